@@ -1,0 +1,3 @@
+module github.com/arcade/arcade
+
+go 1.26.8

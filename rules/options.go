@@ -1,0 +1,85 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Options are a room's game options as key=value text, e.g. {"size": "12"}.
+type Options map[string]string
+
+// Option describes one room option of a game.
+type Option struct {
+	// Key is the option's name on the command line, e.g. "size".
+	Key string
+	// Help says what it does in a few words.
+	Help string
+	// Default is the value a room gets when its creator sets nothing.
+	Default string
+	// Min and Max bound an integer option. Both zero means the option is not an integer.
+	Min, Max int
+	// Choices lists the allowed values of a non-integer option.
+	Choices []string
+}
+
+// IsInt reports whether the option takes an integer.
+func (o Option) IsInt() bool { return o.Min != 0 || o.Max != 0 }
+
+// Check returns an error in plain words when v is not an allowed value of the option.
+func (o Option) Check(v string) error {
+	if o.IsInt() {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < o.Min || n > o.Max {
+			return fmt.Errorf("%s must be a whole number from %d to %d", o.Key, o.Min, o.Max)
+		}
+		return nil
+	}
+	if !slices.Contains(o.Choices, v) {
+		return fmt.Errorf("%s must be one of %s", o.Key, strings.Join(o.Choices, ", "))
+	}
+	return nil
+}
+
+// Resolve checks the given options against the game's and returns a complete set, defaults filled
+// in. An unknown key or a bad value is an error in plain words.
+func (g Game) Resolve(given Options) (Options, error) {
+	out := Options{}
+	for _, o := range g.Options {
+		out[o.Key] = o.Default
+	}
+	keys := make([]string, 0, len(given))
+	for k := range given {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		i := slices.IndexFunc(g.Options, func(o Option) bool { return o.Key == k })
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no option %q", g.Name, k)
+		}
+		if err := g.Options[i].Check(given[k]); err != nil {
+			return nil, err
+		}
+		out[k] = given[k]
+	}
+	return out, nil
+}
+
+// Int returns the integer value of key, or def when it is missing or not a number.
+func (o Options) Int(key string, def int) int {
+	n, err := strconv.Atoi(o[key])
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+// String returns the value of key, or def when it is missing.
+func (o Options) String(key, def string) string {
+	if v, ok := o[key]; ok {
+		return v
+	}
+	return def
+}
