@@ -1,0 +1,129 @@
+package rooms
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"log"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Config configures a Hub. The zero value of every field means its default.
+type Config struct {
+	// Games is the catalogue of games rooms can be created for.
+	Games []rules.Game
+	// MaxRooms bounds the number of open rooms (default 1000); Create beyond it fails with
+	// ErrTooManyRooms.
+	MaxRooms int
+	// SeatGrace is how long a dropped player's seat waits for them during a match (default 2m).
+	// Negative means no wait: the seat is abandoned as soon as its player drops.
+	SeatGrace time.Duration
+	// BotDelay is the least time a bot takes for a move, so that people can follow (default 400ms).
+	// Negative means no delay.
+	BotDelay time.Duration
+	// BotTimeout is the deadline of a bot's move (default 2s).
+	BotTimeout time.Duration
+	// EmptyExpiry is how long a room with nobody connected lives on (default 30m). Negative means
+	// forever (until Shutdown).
+	EmptyExpiry time.Duration
+	// JoinFailures failed Finds (unknown codes) per player ID within JoinWindow are allowed; after
+	// that Find fails with ErrTooManyAttempts until the window has moved on. Defaults: 10 per
+	// minute. Negative JoinFailures means no limit.
+	JoinFailures int
+	JoinWindow   time.Duration
+	// NewSeed returns the seed of each new match (default: crypto/rand). Rooms call it
+	// concurrently.
+	NewSeed func() uint64
+	// Logf logs what only operators should see, e.g. a bot's illegal move (default log.Printf).
+	// Rooms and bots call it concurrently.
+	Logf func(format string, args ...any)
+	// Recorder, when not nil, persists matches: it sees every match start, accepted move, bot
+	// takeover and match end before any subscriber does. Nil means no persistence.
+	Recorder Recorder
+}
+
+// Recorder persists what happens in rooms (the storage layer implements it).
+//
+// Record is called on the room's goroutine, so it should be quick (e.g. a batched commit); it is
+// called for one room at a time but for many rooms concurrently. For an EventMove an error refuses
+// the move: the player gets ErrNotSaved and nothing changes (a bot tries again a second later).
+// Errors for the other events are logged and the room goes on.
+type Recorder interface {
+	Record(code string, e Event) error
+}
+
+// EventKind says what an Event records.
+type EventKind int
+
+const (
+	// EventStart: a match began (Seats, Options, Seed, Match are set).
+	EventStart EventKind = iota + 1
+	// EventMove: a move was accepted (Ply, Seat, Move; Outcome is the standing after it).
+	EventMove
+	// EventTakeover: a bot took over an abandoned seat (Seat, Seats).
+	EventTakeover
+	// EventEnd: a match ended (Outcome, Unrated).
+	EventEnd
+)
+
+// Event is one thing a Recorder records. Fields not listed for its Kind hold the match's current
+// values. The Recorder must not modify it.
+type Event struct {
+	Kind    EventKind
+	GameID  string
+	Match   int // 1 for a room's first match, 2 for its first rematch...
+	Options rules.Options
+	Seed    uint64
+	Seats   []SeatInfo
+	Ply     int // number of the move, 0-based
+	Seat    rules.Seat
+	Move    string
+	Outcome rules.Outcome
+	Unrated bool
+}
+
+// withDefaults returns c with its defaults filled in.
+func (c Config) withDefaults() Config {
+	if c.MaxRooms <= 0 {
+		c.MaxRooms = 1000
+	}
+	c.SeatGrace = duration(c.SeatGrace, 2*time.Minute)
+	c.BotDelay = duration(c.BotDelay, 400*time.Millisecond)
+	if c.BotTimeout <= 0 {
+		c.BotTimeout = 2 * time.Second
+	}
+	if c.EmptyExpiry == 0 {
+		c.EmptyExpiry = 30 * time.Minute
+	} // negative stays: never
+	if c.JoinFailures == 0 {
+		c.JoinFailures = 10
+	}
+	if c.JoinWindow <= 0 {
+		c.JoinWindow = time.Minute
+	}
+	if c.NewSeed == nil {
+		c.NewSeed = cryptoSeed
+	}
+	if c.Logf == nil {
+		c.Logf = log.Printf
+	}
+	return c
+}
+
+// duration returns def for zero, zero for negative, and d otherwise.
+func duration(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
+}
+
+func cryptoSeed() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}

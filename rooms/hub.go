@@ -1,0 +1,191 @@
+package rooms
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Hub holds the open rooms by code. It is safe for concurrent use.
+type Hub struct {
+	cfg Config
+
+	mu      sync.Mutex
+	rooms   map[string]*Room
+	limiter *limiter
+	closed  bool
+
+	subs    atomic.Int64  // subscribers over all rooms
+	moves   atomic.Uint64 // accepted moves since start
+	matches atomic.Uint64 // matches started since start
+}
+
+// Stats are the hub's counters, for metrics.
+type Stats struct {
+	// Rooms is the number of open rooms.
+	Rooms int
+	// Subscribers is the number of connected subscriptions (players and spectators) in all rooms.
+	Subscribers int
+	// Moves is the number of moves accepted since the hub started.
+	Moves uint64
+	// Matches is the number of matches started since the hub started.
+	Matches uint64
+}
+
+// NewHub returns a hub for the games of cfg, with cfg's defaults filled in.
+func NewHub(cfg Config) *Hub {
+	cfg = cfg.withDefaults()
+	cfg.Games = slices.Clone(cfg.Games)
+	return &Hub{
+		cfg:     cfg,
+		rooms:   map[string]*Room{},
+		limiter: newLimiter(cfg.JoinFailures, cfg.JoinWindow),
+	}
+}
+
+// Games returns the catalogue of games, in the order of Config.Games.
+func (h *Hub) Games() []rules.Game { return slices.Clone(h.cfg.Games) }
+
+// Game returns the game with the given ID.
+func (h *Hub) Game(id string) (rules.Game, bool) {
+	i := slices.IndexFunc(h.cfg.Games, func(g rules.Game) bool { return g.ID == id })
+	if i < 0 {
+		return rules.Game{}, false
+	}
+	return h.cfg.Games[i], true
+}
+
+// Create opens a room for the game gameID with the given options and number of seats (0 means the
+// game's least) and returns it, Waiting for players. Options are checked and completed with
+// Game.Resolve; a bad one is an error in plain words. The room has a fresh, unique code. Create
+// does not seat anyone: the creator joins like everyone else. by is the creator, for the log.
+func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*Room, error) {
+	g, ok := h.Game(gameID)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNoSuchGame, gameID)
+	}
+	opts, err := g.Resolve(opts)
+	if err != nil {
+		return nil, err
+	}
+	if seats == 0 {
+		seats = g.MinSeats
+	}
+	if seats < g.MinSeats || seats > g.MaxSeats {
+		if g.MinSeats == g.MaxSeats {
+			return nil, fmt.Errorf("%w: %s is for %d players", ErrBadSeats, g.Name, g.MinSeats)
+		}
+		return nil, fmt.Errorf("%w: %s is for %d to %d players", ErrBadSeats, g.Name, g.MinSeats, g.MaxSeats)
+	}
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrShuttingDown
+	}
+	if len(h.rooms) >= h.cfg.MaxRooms {
+		return nil, ErrTooManyRooms
+	}
+	code := newCode()
+	for h.rooms[code] != nil {
+		code = newCode()
+	}
+	r := newRoom(h, code, g, opts, seats)
+	h.rooms[code] = r
+	go r.run()
+	h.cfg.Logf("rooms: %s created room %s for %s (%d seats)", by.ID, code, g.ID, seats)
+	return r, nil
+}
+
+// Find returns the open room with the given code; case and surrounding space do not matter. An
+// unknown code fails with ErrNoRoom and counts against by.ID; after Config.JoinFailures of those
+// within Config.JoinWindow, every Find of that ID fails with ErrTooManyAttempts until the window has
+// moved on.
+func (h *Hub) Find(code string, by Player) (*Room, error) {
+	code, valid := NormalizeCode(code)
+	now := time.Now()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.limiter.blocked(by.ID, now) {
+		return nil, ErrTooManyAttempts
+	}
+	r := h.rooms[code]
+	if !valid || r == nil {
+		h.limiter.fail(by.ID, now)
+		return nil, ErrNoRoom
+	}
+	return r, nil
+}
+
+// List returns a summary of every open room: Waiting rooms first, then Playing, then Finished;
+// newest first within a phase, then by code.
+func (h *Hub) List() []Summary {
+	h.mu.Lock()
+	rs := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rs = append(rs, r)
+	}
+	h.mu.Unlock()
+
+	out := make([]Summary, 0, len(rs))
+	for _, r := range rs {
+		if s := r.summary.Load(); s != nil && s.Phase != Closed {
+			c := *s
+			c.Seats = slices.Clone(s.Seats)
+			c.Options = maps.Clone(s.Options)
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b Summary) int {
+		return cmp.Or(cmp.Compare(a.Phase, b.Phase), b.Created.Compare(a.Created), cmp.Compare(a.Code, b.Code))
+	})
+	return out
+}
+
+// Shutdown closes every room: each subscriber gets a final Snapshot with Phase Closed and Notice
+// set to notice, then its channel is closed. Create fails with ErrShuttingDown from then on.
+// Shutdown blocks until every room's goroutine has stopped. Unfinished matches are not recorded as
+// ended, so that a Recorder can bring them back after a restart.
+func (h *Hub) Shutdown(notice string) {
+	h.mu.Lock()
+	h.closed = true
+	rs := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rs = append(rs, r)
+	}
+	h.mu.Unlock()
+	for _, r := range rs {
+		r.post(func() { r.stop(notice) })
+	}
+	for _, r := range rs {
+		<-r.done
+	}
+}
+
+// Stats returns the hub's counters.
+func (h *Hub) Stats() Stats {
+	h.mu.Lock()
+	n := len(h.rooms)
+	h.mu.Unlock()
+	return Stats{
+		Rooms:       n,
+		Subscribers: int(h.subs.Load()),
+		Moves:       h.moves.Load(),
+		Matches:     h.matches.Load(),
+	}
+}
+
+// remove forgets r (called by r's goroutine when it stops).
+func (h *Hub) remove(r *Room) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.rooms[r.code] == r {
+		delete(h.rooms, r.code)
+	}
+}

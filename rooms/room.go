@@ -1,0 +1,462 @@
+package rooms
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/sanitize"
+)
+
+// Player is someone who joins rooms.
+type Player struct {
+	// ID identifies the player: the SHA256 fingerprint of their key, or "guest-..." for a guest. A
+	// seat belongs to an ID.
+	ID string
+	// Name is shown to others. Rooms sanitise it (sanitize.Line, MaxName runes).
+	Name string
+	// Guest is set for players without a key; they play unranked.
+	Guest bool
+}
+
+// MaxName is the longest player name, in runes, that rooms show.
+const MaxName = 32
+
+// Room is one room of the hub: a goroutine that owns the room's seats, subscribers, chat and match.
+// Its methods are safe for concurrent use; they hand requests to the room's goroutine.
+type Room struct {
+	hub     *Hub
+	cfg     *Config
+	code    string
+	game    rules.Game
+	created time.Time
+	inbox   chan func()
+	done    chan struct{}   // closed when the goroutine has stopped
+	ctx     context.Context // cancelled when the room stops; bots think under it
+	cancel  context.CancelFunc
+	summary atomic.Pointer[Summary] // published by the room goroutine for Hub.List
+
+	// Everything below is owned by the room goroutine (and by newRoom before it starts).
+	opts       rules.Options
+	phase      Phase
+	seq        uint64
+	seats      []*seatState
+	subs       map[*Sub]struct{}
+	spectators int
+	engine     rules.Engine // nil until the first match starts
+	seed       uint64
+	match      int
+	moves      []MoveRecord
+	outcome    rules.Outcome
+	unrated    bool
+	chat       []ChatLine // replaced, never modified, when a line is added
+	notice     string
+	stopped    bool
+	emptyGen   uint64
+	emptyTimer *time.Timer
+	thinking   map[rules.Seat]botToken // bots asked for a move, and for which position
+}
+
+// inboxSize is the capacity of a room's inbox.
+const inboxSize = 16
+
+func newRoom(h *Hub, code string, g rules.Game, opts rules.Options, seats int) *Room {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Room{
+		hub:      h,
+		cfg:      &h.cfg,
+		code:     code,
+		game:     g,
+		created:  time.Now(),
+		inbox:    make(chan func(), inboxSize),
+		done:     make(chan struct{}),
+		ctx:      ctx,
+		cancel:   cancel,
+		opts:     opts,
+		subs:     map[*Sub]struct{}{},
+		thinking: map[rules.Seat]botToken{},
+	}
+	for range seats {
+		r.seats = append(r.seats, &seatState{})
+	}
+	r.armEmpty()
+	r.publish()
+	return r
+}
+
+// Code returns the room's code.
+func (r *Room) Code() string { return r.code }
+
+// Game returns the room's game.
+func (r *Room) Game() rules.Game { return r.game }
+
+// Done returns a channel that is closed once the room has stopped.
+func (r *Room) Done() <-chan struct{} { return r.done }
+
+// run is the room goroutine.
+func (r *Room) run() {
+	defer close(r.done)
+	for !r.stopped {
+		(<-r.inbox)()
+	}
+}
+
+// post hands f to the room goroutine. It reports false, without running f, when the room has
+// stopped.
+func (r *Room) post(f func()) bool {
+	select {
+	case r.inbox <- f:
+		return true
+	case <-r.done:
+		return false
+	}
+}
+
+// call runs f on the room goroutine and returns its error. It blocks until f has run, the room
+// has stopped (ErrRoomClosed) or ctx is done (ctx.Err(); f may still run unless ctx was done
+// before the call).
+func (r *Room) call(ctx context.Context, f func() error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	reply := make(chan error, 1)
+	select {
+	case r.inbox <- func() { reply <- f() }:
+	case <-r.done:
+		return ErrRoomClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-r.done:
+		select {
+		case err := <-reply:
+			return err
+		default:
+			return ErrRoomClosed
+		}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Join subscribes p to the room and returns the subscription; its first snapshot is waiting in
+// Updates when Join returns. Join blocks until the room has answered.
+//
+// With watch false, p takes back the seat p holds, if any (a connection of p already on that seat
+// is replaced: it gets a last snapshot with Replaced set, then its channel closes); else p takes
+// the first free seat while the room is Waiting; else p watches. With watch true, p watches.
+// When the last free seat is taken while Waiting, the match starts.
+func (r *Room) Join(p Player, watch bool) (*Sub, error) {
+	if p.ID == "" {
+		return nil, ErrNoPlayer
+	}
+	p.Name = cleanName(p.Name)
+	s := &Sub{room: r, player: p, ch: make(chan Snapshot, 1), seat: rules.Spectator}
+	s.seatNow.Store(int64(rules.Spectator))
+	if err := r.call(context.Background(), func() error { return r.join(s, watch) }); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func cleanName(name string) string {
+	if name = sanitize.Line(name, MaxName); name == "" {
+		name = "player"
+	}
+	return name
+}
+
+// join seats or admits s. Room goroutine only.
+func (r *Room) join(s *Sub, watch bool) error {
+	seat := rules.Spectator
+	if !watch {
+		if i := r.seatOf(s.player.ID); i >= 0 {
+			st := r.seats[i]
+			if old := st.sub; old != nil {
+				r.endSub(old, ErrReplaced)
+			} else if r.phase == Playing || r.phase == Finished {
+				r.system("%s is back", s.player.Name)
+			}
+			st.player, st.sub = s.player, s
+			r.clearGrace(st)
+			seat = rules.Seat(i)
+		} else if r.phase == Waiting {
+			if i := r.freeSeat(); i >= 0 {
+				st := r.seats[i]
+				st.player, st.sub = s.player, s
+				seat = rules.Seat(i)
+				r.system("%s sits down", s.player.Name)
+			}
+		}
+	}
+	s.setSeat(seat)
+	r.subs[s] = struct{}{}
+	r.hub.subs.Add(1)
+	if seat == rules.Spectator {
+		r.spectators++
+		r.system("%s is watching", s.player.Name)
+	}
+	r.cancelEmpty()
+	if r.phase == Waiting && r.full() {
+		r.startMatch()
+	}
+	r.broadcast()
+	return nil
+}
+
+// leave ends s. Room goroutine only.
+func (r *Room) leave(s *Sub) {
+	if _, ok := r.subs[s]; !ok {
+		return
+	}
+	r.endSub(s, ErrLeft)
+	if s.seat >= 0 {
+		st := r.seats[s.seat]
+		st.sub = nil
+		switch r.phase {
+		case Waiting:
+			st.player = Player{}
+			r.system("%s left", s.player.Name)
+		case Playing:
+			r.drop(st)
+		default:
+			r.system("%s left", s.player.Name)
+		}
+	} else {
+		r.system("%s stopped watching", s.player.Name)
+	}
+	if len(r.subs) == 0 {
+		r.armEmpty()
+	}
+	r.broadcast()
+}
+
+// endSub removes s from the room and closes its channel; a replaced s first gets a last snapshot
+// with Replaced set. Room goroutine only.
+func (r *Room) endSub(s *Sub, why error) {
+	delete(r.subs, s)
+	r.hub.subs.Add(-1)
+	if s.seat < 0 {
+		r.spectators--
+	}
+	s.gone = why
+	if why == ErrReplaced {
+		r.seq++
+		snap := r.snapshotFor(s, r.newShared())
+		snap.Replaced = true
+		offer(s.ch, snap)
+	}
+	close(s.ch)
+}
+
+// check returns nil when s is still subscribed, else why it is not. Room goroutine only.
+func (r *Room) check(s *Sub) error {
+	if _, ok := r.subs[s]; ok {
+		return nil
+	}
+	if s.gone != nil {
+		return s.gone
+	}
+	return ErrLeft
+}
+
+// stop ends the room: every subscriber gets a last snapshot (Phase Closed, Notice notice) and its
+// channel closes; timers and bots stop; the hub forgets the room. Room goroutine only.
+func (r *Room) stop(notice string) {
+	if r.stopped {
+		return
+	}
+	r.phase, r.notice = Closed, notice
+	r.seq++
+	sh := r.newShared()
+	for s := range r.subs {
+		offer(s.ch, r.snapshotFor(s, sh))
+		close(s.ch)
+		s.gone = ErrRoomClosed
+		r.hub.subs.Add(-1)
+	}
+	clear(r.subs)
+	r.cancelEmpty()
+	for _, st := range r.seats {
+		r.clearGrace(st)
+	}
+	r.cancel()
+	r.publish()
+	r.hub.remove(r)
+	r.stopped = true
+}
+
+// armEmpty starts the countdown of an empty room. Room goroutine only.
+func (r *Room) armEmpty() {
+	r.cancelEmpty()
+	if r.cfg.EmptyExpiry < 0 {
+		return
+	}
+	gen := r.emptyGen
+	r.emptyTimer = time.AfterFunc(r.cfg.EmptyExpiry, func() {
+		r.post(func() {
+			if gen == r.emptyGen && len(r.subs) == 0 {
+				r.cfg.Logf("rooms: room %s expired", r.code)
+				r.stop("the room expired")
+			}
+		})
+	})
+}
+
+// cancelEmpty stops the countdown of an empty room. Room goroutine only.
+func (r *Room) cancelEmpty() {
+	r.emptyGen++
+	if r.emptyTimer != nil {
+		r.emptyTimer.Stop()
+		r.emptyTimer = nil
+	}
+}
+
+// system adds a system line to the chat. Room goroutine only.
+func (r *Room) system(format string, args ...any) {
+	r.addChat(ChatLine{Text: fmt.Sprintf(format, args...), At: time.Now()})
+}
+
+// addChat appends line to the chat, keeping the last ChatLines. The slice is replaced, never
+// modified, since snapshots share it. Room goroutine only.
+func (r *Room) addChat(line ChatLine) {
+	keep := r.chat
+	if len(keep) >= ChatLines {
+		keep = keep[len(keep)-ChatLines+1:]
+	}
+	next := make([]ChatLine, 0, len(keep)+1)
+	r.chat = append(append(next, keep...), line)
+}
+
+// startMatch starts a match with the seats as they are. Room goroutine only.
+func (r *Room) startMatch() {
+	seed := r.cfg.NewSeed()
+	eng, err := r.game.New(maps.Clone(r.opts), len(r.seats), seed)
+	if err != nil {
+		r.cfg.Logf("rooms: room %s: %s: cannot start a match: %v", r.code, r.game.ID, err)
+		r.notice = "the match could not start: " + err.Error()
+		return
+	}
+	r.engine, r.seed = eng, seed
+	r.match++
+	r.moves = nil
+	r.outcome = eng.Outcome()
+	r.unrated = false
+	r.phase = Playing
+	r.notice = ""
+	clear(r.thinking)
+	names := make([]string, len(r.seats))
+	for i, st := range r.seats {
+		st.rematch = false
+		r.clearGrace(st)
+		names[i] = st.name()
+	}
+	r.hub.matches.Add(1)
+	if err := r.record(Event{Kind: EventStart}); err != nil {
+		r.cfg.Logf("rooms: room %s: recording the start of match %d: %v", r.code, r.match, err)
+	}
+	r.system("the match begins: %s", strings.Join(names, " vs "))
+	if r.outcome.Over {
+		r.finish(r.outcome, false)
+		return
+	}
+	r.kickBots()
+}
+
+// apply plays move for seat: the engine judges it, the Recorder records it, and everybody sees it.
+// The engine's error is returned as is. Room goroutine only.
+func (r *Room) apply(seat rules.Seat, move string) error {
+	switch r.phase {
+	case Waiting:
+		return ErrNotPlaying
+	case Finished, Closed:
+		return rules.ErrGameOver
+	}
+	next, err := r.engine.Apply(seat, move)
+	if err != nil {
+		return err
+	}
+	out := next.Outcome()
+	ply := len(r.moves)
+	if err := r.record(Event{Kind: EventMove, Ply: ply, Seat: seat, Move: move, Outcome: out}); err != nil {
+		r.cfg.Logf("rooms: room %s: recording move %d: %v", r.code, ply, err)
+		return ErrNotSaved
+	}
+	r.engine = next
+	r.moves = append(r.moves, MoveRecord{Seat: seat, Move: move, Name: r.seats[seat].name()})
+	r.outcome = out
+	r.hub.moves.Add(1)
+	if out.Over {
+		r.finish(out, false)
+	} else {
+		r.kickBots()
+	}
+	r.broadcast()
+	return nil
+}
+
+// finish ends the match with out. Room goroutine only.
+func (r *Room) finish(out rules.Outcome, unrated bool) {
+	r.phase = Finished
+	r.outcome, r.unrated = out, unrated
+	clear(r.thinking)
+	for _, st := range r.seats {
+		r.clearGrace(st)
+	}
+	if err := r.record(Event{Kind: EventEnd}); err != nil {
+		r.cfg.Logf("rooms: room %s: recording the end of match %d: %v", r.code, r.match, err)
+	}
+	r.system("%s", r.resultLine())
+}
+
+// resultLine says how the match ended. Room goroutine only.
+func (r *Room) resultLine() string {
+	out := r.outcome
+	if r.unrated {
+		return "the match ended without rating: " + out.Reason
+	}
+	var line string
+	switch w := out.Winners(); {
+	case len(w) == 0:
+		line = "game over"
+	case len(w) == len(r.seats) && len(w) > 1:
+		line = "game over: a draw"
+	case len(w) == 1:
+		line = "game over: " + r.seats[w[0]].name() + " wins"
+	default:
+		names := make([]string, len(w))
+		for i, s := range w {
+			names[i] = r.seats[s].name()
+		}
+		line = "game over: " + strings.Join(names, " and ") + " share first place"
+	}
+	if out.Reason != "" {
+		line += " (" + out.Reason + ")"
+	}
+	return line
+}
+
+// record hands e, completed with the match's details, to the Recorder. Room goroutine only.
+func (r *Room) record(e Event) error {
+	if r.cfg.Recorder == nil {
+		return nil
+	}
+	e.GameID = r.game.ID
+	e.Match = r.match
+	e.Options = maps.Clone(r.opts)
+	e.Seed = r.seed
+	e.Seats = r.seatInfos()
+	if e.Kind != EventMove {
+		e.Outcome = r.outcome
+		e.Unrated = r.unrated
+		e.Ply = len(r.moves)
+	}
+	return r.cfg.Recorder.Record(r.code, e)
+}

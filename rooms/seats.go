@@ -1,0 +1,263 @@
+package rooms
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// seatState is one seat of a room. Owned by the room goroutine.
+type seatState struct {
+	player     Player         // the holder; zero when the seat is free or a bot's
+	bot        string         // the bot's level, "" for a human or a free seat
+	level      rules.BotLevel // the bot, when bot != ""
+	sub        *Sub           // the holder's connection, nil when not connected
+	graceUntil time.Time      // when a dropped holder's seat is abandoned; zero unless dropped
+	graceTimer *time.Timer    // fires graceOver
+	graceGen   uint64         // bumped whenever the grace is cleared, so that stale timers do nothing
+	abandoned  bool           // the grace ran out
+	rematch    bool           // the holder voted for a rematch
+}
+
+func (st *seatState) empty() bool { return st.player.ID == "" && st.bot == "" }
+
+func (st *seatState) name() string {
+	if st.bot != "" {
+		return st.bot + " bot"
+	}
+	return st.player.Name
+}
+
+// seatOf returns the seat held by the human with the given ID, or -1. Room goroutine only.
+func (r *Room) seatOf(id string) int {
+	for i, st := range r.seats {
+		if st.bot == "" && st.player.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// freeSeat returns the first free seat, or -1. Room goroutine only.
+func (r *Room) freeSeat() int {
+	for i, st := range r.seats {
+		if st.empty() {
+			return i
+		}
+	}
+	return -1
+}
+
+// full reports whether every seat is held. Room goroutine only.
+func (r *Room) full() bool { return r.freeSeat() < 0 }
+
+// seatInfos describes the seats. Room goroutine only.
+func (r *Room) seatInfos() []SeatInfo {
+	out := make([]SeatInfo, len(r.seats))
+	for i, st := range r.seats {
+		out[i] = SeatInfo{
+			Name:       st.name(),
+			PlayerID:   st.player.ID,
+			Guest:      st.player.Guest,
+			Bot:        st.bot,
+			Connected:  st.bot != "" || st.sub != nil,
+			Empty:      st.empty(),
+			GraceUntil: st.graceUntil,
+			Abandoned:  st.abandoned,
+			Rematch:    st.rematch || (r.phase == Finished && st.bot != ""),
+		}
+	}
+	return out
+}
+
+// drop starts the grace of a seat whose holder left during the match. Room goroutine only.
+func (r *Room) drop(st *seatState) {
+	r.clearGrace(st)
+	grace := r.cfg.SeatGrace
+	gen := st.graceGen
+	st.graceUntil = time.Now().Add(grace)
+	st.graceTimer = time.AfterFunc(grace, func() {
+		r.post(func() { r.graceOver(st, gen) })
+	})
+	r.system("%s dropped; their seat waits %s for them", st.player.Name, words(grace))
+}
+
+// graceOver marks a dropped seat abandoned when its grace has run out. Room goroutine only.
+func (r *Room) graceOver(st *seatState, gen uint64) {
+	if r.phase != Playing || gen != st.graceGen || st.sub != nil || st.bot != "" {
+		return
+	}
+	st.abandoned = true
+	r.system("%s did not come back: give their seat to a bot, or end the match unrated", st.player.Name)
+	r.broadcast()
+}
+
+// clearGrace ends a seat's grace, if any. Room goroutine only.
+func (r *Room) clearGrace(st *seatState) {
+	st.graceGen++
+	if st.graceTimer != nil {
+		st.graceTimer.Stop()
+		st.graceTimer = nil
+	}
+	st.graceUntil = time.Time{}
+	st.abandoned = false
+}
+
+// words says d for people: "2 minutes", "30 seconds", "1m30s".
+func words(d time.Duration) string {
+	switch {
+	case d == time.Minute:
+		return "1 minute"
+	case d > 0 && d%time.Minute == 0:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d == time.Second:
+		return "1 second"
+	case d > 0 && d < time.Minute && d%time.Second == 0:
+		return fmt.Sprintf("%d seconds", d/time.Second)
+	}
+	return d.Round(time.Second).String()
+}
+
+// botLevel returns the game's bot of the given level; "" means the weakest.
+func (r *Room) botLevel(level string) (rules.BotLevel, error) {
+	bots := r.game.Bots
+	if len(bots) == 0 {
+		return rules.BotLevel{}, fmt.Errorf("%w: %s has no bots", ErrNoSuchBot, r.game.Name)
+	}
+	if level == "" {
+		return bots[0], nil
+	}
+	if lv, ok := r.game.Bot(level); ok {
+		return lv, nil
+	}
+	names := make([]string, len(bots))
+	for i, b := range bots {
+		names[i] = b.Name
+	}
+	return rules.BotLevel{}, fmt.Errorf("%w %q; the levels are %s", ErrNoSuchBot, level, strings.Join(names, ", "))
+}
+
+// addBot seats a bot for s. Room goroutine only.
+func (r *Room) addBot(s *Sub, seat rules.Seat, level string) error {
+	if err := r.check(s); err != nil {
+		return err
+	}
+	lv, err := r.botLevel(level)
+	if err != nil {
+		return err
+	}
+	if seat < 0 || int(seat) >= len(r.seats) {
+		return ErrNoSuchSeat
+	}
+	st := r.seats[seat]
+	switch r.phase {
+	case Waiting:
+		if !st.empty() {
+			return ErrSeatTaken
+		}
+		st.bot, st.level = lv.Name, lv
+		r.system("%s takes seat %d", st.name(), seat+1)
+		if r.full() {
+			r.startMatch()
+		}
+	case Playing, Finished:
+		if s.seat < 0 {
+			return ErrNotSeated
+		}
+		if st.bot != "" || st.sub != nil {
+			return ErrSeatTaken
+		}
+		if r.phase == Playing && !st.abandoned {
+			return ErrInGrace
+		}
+		old := st.player.Name
+		r.clearGrace(st)
+		st.player, st.bot, st.level = Player{}, lv.Name, lv
+		r.system("%s takes over %s's seat", st.name(), old)
+		if r.phase == Playing {
+			if err := r.record(Event{Kind: EventTakeover, Seat: seat}); err != nil {
+				r.cfg.Logf("rooms: room %s: recording a bot takeover: %v", r.code, err)
+			}
+			r.kickBots()
+		} else {
+			r.maybeRematch()
+		}
+	default:
+		return ErrRoomClosed
+	}
+	r.broadcast()
+	return nil
+}
+
+// endMatch ends the match unrated for s, once a seat has been abandoned. Room goroutine only.
+func (r *Room) endMatch(s *Sub) error {
+	if err := r.check(s); err != nil {
+		return err
+	}
+	if r.phase != Playing {
+		return ErrNotPlaying
+	}
+	if s.seat < 0 {
+		return ErrNotSeated
+	}
+	abandoned := false
+	for _, st := range r.seats {
+		abandoned = abandoned || (st.abandoned && st.bot == "" && st.sub == nil)
+	}
+	if !abandoned {
+		return ErrNotAbandoned
+	}
+	out := r.engine.Outcome()
+	out.Scores = append([]int(nil), out.Scores...)
+	out.Over, out.Ranks, out.Reason = true, nil, "abandoned"
+	r.finish(out, true)
+	r.broadcast()
+	return nil
+}
+
+// rematch records s's vote for a rematch. Room goroutine only.
+func (r *Room) rematch(s *Sub) error {
+	if err := r.check(s); err != nil {
+		return err
+	}
+	if r.phase != Finished {
+		return ErrNotFinished
+	}
+	if s.seat < 0 {
+		return ErrNotSeated
+	}
+	st := r.seats[s.seat]
+	if st.rematch {
+		return nil
+	}
+	st.rematch = true
+	r.system("%s wants a rematch", st.name())
+	r.maybeRematch()
+	r.broadcast()
+	return nil
+}
+
+// maybeRematch starts the rematch once every human seat holder has voted: the seats rotate by one
+// (seat i goes to the holder of seat i+1, the holder of seat 0 moves to the last), so colours and
+// the first move pass round the table. Room goroutine only.
+func (r *Room) maybeRematch() {
+	for _, st := range r.seats {
+		if st.bot == "" && !st.rematch {
+			return
+		}
+	}
+	n := len(r.seats)
+	rotated := make([]*seatState, n)
+	for i := range rotated {
+		rotated[i] = r.seats[(i+1)%n]
+	}
+	r.seats = rotated
+	for s := range r.subs {
+		if s.seat >= 0 {
+			s.setSeat((s.seat - 1 + rules.Seat(n)) % rules.Seat(n))
+		}
+	}
+	r.startMatch()
+}

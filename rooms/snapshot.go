@@ -1,0 +1,236 @@
+package rooms
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Phase is where a room is in its life.
+type Phase int
+
+const (
+	// Waiting: seats are being filled; the match starts when all are.
+	Waiting Phase = iota
+	// Playing: a match is in progress.
+	Playing
+	// Finished: the match is over; a rematch may be voted.
+	Finished
+	// Closed: the room has ended; no more snapshots follow.
+	Closed
+)
+
+// String returns the phase in lower case, e.g. "waiting".
+func (p Phase) String() string {
+	switch p {
+	case Waiting:
+		return "waiting"
+	case Playing:
+		return "playing"
+	case Finished:
+		return "finished"
+	case Closed:
+		return "closed"
+	}
+	return "unknown"
+}
+
+// Snapshot is one subscriber's view of its room at one moment.
+//
+// Seats, ToMove, Options and the slices of Outcome are the subscriber's own copies. Moves and Chat
+// are shared with other subscribers and later snapshots, and View with subscribers of the same
+// viewer seat: treat them as read-only. The room never reads any of them back.
+type Snapshot struct {
+	Code     string
+	GameID   string
+	GameName string
+	Options  rules.Options
+	Phase    Phase
+	// Seq increases with every change of the room; a later snapshot has a larger Seq.
+	Seq uint64
+	// Match counts the room's matches: 0 while Waiting for the first, 1 during the first...
+	Match int
+	Seats []SeatInfo
+	// You is the subscriber's seat, rules.Spectator when watching.
+	You rules.Seat
+	// ToMove lists the seats that may act now (Playing only).
+	ToMove []rules.Seat
+	// View is engine.View(You), the game's own view value; nil while Waiting.
+	View    any
+	Outcome rules.Outcome
+	// Unrated is set when the match ended without rating (EndMatch).
+	Unrated bool
+	// Moves is the move log of the current match.
+	Moves []MoveRecord
+	// Chat holds the last ChatLines lines, oldest first.
+	Chat       []ChatLine
+	Spectators int
+	// Notice is a room-wide notice, e.g. the shutdown message.
+	Notice string
+	// Replaced is set on the last snapshot of a subscription that a newer connection of the same
+	// player has replaced.
+	Replaced bool
+}
+
+// SeatInfo describes one seat.
+type SeatInfo struct {
+	// Name is the player's name, or the bot's ("easy bot"); empty for a free seat.
+	Name     string
+	PlayerID string
+	Guest    bool
+	// Bot is the bot's level, "" for a human or a free seat.
+	Bot string
+	// Connected: the seat's player has a connection to the room (always true for bots).
+	Connected bool
+	// Empty: nobody holds the seat (Waiting only).
+	Empty bool
+	// GraceUntil is when a dropped player's seat is abandoned; zero unless the player dropped
+	// during the match.
+	GraceUntil time.Time
+	// Abandoned: the grace ran out; others may AddBot on the seat or EndMatch.
+	Abandoned bool
+	// Rematch: the seat's holder voted for a rematch (bots always do).
+	Rematch bool
+}
+
+// MoveRecord is one accepted move.
+type MoveRecord struct {
+	Seat rules.Seat
+	Move string
+	// Name is the name of the seat's holder when the move was made.
+	Name string
+}
+
+// ChatLine is one line of chat. System lines (joins, leaves, drops, bot takeovers, results) have
+// From == "".
+type ChatLine struct {
+	From string
+	Text string
+	At   time.Time
+}
+
+// ChatLines is the number of chat lines a room keeps.
+const ChatLines = 50
+
+// Summary describes an open room for the lobby and `ssh host rooms`.
+type Summary struct {
+	Code     string
+	GameID   string
+	GameName string
+	Options  rules.Options
+	Phase    Phase
+	// Seats holds each seat's name, "" for a free seat.
+	Seats      []string
+	Free       int
+	Spectators int
+	Created    time.Time
+}
+
+// shared holds the parts of one broadcast that every subscriber's snapshot is made from.
+type shared struct {
+	seats   []SeatInfo
+	toMove  []rules.Seat
+	outcome rules.Outcome
+	moves   []MoveRecord
+	views   map[rules.Seat]any
+}
+
+// newShared collects the room's state for one broadcast. Room goroutine only.
+func (r *Room) newShared() *shared {
+	sh := &shared{
+		seats:   r.seatInfos(),
+		outcome: r.outcome,
+		moves:   r.moves[:len(r.moves):len(r.moves)],
+		views:   map[rules.Seat]any{},
+	}
+	if r.phase == Playing {
+		sh.toMove = r.engine.ToMove()
+	}
+	return sh
+}
+
+// snapshotFor returns s's snapshot of the room from sh. Room goroutine only.
+func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
+	snap := Snapshot{
+		Code:       r.code,
+		GameID:     r.game.ID,
+		GameName:   r.game.Name,
+		Options:    maps.Clone(r.opts),
+		Phase:      r.phase,
+		Seq:        r.seq,
+		Match:      r.match,
+		Seats:      slices.Clone(sh.seats),
+		You:        s.seat,
+		ToMove:     slices.Clone(sh.toMove),
+		Outcome:    sh.outcome,
+		Unrated:    r.unrated,
+		Moves:      sh.moves,
+		Chat:       r.chat,
+		Spectators: r.spectators,
+		Notice:     r.notice,
+	}
+	snap.Outcome.Scores = slices.Clone(sh.outcome.Scores)
+	snap.Outcome.Ranks = slices.Clone(sh.outcome.Ranks)
+	if r.engine != nil {
+		v, ok := sh.views[s.seat]
+		if !ok {
+			v = r.engine.View(s.seat)
+			sh.views[s.seat] = v
+		}
+		snap.View = v
+	}
+	return snap
+}
+
+// offer puts snap into ch without blocking: a stale snapshot still waiting there is replaced.
+// Only the room goroutine sends on ch, so after the drain the send cannot block; the select is
+// there only as a guard.
+func offer(ch chan Snapshot, snap Snapshot) {
+	select {
+	case ch <- snap:
+		return
+	default:
+	}
+	select {
+	case <-ch:
+	default:
+	}
+	select {
+	case ch <- snap:
+	default:
+	}
+}
+
+// broadcast sends every subscriber its snapshot of the room as it is now and publishes the room's
+// summary. Room goroutine only.
+func (r *Room) broadcast() {
+	r.seq++
+	sh := r.newShared()
+	for s := range r.subs {
+		offer(s.ch, r.snapshotFor(s, sh))
+	}
+	r.publish()
+}
+
+// publish stores the room's summary for Hub.List. Room goroutine only.
+func (r *Room) publish() {
+	sum := &Summary{
+		Code:       r.code,
+		GameID:     r.game.ID,
+		GameName:   r.game.Name,
+		Options:    maps.Clone(r.opts),
+		Phase:      r.phase,
+		Seats:      make([]string, len(r.seats)),
+		Spectators: r.spectators,
+		Created:    r.created,
+	}
+	for i, st := range r.seats {
+		if st.empty() {
+			sum.Free++
+		}
+		sum.Seats[i] = st.name()
+	}
+	r.summary.Store(sum)
+}
