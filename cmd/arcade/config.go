@@ -1,0 +1,85 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is everything the server takes from flags and the environment.
+type config struct {
+	addr        string
+	data        string
+	maxSessions int
+	maxRooms    int
+	idleTimeout time.Duration
+	connRate    float64
+	connBurst   int
+	seatGrace   time.Duration
+	botDelay    time.Duration
+	logLevel    string
+}
+
+// parseConfig reads flags; each flag's default comes from its ARCADE_ variable when set.
+func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("arcade", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	env := func(name, def string) string {
+		if v := getenv("ARCADE_" + name); v != "" {
+			return v
+		}
+		return def
+	}
+	var bad []string
+	envInt := func(name string, def int) int {
+		v := env(name, strconv.Itoa(def))
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			bad = append(bad, "ARCADE_"+name)
+		}
+		return n
+	}
+	envDur := func(name string, def time.Duration) time.Duration {
+		d, err := time.ParseDuration(env(name, def.String()))
+		if err != nil {
+			bad = append(bad, "ARCADE_"+name)
+		}
+		return d
+	}
+	envFloat := func(name string, def float64) float64 {
+		f, err := strconv.ParseFloat(env(name, strconv.FormatFloat(def, 'g', -1, 64)), 64)
+		if err != nil {
+			bad = append(bad, "ARCADE_"+name)
+		}
+		return f
+	}
+	fs.StringVar(&c.addr, "addr", env("ADDR", ":2222"), "address to listen on (ARCADE_ADDR)")
+	fs.StringVar(&c.data, "data", env("DATA", "./arcade-data"), "folder for the host key and data (ARCADE_DATA)")
+	fs.IntVar(&c.maxSessions, "max-sessions", envInt("MAX_SESSIONS", 4000), "concurrent SSH sessions at most (ARCADE_MAX_SESSIONS)")
+	fs.IntVar(&c.maxRooms, "max-rooms", envInt("MAX_ROOMS", 2000), "open rooms at most (ARCADE_MAX_ROOMS)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", envDur("IDLE_TIMEOUT", 30*time.Minute), "close connections idle this long (ARCADE_IDLE_TIMEOUT)")
+	fs.Float64Var(&c.connRate, "conn-rate", envFloat("CONN_RATE", 5), "new sessions per second per source address (ARCADE_CONN_RATE)")
+	fs.IntVar(&c.connBurst, "conn-burst", envInt("CONN_BURST", 20), "burst of new sessions per source address (ARCADE_CONN_BURST)")
+	fs.DurationVar(&c.seatGrace, "seat-grace", envDur("SEAT_GRACE", 2*time.Minute), "how long a dropped player's seat waits (ARCADE_SEAT_GRACE)")
+	fs.DurationVar(&c.botDelay, "bot-delay", envDur("BOT_DELAY", 400*time.Millisecond), "least time a bot takes per move (ARCADE_BOT_DELAY)")
+	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
+	if len(bad) > 0 {
+		err := fmt.Errorf("bad value in %s", strings.Join(bad, ", "))
+		fmt.Fprintln(errOut, "arcade:", err)
+		return c, err
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		err := fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		fmt.Fprintln(errOut, "arcade:", err)
+		fs.Usage()
+		return c, err
+	}
+	return c, nil
+}

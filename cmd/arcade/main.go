@@ -1,0 +1,26 @@
+// Command arcade runs the SSH arcade server.
+//
+//	go run ./cmd/arcade              listen on :2222, data in ./arcade-data
+//	arcade -h                        every flag, each with its ARCADE_ variable
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
+	if err != nil {
+		os.Exit(2) // the flag package has already said why
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, os.Stdout, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "arcade:", err)
+		os.Exit(1)
+	}
+}

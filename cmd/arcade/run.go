@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"charm.land/log/v2"
+
+	"github.com/arcade/arcade/hostkeys"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules/catalog"
+	"github.com/arcade/arcade/sshd"
+)
+
+// shutdownNotice is what players see when the server stops.
+const shutdownNotice = "The arcade is restarting. Your seat is kept: join your room again in a minute."
+
+// run serves until ctx is done, then shuts down gracefully. When ready is not nil it receives the
+// listening address once the server accepts connections.
+func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) error {
+	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, Prefix: "arcade"})
+	if lvl, err := log.ParseLevel(cfg.logLevel); err == nil {
+		logger.SetLevel(lvl)
+	}
+	signer, created, err := hostkeys.Load(filepath.Join(cfg.data, "host_ed25519"))
+	if err != nil {
+		return err
+	}
+	if created {
+		logger.Info("created a new host key", "path", filepath.Join(cfg.data, "host_ed25519"))
+	}
+	hub := rooms.NewHub(rooms.Config{
+		Games:     catalog.Games(),
+		MaxRooms:  cfg.maxRooms,
+		SeatGrace: cfg.seatGrace,
+		BotDelay:  cfg.botDelay,
+		Logf:      func(format string, args ...any) { logger.Warnf(format, args...) },
+	})
+	srv, err := sshd.New(sshd.Config{
+		Addr:        cfg.addr,
+		HostKey:     signer,
+		MaxSessions: cfg.maxSessions,
+		IdleTimeout: cfg.idleTimeout,
+		ConnRate:    cfg.connRate,
+		ConnBurst:   cfg.connBurst,
+		Logger:      logger,
+	}, hub)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	fmt.Fprintf(out, "arcade listening on %s\nhost key %s\nplay: ssh -p %d localhost\n",
+		ln.Addr(), hostkeys.Fingerprint(signer), ln.Addr().(*net.TCPAddr).Port)
+	if ready != nil {
+		ready <- ln.Addr()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	hub.Shutdown(shutdownNotice)
+	sctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx, shutdownNotice); err != nil {
+		logger.Warn("shutdown", "err", err)
+	}
+	return <-errc
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hinshun/vt10x"
+	"golang.org/x/crypto/ssh"
+)
+
+// player is a real SSH client with a PTY whose output feeds a terminal emulator, so a test reads
+// the screen as a person would see it.
+type player struct {
+	t     *testing.T
+	name  string
+	conn  *ssh.Client
+	sess  *ssh.Session
+	stdin io.WriteCloser
+	vt    vt10x.Terminal
+	mu    sync.Mutex
+	done  chan struct{}
+}
+
+func newKey(t *testing.T) ssh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// connect opens an SSH session as user with key (nil: a guest) and runs command ("" for the
+// lobby) on an 80 x 24 PTY.
+func connect(t *testing.T, addr net.Addr, user string, key ssh.Signer, command string) *player {
+	t.Helper()
+	auth := []ssh.AuthMethod{ssh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) {
+		return nil, nil
+	})}
+	if key != nil {
+		auth = []ssh.AuthMethod{ssh.PublicKeys(key)}
+	}
+	conn, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{
+		User: user, Auth: auth, HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+	})
+	if err != nil {
+		t.Fatalf("%s: dial: %v", user, err)
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatalf("%s: session: %v", user, err)
+	}
+	p := &player{t: t, name: user, conn: conn, sess: sess, vt: vt10x.New(vt10x.WithSize(80, 24)), done: make(chan struct{})}
+	if err := sess.RequestPty("xterm-256color", 24, 80, ssh.TerminalModes{}); err != nil {
+		t.Fatalf("%s: pty: %v", user, err)
+	}
+	out, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.stdin, err = sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(p.done)
+		buf := make([]byte, 32*1024)
+		for {
+			n, err := out.Read(buf)
+			if n > 0 {
+				p.mu.Lock()
+				_, _ = p.vt.Write(buf[:n])
+				p.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if command == "" {
+		err = sess.Shell()
+	} else {
+		err = sess.Start(command)
+	}
+	if err != nil {
+		t.Fatalf("%s: start: %v", user, err)
+	}
+	t.Cleanup(p.close)
+	return p
+}
+
+func (p *player) close() {
+	_ = p.sess.Close()
+	_ = p.conn.Close()
+}
+
+// screen returns the emulated screen's text.
+func (p *player) screen() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.vt.String()
+}
+
+// waitFor waits until the screen shows every one of want, and returns the screen.
+func (p *player) waitFor(want ...string) string {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := p.screen()
+		ok := true
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				ok = false
+			}
+		}
+		if ok {
+			return s
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: screen never showed %q; it shows:\n%s", p.name, want, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// send types keys.
+func (p *player) send(keys string) {
+	p.t.Helper()
+	if _, err := p.stdin.Write([]byte(keys)); err != nil {
+		p.t.Fatalf("%s: send: %v", p.name, err)
+	}
+}

@@ -1,0 +1,61 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+)
+
+// boardView draws one game's board and turns keys and clicks on it into moves. Each game has
+// one (board_<game>.go); a game without one gets listBoard.
+type boardView interface {
+	// handle is given a key, or a click with coordinates relative to the board's top-left corner,
+	// while the board has focus; it returns a move in notation to propose, or "".
+	handle(msg tea.Msg, snap *rooms.Snapshot) string
+	// view draws the board in at most width x height cells.
+	view(snap *rooms.Snapshot, st styles, width, height int) []string
+	// status returns the game's lines for the side panel: what happened last, what is left.
+	status(snap *rooms.Snapshot, st styles, width int) []string
+	// keys lists the board's own bindings for the help line.
+	bindings() []key.Binding
+	// score returns seat's score as shown beside its name.
+	score(snap *rooms.Snapshot, seat int) string
+}
+
+// boards makes the board view of each game by ID.
+var boards = map[string]func() boardView{}
+
+func newBoardView(gameID string) boardView {
+	if mk, ok := boards[gameID]; ok {
+		return mk()
+	}
+	return &listBoard{}
+}
+
+// listBoard is the fallback for a game with no board of its own: it lists the legal moves, to
+// be typed at the : prompt.
+type listBoard struct{}
+
+func (*listBoard) handle(tea.Msg, *rooms.Snapshot) string { return "" }
+
+func (*listBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
+	lines := []string{st.dim.Render("This game is played by typing moves at the : prompt.")}
+	if s, ok := snap.View.(fmt.Stringer); ok {
+		lines = append(lines, strings.Split(s.String(), "\n")...)
+	}
+	return lines
+}
+
+func (*listBoard) status(*rooms.Snapshot, styles, int) []string { return nil }
+func (*listBoard) bindings() []key.Binding                            { return nil }
+
+func (*listBoard) score(snap *rooms.Snapshot, seat int) string {
+	if seat < len(snap.Outcome.Scores) {
+		return fmt.Sprint(snap.Outcome.Scores[seat])
+	}
+	return ""
+}

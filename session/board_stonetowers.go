@@ -1,0 +1,263 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+func init() { boards[stonetowers.Game.ID] = func() boardView { return newStoneBoard() } }
+
+// stoneKeys are the Stone Towers board's bindings.
+type stoneKeys struct {
+	Up, Down, Left, Right, Act, Pass key.Binding
+}
+
+// stoneBoard draws a Stone Towers board with a cursor. Each square is three columns: a marker
+// ('+' the square acted on last, '*' a square the last action's domino effect changed), the owner's
+// letter (capital for a castle, small for a flag, '·' unowned) and the castle's level.
+type stoneBoard struct {
+	keys     stoneKeys
+	cur      stonetowers.Square
+	placed   bool
+	lastSize int
+}
+
+func newStoneBoard() *stoneBoard {
+	return &stoneBoard{keys: stoneKeys{
+		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("←↓↑→/hjkl", "move")),
+		Down:  key.NewBinding(key.WithKeys("down", "j")),
+		Left:  key.NewBinding(key.WithKeys("left", "h")),
+		Right: key.NewBinding(key.WithKeys("right", "l")),
+		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "build/fortify")),
+		Pass:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),
+	}}
+}
+
+func stoneView(snap *rooms.Snapshot) (stonetowers.View, bool) {
+	switch v := snap.View.(type) {
+	case stonetowers.View:
+		return v, true
+	case *stonetowers.View:
+		return *v, v != nil
+	}
+	return stonetowers.View{}, false
+}
+
+func (b *stoneBoard) bindings() []key.Binding { return []key.Binding{b.keys.Up, b.keys.Act, b.keys.Pass} }
+
+// origin is where the first square starts: row labels take three columns, the column letters one
+// line.
+const stoneLeft, stoneTop = 3, 1
+
+func (b *stoneBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
+	v, ok := stoneView(snap)
+	if !ok {
+		return ""
+	}
+	b.settle(v)
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		m := msg.Mouse()
+		if m.Button != tea.MouseLeft || m.X < stoneLeft || m.Y < stoneTop {
+			return ""
+		}
+		sq := stonetowers.Square{Col: (m.X - stoneLeft) / 3, Row: m.Y - stoneTop}
+		if !v.OnBoard(sq) {
+			return ""
+		}
+		if sq == b.cur {
+			return sq.String() // a second click on the same square acts
+		}
+		b.cur = sq
+	case tea.KeyPressMsg:
+		k := b.keys
+		switch {
+		case key.Matches(msg, k.Up):
+			b.cur.Row = max(0, b.cur.Row-1)
+		case key.Matches(msg, k.Down):
+			b.cur.Row = min(v.Size-1, b.cur.Row+1)
+		case key.Matches(msg, k.Left):
+			b.cur.Col = max(0, b.cur.Col-1)
+		case key.Matches(msg, k.Right):
+			b.cur.Col = min(v.Size-1, b.cur.Col+1)
+		case key.Matches(msg, k.Act):
+			return b.cur.String()
+		case key.Matches(msg, k.Pass):
+			return "pass"
+		}
+	}
+	return ""
+}
+
+// settle puts the cursor in the middle of a new board and keeps it on the board.
+func (b *stoneBoard) settle(v stonetowers.View) {
+	if !b.placed || b.lastSize != v.Size {
+		b.cur = stonetowers.Square{Col: v.Size / 2, Row: v.Size / 2}
+		b.placed, b.lastSize = true, v.Size
+	}
+}
+
+func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
+	v, ok := stoneView(snap)
+	if !ok {
+		return nil
+	}
+	b.settle(v)
+	marks := map[stonetowers.Square]byte{}
+	for _, c := range v.Changes {
+		if c.Wave == 0 {
+			marks[c.Square] = '+'
+		} else if marks[c.Square] == 0 {
+			marks[c.Square] = '*'
+		}
+	}
+	var head strings.Builder
+	head.WriteString("   ")
+	for c := range v.Size {
+		fmt.Fprintf(&head, " %c ", 'a'+c)
+	}
+	lines := []string{st.dim.Render(head.String())}
+	seated := snap.You != rules.Spectator && snap.Phase == rooms.Playing
+	for r := range v.Size {
+		var row strings.Builder
+		row.WriteString(st.dim.Render(fmt.Sprintf("%2d ", r+1)))
+		for c := range v.Size {
+			sq := stonetowers.Square{Col: c, Row: r}
+			cell := b.cell(v.At(sq).Cell, marks[sq], st)
+			switch {
+			case seated && sq == b.cur:
+				cell = st.cursor.Render(cell)
+			case marks[sq] == '+':
+				cell = st.acted.Render(cell)
+			case marks[sq] == '*':
+				cell = st.changed.Render(cell)
+			}
+			row.WriteString(cell)
+		}
+		lines = append(lines, row.String())
+	}
+	if seated {
+		lines = append(lines, "", b.describe(v, snap.You, st))
+	}
+	return lines
+}
+
+// cell draws one square's three columns (unstyled but for the owner's colour when not under the
+// cursor or a mark).
+func (b *stoneBoard) cell(c stonetowers.Cell, mark byte, st styles) string {
+	m := " "
+	if mark != 0 {
+		m = string(mark)
+	}
+	switch {
+	case c.Owner == stonetowers.Nobody:
+		dot := "·"
+		if st.ascii {
+			dot = "."
+		}
+		return m + st.dim.Render(dot) + " "
+	case c.IsCastle():
+		return m + st.seatStyle(int(c.Owner)).Render(fmt.Sprintf("%s%d", seatLetter(int(c.Owner)), c.Level))
+	}
+	return m + st.seatStyle(int(c.Owner)).Render(strings.ToLower(seatLetter(int(c.Owner)))) + " "
+}
+
+// describe says what the cursor's square is and what enter would do there.
+func (b *stoneBoard) describe(v stonetowers.View, me rules.Seat, st styles) string {
+	sq := v.At(b.cur)
+	inf := sq.Influence
+	what := "unowned"
+	switch {
+	case sq.IsCastle():
+		what = fmt.Sprintf("%s castle %d", stonetowers.SeatName(sq.Owner), sq.Level)
+	case sq.Owner != stonetowers.Nobody:
+		what = stonetowers.SeatName(sq.Owner) + " flag"
+	}
+	act := ""
+	switch {
+	case sq.Owner != stonetowers.Nobody && sq.Owner != me:
+		act = "enemy land"
+	case sq.IsCastle() && sq.Level < 3:
+		act = "fortify"
+	case sq.IsCastle():
+		act = "full strength"
+	default:
+		act = "build"
+	}
+	return fmt.Sprintf("%s %s · influence R%d B%d · %s", b.cur, what, inf[0], inf[1], st.bold.Render(act))
+}
+
+func (b *stoneBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
+	v, ok := stoneView(snap)
+	if !ok {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("Turns left: %s %d · %s %d",
+		st.seatStyle(0).Render("R"), v.TurnsLeft[0], st.seatStyle(1).Render("B"), v.TurnsLeft[1])}
+	if lm := v.LastMove; lm != nil {
+		who := st.seatStyle(int(lm.Seat)).Render(stonetowers.SeatName(lm.Seat))
+		lines = append(lines, fmt.Sprintf("Last: %s %s", who, pastTense(lm.Move)))
+		if d := dominoSummary(v); d != "" {
+			lines = append(lines, wrap(d, width)...)
+		}
+	}
+	return append(lines, st.dim.Render("R2 castle·r flag·* changed"))
+}
+
+// dominoSummary counts what the last action's resolution changed.
+func dominoSummary(v stonetowers.View) string {
+	counts := map[stonetowers.ChangeKind]int{}
+	for _, c := range v.Changes {
+		if c.Wave > 0 {
+			counts[c.Kind]++
+		}
+	}
+	var parts []string
+	if n := counts[stonetowers.LandClaimed] + counts[stonetowers.FlagTaken]; n > 0 {
+		parts = append(parts, fmt.Sprintf("took %d", n))
+	}
+	if n := counts[stonetowers.CastleDestroyed]; n > 0 {
+		parts = append(parts, fmt.Sprintf("destroyed %d castle%s", n, plural(n)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := strings.Join(parts, ", ")
+	if v.Waves > 1 {
+		s += fmt.Sprintf(" in %d waves", v.Waves)
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func (b *stoneBoard) score(snap *rooms.Snapshot, seat int) string {
+	v, ok := stoneView(snap)
+	if !ok || seat > 1 {
+		return ""
+	}
+	return fmt.Sprint(v.Scores[seat])
+}
+
+// pastTense says what a move did: "built e5", "fortified e5", "passed".
+func pastTense(m stonetowers.Move) string {
+	switch m.Action {
+	case stonetowers.Build:
+		return "built " + m.Square.String()
+	case stonetowers.Fortify:
+		return "fortified " + m.Square.String()
+	}
+	return "passed"
+}

@@ -1,0 +1,44 @@
+package session
+
+import "charm.land/bubbles/v2/key"
+
+// lobbyKeys are the lobby's key bindings.
+type lobbyKeys struct {
+	Up, Down, Left, Right, Enter, Back, Quit, Watch, Refresh key.Binding
+}
+
+func newLobbyKeys() lobbyKeys {
+	return lobbyKeys{
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Left:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "less")),
+		Right:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "more")),
+		Enter:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+	}
+}
+
+// roomKeys are the room screen's key bindings; a board adds its own.
+type roomKeys struct {
+	Prompt, Chat, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, ScrollUp, ScrollDown key.Binding
+}
+
+func newRoomKeys() roomKeys {
+	return roomKeys{
+		Prompt:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "type a move")),
+		Chat:       key.NewBinding(key.WithKeys("tab", "t"), key.WithHelp("t", "chat")),
+		Rules:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "rules")),
+		Bot:        key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),
+		Level:      key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),
+		End:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "end unrated")),
+		Rematch:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
+		Leave:      key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
+		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		ScrollUp:   key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑", "scroll")),
+		ScrollDown: key.NewBinding(key.WithKeys("down", "j", "pgdown"), key.WithHelp("↓", "scroll")),
+	}
+}

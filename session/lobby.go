@@ -1,0 +1,448 @@
+package session
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+)
+
+// lobbyPage is one page of the lobby.
+type lobbyPage int
+
+const (
+	pageMenu lobbyPage = iota
+	pageNew
+	pageJoin
+	pageRooms
+	pageHelp
+	pageRules
+)
+
+// menuItems are the lobby's main menu, in order.
+var menuItems = []struct {
+	label string
+	page  lobbyPage
+}{
+	{"New room", pageNew},
+	{"Join a room by code", pageJoin},
+	{"Open rooms", pageRooms},
+	{"Help and rules", pageHelp},
+	{"Quit", -1},
+}
+
+// lobby is the lobby's state.
+type lobby struct {
+	keys  lobbyKeys
+	games []rules.Game
+	page  lobbyPage
+	menu  int
+	form  newForm
+	code  lineInput
+	list  []rooms.Summary
+	sel   int
+	game  int // the game whose rules are shown
+	top   int // first line of the rules shown
+	msg   string
+}
+
+// lobbyAction is what the lobby asks the model to do.
+type lobbyAction struct {
+	quit  bool
+	start *Start
+}
+
+func newLobby(games []rules.Game) lobby {
+	code := newLineInput("Room code: ", 5)
+	code.upper = true
+	return lobby{keys: newLobbyKeys(), games: games, form: newNewForm(games), code: code}
+}
+
+// fail returns to the menu with a message.
+func (l *lobby) fail(msg string) {
+	l.msg = msg
+	if l.page != pageJoin {
+		l.page = pageMenu
+	}
+}
+
+func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return lobbyAction{}
+	}
+	k := l.keys
+	if l.page != pageMenu && key.Matches(km, k.Back) {
+		if l.page == pageRules {
+			l.page = pageHelp
+		} else {
+			l.page = pageMenu
+		}
+		l.msg = ""
+		return lobbyAction{}
+	}
+	switch l.page {
+	case pageMenu:
+		switch {
+		case key.Matches(km, k.Up):
+			l.menu = (l.menu + len(menuItems) - 1) % len(menuItems)
+		case key.Matches(km, k.Down):
+			l.menu = (l.menu + 1) % len(menuItems)
+		case key.Matches(km, k.Quit):
+			return lobbyAction{quit: true}
+		case key.Matches(km, k.Enter):
+			l.msg = ""
+			item := menuItems[l.menu]
+			if item.page < 0 {
+				return lobbyAction{quit: true}
+			}
+			l.page = item.page
+			switch l.page {
+			case pageJoin:
+				l.code.reset()
+			case pageRooms:
+				l.list, l.sel = hub.List(), 0
+			}
+		}
+	case pageNew:
+		if key.Matches(km, k.Enter) {
+			st := l.form.start()
+			return lobbyAction{start: &st}
+		}
+		l.form.update(km, k)
+	case pageJoin:
+		if l.code.update(km) {
+			code := l.code.text()
+			if len(code) == 0 {
+				l.msg = "Type the room's code, e.g. K7QXM."
+				return lobbyAction{}
+			}
+			l.msg = ""
+			return lobbyAction{start: &Start{Mode: ModeJoin, Code: code}}
+		}
+	case pageRooms:
+		switch {
+		case key.Matches(km, k.Up):
+			l.sel = max(0, l.sel-1)
+		case key.Matches(km, k.Down):
+			l.sel = min(len(l.list)-1, l.sel+1)
+		case key.Matches(km, k.Refresh):
+			l.list, l.sel = hub.List(), 0
+		case key.Matches(km, k.Enter), key.Matches(km, k.Watch):
+			if l.sel >= 0 && l.sel < len(l.list) {
+				mode := ModeJoin
+				if key.Matches(km, k.Watch) {
+					mode = ModeWatch
+				}
+				return lobbyAction{start: &Start{Mode: mode, Code: l.list[l.sel].Code}}
+			}
+		}
+	case pageHelp:
+		switch {
+		case key.Matches(km, k.Up):
+			l.game = max(0, l.game-1)
+		case key.Matches(km, k.Down):
+			l.game = min(len(l.games)-1, l.game+1)
+		case key.Matches(km, k.Enter):
+			l.page, l.top = pageRules, 0
+		}
+	case pageRules:
+		switch {
+		case key.Matches(km, k.Up):
+			l.top = max(0, l.top-1)
+		case key.Matches(km, k.Down):
+			l.top++
+		}
+	}
+	return lobbyAction{}
+}
+
+func (l lobby) view(st styles, p rooms.Player, w, h int, busy bool) string {
+	var body []string
+	var help []key.Binding
+	k := l.keys
+	switch l.page {
+	case pageMenu:
+		body = l.menuView(st)
+		help = []key.Binding{k.Up, k.Down, k.Enter, k.Quit}
+	case pageNew:
+		body = l.form.view(st)
+		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, withHelp(k.Enter, "create"), k.Back}
+	case pageJoin:
+		body = []string{st.bold.Render("Join a room"), "",
+			"Type the code your friend gave you (5 letters and digits).", "",
+			"  " + l.code.view(st, 30)}
+		help = []key.Binding{withHelp(k.Enter, "join"), k.Back}
+	case pageRooms:
+		body = l.roomsView(st, w)
+		help = []key.Binding{k.Up, k.Down, withHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back}
+	case pageHelp:
+		body = l.helpView(st)
+		help = []key.Binding{k.Up, k.Down, withHelp(k.Enter, "rules"), k.Back}
+	case pageRules:
+		body = l.rulesView(st, h-6)
+		help = []key.Binding{withHelp(k.Up, "scroll"), withHelp(k.Down, "scroll"), k.Back}
+	}
+	who := p.Name
+	if p.Guest {
+		who += " (guest)"
+	}
+	header := fit(st.title.Render("ARCADE")+st.dim.Render("  board, card and word games over SSH"), w-len(who)-1) + " " + st.bold.Render(who)
+	lines := []string{header, ""}
+	for _, b := range body {
+		lines = append(lines, "  "+b)
+	}
+	status := ""
+	switch {
+	case busy:
+		status = st.dim.Render("Opening the room…")
+	case l.msg != "":
+		status = st.err.Render(l.msg)
+	}
+	out := block(lines, w, h-2)
+	out = append(out, fit(" "+status, w), helpLine(st, w, help...))
+	return strings.Join(out, "\n")
+}
+
+func withHelp(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+func (l lobby) menuView(st styles) []string {
+	lines := []string{st.bold.Render("Welcome! What would you like to do?"), ""}
+	for i, it := range menuItems {
+		label := "  " + it.label + "  "
+		if i == l.menu {
+			label = st.sel.Render(label)
+		}
+		lines = append(lines, label)
+	}
+	lines = append(lines, "", st.dim.Render("Games: "+gameNames(l.games)))
+	return lines
+}
+
+func gameNames(games []rules.Game) string {
+	names := make([]string, len(games))
+	for i, g := range games {
+		names[i] = g.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func (l lobby) roomsView(st styles, w int) []string {
+	lines := []string{st.bold.Render("Open rooms"), ""}
+	if len(l.list) == 0 {
+		return append(lines, "No open rooms yet. Create one from the menu: New room.")
+	}
+	lines = append(lines, st.dim.Render(fmt.Sprintf("%-6s %-13s %-9s %-5s %s", "CODE", "GAME", "STATE", "FREE", "PLAYERS")))
+	now := time.Now()
+	for i, r := range l.list {
+		line := fmt.Sprintf("%-6s %-13s %-9s %-5d %s", r.Code, r.GameName, r.Phase, r.Free, seatList(r.Seats))
+		if r.Spectators > 0 {
+			line += fmt.Sprintf("  (%d watching)", r.Spectators)
+		}
+		_ = now
+		line = fit(line, w-6)
+		if i == l.sel {
+			line = st.sel.Render(line)
+		}
+		lines = append(lines, line)
+		if len(lines) > 18 {
+			lines = append(lines, st.dim.Render(fmt.Sprintf("… and %d more", len(l.list)-i-1)))
+			break
+		}
+	}
+	return lines
+}
+
+func (l lobby) helpView(st styles) []string {
+	lines := []string{st.bold.Render("Help"), "",
+		"Create a room, give its code to friends: they type `ssh -t HOST join CODE`.",
+		"Alone? Seat a bot. Everyone else can watch: `ssh -t HOST watch CODE`.",
+		"In a room: arrows or hjkl move, enter plays, : types a move, t chats,",
+		"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
+		"", st.bold.Render("Rules of a game:")}
+	for i, g := range l.games {
+		label := fmt.Sprintf("  %-14s %s", g.Name, g.Summary)
+		if i == l.game {
+			label = st.sel.Render(label)
+		}
+		lines = append(lines, label)
+	}
+	return lines
+}
+
+func (l lobby) rulesView(st styles, height int) []string {
+	if len(l.games) == 0 {
+		return nil
+	}
+	g := l.games[l.game]
+	text := strings.Split(strings.TrimRight(g.Rules, "\n"), "\n")
+	top := min(l.top, max(0, len(text)-height+2))
+	lines := []string{st.bold.Render(g.Name) + st.dim.Render(fmt.Sprintf("  (lines %d-%d of %d)", top+1, min(len(text), top+height-2), len(text))), ""}
+	for i := top; i < len(text) && len(lines) < height; i++ {
+		lines = append(lines, text[i])
+	}
+	return lines
+}
+
+// newForm is the "new room" form: the game, its options, seats and bots.
+type newForm struct {
+	games []rules.Game
+	game  int
+	field int
+	vals  []map[string]string // per game, its option values
+	seats []int
+	bots  []int
+	level []int
+}
+
+func newNewForm(games []rules.Game) newForm {
+	f := newForm{games: games}
+	for _, g := range games {
+		vals := map[string]string{}
+		for _, o := range g.Options {
+			vals[o.Key] = o.Default
+		}
+		f.vals = append(f.vals, vals)
+		f.seats = append(f.seats, g.MinSeats)
+		f.bots = append(f.bots, 0)
+		f.level = append(f.level, len(g.Bots)/2)
+	}
+	return f
+}
+
+// formField is one row of the form.
+type formField struct {
+	label, value string
+	step         func(d int)
+}
+
+func (f *newForm) fields() []formField {
+	if len(f.games) == 0 {
+		return nil
+	}
+	gi := f.game
+	g := f.games[gi]
+	out := []formField{{"Game", g.Name, func(d int) {
+		f.game = (f.game + d + len(f.games)) % len(f.games)
+	}}}
+	for _, o := range g.Options {
+		o := o
+		out = append(out, formField{optionLabel(o), f.vals[gi][o.Key], func(d int) {
+			f.vals[gi][o.Key] = stepOption(o, f.vals[gi][o.Key], d)
+		}})
+	}
+	if g.MinSeats < g.MaxSeats {
+		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), func(d int) {
+			f.seats[gi] = min(g.MaxSeats, max(g.MinSeats, f.seats[gi]+d))
+			f.bots[gi] = min(f.bots[gi], f.seats[gi]-1)
+		}})
+	}
+	if len(g.Bots) > 0 {
+		bots := "none: seats for people"
+		if n := f.bots[gi]; n > 0 {
+			bots = fmt.Sprintf("%d", n)
+		}
+		out = append(out, formField{"Bots", bots, func(d int) {
+			f.bots[gi] = min(f.seats[gi]-1, max(0, f.bots[gi]+d))
+		}})
+		if f.bots[gi] > 0 {
+			out = append(out, formField{"Bot level", g.Bots[f.level[gi]].Name, func(d int) {
+				f.level[gi] = min(len(g.Bots)-1, max(0, f.level[gi]+d))
+			}})
+		}
+	}
+	return out
+}
+
+func optionLabel(o rules.Option) string {
+	if o.Help != "" {
+		return o.Help
+	}
+	return o.Key
+}
+
+// stepOption moves an option's value d steps within its range or choices.
+func stepOption(o rules.Option, v string, d int) string {
+	if o.IsInt() {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			n = o.Min
+		}
+		return strconv.Itoa(min(o.Max, max(o.Min, n+d)))
+	}
+	i := 0
+	for j, c := range o.Choices {
+		if c == v {
+			i = j
+		}
+	}
+	return o.Choices[(i+d+len(o.Choices))%len(o.Choices)]
+}
+
+func (f *newForm) update(km tea.KeyPressMsg, k lobbyKeys) {
+	fields := f.fields()
+	switch {
+	case key.Matches(km, k.Up):
+		f.field = (f.field + len(fields) - 1) % len(fields)
+	case key.Matches(km, k.Down):
+		f.field = (f.field + 1) % len(fields)
+	case key.Matches(km, k.Left):
+		fields[f.field].step(-1)
+	case key.Matches(km, k.Right):
+		fields[f.field].step(1)
+	}
+	f.field = min(f.field, len(f.fields())-1)
+}
+
+func (f newForm) start() Start {
+	g := f.games[f.game]
+	opts := rules.Options{}
+	for k, v := range f.vals[f.game] {
+		opts[k] = v
+	}
+	st := Start{Mode: ModeNew, Game: g.ID, Options: opts, Seats: f.seats[f.game], Bots: f.bots[f.game]}
+	if len(g.Bots) > 0 {
+		st.BotLevel = g.Bots[f.level[f.game]].Name
+	}
+	return st
+}
+
+func (f newForm) view(st styles) []string {
+	lines := []string{st.bold.Render("New room"), ""}
+	for i, fl := range f.fields() {
+		val := "‹ " + fl.value + " ›"
+		if st.ascii {
+			val = "< " + fl.value + " >"
+		}
+		row := fmt.Sprintf("%-26s %s", fl.label, val)
+		if i == f.field {
+			row = st.sel.Render(row)
+		}
+		lines = append(lines, row)
+	}
+	g := f.games[f.game]
+	lines = append(lines, "", st.dim.Render(g.Summary))
+	lines = append(lines, st.dim.Render("Enter creates the room and shows its code to give to friends."))
+	return lines
+}
+
+// seatList joins the names of a room's seats, "-" for a free one.
+func seatList(seats []string) string {
+	out := make([]string, len(seats))
+	for i, s := range seats {
+		out[i] = s
+		if s == "" {
+			out[i] = "-"
+		}
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,447 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+)
+
+// seatNames and seatLetters name the seats by colour, in seat order.
+var (
+	seatNames   = []string{"Red", "Blue", "Green", "Yellow", "Magenta"}
+	seatLetters = []string{"R", "B", "G", "Y", "M"}
+)
+
+func seatName(i int) string   { return seatNames[i%len(seatNames)] }
+func seatLetter(i int) string { return seatLetters[i%len(seatLetters)] }
+
+// focus is where keys go in the room.
+type focus int
+
+const (
+	focusBoard focus = iota
+	focusChat
+	focusPrompt
+	focusRules
+)
+
+// panelWidth is the width of the side panel right of the board.
+const panelWidth = 28
+
+// roomScreen is the screen of one room: board, seats, chat, prompt.
+type roomScreen struct {
+	sub     *rooms.Sub
+	me      rooms.Player
+	games   []rules.Game
+	keys    roomKeys
+	snap    rooms.Snapshot
+	have    bool
+	board   boardView
+	focus   focus
+	input   lineInput
+	msg     string
+	msgErr  bool
+	level   int // bot level index for 'b'
+	top     int // rules scroll
+	ticking bool
+}
+
+func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game) *roomScreen {
+	return &roomScreen{sub: sub, me: me, games: games, keys: newRoomKeys(), level: -1}
+}
+
+// apply takes a new snapshot; it returns a tick while a countdown is on screen.
+func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
+	if !r.have || r.board == nil {
+		r.board = newBoardView(snap.GameID)
+	}
+	prevPhase := r.snap.Phase
+	r.snap, r.have = snap, true
+	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
+		r.msg = ""
+	}
+	return r.tick()
+}
+
+// tick arms the one-second countdown tick when a dropped seat's countdown is showing.
+func (r *roomScreen) tick() tea.Cmd {
+	if r.ticking || !r.countingDown() {
+		return nil
+	}
+	r.ticking = true
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (r *roomScreen) countingDown() bool {
+	for _, s := range r.snap.Seats {
+		if !s.GraceUntil.IsZero() && !s.Abandoned && !s.Connected {
+			return true
+		}
+	}
+	return false
+}
+
+// closedReason says why the subscription ended.
+func (r *roomScreen) closedReason() string {
+	switch {
+	case r.snap.Replaced:
+		return "You opened this room from another terminal; this one left it."
+	case r.snap.Notice != "":
+		return r.snap.Notice
+	}
+	return "The room has closed."
+}
+
+func (r *roomScreen) say(msg string, isErr bool) { r.msg, r.msgErr = msg, isErr }
+
+// update handles a message; leave reports that the player goes back to the lobby.
+func (r *roomScreen) update(msg tea.Msg, st styles) (cmd tea.Cmd, leave bool) {
+	switch msg := msg.(type) {
+	case tickMsg:
+		r.ticking = false
+		return r.tick(), false
+	case moveDoneMsg:
+		if msg.err != nil {
+			r.say(msg.err.Error(), true)
+		} else if r.msgErr {
+			r.say("", false)
+		}
+		return nil, false
+	case actionMsg:
+		if msg.err != nil {
+			r.say(msg.err.Error(), true)
+		}
+		return nil, false
+	}
+	if !r.have {
+		return nil, false
+	}
+	switch r.focus {
+	case focusChat, focusPrompt:
+		return r.updateInput(msg), false
+	case focusRules:
+		if km, ok := msg.(tea.KeyPressMsg); ok {
+			switch {
+			case key.Matches(km, r.keys.ScrollUp):
+				r.top = max(0, r.top-1)
+			case key.Matches(km, r.keys.ScrollDown):
+				r.top++
+			case key.Matches(km, r.keys.Rules), key.Matches(km, r.keys.Cancel), km.String() == "q":
+				r.focus = focusBoard
+			}
+		}
+		return nil, false
+	}
+	if click, ok := msg.(tea.MouseClickMsg); ok {
+		// The board is drawn from the screen's second line.
+		click.Y--
+		if mv := r.board.handle(click, &r.snap); mv != "" {
+			return moveCmd(r.sub, mv), false
+		}
+		return nil, false
+	}
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
+	}
+	k := r.keys
+	switch {
+	case key.Matches(km, k.Leave):
+		return nil, true
+	case key.Matches(km, k.Prompt):
+		r.focus, r.input = focusPrompt, newLineInput("move: ", 40)
+		r.say(r.notationHelp(), false)
+		return nil, false
+	case key.Matches(km, k.Chat):
+		r.focus, r.input = focusChat, newLineInput("say: ", 200)
+		return nil, false
+	case key.Matches(km, k.Rules):
+		r.focus, r.top = focusRules, 0
+		return nil, false
+	case key.Matches(km, k.Level):
+		r.cycleLevel()
+		return nil, false
+	case key.Matches(km, k.Bot):
+		return r.seatBot(), false
+	case key.Matches(km, k.End) && r.anyAbandoned():
+		return actionCmd(r.sub.EndMatch), false
+	case key.Matches(km, k.Rematch) && r.snap.Phase == rooms.Finished && r.snap.You != rules.Spectator:
+		r.say("You asked for a rematch; waiting for the others.", false)
+		return actionCmd(r.sub.Rematch), false
+	}
+	if mv := r.board.handle(km, &r.snap); mv != "" {
+		return moveCmd(r.sub, mv), false
+	}
+	return nil, false
+}
+
+func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, r.keys.Cancel) {
+		r.focus = focusBoard
+		r.say("", false)
+		return nil
+	}
+	if !r.input.update(msg) {
+		return nil
+	}
+	text := r.input.text()
+	f := r.focus
+	r.focus = focusBoard
+	if text == "" {
+		return nil
+	}
+	if f == focusChat {
+		return actionCmd(func() error { return r.sub.Chat(text) })
+	}
+	r.say("", false)
+	return moveCmd(r.sub, text)
+}
+
+func (r *roomScreen) game() (rules.Game, bool) {
+	for _, g := range r.games {
+		if g.ID == r.snap.GameID {
+			return g, true
+		}
+	}
+	return rules.Game{}, false
+}
+
+func (r *roomScreen) notationHelp() string {
+	if g, ok := r.game(); ok && g.Notation != "" {
+		return g.Notation
+	}
+	return "Type a move and press enter."
+}
+
+func (r *roomScreen) levelName() string {
+	g, ok := r.game()
+	if !ok || len(g.Bots) == 0 {
+		return ""
+	}
+	if r.level < 0 || r.level >= len(g.Bots) {
+		r.level = len(g.Bots) / 2
+	}
+	return g.Bots[r.level].Name
+}
+
+func (r *roomScreen) cycleLevel() {
+	g, ok := r.game()
+	if !ok || len(g.Bots) == 0 {
+		return
+	}
+	r.levelName()
+	r.level = (r.level + 1) % len(g.Bots)
+	r.say("Bot level: "+g.Bots[r.level].Name, false)
+}
+
+func (r *roomScreen) anyAbandoned() bool {
+	return r.snap.Phase == rooms.Playing && slices.ContainsFunc(r.snap.Seats, func(s rooms.SeatInfo) bool { return s.Abandoned })
+}
+
+// seatBot gives a free seat (before the match) or an abandoned one (during it) to a bot.
+func (r *roomScreen) seatBot() tea.Cmd {
+	level := r.levelName()
+	for i, s := range r.snap.Seats {
+		free := r.snap.Phase == rooms.Waiting && s.Empty
+		lost := r.snap.Phase == rooms.Playing && s.Abandoned
+		if free || lost {
+			seat := rules.Seat(i)
+			r.say(fmt.Sprintf("A %s bot takes the %s seat.", level, seatName(i)), false)
+			return actionCmd(func() error { return r.sub.AddBot(seat, level) })
+		}
+	}
+	r.say("There is no free seat for a bot.", true)
+	return nil
+}
+
+// view draws the room.
+func (r *roomScreen) view(st styles, w, h int) string {
+	if !r.have {
+		return "\n  Entering the room…"
+	}
+	s := &r.snap
+	header := st.title.Render(s.GameName) + st.dim.Render(" · room ") + st.bold.Render(s.Code) +
+		st.dim.Render(" · "+s.Phase.String())
+	right := "watching"
+	if s.You != rules.Spectator {
+		right = fmt.Sprintf("you: %s (%s)", r.me.Name, st.seatStyle(int(s.You)).Render(seatName(int(s.You))))
+	}
+	headerLine := fit(header, w-lipgloss.Width(right)-1) + " " + right
+
+	bodyH := h - 3
+	boardW := w - panelWidth - 1
+	var left []string
+	if r.focus == focusRules {
+		left = r.rulesLines(st, boardW, bodyH)
+	} else {
+		left = r.board.view(s, st, boardW, bodyH)
+	}
+	left = block(left, boardW, bodyH)
+	panel := block(r.panel(st, panelWidth, bodyH), panelWidth, bodyH)
+	lines := []string{headerLine}
+	for i := range bodyH {
+		lines = append(lines, left[i]+" "+panel[i])
+	}
+	lines = append(lines, r.messageLine(st, w), helpLine(st, w, r.helpKeys()...))
+	return strings.Join(lines, "\n")
+}
+
+func (r *roomScreen) messageLine(st styles, w int) string {
+	switch r.focus {
+	case focusChat, focusPrompt:
+		return fit(" "+r.input.view(st, w-2), w)
+	}
+	if r.msg == "" {
+		return fit("", w)
+	}
+	if r.msgErr {
+		return fit(" "+st.err.Render("✗ "+r.msg), w)
+	}
+	return fit(" "+r.msg, w)
+}
+
+func (r *roomScreen) helpKeys() []key.Binding {
+	k := r.keys
+	switch r.focus {
+	case focusChat, focusPrompt:
+		return []key.Binding{k.Send, k.Cancel}
+	case focusRules:
+		return []key.Binding{k.ScrollUp, k.ScrollDown, withHelp(k.Cancel, "close")}
+	}
+	s := &r.snap
+	var out []key.Binding
+	seated := s.You != rules.Spectator
+	if seated && s.Phase == rooms.Playing {
+		out = append(out, r.board.bindings()...)
+		out = append(out, k.Prompt)
+	}
+	if seated && s.Phase == rooms.Waiting && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Empty }) {
+		out = append(out, k.Bot, k.Level)
+	}
+	if r.anyAbandoned() && seated {
+		out = append(out, withHelp(k.Bot, "bot takes over"), k.End)
+	}
+	if seated && s.Phase == rooms.Finished {
+		out = append(out, k.Rematch)
+	}
+	return append(out, k.Chat, k.Rules, k.Leave)
+}
+
+// panel draws the side panel: seats and scores, the game's status, then chat and log.
+func (r *roomScreen) panel(st styles, w, h int) []string {
+	s := &r.snap
+	var lines []string
+	for i, seat := range s.Seats {
+		mark := " "
+		if slices.Contains(s.ToMove, rules.Seat(i)) && s.Phase == rooms.Playing {
+			mark = st.turnMark()
+		}
+		name := seat.Name
+		switch {
+		case seat.Empty:
+			name = st.dim.Render("(free seat)")
+		case seat.Bot != "":
+			name = st.dim.Render(name)
+		case seat.Abandoned:
+			name += st.err.Render(" gone")
+		case !seat.Connected && !seat.GraceUntil.IsZero():
+			left := time.Until(seat.GraceUntil).Round(time.Second)
+			name += st.err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
+		}
+		if rules.Seat(i) == s.You {
+			name += st.dim.Render(" (you)")
+		}
+		if s.Phase == rooms.Finished && seat.Rematch {
+			name += st.ok.Render(" ✓again")
+		}
+		score := ""
+		if s.Phase != rooms.Waiting {
+			score = r.board.score(s, i)
+		}
+		sw := st.seatStyle(i).Render(seatLetter(i) + " " + fmt.Sprintf("%-6s", seatName(i)))
+		left := mark + sw + " " + name
+		lines = append(lines, fit(left, w-len(score)-1)+" "+st.bold.Render(score))
+	}
+	if s.Spectators > 0 {
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  %d watching", s.Spectators)))
+	}
+	lines = append(lines, "")
+	switch s.Phase {
+	case rooms.Waiting:
+		lines = append(lines, wrap("Waiting for players. Give them the code "+s.Code+": ssh -t HOST join "+s.Code, w)...)
+	case rooms.Finished:
+		lines = append(lines, r.result(st, w)...)
+	}
+	if s.Phase != rooms.Waiting {
+		lines = append(lines, r.board.status(s, st, w)...)
+	}
+	if r.anyAbandoned() {
+		lines = append(lines, st.err.Render("A player has gone."), "b: a bot takes the seat", "x: end the match unrated")
+	}
+	if s.Unrated {
+		lines = append(lines, st.dim.Render("Ended unrated: "+s.Outcome.Reason))
+	}
+	// Chat and log fill the rest, newest last.
+	lines = append(lines, st.dim.Render(strings.Repeat("─", w)))
+	room := h - len(lines)
+	var chat []string
+	for _, c := range s.Chat {
+		if c.From == "" {
+			chat = append(chat, wrap(st.dim.Render("· ")+c.Text, w)...)
+		} else {
+			chat = append(chat, wrap(st.bold.Render(c.From+":")+" "+c.Text, w)...)
+		}
+	}
+	if room > 0 && len(chat) > room {
+		chat = chat[len(chat)-room:]
+	}
+	return append(lines, chat...)
+}
+
+// result says who won.
+func (r *roomScreen) result(st styles, w int) []string {
+	s := &r.snap
+	win := s.Outcome.Winners()
+	var names []string
+	for _, i := range win {
+		names = append(names, st.seatStyle(int(i)).Render(seatName(int(i)))+" ("+s.Seats[i].Name+")")
+	}
+	var head string
+	switch {
+	case s.Unrated:
+		head = "Match ended."
+	case len(win) == len(s.Seats):
+		head = "A draw!"
+	case len(win) == 1:
+		head = names[0] + " wins!"
+	default:
+		head = strings.Join(names, " and ") + " share the win!"
+	}
+	lines := []string{st.title.Render("GAME OVER"), head}
+	if s.Outcome.Reason != "" && !s.Unrated {
+		lines = append(lines, st.dim.Render(s.Outcome.Reason))
+	}
+	return append(lines, "")
+}
+
+func (r *roomScreen) rulesLines(st styles, w, h int) []string {
+	g, ok := r.game()
+	if !ok {
+		return []string{"No rules for this game."}
+	}
+	text := strings.Split(strings.TrimRight(g.Rules, "\n"), "\n")
+	top := min(r.top, max(0, len(text)-h+1))
+	lines := []string{st.bold.Render(g.Name + " rules")}
+	for i := top; i < len(text) && len(lines) < h; i++ {
+		lines = append(lines, text[i])
+	}
+	return lines
+}

@@ -1,0 +1,243 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+)
+
+// Hub is what a session needs of the rooms. *rooms.Hub satisfies it; the interface is here, where
+// it is used, so that another hub (over a network, say) can take its place.
+type Hub interface {
+	Games() []rules.Game
+	Create(gameID string, opts rules.Options, seats int, by rooms.Player) (*rooms.Room, error)
+	Find(code string, by rooms.Player) (*rooms.Room, error)
+	List() []rooms.Summary
+}
+
+// Config is everything a session needs.
+type Config struct {
+	Hub    Hub
+	Player rooms.Player
+	Start  Start
+	// Width and Height are the terminal's size at the start.
+	Width, Height int
+	// NoColor draws without colour (letters and symbols carry the meaning anyway).
+	NoColor bool
+	// ASCII draws with ASCII characters only, for terminals with poor Unicode.
+	ASCII bool
+}
+
+// ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
+type ShutdownMsg struct{ Notice string }
+
+// Minimum terminal sizes; smaller gets a clear message instead of a broken screen.
+const (
+	minWidth, minHeight = 80, 24
+)
+
+// Model is one player's terminal: the lobby, or a room. Create it with New.
+type Model struct {
+	cfg    Config
+	st     styles
+	width  int
+	height int
+	lobby  lobby
+	room   *roomScreen
+	notice string
+	busy   bool // a create or join is under way
+}
+
+// New returns the model of one session.
+func New(cfg Config) Model {
+	m := Model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), width: cfg.Width, height: cfg.Height}
+	m.lobby = newLobby(cfg.Hub.Games())
+	return m
+}
+
+// Init starts in the lobby, or creates or joins the room the command line asked for.
+func (m Model) Init() tea.Cmd {
+	if m.cfg.Start.Mode == ModeLobby {
+		return nil
+	}
+	return m.open(m.cfg.Start)
+}
+
+// Messages of the session's own commands.
+type (
+	joinedMsg struct {
+		sub *rooms.Sub
+		err error
+	}
+	snapshotMsg struct {
+		sub  *rooms.Sub
+		snap rooms.Snapshot
+		ok   bool
+	}
+	moveDoneMsg struct{ err error }
+	actionMsg   struct{ err error }
+	tickMsg     struct{}
+	quitMsg     struct{}
+)
+
+// open creates, joins or watches a room off the UI goroutine.
+func (m *Model) open(st Start) tea.Cmd {
+	m.busy = true
+	hub, p := m.cfg.Hub, m.cfg.Player
+	return func() tea.Msg {
+		var room *rooms.Room
+		var err error
+		if st.Mode == ModeNew {
+			room, err = hub.Create(st.Game, st.Options, st.Seats, p)
+		} else {
+			room, err = hub.Find(st.Code, p)
+		}
+		if err != nil {
+			return joinedMsg{err: err}
+		}
+		sub, err := room.Join(p, st.Mode == ModeWatch)
+		if err != nil {
+			return joinedMsg{err: err}
+		}
+		if st.Mode == ModeNew {
+			for i := 1; i <= st.Bots; i++ {
+				if err := sub.AddBot(rules.Seat(i), st.BotLevel); err != nil {
+					sub.Leave()
+					return joinedMsg{err: err}
+				}
+			}
+		}
+		return joinedMsg{sub: sub}
+	}
+}
+
+// waitSnapshot waits for the next snapshot of sub; the model re-arms it after each one.
+func waitSnapshot(sub *rooms.Sub) tea.Cmd {
+	return func() tea.Msg {
+		snap, ok := <-sub.Updates()
+		return snapshotMsg{sub: sub, snap: snap, ok: ok}
+	}
+}
+
+// Update handles a message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m, nil
+	case ShutdownMsg:
+		m.notice = msg.Notice
+		if m.room != nil {
+			m.room.sub.Leave()
+		}
+		return m, tea.Tick(1500*time.Millisecond, func(time.Time) tea.Msg { return quitMsg{} })
+	case quitMsg:
+		return m, tea.Quit
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			if m.room != nil {
+				m.room.sub.Leave()
+			}
+			return m, tea.Quit
+		}
+		if m.notice != "" {
+			return m, nil
+		}
+	case joinedMsg:
+		m.busy = false
+		if msg.err != nil {
+			m.lobby.fail(joinError(msg.err))
+			return m, nil
+		}
+		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games())
+		return m, waitSnapshot(msg.sub)
+	case snapshotMsg:
+		if m.room == nil || msg.sub != m.room.sub {
+			return m, nil // from a room we left
+		}
+		if !msg.ok {
+			why := m.room.closedReason()
+			m.room = nil
+			m.lobby.fail(why)
+			return m, nil
+		}
+		cmd := m.room.apply(msg.snap)
+		return m, tea.Batch(waitSnapshot(msg.sub), cmd)
+	}
+	if m.room != nil {
+		var cmd tea.Cmd
+		var leave bool
+		cmd, leave = m.room.update(msg, m.st)
+		if leave {
+			m.room.sub.Leave()
+			m.room = nil
+			m.lobby.page = pageMenu
+			m.lobby.msg = ""
+		}
+		return m, cmd
+	}
+	if m.busy {
+		return m, nil
+	}
+	act := m.lobby.update(msg, m.cfg.Hub)
+	switch {
+	case act.quit:
+		return m, tea.Quit
+	case act.start != nil:
+		return m, m.open(*act.start)
+	}
+	return m, nil
+}
+
+// View draws the screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "arcade"
+	return v
+}
+
+func (m Model) render() string {
+	w, h := m.width, m.height
+	if m.notice != "" {
+		return "\n  " + m.st.title.Render(m.notice) + "\n"
+	}
+	if w < minWidth || h < minHeight {
+		return tooSmall(w, h, m.st)
+	}
+	if m.room != nil {
+		return m.room.view(m.st, w, h)
+	}
+	return m.lobby.view(m.st, m.cfg.Player, w, h, m.busy)
+}
+
+// joinError turns a rooms error into a line for the lobby.
+func joinError(err error) string {
+	switch {
+	case errors.Is(err, rooms.ErrNoRoom):
+		return "No room has that code. Check it and try again."
+	case errors.Is(err, rooms.ErrTooManyAttempts):
+		return "Too many wrong codes: wait a minute before trying again."
+	}
+	return "Could not enter the room: " + err.Error()
+}
+
+// moveCmd proposes a move to the room and reports its answer.
+func moveCmd(sub *rooms.Sub, move string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return moveDoneMsg{err: sub.Move(ctx, move)}
+	}
+}
+
+// actionCmd runs a room action (chat, bot, rematch) off the UI goroutine.
+func actionCmd(f func() error) tea.Cmd {
+	return func() tea.Msg { return actionMsg{err: f()} }
+}

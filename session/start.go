@@ -1,0 +1,133 @@
+package session
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Mode says where a session starts.
+type Mode int
+
+// The places a session can start.
+const (
+	// ModeLobby opens the lobby.
+	ModeLobby Mode = iota
+	// ModeNew creates a room and sits down in it.
+	ModeNew
+	// ModeJoin joins a room by code: the player's own or a free seat, else watching.
+	ModeJoin
+	// ModeWatch watches a room by code.
+	ModeWatch
+)
+
+// Start is what a session does first: the lobby, or a room to create, join or watch.
+type Start struct {
+	Mode Mode
+	// Game, Options, Seats, Bots and BotLevel describe the room to create (ModeNew).
+	Game     string
+	Options  rules.Options
+	Seats    int
+	Bots     int
+	BotLevel string
+	// Code is the room to join or watch (ModeJoin, ModeWatch).
+	Code string
+}
+
+// Room options that are not the game's own: how many seats, how many of them bots, and how strong.
+const (
+	keySeats = "seats"
+	keyBots  = "bots"
+	keyBot   = "bot"
+)
+
+// ParseNew reads the arguments of `new GAME [key=value ...]` against the catalogue. Besides the
+// game's own options it takes seats=N, bots=N (seats given to bots) and bot=LEVEL. Every error is
+// one line a player can act on.
+func ParseNew(args []string, games []rules.Game) (Start, error) {
+	if len(args) == 0 {
+		return Start{}, fmt.Errorf("new needs a game: one of %s", gameIDs(games))
+	}
+	g, ok := findGame(games, args[0])
+	if !ok {
+		return Start{}, fmt.Errorf("no game %q: try one of %s", args[0], gameIDs(games))
+	}
+	st := Start{Mode: ModeNew, Game: g.ID, Seats: g.MinSeats, BotLevel: defaultBot(g)}
+	given := rules.Options{}
+	for _, a := range args[1:] {
+		k, v, ok := strings.Cut(a, "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !ok || k == "" {
+			return Start{}, fmt.Errorf("options look like key=value, not %q", a)
+		}
+		var err error
+		switch k {
+		case keySeats:
+			st.Seats, err = intIn(k, v, g.MinSeats, g.MaxSeats)
+		case keyBots:
+			st.Bots, err = intIn(k, v, 0, g.MaxSeats-1)
+		case keyBot:
+			if _, ok := g.Bot(v); !ok {
+				err = fmt.Errorf("bot must be one of %s", botNames(g))
+			}
+			st.BotLevel = v
+		default:
+			given[k] = v
+		}
+		if err != nil {
+			return Start{}, err
+		}
+	}
+	if st.Bots > st.Seats-1 {
+		return Start{}, fmt.Errorf("bots must be at most %d with %d seats", st.Seats-1, st.Seats)
+	}
+	opts, err := g.Resolve(given)
+	if err != nil {
+		return Start{}, err
+	}
+	st.Options = opts
+	return st, nil
+}
+
+func findGame(games []rules.Game, id string) (rules.Game, bool) {
+	for _, g := range games {
+		if strings.EqualFold(g.ID, id) {
+			return g, true
+		}
+	}
+	return rules.Game{}, false
+}
+
+func gameIDs(games []rules.Game) string {
+	ids := make([]string, len(games))
+	for i, g := range games {
+		ids[i] = g.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+func botNames(g rules.Game) string {
+	names := make([]string, len(g.Bots))
+	for i, b := range g.Bots {
+		names[i] = b.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// defaultBot is the middle level: a fair first opponent.
+func defaultBot(g rules.Game) string {
+	if len(g.Bots) == 0 {
+		return ""
+	}
+	return g.Bots[len(g.Bots)/2].Name
+}
+
+func intIn(key, v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s must be a whole number from %d to %d", key, lo, hi)
+	}
+	return n, nil
+}

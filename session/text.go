@@ -1,0 +1,79 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// fit pads or cuts s (which may hold ANSI styles) to exactly width columns.
+func fit(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	w := lipgloss.Width(s)
+	if w > width {
+		return ansi.Truncate(s, width, "…")
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+// block makes lines into exactly height lines of exactly width columns.
+func block(lines []string, width, height int) []string {
+	out := make([]string, height)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fit(lines[i], width)
+		} else {
+			out[i] = strings.Repeat(" ", width)
+		}
+	}
+	return out
+}
+
+// wrap breaks plain text into lines of at most width columns at spaces.
+func wrap(s string, width int) []string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = word
+			case lipgloss.Width(line)+1+lipgloss.Width(word) <= width:
+				line += " " + word
+			default:
+				out = append(out, line)
+				line = word
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// tooSmall is the screen for a terminal below the minimum size.
+func tooSmall(w, h int, st styles) string {
+	msg := []string{
+		st.title.Render("arcade"),
+		"",
+		fmt.Sprintf("This window is %d x %d.", w, h),
+		fmt.Sprintf("The arcade needs at least %d x %d.", minWidth, minHeight),
+		"Make the window larger, or press ctrl+c to leave.",
+	}
+	return strings.Join(msg, "\n")
+}
+
+// helpLine draws the enabled bindings' short help on one line of at most width columns.
+func helpLine(st styles, width int, bindings ...key.Binding) string {
+	h := help.New()
+	h.Styles.ShortKey = st.key
+	h.Styles.ShortDesc = st.dim
+	h.Styles.ShortSeparator = st.dim
+	h.SetWidth(width)
+	return fit(h.ShortHelpView(bindings), width)
+}

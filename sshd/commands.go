@@ -1,0 +1,143 @@
+package sshd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/sanitize"
+	"github.com/arcade/arcade/session"
+)
+
+// errUsage marks a command line that is not understood; its text is the one line shown.
+var errUsage = errors.New("usage")
+
+// request is a parsed command line: a plain-text command, or where an interactive session starts.
+type request struct {
+	plain string // "help" or "rooms"; empty for an interactive session
+	start session.Start
+}
+
+// maxArgs and maxArgLen bound what a command line may hold; longer is refused, not trimmed.
+const (
+	maxArgs   = 16
+	maxArgLen = 64
+)
+
+// parseRequest reads the SSH command line (already split into words).
+func parseRequest(args []string, games []rules.Game) (request, error) {
+	if len(args) > maxArgs {
+		return request{}, fmt.Errorf("%w: too many arguments", errUsage)
+	}
+	for _, a := range args {
+		if len(a) > maxArgLen {
+			return request{}, fmt.Errorf("%w: argument too long", errUsage)
+		}
+	}
+	if len(args) == 0 {
+		return request{start: session.Start{Mode: session.ModeLobby}}, nil
+	}
+	cmd, rest := strings.ToLower(args[0]), args[1:]
+	switch cmd {
+	case "help", "-h", "--help":
+		return request{plain: "help"}, nil
+	case "rooms":
+		if len(rest) > 0 {
+			return request{}, fmt.Errorf("%w: rooms takes no arguments", errUsage)
+		}
+		return request{plain: "rooms"}, nil
+	case "new":
+		st, err := session.ParseNew(rest, games)
+		if err != nil {
+			return request{}, fmt.Errorf("%w: %w", errUsage, err)
+		}
+		return request{start: st}, nil
+	case "join", "watch":
+		if len(rest) != 1 {
+			return request{}, fmt.Errorf("%w: %s needs a room code, e.g. %s K7QXM", errUsage, cmd, cmd)
+		}
+		mode := session.ModeJoin
+		if cmd == "watch" {
+			mode = session.ModeWatch
+		}
+		return request{start: session.Start{Mode: mode, Code: strings.ToUpper(rest[0])}}, nil
+	}
+	return request{}, fmt.Errorf("%w: unknown command %q; try: help", errUsage, sanitize.Line(cmd, 20))
+}
+
+// writeHelp prints the usage text.
+func writeHelp(w io.Writer, host string, games []rules.Game) {
+	fmt.Fprintf(w, `arcade: board, card and word games over SSH
+
+  ssh %[1]s                          the lobby
+  ssh %[1]s -t new GAME [key=value]  create a room and sit down
+  ssh %[1]s -t join CODE             join a room: your seat, a free seat, or watch
+  ssh %[1]s -t watch CODE            watch a room
+  ssh %[1]s rooms                    list open rooms
+  ssh %[1]s help                     this text
+
+Room options for new: seats=N, bots=N (seats given to bots), bot=LEVEL.
+`, host)
+	for _, g := range games {
+		fmt.Fprintf(w, "\n%s (%s): %s\n", g.Name, g.ID, g.Summary)
+		if g.MinSeats == g.MaxSeats {
+			fmt.Fprintf(w, "  %d players", g.MinSeats)
+		} else {
+			fmt.Fprintf(w, "  %d to %d players", g.MinSeats, g.MaxSeats)
+		}
+		names := make([]string, len(g.Bots))
+		for i, b := range g.Bots {
+			names[i] = b.Name
+		}
+		fmt.Fprintf(w, "; bots: %s\n", strings.Join(names, ", "))
+		for _, o := range g.Options {
+			allowed := strings.Join(o.Choices, "|")
+			if o.IsInt() {
+				allowed = fmt.Sprintf("%d..%d", o.Min, o.Max)
+			}
+			fmt.Fprintf(w, "  %s=%s  %s (%s)\n", o.Key, o.Default, o.Help, allowed)
+		}
+	}
+}
+
+// writeRooms prints the open rooms as a table.
+func writeRooms(w io.Writer, list []rooms.Summary, now time.Time) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "No open rooms. Create one: new GAME")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE")
+	for _, r := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.Phase,
+			seatList(r.Seats), r.Free, r.Spectators, age(now.Sub(r.Created)))
+	}
+	tw.Flush()
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "new"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}
+
+// seatList joins the names of a room's seats, "-" for a free one.
+func seatList(seats []string) string {
+	out := make([]string, len(seats))
+	for i, s := range seats {
+		out[i] = s
+		if s == "" {
+			out[i] = "-"
+		}
+	}
+	return strings.Join(out, ", ")
+}

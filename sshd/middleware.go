@@ -1,0 +1,142 @@
+package sshd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/bubbletea"
+
+	"github.com/arcade/arcade/sanitize"
+	"github.com/arcade/arcade/session"
+)
+
+// ctxRequest is the context key under which route leaves the parsed request for program.
+type ctxKey struct{}
+
+var ctxRequest = ctxKey{}
+
+// logging records each session's start and end. Everything a client chose (user name, command,
+// TERM) is sanitised first: a log line must not carry escape sequences to an operator's terminal.
+func (s *Server) logging(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		start := time.Now()
+		pty, _, hasPty := sess.Pty()
+		s.log.Info("connect",
+			"user", sanitize.Line(sess.User(), 32),
+			"addr", sess.RemoteAddr().String(),
+			"key", sess.PublicKey() != nil,
+			"cmd", sanitize.Line(strings.Join(sess.Command(), " "), 80),
+			"pty", hasPty,
+			"term", sanitize.Line(pty.Term, 32),
+			"size", fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height))
+		next(sess)
+		s.log.Info("disconnect", "addr", sess.RemoteAddr().String(),
+			"after", time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// capacity refuses a session beyond MaxSessions, or while the server shuts down.
+func (s *Server) capacity(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		s.mu.Lock()
+		full, closing := s.active >= s.cfg.MaxSessions, s.closing
+		if !full && !closing {
+			s.active++
+		}
+		s.mu.Unlock()
+		switch {
+		case closing:
+			wish.Fatalln(sess, "arcade: the server is shutting down; try again in a minute.")
+			return
+		case full:
+			wish.Fatalln(sess, fmt.Sprintf("arcade: all %d places are taken; please try again in a few minutes.", s.cfg.MaxSessions))
+			return
+		}
+		defer func() {
+			s.mu.Lock()
+			s.active--
+			s.mu.Unlock()
+		}()
+		next(sess)
+	}
+}
+
+// route answers plain-text commands and refuses bad command lines with one line and exit status 2.
+// An interactive request without a PTY gets a hint to use ssh -t. Everything else goes on to the
+// Bubble Tea program with the parsed request in the session's context.
+func (s *Server) route(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		games := s.hub.Games()
+		req, err := parseRequest(sess.Command(), games)
+		if err != nil {
+			msg := err.Error()
+			if errors.Is(err, errUsage) {
+				msg = strings.TrimPrefix(msg, errUsage.Error()+": ")
+			}
+			fmt.Fprintln(sess.Stderr(), "arcade: "+msg)
+			_ = sess.Exit(2)
+			return
+		}
+		switch req.plain {
+		case "help":
+			writeHelp(sess, "-p PORT HOST", games)
+			_ = sess.Exit(0)
+			return
+		case "rooms":
+			writeRooms(sess, s.hub.List(), time.Now())
+			_ = sess.Exit(0)
+			return
+		}
+		if _, _, ok := sess.Pty(); !ok {
+			fmt.Fprintln(sess.Stderr(), "arcade: this needs a terminal: add -t to your ssh command (ssh -t ...), or try: help")
+			_ = sess.Exit(2)
+			return
+		}
+		sess.Context().SetValue(ctxRequest, req)
+		next(sess)
+	}
+}
+
+// program builds the Bubble Tea program of an interactive session and tracks it, so that
+// Shutdown can tell it the server is going away.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	req, _ := sess.Context().Value(ctxRequest).(request)
+	pty, _, _ := sess.Pty()
+	player := identify(sess)
+	m := session.New(session.Config{
+		Hub:     s.hub,
+		Player:  player,
+		Start:   req.start,
+		Width:   pty.Window.Width,
+		Height:  pty.Window.Height,
+		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
+		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
+	})
+	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
+	p := tea.NewProgram(m, opts...)
+	s.mu.Lock()
+	s.programs[p] = struct{}{}
+	s.mu.Unlock()
+	go func() {
+		<-sess.Context().Done()
+		s.mu.Lock()
+		delete(s.programs, p)
+		s.mu.Unlock()
+	}()
+	return p
+}
+
+// hasEnv reports whether the client set the variable key to a non-empty value.
+func hasEnv(env []string, key string) bool {
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key && v != "" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,155 @@
+package sshd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/log/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/bubbletea"
+	"charm.land/wish/v2/ratelimiter"
+	"charm.land/wish/v2/recover"
+	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/session"
+)
+
+// Config sets up a Server. Zero limits take the defaults shown.
+type Config struct {
+	// Addr is the TCP address to listen on, e.g. ":2222".
+	Addr string
+	// HostKey signs the server's side of every handshake.
+	HostKey gossh.Signer
+	// MaxSessions caps concurrent SSH sessions; one more is refused politely. Default 4000.
+	MaxSessions int
+	// IdleTimeout closes a connection that has sent and received nothing for this long. Default 30m.
+	IdleTimeout time.Duration
+	// ConnRate and ConnBurst limit new sessions per source address. Default 5 a second, burst 20.
+	ConnRate  float64
+	ConnBurst int
+	// Logger receives connection logs. Default: charm log's standard logger.
+	Logger *log.Logger
+}
+
+func (c *Config) defaults() {
+	if c.MaxSessions <= 0 {
+		c.MaxSessions = 4000
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 30 * time.Minute
+	}
+	if c.ConnRate <= 0 {
+		c.ConnRate = 5
+	}
+	if c.ConnBurst <= 0 {
+		c.ConnBurst = 20
+	}
+	if c.Logger == nil {
+		c.Logger = log.Default()
+	}
+}
+
+// Hub is what the SSH layer needs of the rooms: the catalogue and the open rooms, and what the
+// sessions need besides. *rooms.Hub satisfies it.
+type Hub interface {
+	session.Hub
+	List() []rooms.Summary
+}
+
+// Server is the arcade's SSH server. Its methods are safe for concurrent use.
+type Server struct {
+	cfg Config
+	hub Hub
+	srv *ssh.Server
+	log *log.Logger
+
+	mu       sync.Mutex
+	programs map[*tea.Program]struct{}
+	closing  bool
+	active   int
+}
+
+// New builds a server for hub; it does not listen yet.
+func New(cfg Config, hub Hub) (*Server, error) {
+	cfg.defaults()
+	if cfg.HostKey == nil {
+		return nil, errors.New("sshd: no host key")
+	}
+	s := &Server{cfg: cfg, hub: hub, log: cfg.Logger, programs: map[*tea.Program]struct{}{}}
+	limiter := ratelimiter.NewRateLimiter(rate.Limit(cfg.ConnRate), cfg.ConnBurst, 10_000)
+	srv, err := wish.NewServer(
+		wish.WithAddress(cfg.Addr),
+		func(srv *ssh.Server) error { srv.AddHostKey(cfg.HostKey); return nil },
+		wish.WithIdleTimeout(cfg.IdleTimeout),
+		// Any key is welcome: the key is the identity. Which key really authenticated is read
+		// again in the session (see identify), never kept from here.
+		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		// No key: a guest, asked nothing.
+		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		// Middleware runs from the last listed to the first:
+		//   recover   outermost, so a panic anywhere below ends one session, not the server;
+		//   logging   every session's start and end, with sanitised fields;
+		//   rate      new sessions per source address, before any work is done for them;
+		//   capacity  the concurrent-session cap, with a polite refusal;
+		//   route     plain-text commands answer and exit here; interactive ones go on;
+		//   tea       the Bubble Tea program of an interactive session.
+		wish.WithMiddleware(
+			recover.MiddlewareWithLogger(cfg.Logger.StandardLog(),
+				bubbletea.MiddlewareWithProgramHandler(s.program),
+				s.route,
+				s.capacity,
+				ratelimiter.Middleware(limiter),
+				s.logging,
+			),
+		),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("sshd: %w", err)
+	}
+	s.srv = srv
+	return s, nil
+}
+
+// Serve accepts connections on ln until Shutdown. It blocks; after Shutdown it returns nil.
+func (s *Server) Serve(ln net.Listener) error {
+	err := s.srv.Serve(ln)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown tells every interactive session that the server is going away, waits up to ctx for
+// them to end, then closes every connection. It blocks until done.
+func (s *Server) Shutdown(ctx context.Context, notice string) error {
+	s.mu.Lock()
+	s.closing = true
+	progs := make([]*tea.Program, 0, len(s.programs))
+	for p := range s.programs {
+		progs = append(progs, p)
+	}
+	s.mu.Unlock()
+	for _, p := range progs {
+		go p.Send(session.ShutdownMsg{Notice: notice})
+	}
+	err := s.srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return errors.Join(err, s.srv.Close())
+}
+
+// Sessions returns the number of SSH sessions now open.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active
+}
