@@ -51,7 +51,7 @@ func (*listBoard) view(snap *rooms.Snapshot, st styles, width, height int) []str
 }
 
 func (*listBoard) status(*rooms.Snapshot, styles, int) []string { return nil }
-func (*listBoard) bindings() []key.Binding                            { return nil }
+func (*listBoard) bindings() []key.Binding                      { return nil }
 
 func (*listBoard) score(snap *rooms.Snapshot, seat int) string {
 	if seat < len(snap.Outcome.Scores) {

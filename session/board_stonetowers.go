@@ -50,7 +50,9 @@ func stoneView(snap *rooms.Snapshot) (stonetowers.View, bool) {
 	return stonetowers.View{}, false
 }
 
-func (b *stoneBoard) bindings() []key.Binding { return []key.Binding{b.keys.Up, b.keys.Act, b.keys.Pass} }
+func (b *stoneBoard) bindings() []key.Binding {
+	return []key.Binding{b.keys.Up, b.keys.Act, b.keys.Pass}
+}
 
 // origin is where the first square starts: row labels take three columns, the column letters one
 // line.

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"

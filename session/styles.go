@@ -10,8 +10,8 @@ import (
 // without colour (NO_COLOR, or a monochrome terminal) says the same.
 type styles struct {
 	title, dim, bold, err, ok, key, sel, cursor, changed, acted lipgloss.Style
-	seat                                                          []lipgloss.Style
-	ascii                                                         bool
+	seat                                                        []lipgloss.Style
+	ascii                                                       bool
 }
 
 // seatColors are the players' colours in seat order: red, blue, green, yellow, magenta.
