@@ -279,9 +279,12 @@ func (r *roomScreen) view(st styles, w, h int) string {
 	bodyH := h - 3
 	boardW := w - panelWidth - 1
 	var left []string
-	if r.focus == focusRules {
+	switch {
+	case r.focus == focusRules:
 		left = r.rulesLines(st, boardW, bodyH)
-	} else {
+	case s.Phase == rooms.Waiting:
+		left = r.waitingLines(st, boardW)
+	default:
 		left = r.board.view(s, st, boardW, bodyH)
 	}
 	left = block(left, boardW, bodyH)
@@ -375,8 +378,6 @@ func (r *roomScreen) panel(st styles, w, h int) []string {
 	}
 	lines = append(lines, "")
 	switch s.Phase {
-	case rooms.Waiting:
-		lines = append(lines, wrap("Waiting for players. Give them the code "+s.Code+": ssh -t HOST join "+s.Code, w)...)
 	case rooms.Finished:
 		lines = append(lines, r.result(st, w)...)
 	}
@@ -444,4 +445,30 @@ func (r *roomScreen) rulesLines(st styles, w, h int) []string {
 		lines = append(lines, text[i])
 	}
 	return lines
+}
+
+// waitingLines fill the board's place while seats are free: the code to give to friends.
+func (r *roomScreen) waitingLines(st styles, w int) []string {
+	s := &r.snap
+	free := 0
+	for _, seat := range s.Seats {
+		if seat.Empty {
+			free++
+		}
+	}
+	lines := []string{"", st.bold.Render("Waiting for players."), "",
+		"Give your friends the room code:", "", "      " + st.title.Render(spaced(s.Code)), "",
+		"They join with:", "  ssh -t HOST join " + s.Code, ""}
+	if free > 0 {
+		lines = append(lines, fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, plural(free)))
+		if s.You != rules.Spectator {
+			lines = append(lines, "Alone? Press b to seat a bot (B picks its level).")
+		}
+	}
+	return lines
+}
+
+// spaced puts a space between the letters of a code, so it reads well aloud.
+func spaced(code string) string {
+	return strings.Join(strings.Split(code, ""), " ")
 }

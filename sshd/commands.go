@@ -46,6 +46,8 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 	switch cmd {
 	case "help", "-h", "--help":
 		return request{plain: "help"}, nil
+	case "whoami":
+		return request{plain: "whoami"}, nil
 	case "rooms":
 		if len(rest) > 0 {
 			return request{}, fmt.Errorf("%w: rooms takes no arguments", errUsage)
@@ -79,6 +81,7 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s -t join CODE             join a room: your seat, a free seat, or watch
   ssh %[1]s -t watch CODE            watch a room
   ssh %[1]s rooms                    list open rooms
+  ssh %[1]s whoami                   your name and the key that identifies you
   ssh %[1]s help                     this text
 
 Room options for new: seats=N, bots=N (seats given to bots), bot=LEVEL.
@@ -140,4 +143,13 @@ func seatList(seats []string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// writeWhoami prints the player's name and identity.
+func writeWhoami(w io.Writer, p rooms.Player) {
+	if p.Guest {
+		fmt.Fprintf(w, "name: %s\nguest: no key was used, so you play unranked and cannot take a seat back later\n", p.Name)
+		return
+	}
+	fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, p.ID)
 }

@@ -91,6 +91,10 @@ func (s *Server) route(next ssh.Handler) ssh.Handler {
 			writeRooms(sess, s.hub.List(), time.Now())
 			_ = sess.Exit(0)
 			return
+		case "whoami":
+			writeWhoami(sess, identify(sess))
+			_ = sess.Exit(0)
+			return
 		}
 		if _, _, ok := sess.Pty(); !ok {
 			fmt.Fprintln(sess.Stderr(), "arcade: this needs a terminal: add -t to your ssh command (ssh -t ...), or try: help")

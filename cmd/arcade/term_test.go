@@ -27,6 +27,12 @@ type player struct {
 	done  chan struct{}
 }
 
+// privateKeys remembers each test key's private half, for tests that write key files.
+var (
+	keysMu      sync.Mutex
+	privateKeys = map[ssh.Signer]ed25519.PrivateKey{}
+)
+
 func newKey(t *testing.T) ssh.Signer {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
@@ -37,6 +43,9 @@ func newKey(t *testing.T) ssh.Signer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	keysMu.Lock()
+	privateKeys[s] = priv
+	keysMu.Unlock()
 	return s
 }
 
@@ -56,6 +65,12 @@ func connect(t *testing.T, addr net.Addr, user string, key ssh.Signer, command s
 	if err != nil {
 		t.Fatalf("%s: dial: %v", user, err)
 	}
+	return attach(t, conn, user, command)
+}
+
+// attach opens a session with a PTY on an established connection.
+func attach(t *testing.T, conn *ssh.Client, user, command string) *player {
+	t.Helper()
 	sess, err := conn.NewSession()
 	if err != nil {
 		t.Fatalf("%s: session: %v", user, err)

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/pem"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+// startServer runs the real server (as main runs it) on 127.0.0.1:0 with its data in a temporary
+// folder, and stops it when the test ends.
+func startServer(t *testing.T) net.Addr {
+	t.Helper()
+	cfg, err := parseConfig([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir(), "--bot-delay", "0s",
+		"--conn-rate", "1000", "--conn-burst", "1000", "--log-level", "error"}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, cfg, io.Discard, ready) }()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("server did not start: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("server did not start")
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("server: %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("server did not stop within 15 s")
+		}
+	})
+	return addr
+}
+
+var codePattern = regexp.MustCompile(`room ([A-Z2-9]{5})`)
+
+// roomCode reads the room code from a room screen.
+func roomCode(t *testing.T, screen string) string {
+	t.Helper()
+	m := codePattern.FindStringSubmatch(screen)
+	if m == nil {
+		t.Fatalf("no room code on the screen:\n%s", screen)
+	}
+	return m[1]
+}
+
+// seatScores reads the score beside each seat in the side panel.
+func seatScores(screen string) (red, blue int, ok bool) {
+	red, blue = -1, -1
+	for _, line := range strings.Split(screen, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		n, err := strconv.Atoi(fields[len(fields)-1])
+		if err != nil {
+			continue
+		}
+		switch {
+		case strings.Contains(line, "R Red "):
+			red = n
+		case strings.Contains(line, "B Blue "):
+			blue = n
+		}
+	}
+	return red, blue, red >= 0 && blue >= 0
+}
+
+// TestPlayAWholeGame: one player creates a room, a second joins by its code, a third watches; they
+// play a whole Stone Towers game by typing moves, and the final scores agree on all three screens
+// and with the engine.
+func TestPlayAWholeGame(t *testing.T) {
+	addr := startServer(t)
+	alice := connect(t, addr, "alice", newKey(t), "new stonetowers size=8 turns=10")
+	code := roomCode(t, alice.waitFor("waiting", "Waiting for players"))
+
+	bob := connect(t, addr, "bob", newKey(t), "join "+code)
+	bob.waitFor("playing", "you: bob (Blue)")
+	alice.waitFor("playing", "you: alice (Red)")
+	carol := connect(t, addr, "carol", nil, "watch "+strings.ToLower(code))
+	carol.waitFor("watching", "alice", "bob")
+
+	// The same game, played by the test's own engine, chooses the moves and predicts the result.
+	var state rules.Engine
+	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot := stonetowers.Greedy{}
+	players := []*player{alice, bob}
+	for ply := 0; !state.Outcome().Over; ply++ {
+		seat := state.ToMove()[0]
+		move := bot.Move(context.Background(), state, seat, rand.New(rand.NewPCG(1, uint64(ply))))
+		if state, err = state.Apply(seat, move); err != nil {
+			t.Fatalf("ply %d: engine refused %q: %v", ply, move, err)
+		}
+		p := players[seat]
+		p.send(":")
+		p.waitFor("move:")
+		p.send(move + "\r")
+		v := state.View(rules.Spectator).(stonetowers.View)
+		want := "Turns left: R " + strconv.Itoa(v.TurnsLeft[0]) + " · B " + strconv.Itoa(v.TurnsLeft[1])
+		for _, q := range []*player{alice, bob, carol} {
+			q.waitFor(want)
+		}
+	}
+	out := state.Outcome()
+	for _, q := range []*player{alice, bob, carol} {
+		screen := q.waitFor("GAME OVER")
+		red, blue, ok := seatScores(screen)
+		if !ok || red != out.Scores[0] || blue != out.Scores[1] {
+			t.Errorf("%s sees scores %d-%d, engine says %v:\n%s", q.name, red, blue, out.Scores, screen)
+		}
+	}
+	// A rematch: both ask; the seats swap colours and a new match starts.
+	alice.send("r")
+	bob.send("r")
+	alice.waitFor("playing", "you: alice (Blue)")
+}
+
+// TestPlainCommands: help and rooms answer without a PTY and exit 0; a bad command line gets one
+// line on stderr and a non-zero exit status.
+func TestPlainCommands(t *testing.T) {
+	addr := startServer(t)
+	run := func(cmd string) (string, string, error) {
+		conn, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{User: "dave",
+			Auth: []ssh.AuthMethod{ssh.PublicKeys(newKey(t))}, HostKeyCallback: ssh.InsecureIgnoreHostKey()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		sess, err := conn.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut bytes.Buffer
+		sess.Stdout, sess.Stderr = &out, &errOut
+		err = sess.Run(cmd)
+		return out.String(), errOut.String(), err
+	}
+	out, _, err := run("help")
+	if err != nil || !strings.Contains(out, "join CODE") || !strings.Contains(out, "Stone Towers") {
+		t.Errorf("help: err=%v out=%q", err, out)
+	}
+	out, _, err = run("rooms")
+	if err != nil || !strings.Contains(out, "No open rooms") {
+		t.Errorf("rooms: err=%v out=%q", err, out)
+	}
+	for _, bad := range []string{"dance", "new chess", "new stonetowers size=99", "new stonetowers colour=red", "join", "join K7QXM"} {
+		_, errOut, err := run(bad)
+		var exit *ssh.ExitError
+		if !errors.As(err, &exit) || exit.ExitStatus() == 0 {
+			t.Errorf("%q: err=%v, want a non-zero exit", bad, err)
+		}
+		if lines := strings.Count(strings.TrimSpace(errOut), "\n"); !strings.HasPrefix(errOut, "arcade: ") || lines > 0 {
+			t.Errorf("%q: stderr %q, want one line starting arcade:", bad, errOut)
+		}
+	}
+}
+
+// TestOfferedKeyIsNotIdentity: Mallory has Alice's public key but not her private key. OpenSSH,
+// given the public key alone, offers it (the server's key callback sees it and accepts the offer),
+// cannot sign with it, and goes on to authenticate with Mallory's own key. The session must be
+// Mallory's: the identity is read from the connection, never from what the callback last saw.
+func TestOfferedKeyIsNotIdentity(t *testing.T) {
+	sshPath, err := exec.LookPath("ssh")
+	if err != nil {
+		t.Skip("OpenSSH client not installed")
+	}
+	addr := startServer(t).(*net.TCPAddr)
+	dir := t.TempDir()
+	alice, mallory := newKey(t), newKey(t)
+	writeKey := func(name string, key ssh.Signer, private bool) string {
+		path := filepath.Join(dir, name)
+		data := ssh.MarshalAuthorizedKey(key.PublicKey())
+		if private {
+			block, err := ssh.MarshalPrivateKey(privateKeys[key], "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = pem.EncodeToMemory(block)
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	alicePub := writeKey("alice.pub", alice, false)
+	malloryKey := writeKey("mallory", mallory, true)
+	cmd := exec.Command(sshPath, "-F", "none", "-p", strconv.Itoa(addr.Port),
+		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
+		"-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "LogLevel=ERROR",
+		"-i", alicePub, "-i", malloryKey, "alice@127.0.0.1", "whoami")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ssh: %v\n%s", err, out)
+	}
+	if want := ssh.FingerprintSHA256(mallory.PublicKey()); !strings.Contains(string(out), want) {
+		t.Errorf("whoami says %q; want Mallory's key %s", out, want)
+	}
+	if strings.Contains(string(out), ssh.FingerprintSHA256(alice.PublicKey())) {
+		t.Errorf("Mallory was taken for Alice: %q", out)
+	}
+}
