@@ -31,11 +31,11 @@ type stoneBoard struct {
 
 func newStoneBoard() *stoneBoard {
 	return &stoneBoard{keys: stoneKeys{
-		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("←↓↑→/hjkl", "move")),
+		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
 		Down:  key.NewBinding(key.WithKeys("down", "j")),
 		Left:  key.NewBinding(key.WithKeys("left", "h")),
 		Right: key.NewBinding(key.WithKeys("right", "l")),
-		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "build/fortify")),
+		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
 		Pass:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),
 	}}
 }

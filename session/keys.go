@@ -28,7 +28,7 @@ type roomKeys struct {
 
 func newRoomKeys() roomKeys {
 	return roomKeys{
-		Prompt:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "type a move")),
+		Prompt:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "type move")),
 		Chat:       key.NewBinding(key.WithKeys("tab", "t"), key.WithHelp("t", "chat")),
 		Rules:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "rules")),
 		Bot:        key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),

@@ -1,0 +1,185 @@
+package session
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+// fakeHub serves the catalogue; the golden tests never open a room through it.
+type fakeHub struct{ games []rules.Game }
+
+func (h fakeHub) Games() []rules.Game { return h.games }
+func (h fakeHub) Create(string, rules.Options, int, rooms.Player) (*rooms.Room, error) {
+	return nil, rooms.ErrTooManyRooms
+}
+func (h fakeHub) Find(string, rooms.Player) (*rooms.Room, error) { return nil, rooms.ErrNoRoom }
+func (h fakeHub) List() []rooms.Summary                          { return nil }
+
+var testGames = []rules.Game{stonetowers.Game}
+
+func newTestModel(w, h int) Model {
+	return New(Config{Hub: fakeHub{testGames}, Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: w, Height: h})
+}
+
+// plain is a screen without its styles, each line's trailing spaces cut.
+func plain(s string) string {
+	lines := strings.Split(ansi.Strip(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func checkSize(t *testing.T, screen string, w, h int) {
+	t.Helper()
+	lines := strings.Split(screen, "\n")
+	if len(lines) > h {
+		t.Errorf("screen has %d lines, more than %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if got := ansi.StringWidth(l); got > w {
+			t.Errorf("line %d is %d columns wide, more than %d: %q", i, got, w, ansi.Strip(l))
+		}
+	}
+}
+
+func press(m Model, keys ...string) Model {
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "down":
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
+		case "right":
+			msg = tea.KeyPressMsg{Code: tea.KeyRight}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		default:
+			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+		}
+		next, _ := m.Update(msg)
+		m = next.(Model)
+	}
+	return m
+}
+
+func TestLobbyGolden(t *testing.T) {
+	m := newTestModel(80, 24)
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+}
+
+func TestNewRoomFormGolden(t *testing.T) {
+	m := press(newTestModel(80, 24), "enter", "down", "right", "down", "down", "right")
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+	st := m.lobby.form.start()
+	if st.Game != "stonetowers" || st.Options["size"] != "13" || st.Bots != 1 || st.BotLevel != "greedy" {
+		t.Errorf("form gives %+v", st)
+	}
+}
+
+func TestTooSmallGolden(t *testing.T) {
+	m := newTestModel(60, 20)
+	golden.RequireEqual(t, plain(m.View().Content))
+}
+
+// playedSnapshot plays plies moves of a seeded 12 x 12 game with greedy bots and returns Red's
+// snapshot of it.
+func playedSnapshot(t *testing.T, plies int) rooms.Snapshot {
+	t.Helper()
+	state, err := stonetowers.Game.New(rules.Options{"size": "12", "turns": "25"}, 2, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []rooms.MoveRecord
+	for i := 0; (plies < 0 || i < plies) && !state.Outcome().Over; i++ {
+		seat := state.ToMove()[0]
+		mv := stonetowers.Greedy{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(7, uint64(i))))
+		if state, err = state.Apply(seat, mv); err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, rooms.MoveRecord{Seat: seat, Move: mv})
+	}
+	snap := rooms.Snapshot{
+		Code: "K7QXM", GameID: "stonetowers", GameName: "Stone Towers", Phase: rooms.Playing,
+		Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Name: "bob", Connected: true}},
+		You:   0, ToMove: state.ToMove(), View: state.View(0), Outcome: state.Outcome(), Moves: moves,
+		Chat: []rooms.ChatLine{{Text: "ann sits down"}, {Text: "bob sits down"}, {From: "bob", Text: "good luck!"}},
+	}
+	if snap.Outcome.Over {
+		snap.Phase = rooms.Finished
+	}
+	return snap
+}
+
+func roomModel(t *testing.T, snap rooms.Snapshot) Model {
+	m := newTestModel(80, 24)
+	m.room = newRoomScreen(nil, m.cfg.Player, testGames)
+	m.room.apply(snap)
+	return m
+}
+
+func TestRoomGolden(t *testing.T) {
+	m := roomModel(t, playedSnapshot(t, 14))
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+}
+
+func TestEndGolden(t *testing.T) {
+	snap := playedSnapshot(t, -1)
+	if snap.Phase != rooms.Finished {
+		t.Fatal("the game did not end")
+	}
+	m := roomModel(t, snap)
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+	if !strings.Contains(out, "GAME OVER") {
+		t.Error("no GAME OVER on the end screen")
+	}
+}
+
+func TestWaitingGolden(t *testing.T) {
+	snap := rooms.Snapshot{Code: "K7QXM", GameID: "stonetowers", GameName: "Stone Towers", Phase: rooms.Waiting,
+		Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Empty: true}}, You: 0,
+		Chat: []rooms.ChatLine{{Text: "ann sits down"}}}
+	m := roomModel(t, snap)
+	golden.RequireEqual(t, plain(m.View().Content))
+}
+
+// TestBoardCursorMakesMoves: arrows move the cursor and enter proposes the square's move.
+func TestBoardCursorMakesMoves(t *testing.T) {
+	snap := playedSnapshot(t, 0)
+	b := newStoneBoard()
+	key := func(code rune) string { return b.handle(tea.KeyPressMsg{Code: code}, &snap) }
+	key(tea.KeyUp)
+	key(tea.KeyLeft)
+	if got := key(tea.KeyEnter); got != "f6" {
+		t.Errorf("enter after up, left from the centre proposes %q, want f6", got)
+	}
+	if got := b.handle(tea.KeyPressMsg{Code: 'p', Text: "p"}, &snap); got != "pass" {
+		t.Errorf("p proposes %q, want pass", got)
+	}
+	click := tea.MouseClickMsg{X: stoneLeft + 3*2, Y: stoneTop + 3, Button: tea.MouseLeft}
+	if got := b.handle(click, &snap); got != "" {
+		t.Errorf("first click proposes %q, want only a cursor move", got)
+	}
+	if got := b.handle(click, &snap); got != "c4" {
+		t.Errorf("second click proposes %q, want c4", got)
+	}
+}
