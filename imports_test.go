@@ -1,0 +1,92 @@
+// Package arcade_test checks the shape of the whole module.
+package arcade_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// layers maps each package (prefix) of the module to the project packages it may import. The
+// direction is rules <- rooms <- session <- sshd <- cmd, with sanitize a leaf anyone may use,
+// and hostkeys and storage for cmd only.
+var layers = map[string][]string{
+	"rules":         {"rules"},
+	"sanitize":      {},
+	"hostkeys":      {},
+	"rooms":         {"rules", "sanitize"},
+	"session":       {"rooms", "rules", "sanitize"},
+	"sshd":          {"session", "rooms", "rules", "sanitize"},
+	"cmd/arcade":    {"sshd", "session", "rooms", "rules", "sanitize", "hostkeys", "storage"},
+	"rules/":        {"rules"},
+	"rules/catalog": {"rules"},
+}
+
+const module = "github.com/arcade/arcade"
+
+// TestImportDirection fails when a package imports against the layering of ARCHITECTURE.md, or
+// when rules imports a charm or bbolt package.
+func TestImportDirection(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if rel == "" {
+			continue
+		}
+		allowed, ok := allowedFor(rel)
+		if !ok {
+			t.Errorf("package %s has no place in the layering; add it to layers", rel)
+			continue
+		}
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(rel, "rules") && (strings.Contains(imp, "charm") || strings.Contains(imp, "bbolt")) {
+				t.Errorf("%s imports %s: rules must stay free of UI and storage", rel, imp)
+			}
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module+"/")
+			if !permitted(rel, dep, allowed) {
+				t.Errorf("%s imports %s, against the direction rules <- rooms <- session <- sshd <- cmd", rel, dep)
+			}
+		}
+	}
+}
+
+func allowedFor(rel string) ([]string, bool) {
+	if a, ok := layers[rel]; ok {
+		return a, true
+	}
+	for prefix, a := range layers {
+		if strings.HasSuffix(prefix, "/") && strings.HasPrefix(rel, prefix) {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// permitted reports whether rel may import dep: dep is one of allowed, or a package under one of
+// them (rules/stonetowers under rules), except that a game may not import another game.
+func permitted(rel, dep string, allowed []string) bool {
+	if strings.HasPrefix(rel, "rules/") && rel != "rules/catalog" {
+		return dep == "rules"
+	}
+	for _, a := range allowed {
+		if dep == a || strings.HasPrefix(dep, a+"/") {
+			return true
+		}
+	}
+	return false
+}
