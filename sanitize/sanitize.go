@@ -43,6 +43,25 @@ func Line(s string, max int) string {
 	return b.String()
 }
 
+// Text returns s without escape sequences, control characters (tabs and newlines included),
+// bidirectional controls and invalid bytes, and at most max runes (max <= 0 means no bound). Unlike
+// Line it keeps spaces as they are: it is for text being typed, one key at a time.
+func Text(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range stripEscapes(s) {
+		if max > 0 && n >= max {
+			break
+		}
+		if r == utf8.RuneError || !unicode.IsPrint(r) || isBidiControl(r) {
+			continue
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
 // Name returns s as a player name: letters, digits, '-', '_' and '.', at most max runes. Anything
 // else is dropped. The result may be empty, and callers then pick a name of their own.
 func Name(s string, max int) string {

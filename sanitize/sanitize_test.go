@@ -59,3 +59,16 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+func TestText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{" ", " "},
+		{"a  b ", "a  b "},
+		{"\x1b[31mred\x1b[0m ", "red "},
+		{"tab\there\n", "tabhere"},
+	} {
+		if got := Text(tc.in, 0); got != tc.want {
+			t.Errorf("Text(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

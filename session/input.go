@@ -58,7 +58,7 @@ func (in *lineInput) update(msg tea.Msg) (submitted bool) {
 }
 
 func (in *lineInput) insert(s string) {
-	s = sanitize.Line(s, in.limit)
+	s = sanitize.Text(s, in.limit)
 	if in.upper {
 		s = strings.ToUpper(s)
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -51,11 +52,44 @@ type Model struct {
 	room   *roomScreen
 	notice string
 	busy   bool // a create or join is under way
+	conn   *conn
+}
+
+// conn holds the room subscription of a session, so that the room is left when the connection
+// ends, whatever the model was doing. Safe for concurrent use.
+type conn struct {
+	mu     sync.Mutex
+	sub    *rooms.Sub
+	closed bool
+}
+
+// set makes sub the session's subscription, leaving the one before. After close, a late sub is
+// left at once.
+func (c *conn) set(sub *rooms.Sub) {
+	c.mu.Lock()
+	old := c.sub
+	c.sub = sub
+	if c.closed && sub != nil {
+		old, c.sub = sub, nil
+	}
+	c.mu.Unlock()
+	if old != nil && old != sub {
+		old.Leave()
+	}
+}
+
+// Close leaves the room the session is in, if any. Call it when the connection ends; it is safe
+// to call from any goroutine, more than once.
+func (m Model) Close() {
+	m.conn.mu.Lock()
+	m.conn.closed = true
+	m.conn.mu.Unlock()
+	m.conn.set(nil)
 }
 
 // New returns the model of one session.
 func New(cfg Config) Model {
-	m := Model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), width: cfg.Width, height: cfg.Height}
+	m := Model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), width: cfg.Width, height: cfg.Height, conn: &conn{}}
 	m.lobby = newLobby(cfg.Hub.Games())
 	return m
 }
@@ -132,17 +166,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case ShutdownMsg:
 		m.notice = msg.Notice
-		if m.room != nil {
-			m.room.sub.Leave()
-		}
+		m.room = nil
+		m.conn.set(nil)
 		return m, tea.Tick(1500*time.Millisecond, func(time.Time) tea.Msg { return quitMsg{} })
 	case quitMsg:
 		return m, tea.Quit
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
-			if m.room != nil {
-				m.room.sub.Leave()
-			}
+			m.room = nil
+			m.conn.set(nil)
 			return m, tea.Quit
 		}
 		if m.notice != "" {
@@ -154,6 +186,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.lobby.fail(joinError(msg.err))
 			return m, nil
 		}
+		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games())
 		return m, waitSnapshot(msg.sub)
 	case snapshotMsg:
@@ -163,6 +196,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !msg.ok {
 			why := m.room.closedReason()
 			m.room = nil
+			m.conn.set(nil)
 			m.lobby.fail(why)
 			return m, nil
 		}
@@ -174,8 +208,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var leave bool
 		cmd, leave = m.room.update(msg, m.st)
 		if leave {
-			m.room.sub.Leave()
 			m.room = nil
+			m.conn.set(nil)
 			m.lobby.page = pageMenu
 			m.lobby.msg = ""
 		}

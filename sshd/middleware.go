@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
-	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 
 	"github.com/arcade/arcade/sanitize"
@@ -51,10 +50,10 @@ func (s *Server) capacity(next ssh.Handler) ssh.Handler {
 		s.mu.Unlock()
 		switch {
 		case closing:
-			wish.Fatalln(sess, "arcade: the server is shutting down; try again in a minute.")
+			refuse(sess, "arcade: the server is shutting down; try again in a minute.")
 			return
 		case full:
-			wish.Fatalln(sess, fmt.Sprintf("arcade: all %d places are taken; please try again in a few minutes.", s.cfg.MaxSessions))
+			refuse(sess, fmt.Sprintf("arcade: all %d places are taken; please try again in a few minutes.", s.cfg.MaxSessions))
 			return
 		}
 		defer func() {
@@ -64,6 +63,17 @@ func (s *Server) capacity(next ssh.Handler) ssh.Handler {
 		}()
 		next(sess)
 	}
+}
+
+// refuse ends a session with one line and exit status 1. With a PTY the line goes to the
+// terminal itself, where a person sees it; without one, to stderr.
+func refuse(sess ssh.Session, msg string) {
+	if _, _, ok := sess.Pty(); ok {
+		fmt.Fprint(sess, msg+"\r\n")
+	} else {
+		fmt.Fprintln(sess.Stderr(), msg)
+	}
+	_ = sess.Exit(1)
 }
 
 // route answers plain-text commands and refuses bad command lines with one line and exit status 2.
@@ -128,6 +138,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	s.mu.Unlock()
 	go func() {
 		<-sess.Context().Done()
+		m.Close() // a dropped connection leaves its room: the seat starts its countdown
 		s.mu.Lock()
 		delete(s.programs, p)
 		s.mu.Unlock()

@@ -27,8 +27,15 @@ import (
 // folder, and stops it when the test ends.
 func startServer(t *testing.T) net.Addr {
 	t.Helper()
-	cfg, err := parseConfig([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir(), "--bot-delay", "0s",
-		"--conn-rate", "1000", "--conn-burst", "1000", "--log-level", "error"}, func(string) string { return "" }, io.Discard)
+	return startServerWith(t)
+}
+
+// startServerWith is startServer with more flags.
+func startServerWith(t *testing.T, flags ...string) net.Addr {
+	t.Helper()
+	args := append([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir(), "--bot-delay", "0s",
+		"--conn-rate", "1000", "--conn-burst", "1000", "--log-level", "error"}, flags...)
+	cfg, err := parseConfig(args, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,4 +234,39 @@ func TestOfferedKeyIsNotIdentity(t *testing.T) {
 	if strings.Contains(string(out), ssh.FingerprintSHA256(alice.PublicKey())) {
 		t.Errorf("Mallory was taken for Alice: %q", out)
 	}
+}
+
+// TestChatRejoinAndReplace: chat reaches the other screen cleaned of escape sequences; a player
+// who drops sees their seat wait, and joining again with the same key takes it back; a newer
+// connection of the same player replaces the older one.
+func TestChatRejoinAndReplace(t *testing.T) {
+	addr := startServer(t)
+	aliceKey, bobKey := newKey(t), newKey(t)
+	alice := connect(t, addr, "alice", aliceKey, "new stonetowers")
+	code := roomCode(t, alice.waitFor("Waiting for players"))
+	bob := connect(t, addr, "bob", bobKey, "join "+code)
+	bob.waitFor("you: bob (Blue)", "playing")
+
+	alice.send("t")
+	alice.waitFor("say:")
+	alice.send("hello \x1b[31mbob\x1b]0;pwned\x07!\r")
+	bob.waitFor("alice: hello bob!")
+
+	bob.close()
+	alice.waitFor("away")
+	bob2 := connect(t, addr, "bob", bobKey, "join "+code)
+	bob2.waitFor("you: bob (Blue)", "playing")
+
+	bob3 := connect(t, addr, "bob", bobKey, "join "+code)
+	bob3.waitFor("you: bob (Blue)")
+	bob2.waitFor("another terminal")
+}
+
+// TestSessionCap: beyond --max-sessions a client is refused with a polite line.
+func TestSessionCap(t *testing.T) {
+	addr := startServerWith(t, "--max-sessions", "1")
+	first := connect(t, addr, "ann", newKey(t), "")
+	first.waitFor("Welcome")
+	second := connect(t, addr, "ben", newKey(t), "")
+	second.waitFor("places are taken")
 }
