@@ -1,0 +1,78 @@
+package sshd
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session"
+)
+
+var testGames = []rules.Game{{
+	ID: "towers", Name: "Towers", MinSeats: 2, MaxSeats: 3,
+	Options: []rules.Option{{Key: "size", Help: "board size", Default: "12", Min: 8, Max: 16}},
+	Bots:    []rules.BotLevel{{Name: "easy"}, {Name: "hard"}},
+}}
+
+func TestParseRequest(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		plain string
+		mode  session.Mode
+	}{
+		{"", "", session.ModeLobby},
+		{"help", "help", 0},
+		{"HELP", "help", 0},
+		{"rooms", "rooms", 0},
+		{"whoami", "whoami", 0},
+		{"join k7qxm", "", session.ModeJoin},
+		{"watch K7QXM", "", session.ModeWatch},
+		{"new towers size=9 seats=3 bots=2 bot=easy", "", session.ModeNew},
+	} {
+		req, err := parseRequest(strings.Fields(tc.line), testGames)
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		if req.plain != tc.plain || (tc.plain == "" && req.start.Mode != tc.mode) {
+			t.Errorf("%q: got %+v", tc.line, req)
+		}
+	}
+	req, _ := parseRequest([]string{"join", "k7qxm"}, testGames)
+	if req.start.Code != "K7QXM" {
+		t.Errorf("join code %q, want K7QXM", req.start.Code)
+	}
+	req, _ = parseRequest(strings.Fields("new towers size=9 seats=3 bots=2 bot=easy"), testGames)
+	if st := req.start; st.Options["size"] != "9" || st.Seats != 3 || st.Bots != 2 || st.BotLevel != "easy" {
+		t.Errorf("new: %+v", st)
+	}
+}
+
+func TestParseRequestErrors(t *testing.T) {
+	for line, want := range map[string]string{
+		"dance":                      "unknown command",
+		"rooms now":                  "takes no arguments",
+		"join":                       "needs a room code",
+		"join A B":                   "needs a room code",
+		"new":                        "new needs a game",
+		"new chess":                  `no game "chess"`,
+		"new towers size=7":          "size must be",
+		"new towers size":            "key=value",
+		"new towers colour=red":      "no option",
+		"new towers seats=9":         "seats must be",
+		"new towers bots=2":          "bots must be at most 1",
+		"new towers bot=grandmaster": "bot must be one of easy, hard",
+		"\x1b[2Jdance":               "unknown command",
+		strings.Repeat("x", 100):     "too long",
+		strings.Repeat("a ", 20):     "too many",
+	} {
+		_, err := parseRequest(strings.Fields(line), testGames)
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want one containing %q", line, err, want)
+		}
+		if err != nil && strings.ContainsRune(err.Error(), 0x1b) {
+			t.Errorf("%q: error carries an escape: %q", line, err)
+		}
+	}
+}
