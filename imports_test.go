@@ -9,18 +9,22 @@ import (
 )
 
 // layers maps each package (prefix) of the module to the project packages it may import. The
-// direction is rules <- rooms <- session <- sshd <- cmd, with sanitize a leaf anyone may use,
-// and hostkeys and storage for cmd only.
+// direction is rules <- rooms <- session <- sshd <- cmd; sanitize and rating are leaves; record
+// (the shared vocabulary of the past) sits on rules; storage sits on record and is for cmd only,
+// as is hostkeys.
 var layers = map[string][]string{
 	"rules":         {"rules"},
-	"sanitize":      {},
-	"hostkeys":      {},
-	"rooms":         {"rules", "sanitize"},
-	"session":       {"rooms", "rules", "sanitize"},
-	"sshd":          {"session", "rooms", "rules", "sanitize"},
-	"cmd/arcade":    {"sshd", "session", "rooms", "rules", "sanitize", "hostkeys", "storage"},
 	"rules/":        {"rules"},
 	"rules/catalog": {"rules"},
+	"sanitize":      {},
+	"hostkeys":      {},
+	"rating":        {},
+	"record":        {"rules", "rating"},
+	"storage":       {"rules", "rating", "record"},
+	"rooms":         {"rules", "sanitize"},
+	"session":       {"rooms", "rules", "record", "sanitize"},
+	"sshd":          {"session", "rooms", "rules", "record", "sanitize"},
+	"cmd/arcade":    {"sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage"},
 }
 
 const module = "github.com/arcade/arcade"

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 )
 
 // Seat is a player's place at the table, 0-based in turn order.
@@ -127,4 +128,23 @@ func (g Game) Bot(name string) (BotLevel, bool) {
 		}
 	}
 	return BotLevel{}, false
+}
+
+// FindGame returns the game of games whose ID is id, ignoring case.
+func FindGame(games []Game, id string) (Game, bool) {
+	for _, g := range games {
+		if strings.EqualFold(g.ID, id) {
+			return g, true
+		}
+	}
+	return Game{}, false
+}
+
+// GameIDs lists the games' IDs, comma separated, for messages.
+func GameIDs(games []Game) string {
+	ids := make([]string, len(games))
+	for i, g := range games {
+		ids[i] = g.ID
+	}
+	return strings.Join(ids, ", ")
 }

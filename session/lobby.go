@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 )
@@ -23,6 +24,8 @@ const (
 	pageRooms
 	pageHelp
 	pageRules
+	pageBoard
+	pageMine
 )
 
 // menuItems are the lobby's main menu, in order.
@@ -33,6 +36,8 @@ var menuItems = []struct {
 	{"New room", pageNew},
 	{"Join a room by code", pageJoin},
 	{"Open rooms", pageRooms},
+	{"Leaderboards", pageBoard},
+	{"My matches and ratings", pageMine},
 	{"Help and rules", pageHelp},
 	{"Quit", -1},
 }
@@ -50,6 +55,10 @@ type lobby struct {
 	game  int // the game whose rules are shown
 	top   int // first line of the rules shown
 	msg   string
+	recs  Records
+	me    rooms.Player
+	board []record.Standing // the leaderboard of games[game]
+	prof  record.Profile
 }
 
 // lobbyAction is what the lobby asks the model to do.
@@ -58,10 +67,39 @@ type lobbyAction struct {
 	start *Start
 }
 
-func newLobby(games []rules.Game) lobby {
+func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 	code := newLineInput("Room code: ", 5)
 	code.upper = true
-	return lobby{keys: newLobbyKeys(), games: games, form: newNewForm(games), code: code}
+	return lobby{keys: newLobbyKeys(), games: games, form: newNewForm(games), code: code, recs: recs, me: me}
+}
+
+// boardSize is how many standings the lobby's leaderboard shows.
+const boardSize = 15
+
+// loadBoard reads the leaderboard of the game shown.
+func (l *lobby) loadBoard() {
+	l.board = nil
+	if l.recs == nil || len(l.games) == 0 {
+		l.msg = errNoRecords.Error()
+		return
+	}
+	var err error
+	if l.board, err = l.recs.Leaderboard(l.games[l.game].ID, boardSize); err != nil {
+		l.msg = "The leaderboard cannot be read right now."
+	}
+}
+
+// loadProfile reads the player's profile and latest matches.
+func (l *lobby) loadProfile() {
+	l.prof, l.sel = record.Profile{}, 0
+	if l.recs == nil {
+		l.msg = errNoRecords.Error()
+		return
+	}
+	var err error
+	if l.prof, err = l.recs.Profile(l.me.ID, 12); err != nil {
+		l.msg = "Your matches cannot be read right now."
+	}
 }
 
 // fail returns to the menu with a message.
@@ -108,6 +146,10 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 				l.code.reset()
 			case pageRooms:
 				l.list, l.sel = hub.List(), 0
+			case pageBoard:
+				l.loadBoard()
+			case pageMine:
+				l.loadProfile()
 			}
 		}
 	case pageNew:
@@ -159,6 +201,26 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		case key.Matches(km, k.Down):
 			l.top++
 		}
+	case pageBoard:
+		switch {
+		case key.Matches(km, k.Left):
+			l.game = (l.game + len(l.games) - 1) % len(l.games)
+			l.loadBoard()
+		case key.Matches(km, k.Right):
+			l.game = (l.game + 1) % len(l.games)
+			l.loadBoard()
+		}
+	case pageMine:
+		switch {
+		case key.Matches(km, k.Up):
+			l.sel = max(0, l.sel-1)
+		case key.Matches(km, k.Down):
+			l.sel = min(len(l.prof.Recent)-1, l.sel+1)
+		case key.Matches(km, k.Enter):
+			if l.sel >= 0 && l.sel < len(l.prof.Recent) {
+				return lobbyAction{start: &Start{Mode: ModeReplay, Match: l.prof.Recent[l.sel].ID}}
+			}
+		}
 	}
 	return lobbyAction{}
 }
@@ -188,6 +250,12 @@ func (l lobby) view(st styles, p rooms.Player, w, h int, busy bool) string {
 	case pageRules:
 		body = l.rulesView(st, h-6)
 		help = []key.Binding{withHelp(k.Up, "scroll"), withHelp(k.Down, "scroll"), k.Back}
+	case pageBoard:
+		body = l.boardView(st)
+		help = []key.Binding{withHelp(k.Left, "game"), withHelp(k.Right, "game"), k.Back}
+	case pageMine:
+		body = l.mineView(st, w)
+		help = []key.Binding{k.Up, k.Down, withHelp(k.Enter, "replay"), k.Back}
 	}
 	who := p.Name
 	if p.Guest {

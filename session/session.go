@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 )
@@ -21,9 +22,23 @@ type Hub interface {
 	List() []rooms.Summary
 }
 
+// Records is what a session reads of the past. storage.DB satisfies it.
+type Records interface {
+	// Leaderboard returns the best standings of game, at most limit.
+	Leaderboard(game string, limit int) ([]record.Standing, error)
+	// Profile returns a player's standings and latest matches.
+	Profile(playerID string, recent int) (record.Profile, error)
+	// Match returns a recorded match with its moves.
+	Match(id string) (record.Match, error)
+}
+
 // Config is everything a session needs.
 type Config struct {
-	Hub    Hub
+	Hub Hub
+	// Records serves leaderboards, profiles and replays; nil when none are kept.
+	Records Records
+	// Notice is shown in the lobby when the session starts (e.g. why the player is a guest).
+	Notice string
 	Player rooms.Player
 	Start  Start
 	// Width and Height are the terminal's size at the start.
@@ -50,6 +65,7 @@ type Model struct {
 	height int
 	lobby  lobby
 	room   *roomScreen
+	replay *replayScreen
 	notice string
 	busy   bool // a create or join is under way
 	conn   *conn
@@ -90,14 +106,18 @@ func (m Model) Close() {
 // New returns the model of one session.
 func New(cfg Config) Model {
 	m := Model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), width: cfg.Width, height: cfg.Height, conn: &conn{}}
-	m.lobby = newLobby(cfg.Hub.Games())
+	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
+	m.lobby.msg = cfg.Notice
 	return m
 }
 
 // Init starts in the lobby, or creates or joins the room the command line asked for.
 func (m Model) Init() tea.Cmd {
-	if m.cfg.Start.Mode == ModeLobby {
+	switch m.cfg.Start.Mode {
+	case ModeLobby:
 		return nil
+	case ModeReplay:
+		return m.loadReplay(m.cfg.Start.Match)
 	}
 	return m.open(m.cfg.Start)
 }
@@ -203,6 +223,21 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd := m.room.apply(msg.snap)
 		return m, tea.Batch(waitSnapshot(msg.sub), cmd)
 	}
+	if msg, ok := msg.(replayMsg); ok {
+		m.busy = false
+		if msg.err != nil {
+			m.lobby.fail(msg.err.Error())
+			return m, nil
+		}
+		m.replay = msg.screen
+		return m, nil
+	}
+	if m.replay != nil {
+		if m.replay.update(msg) {
+			m.replay = nil
+		}
+		return m, nil
+	}
 	if m.room != nil {
 		var cmd tea.Cmd
 		var leave bool
@@ -222,6 +257,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch {
 	case act.quit:
 		return m, tea.Quit
+	case act.start != nil && act.start.Mode == ModeReplay:
+		return m, m.loadReplay(act.start.Match)
 	case act.start != nil:
 		return m, m.open(*act.start)
 	}
@@ -244,6 +281,9 @@ func (m Model) render() string {
 	}
 	if w < minWidth || h < minHeight {
 		return tooSmall(w, h, m.st)
+	}
+	if m.replay != nil {
+		return m.replay.view(m.st, w, h)
 	}
 	if m.room != nil {
 		return m.room.view(m.st, w, h)

@@ -21,6 +21,8 @@ const (
 	ModeJoin
 	// ModeWatch watches a room by code.
 	ModeWatch
+	// ModeReplay steps through a recorded match.
+	ModeReplay
 )
 
 // Start is what a session does first: the lobby, or a room to create, join or watch.
@@ -34,6 +36,8 @@ type Start struct {
 	BotLevel string
 	// Code is the room to join or watch (ModeJoin, ModeWatch).
 	Code string
+	// Match is the ID of the match to replay (ModeReplay).
+	Match string
 }
 
 // Room options that are not the game's own: how many seats, how many of them bots, and how strong.
@@ -48,11 +52,11 @@ const (
 // one line a player can act on.
 func ParseNew(args []string, games []rules.Game) (Start, error) {
 	if len(args) == 0 {
-		return Start{}, fmt.Errorf("new needs a game: one of %s", gameIDs(games))
+		return Start{}, fmt.Errorf("new needs a game: one of %s", rules.GameIDs(games))
 	}
-	g, ok := findGame(games, args[0])
+	g, ok := rules.FindGame(games, args[0])
 	if !ok {
-		return Start{}, fmt.Errorf("no game %q: try one of %s", args[0], gameIDs(games))
+		return Start{}, fmt.Errorf("no game %q: try one of %s", args[0], rules.GameIDs(games))
 	}
 	st := Start{Mode: ModeNew, Game: g.ID, Seats: g.MinSeats, BotLevel: defaultBot(g)}
 	given := rules.Options{}
@@ -89,23 +93,6 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 	}
 	st.Options = opts
 	return st, nil
-}
-
-func findGame(games []rules.Game, id string) (rules.Game, bool) {
-	for _, g := range games {
-		if strings.EqualFold(g.ID, id) {
-			return g, true
-		}
-	}
-	return rules.Game{}, false
-}
-
-func gameIDs(games []rules.Game) string {
-	ids := make([]string, len(games))
-	for i, g := range games {
-		ids[i] = g.ID
-	}
-	return strings.Join(ids, ", ")
 }
 
 func botNames(g rules.Game) string {

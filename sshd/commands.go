@@ -1,6 +1,7 @@
 package sshd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/sanitize"
@@ -19,8 +21,10 @@ var errUsage = errors.New("usage")
 
 // request is a parsed command line: a plain-text command, or where an interactive session starts.
 type request struct {
-	plain string // "help" or "rooms"; empty for an interactive session
+	plain string // "help", "rooms", "whoami" or "leaderboard"; empty for an interactive session
 	start session.Start
+	game  string // leaderboard: one game, or all
+	json  bool   // leaderboard: JSON instead of a table
 }
 
 // maxArgs and maxArgLen bound what a command line may hold; longer is refused, not trimmed.
@@ -48,6 +52,28 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 		return request{plain: "help"}, nil
 	case "whoami":
 		return request{plain: "whoami"}, nil
+	case "leaderboard":
+		req := request{plain: "leaderboard"}
+		for _, a := range rest {
+			switch {
+			case a == "--json" || a == "-json":
+				req.json = true
+			case req.game == "":
+				g, ok := rules.FindGame(games, a)
+				if !ok {
+					return request{}, fmt.Errorf("%w: no game %q; try one of %s", errUsage, sanitize.Line(a, 20), rules.GameIDs(games))
+				}
+				req.game = g.ID
+			default:
+				return request{}, fmt.Errorf("%w: leaderboard takes a game and --json", errUsage)
+			}
+		}
+		return req, nil
+	case "replay":
+		if len(rest) != 1 {
+			return request{}, fmt.Errorf("%w: replay needs a match ID, e.g. replay 2k9xq4m7a8b (see your matches in the lobby)", errUsage)
+		}
+		return request{start: session.Start{Mode: session.ModeReplay, Match: strings.ToLower(rest[0])}}, nil
 	case "rooms":
 		if len(rest) > 0 {
 			return request{}, fmt.Errorf("%w: rooms takes no arguments", errUsage)
@@ -80,6 +106,8 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s -t new GAME [key=value]  create a room and sit down
   ssh %[1]s -t join CODE             join a room: your seat, a free seat, or watch
   ssh %[1]s -t watch CODE            watch a room
+  ssh %[1]s -t replay ID             step through a finished match
+  ssh %[1]s leaderboard [GAME]       ratings, plain text (--json for scripts)
   ssh %[1]s rooms                    list open rooms
   ssh %[1]s whoami                   your name and the key that identifies you
   ssh %[1]s help                     this text
@@ -152,4 +180,57 @@ func writeWhoami(w io.Writer, p rooms.Player) {
 		return
 	}
 	fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, p.ID)
+}
+
+// leaderboardSize is how many standings the plain leaderboard prints per game.
+const leaderboardSize = 50
+
+// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON.
+func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, only string, asJSON bool) error {
+	all := map[string][]record.Standing{}
+	var shown []rules.Game
+	for _, g := range games {
+		if only != "" && g.ID != only {
+			continue
+		}
+		list, err := recs.Leaderboard(g.ID, leaderboardSize)
+		if err != nil {
+			return err
+		}
+		if list == nil {
+			list = []record.Standing{}
+		}
+		all[g.ID] = list
+		shown = append(shown, g)
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if only != "" {
+			return enc.Encode(all[only])
+		}
+		return enc.Encode(all)
+	}
+	for i, g := range shown {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s\n", g.Name)
+		list := all[g.ID]
+		if len(list) == 0 {
+			fmt.Fprintln(w, "  no rated games yet")
+			continue
+		}
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "RANK\tNAME\tRATING\tRD\tGAMES\tWON\tLOST\tDRAWN")
+		for _, st := range list {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%d\t%d\t%d\t%d\n", st.Rank, st.Name, st.Rating, st.Rating.RD,
+				st.Games, st.Wins, st.Losses, st.Draws)
+		}
+		tw.Flush()
+	}
+	if len(shown) > 0 {
+		fmt.Fprintln(w, "\nA rating with ? is provisional: too few games to be sure.")
+	}
+	return nil
 }

@@ -102,7 +102,25 @@ func (s *Server) route(next ssh.Handler) ssh.Handler {
 			_ = sess.Exit(0)
 			return
 		case "whoami":
-			writeWhoami(sess, identify(sess))
+			p, notice := s.player(sess)
+			writeWhoami(sess, p)
+			if notice != "" {
+				fmt.Fprintln(sess, notice)
+			}
+			_ = sess.Exit(0)
+			return
+		case "leaderboard":
+			if s.cfg.Records == nil {
+				fmt.Fprintln(sess.Stderr(), "arcade: this server keeps no records")
+				_ = sess.Exit(1)
+				return
+			}
+			if err := writeLeaderboard(sess, s.cfg.Records, games, req.game, req.json); err != nil {
+				s.log.Error("leaderboard", "err", err)
+				fmt.Fprintln(sess.Stderr(), "arcade: the leaderboard cannot be read right now")
+				_ = sess.Exit(1)
+				return
+			}
 			_ = sess.Exit(0)
 			return
 		}
@@ -121,9 +139,11 @@ func (s *Server) route(next ssh.Handler) ssh.Handler {
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	req, _ := sess.Context().Value(ctxRequest).(request)
 	pty, _, _ := sess.Pty()
-	player := identify(sess)
+	player, notice := s.player(sess)
 	m := session.New(session.Config{
 		Hub:     s.hub,
+		Records: s.cfg.Records,
+		Notice:  notice,
 		Player:  player,
 		Start:   req.start,
 		Width:   pty.Window.Width,

@@ -37,6 +37,16 @@ type Config struct {
 	ConnBurst int
 	// Logger receives connection logs. Default: charm log's standard logger.
 	Logger *log.Logger
+	// Names binds user names to keys; nil binds nothing.
+	Names Names
+	// Records serves leaderboards, profiles and replays; nil keeps no records.
+	Records session.Records
+}
+
+// Names binds names to keys. storage.DB satisfies it.
+type Names interface {
+	// Claim binds name to the key id unless another key holds it, which is an error.
+	Claim(id, name string) error
 }
 
 func (c *Config) defaults() {

@@ -83,3 +83,26 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	}
 	return c, nil
 }
+
+// runBackup is `arcade backup [--data DIR] FILE`.
+func runBackup(args []string, getenv func(string) string, out, errOut io.Writer) error {
+	fs := flag.NewFlagSet("arcade backup", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	data := getenv("ARCADE_DATA")
+	if data == "" {
+		data = "./arcade-data"
+	}
+	fs.StringVar(&data, "data", data, "the server's data folder (ARCADE_DATA)")
+	fs.Usage = func() {
+		fmt.Fprintln(errOut, "usage: arcade backup [--data DIR] FILE")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("backup needs one file name")
+	}
+	return backup(data, fs.Arg(0), out)
+}

@@ -2,6 +2,7 @@
 //
 //	go run ./cmd/arcade              listen on :2222, data in ./arcade-data
 //	arcade -h                        every flag, each with its ARCADE_ variable
+//	arcade backup [--data DIR] FILE  a consistent copy of the database, while the server runs
 package main
 
 import (
@@ -13,6 +14,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "backup" {
+		if err := runBackup(os.Args[2:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "arcade:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if err != nil {
 		os.Exit(2) // the flag package has already said why

@@ -15,7 +15,11 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules/catalog"
 	"github.com/arcade/arcade/sshd"
+	"github.com/arcade/arcade/storage"
 )
+
+// dbFile is the database's file name in the data folder.
+const dbFile = "arcade.db"
 
 // shutdownNotice is what players see when the server stops.
 const shutdownNotice = "The arcade is restarting. Your seat is kept: join your room again in a minute."
@@ -34,13 +38,33 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	if created {
 		logger.Info("created a new host key", "path", filepath.Join(cfg.data, "host_ed25519"))
 	}
+	db, err := storage.Open(filepath.Join(cfg.data, dbFile), 2*time.Second)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	logf := func(format string, args ...any) { logger.Warnf(format, args...) }
 	hub := rooms.NewHub(rooms.Config{
 		Games:     catalog.Games(),
 		MaxRooms:  cfg.maxRooms,
 		SeatGrace: cfg.seatGrace,
 		BotDelay:  cfg.botDelay,
-		Logf:      func(format string, args ...any) { logger.Warnf(format, args...) },
+		Logf:      logf,
+		Recorder:  recorder{db},
 	})
+	resumed, err := resume(db, hub, logf)
+	if err != nil {
+		return fmt.Errorf("resume matches: %w", err)
+	}
+	if resumed > 0 {
+		logger.Info("resumed unfinished matches", "rooms", resumed)
+	}
+	admin, err := listenAdmin(cfg.data)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	go serveAdmin(admin, db, logf)
 	srv, err := sshd.New(sshd.Config{
 		Addr:        cfg.addr,
 		HostKey:     signer,
@@ -49,6 +73,8 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		ConnRate:    cfg.connRate,
 		ConnBurst:   cfg.connBurst,
 		Logger:      logger,
+		Names:       db,
+		Records:     db,
 	}, hub)
 	if err != nil {
 		return err

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"time"
+
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/storage"
+)
+
+// recorder records the rooms' matches in the database: it is the rooms.Recorder of the hub.
+type recorder struct{ db *storage.DB }
+
+// Record implements rooms.Recorder.
+func (rc recorder) Record(code string, e rooms.Event) error {
+	switch e.Kind {
+	case rooms.EventStart:
+		_, err := rc.db.StartMatch(record.Match{Code: code, Game: e.GameID, Options: e.Options,
+			Seed: e.Seed, Seats: seatsOf(e.Seats), Started: time.Now().UTC()})
+		return err
+	case rooms.EventMove:
+		return rc.db.AppendMove(code, e.Ply, record.Move{Seat: e.Seat, Move: e.Move})
+	case rooms.EventTakeover:
+		return rc.db.SetSeats(code, seatsOf(e.Seats))
+	case rooms.EventEnd:
+		_, err := rc.db.EndMatch(code, e.Outcome, e.Unrated)
+		return err
+	}
+	return nil
+}
+
+func seatsOf(infos []rooms.SeatInfo) []record.Seat {
+	out := make([]record.Seat, len(infos))
+	for i, s := range infos {
+		out[i] = record.Seat{PlayerID: s.PlayerID, Name: s.Name, Bot: s.Bot, Guest: s.Guest}
+		if s.Bot != "" {
+			out[i].PlayerID = ""
+		}
+	}
+	return out
+}
+
+// resume brings back every unfinished match under its room code. A match that cannot come back
+// (its game is gone, its moves no longer replay) is logged and left as it is in the database.
+func resume(db *storage.DB, hub *rooms.Hub, logf func(string, ...any)) (int, error) {
+	open, err := db.Unfinished()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, m := range open {
+		seats := make([]rooms.SeatInfo, len(m.Seats))
+		for i, s := range m.Seats {
+			seats[i] = rooms.SeatInfo{PlayerID: s.PlayerID, Name: s.Name, Bot: s.Bot, Guest: s.Guest}
+		}
+		moves := make([]rooms.MoveRecord, len(m.Moves))
+		for i, mv := range m.Moves {
+			moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move, Name: m.Seats[mv.Seat].Name}
+		}
+		if _, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
+			Seed: m.Seed, Seats: seats, Moves: moves}); err != nil {
+			logf("cannot resume match %s in room %s: %v", m.ID, m.Code, err)
+			continue
+		}
+		n++
+	}
+	return n, nil
+}

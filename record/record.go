@@ -1,0 +1,106 @@
+// Package record holds the arcade's records of the past: finished and unfinished matches as they
+// are stored and replayed, and the standings of the leaderboards. It is shared vocabulary between
+// storage, which keeps records, and the layers that show them (session, sshd); it does no I/O.
+//
+// A match is fully described by (game, options, seats, seed, moves): Replay runs the engine
+// forward through the moves to get the state after each of them.
+package record
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Version is the version of the match record format written now.
+const Version = 1
+
+// Seat is one seat of a recorded match.
+type Seat struct {
+	// PlayerID is the holder's key fingerprint; empty for a bot.
+	PlayerID string `json:"player,omitempty"`
+	// Name is the holder's name when the match was played (a bot's: "hard bot").
+	Name string `json:"name"`
+	// Bot is the bot's level, empty for a person.
+	Bot string `json:"bot,omitempty"`
+	// Guest marks a player without a key.
+	Guest bool `json:"guest,omitempty"`
+}
+
+// Move is one accepted move.
+type Move struct {
+	Seat rules.Seat `json:"seat"`
+	Move string     `json:"move"`
+}
+
+// Match is a recorded match: its header and its moves.
+type Match struct {
+	Version int           `json:"v"`
+	ID      string        `json:"id"`
+	Code    string        `json:"code"`
+	Game    string        `json:"game"`
+	Options rules.Options `json:"options"`
+	Seed    uint64        `json:"seed"`
+	Seats   []Seat        `json:"seats"`
+	Started time.Time     `json:"started"`
+	// Ended is zero while the match is unfinished.
+	Ended   time.Time     `json:"ended,omitzero"`
+	Outcome rules.Outcome `json:"outcome"`
+	// Unrated is set when the match ended without rating (abandoned).
+	Unrated bool `json:"unrated,omitempty"`
+	// Rated is set when the match changed ratings.
+	Rated bool `json:"rated,omitempty"`
+	// Moves is the move log; in listings (Summary) it may be left empty.
+	Moves []Move `json:"moves,omitempty"`
+	// Plies is the number of moves, kept even where Moves is left out.
+	Plies int `json:"plies"`
+}
+
+// Finished reports whether the match has ended.
+func (m Match) Finished() bool { return !m.Ended.IsZero() }
+
+// Names returns the seats' names in seat order.
+func (m Match) Names() []string {
+	out := make([]string, len(m.Seats))
+	for i, s := range m.Seats {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// Rateable reports whether the match may change ratings: it ended normally and every seat is a
+// player with a key (no bots, no guests).
+func (m Match) Rateable() bool {
+	if !m.Finished() || m.Unrated || !m.Outcome.Over || len(m.Outcome.Ranks) != len(m.Seats) {
+		return false
+	}
+	for _, s := range m.Seats {
+		if s.Bot != "" || s.Guest || s.PlayerID == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// Replay sets up the match's engine and plays its moves. states[0] is the position before the
+// first move and states[i] the position after move i. A move the engine refuses is an error
+// (a record that does not replay is damaged).
+func (m Match) Replay(g rules.Game) ([]rules.Engine, error) {
+	if g.ID != m.Game {
+		return nil, fmt.Errorf("replay: match %s is %s, not %s", m.ID, m.Game, g.ID)
+	}
+	e, err := g.New(m.Options, len(m.Seats), m.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", m.ID, err)
+	}
+	states := make([]rules.Engine, 0, len(m.Moves)+1)
+	states = append(states, e)
+	for i, mv := range m.Moves {
+		if e, err = e.Apply(mv.Seat, mv.Move); err != nil {
+			return states, fmt.Errorf("replay %s: move %d (%q): %w", m.ID, i+1, mv.Move, err)
+		}
+		states = append(states, e)
+	}
+	return states, nil
+}

@@ -1,0 +1,38 @@
+package record
+
+import (
+	"time"
+
+	"github.com/arcade/arcade/rating"
+)
+
+// Standing is one player's record in one game.
+type Standing struct {
+	Rank     int           `json:"rank"`
+	PlayerID string        `json:"player"`
+	Name     string        `json:"name"`
+	Game     string        `json:"game"`
+	Rating   rating.Rating `json:"rating"`
+	// Provisional is set while the rating is still uncertain (high deviation).
+	Provisional bool      `json:"provisional"`
+	Games       int       `json:"games"`
+	Wins        int       `json:"wins"`
+	Losses      int       `json:"losses"`
+	Draws       int       `json:"draws"`
+	Last        time.Time `json:"last"`
+}
+
+// Profile is what the arcade knows of one player.
+type Profile struct {
+	PlayerID string    `json:"player"`
+	Name     string    `json:"name"`
+	Since    time.Time `json:"since"`
+	// Standings holds the player's record per game, rated games only.
+	Standings []Standing `json:"standings"`
+	// Played counts every finished match per game, rated or not.
+	Played map[string]int `json:"played"`
+	// Won counts the finished matches per game where the player ranked first.
+	Won map[string]int `json:"won"`
+	// Recent lists the player's latest matches, newest first, without their moves.
+	Recent []Match `json:"recent"`
+}

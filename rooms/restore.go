@@ -1,0 +1,91 @@
+package rooms
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Resume describes an unfinished match to bring back under its room code, e.g. after a restart.
+type Resume struct {
+	Code    string
+	GameID  string
+	Options rules.Options
+	Seed    uint64
+	// Seats holds each seat's holder: a person (PlayerID, Name, Guest) or a bot (Bot, its level).
+	Seats []SeatInfo
+	// Moves is the match's move log; the engine replays it.
+	Moves []MoveRecord
+}
+
+// Restore reopens a room for an unfinished match under its old code. The engine is set up from
+// the match's options and seed and replays its moves; nothing is recorded again. Every person's
+// seat waits for its player as if they had just dropped (the grace countdown starts now); bots
+// play on. A match whose moves already ended it is finished (and recorded as ended).
+func (h *Hub) Restore(res Resume) (*Room, error) {
+	g, ok := h.Game(res.GameID)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNoSuchGame, res.GameID)
+	}
+	code, valid := NormalizeCode(res.Code)
+	if !valid {
+		return nil, fmt.Errorf("restore: bad room code %q", res.Code)
+	}
+	opts, err := g.Resolve(res.Options)
+	if err != nil {
+		return nil, fmt.Errorf("restore %s: %w", code, err)
+	}
+	eng, err := g.New(maps.Clone(opts), len(res.Seats), res.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("restore %s: %w", code, err)
+	}
+	for i, mv := range res.Moves {
+		if eng, err = eng.Apply(mv.Seat, mv.Move); err != nil {
+			return nil, fmt.Errorf("restore %s: move %d (%q) does not replay: %w", code, i+1, mv.Move, err)
+		}
+	}
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrShuttingDown
+	}
+	if h.rooms[code] != nil {
+		return nil, fmt.Errorf("restore: room %s is already open", code)
+	}
+	r := newRoom(h, code, g, opts, len(res.Seats))
+	// The goroutine has not started: newRoom's caller still owns the room's state.
+	r.engine, r.seed, r.match = eng, res.Seed, 1
+	r.moves = append([]MoveRecord(nil), res.Moves...)
+	r.outcome = eng.Outcome()
+	r.phase = Playing
+	for i, info := range res.Seats {
+		st := r.seats[i]
+		if info.Bot != "" {
+			lv, err := r.botLevel(info.Bot)
+			if err != nil {
+				return nil, fmt.Errorf("restore %s: seat %d: %w", code, i, err)
+			}
+			st.bot, st.level = lv.Name, lv
+			continue
+		}
+		st.player = Player{ID: info.PlayerID, Name: cleanName(info.Name), Guest: info.Guest}
+	}
+	r.system("the server restarted; the match goes on from move %d", len(res.Moves))
+	if r.outcome.Over {
+		r.finish(r.outcome, false)
+	} else {
+		for _, st := range r.seats {
+			if st.bot == "" {
+				r.drop(st)
+			}
+		}
+		r.kickBots()
+	}
+	r.publish()
+	h.rooms[code] = r
+	go r.run()
+	h.cfg.Logf("rooms: restored room %s (%s, %d moves)", code, g.ID, len(res.Moves))
+	return r, nil
+}

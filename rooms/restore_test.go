@@ -1,0 +1,57 @@
+package rooms
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// TestRestore: an unfinished match comes back under its code with its moves replayed; the
+// players' seats wait for them and they take them back by joining; the match goes on.
+func TestRestore(t *testing.T) {
+	h, _ := newTestHub(t, Config{})
+	r, err := h.Restore(Resume{
+		Code: "k7qxm", GameID: "race", Options: rules.Options{"target": "10"}, Seed: 5,
+		Seats: []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}},
+		Moves: []MoveRecord{{Seat: 0, Move: "2"}, {Seat: 1, Move: "2"}, {Seat: 0, Move: "1"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found, err := h.Find("K7QXM", alice); err != nil || found != r {
+		t.Fatalf("Find after restore: %v", err)
+	}
+	b := mustJoin(t, r, bob, false)
+	snap := waitFor(t, b, "the restored match", func(s Snapshot) bool { return s.Phase == Playing })
+	if snap.You != 1 || len(snap.Moves) != 3 || snap.View.(raceView).Total != 5 {
+		t.Fatalf("restored snapshot: you %d, %d moves, view %+v", snap.You, len(snap.Moves), snap.View)
+	}
+	if snap.Seats[0].Connected || snap.Seats[0].GraceUntil.IsZero() {
+		t.Errorf("alice's seat should wait for her: %+v", snap.Seats[0])
+	}
+	mustMove(t, b, "2")
+	a := mustJoin(t, r, alice, false)
+	snap = waitFor(t, a, "alice back", func(s Snapshot) bool { return s.You == 0 && s.Seats[0].Connected })
+	if snap.View.(raceView).Total != 7 {
+		t.Errorf("total %d, want 7", snap.View.(raceView).Total)
+	}
+	if !strings.Contains(snap.Chat[0].Text, "restarted") {
+		t.Errorf("no restart line in chat: %+v", snap.Chat)
+	}
+}
+
+func TestRestoreRefusesBadRecords(t *testing.T) {
+	h, _ := newTestHub(t, Config{})
+	seats := []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}}
+	for name, res := range map[string]Resume{
+		"unknown game": {Code: "AAAAA", GameID: "chess", Seats: seats},
+		"bad code":     {Code: "0OIL1", GameID: "race", Seats: seats},
+		"bad move":     {Code: "AAAAB", GameID: "race", Seats: seats, Moves: []MoveRecord{{Seat: 1, Move: "2"}}},
+		"unknown bot":  {Code: "AAAAC", GameID: "race", Seats: []SeatInfo{{PlayerID: alice.ID}, {Bot: "grandmaster"}}},
+	} {
+		if _, err := h.Restore(res); err == nil {
+			t.Errorf("%s: restored", name)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/arcade/arcade/record"
+)
+
+// boardView draws the leaderboard of the game shown.
+func (l lobby) boardView(st styles) []string {
+	if len(l.games) == 0 {
+		return nil
+	}
+	g := l.games[l.game]
+	lines := []string{st.bold.Render("Leaderboard: ") + st.title.Render("‹ "+g.Name+" ›"), ""}
+	if len(l.board) == 0 {
+		return append(lines, "No rated games yet. Rated games are between players with keys, no bots.")
+	}
+	lines = append(lines, st.dim.Render(fmt.Sprintf("%4s  %-16s %7s %5s %6s %5s %5s %5s", "RANK", "NAME", "RATING", "RD", "GAMES", "WON", "LOST", "DRAWN")))
+	for _, s := range l.board {
+		line := fmt.Sprintf("%4d  %-16s %7s %5.0f %6d %5d %5d %5d", s.Rank, s.Name, s.Rating, s.Rating.RD, s.Games, s.Wins, s.Losses, s.Draws)
+		if s.PlayerID == l.me.ID {
+			line = st.bold.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return append(lines, "", st.dim.Render("A rating with ? is provisional: too few games to be sure."))
+}
+
+// mineView draws the player's ratings and latest matches.
+func (l lobby) mineView(st styles, w int) []string {
+	p := l.prof
+	lines := []string{st.bold.Render("My matches and ratings")}
+	if l.me.Guest {
+		return append(lines, "", "Guests have no record. Connect with an SSH key to keep your name, ratings and matches.")
+	}
+	var games []string
+	for id, n := range p.Played {
+		games = append(games, fmt.Sprintf("%s %d played, %d won", gameName(l, id), n, p.Won[id]))
+	}
+	slices.Sort(games)
+	for _, s := range p.Standings {
+		games = append(games, fmt.Sprintf("%s rating %s (%d rated games)", gameName(l, s.Game), s.Rating, s.Games))
+	}
+	if len(games) == 0 {
+		games = []string{"No matches yet."}
+	}
+	lines = append(lines, games...)
+	lines = append(lines, "", st.dim.Render(fmt.Sprintf("%-12s %-13s %-16s %s", "MATCH", "GAME", "WHEN", "RESULT")))
+	for i, m := range p.Recent {
+		line := fit(fmt.Sprintf("%-12s %-13s %-16s %s", m.ID, gameName(l, m.Game), m.Started.Local().Format("Jan 2 15:04"), resultFor(m, l.me.ID)), w-6)
+		if i == l.sel {
+			line = st.sel.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+func gameName(l lobby, id string) string {
+	for _, g := range l.games {
+		if g.ID == id {
+			return g.Name
+		}
+	}
+	return id
+}
+
+// resultFor says how a match went for the player: "won 70-52 vs bob", "unfinished", ...
+func resultFor(m record.Match, me string) string {
+	var others []string
+	mine := -1
+	for i, s := range m.Seats {
+		if s.PlayerID == me && mine < 0 {
+			mine = i
+		} else {
+			others = append(others, s.Name)
+		}
+	}
+	vs := "vs " + strings.Join(others, ", ")
+	switch {
+	case !m.Finished():
+		return "unfinished " + vs
+	case m.Unrated:
+		return "abandoned " + vs
+	case mine < 0 || mine >= len(m.Outcome.Ranks):
+		return vs
+	}
+	word := "lost"
+	if m.Outcome.Ranks[mine] == 1 {
+		word = "won"
+		if !slices.ContainsFunc(m.Outcome.Ranks, func(r int) bool { return r != 1 }) {
+			word = "drew"
+		}
+	}
+	scores := make([]string, len(m.Outcome.Scores))
+	for i, s := range m.Outcome.Scores {
+		scores[i] = fmt.Sprint(s)
+	}
+	return fmt.Sprintf("%s %s %s", word, strings.Join(scores, "-"), vs)
+}

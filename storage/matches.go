@@ -1,0 +1,219 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rules"
+)
+
+// idAlphabet spells match IDs: lower-case, without look-alikes, in ASCII order so that IDs sort
+// by time.
+const idAlphabet = "23456789abcdefghjkmnpqrstuvwxyz"
+
+// newID returns a new match ID: the time in milliseconds and a counter, 11 characters that sort
+// in the order they were made. d.mu must be held.
+func (d *DB) newID() string {
+	ms := uint64(d.now().UnixMilli())
+	d.seq++
+	n := ms<<10 | uint64(d.seq&0x3ff)
+	b := make([]byte, 11)
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = idAlphabet[n%uint64(len(idAlphabet))]
+		n /= uint64(len(idAlphabet))
+	}
+	return string(b)
+}
+
+func moveKey(id string, ply int) []byte {
+	k := make([]byte, 0, len(id)+9)
+	k = append(append(k, id...), 0)
+	return binary.BigEndian.AppendUint64(k, uint64(ply))
+}
+
+func pairKey(a, b string) []byte { return []byte(a + "\x00" + b) }
+
+// StartMatch records the start of m (Code, Game, Options, Seed, Seats and Started set) as the
+// unfinished match of its room, and returns its new ID.
+func (d *DB) StartMatch(m record.Match) (string, error) {
+	d.mu.Lock()
+	m.ID = d.newID()
+	d.mu.Unlock()
+	m.Version, m.Moves, m.Plies = record.Version, nil, 0
+	err := d.db.Update(func(tx *bolt.Tx) error {
+		if err := putJSON(tx.Bucket(bucketMatches), []byte(m.ID), m); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketActive).Put([]byte(m.Code), []byte(m.ID)); err != nil {
+			return err
+		}
+		by := tx.Bucket(bucketByPlayer)
+		for _, s := range m.Seats {
+			if s.PlayerID != "" {
+				if err := by.Put(pairKey(s.PlayerID, m.ID), nil); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("record match start: %w", err)
+	}
+	d.mu.Lock()
+	d.active[m.Code] = m.ID
+	d.mu.Unlock()
+	return m.ID, nil
+}
+
+// activeID returns the unfinished match of the room code.
+func (d *DB) activeID(code string) (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	id, ok := d.active[code]
+	if !ok {
+		return "", fmt.Errorf("room %s has no match being recorded", code)
+	}
+	return id, nil
+}
+
+// AppendMove records move number ply (0-based) of the room's unfinished match. It returns once
+// the move is on disk; concurrent calls share their commits.
+func (d *DB) AppendMove(code string, ply int, mv record.Move) error {
+	id, err := d.activeID(code)
+	if err != nil {
+		return err
+	}
+	return d.db.Batch(func(tx *bolt.Tx) error {
+		return putJSON(tx.Bucket(bucketMoves), moveKey(id, ply), mv)
+	})
+}
+
+// SetSeats records new seat holders of the room's unfinished match (a bot took over a seat).
+func (d *DB) SetSeats(code string, seats []record.Seat) error {
+	id, err := d.activeID(code)
+	if err != nil {
+		return err
+	}
+	return d.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMatches)
+		var m record.Match
+		if ok, err := getJSON(b, []byte(id), &m); err != nil || !ok {
+			return fmt.Errorf("match %s: %v", id, err)
+		}
+		m.Seats = seats
+		return putJSON(b, []byte(id), m)
+	})
+}
+
+// EndMatch records the end of the room's unfinished match and, when the match is rateable (no
+// bots, no guests, not abandoned), updates the players' ratings. It returns the finished record.
+func (d *DB) EndMatch(code string, out rules.Outcome, unrated bool) (record.Match, error) {
+	id, err := d.activeID(code)
+	if err != nil {
+		return record.Match{}, err
+	}
+	var m record.Match
+	err = d.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMatches)
+		if ok, err := getJSON(b, []byte(id), &m); err != nil || !ok {
+			return fmt.Errorf("match %s: %v", id, err)
+		}
+		m.Ended, m.Outcome, m.Unrated = d.now().UTC(), out, unrated
+		m.Plies = countMoves(tx, id)
+		if m.Rateable() {
+			if err := rate(tx, m, d.now()); err != nil {
+				return err
+			}
+			m.Rated = true
+		}
+		if err := putJSON(b, []byte(id), m); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketActive).Delete([]byte(code))
+	})
+	if err != nil {
+		return record.Match{}, fmt.Errorf("record match end: %w", err)
+	}
+	d.mu.Lock()
+	delete(d.active, code)
+	d.mu.Unlock()
+	return m, nil
+}
+
+// Abandon forgets the room's unfinished match as the room's (the room will not come back); the
+// record stays, unfinished.
+func (d *DB) Abandon(code string) error {
+	d.mu.Lock()
+	delete(d.active, code)
+	d.mu.Unlock()
+	return d.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketActive).Delete([]byte(code)) })
+}
+
+func countMoves(tx *bolt.Tx, id string) int {
+	n := 0
+	prefix := append([]byte(id), 0)
+	c := tx.Bucket(bucketMoves).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		n++
+	}
+	return n
+}
+
+// loadMatch reads match id with its moves.
+func loadMatch(tx *bolt.Tx, id string) (record.Match, error) {
+	var m record.Match
+	ok, err := getJSON(tx.Bucket(bucketMatches), []byte(id), &m)
+	if err != nil {
+		return m, fmt.Errorf("match %s: %w", id, err)
+	}
+	if !ok {
+		return m, ErrNoMatch
+	}
+	prefix := append([]byte(id), 0)
+	c := tx.Bucket(bucketMoves).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var mv record.Move
+		if err := jsonUnmarshal(v, &mv); err != nil {
+			return m, fmt.Errorf("match %s move %x: %w", id, k[len(prefix):], err)
+		}
+		m.Moves = append(m.Moves, mv)
+	}
+	m.Plies = len(m.Moves)
+	return m, nil
+}
+
+// Match returns the match with the given ID, with its moves.
+func (d *DB) Match(id string) (record.Match, error) {
+	var m record.Match
+	err := d.db.View(func(tx *bolt.Tx) error {
+		var err error
+		m, err = loadMatch(tx, strings.ToLower(strings.TrimSpace(id)))
+		return err
+	})
+	return m, err
+}
+
+// Unfinished returns every room's unfinished match with its moves, to resume after a restart.
+func (d *DB) Unfinished() ([]record.Match, error) {
+	var out []record.Match
+	err := d.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
+			m, err := loadMatch(tx, string(id))
+			if err != nil {
+				return err
+			}
+			m.Code = string(code)
+			out = append(out, m)
+			return nil
+		})
+	})
+	slices.SortFunc(out, func(a, b record.Match) int { return strings.Compare(a.ID, b.ID) })
+	return out, err
+}

@@ -1,0 +1,142 @@
+// Package storage keeps the arcade's memory in one bbolt file: players and the names bound to
+// their keys, ratings per game, and every match with its moves, so that matches survive
+// disconnects, crashes and restarts.
+//
+// The file is opened once, with a lock timeout, and its buckets are created at open. Values are
+// JSON, copied out of transactions before use. Moves are committed through db.Batch, which
+// coalesces the commits of many rooms into one fsync.
+//
+// Layout (bucket: key -> value):
+//
+//	meta:     "schema" -> schema version
+//	players:  key fingerprint -> player
+//	names:    lower-case name -> key fingerprint
+//	ratings:  game NUL fingerprint -> standing
+//	matches:  match ID -> match header (record.Match without moves)
+//	moves:    match ID NUL ply (8 bytes, big-endian) -> move
+//	byplayer: fingerprint NUL match ID -> empty
+//	active:   room code -> match ID, for every unfinished match
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// SchemaVersion is the layout this package writes. A file of a later version is refused.
+const SchemaVersion = 1
+
+var (
+	bucketMeta     = []byte("meta")
+	bucketPlayers  = []byte("players")
+	bucketNames    = []byte("names")
+	bucketRatings  = []byte("ratings")
+	bucketMatches  = []byte("matches")
+	bucketMoves    = []byte("moves")
+	bucketByPlayer = []byte("byplayer")
+	bucketActive   = []byte("active")
+	allBuckets     = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketMatches,
+		bucketMoves, bucketByPlayer, bucketActive}
+	keySchema = []byte("schema")
+)
+
+// Errors of Open and of the stores. Match them with errors.Is.
+var (
+	// ErrLocked: another process holds the database (another server on the same data folder).
+	ErrLocked = errors.New("the database is in use by another arcade server")
+	// ErrDamaged: the file is not a database this version can read; it is left untouched.
+	ErrDamaged = errors.New("the database file cannot be read")
+	// ErrNewerSchema: the file was written by a newer arcade.
+	ErrNewerSchema = errors.New("the database was written by a newer version of the arcade")
+	// ErrNameTaken: the name is bound to another key.
+	ErrNameTaken = errors.New("that name belongs to another key")
+	// ErrNoMatch: no match has that ID.
+	ErrNoMatch = errors.New("no match with that ID")
+)
+
+// DB is the arcade's database. Its methods are safe for concurrent use.
+type DB struct {
+	db  *bolt.DB
+	now func() time.Time
+
+	mu     sync.Mutex
+	active map[string]string // room code -> ID of its unfinished match
+	seq    uint32            // tail of match IDs made in the same millisecond
+}
+
+// Open opens (or creates) the database at path. It waits at most lockTimeout for another process
+// to release the file, then fails with ErrLocked. A file that is not a bbolt database, or that
+// fails bbolt's checks, fails with ErrDamaged and is never written to.
+func Open(path string, lockTimeout time.Duration) (*DB, error) {
+	if info, err := os.Stat(path); err == nil && info.Size() > 0 && info.Size() < 4096 {
+		return nil, fmt.Errorf("%w: %s is only %d bytes", ErrDamaged, path, info.Size())
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout})
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, fmt.Errorf("%w: %s", ErrLocked, path)
+	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch),
+		errors.Is(err, bolterrors.ErrChecksum):
+		return nil, fmt.Errorf("%w: %s: %w", ErrDamaged, path, err)
+	case err != nil:
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	d := &DB{db: db, now: time.Now, active: map[string]string{}}
+	if err := d.init(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// init creates the buckets, checks the schema version and loads the active matches.
+func (d *DB) init() error {
+	return d.db.Update(func(tx *bolt.Tx) error {
+		for _, name := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		if v := meta.Get(keySchema); v != nil {
+			n, err := strconv.Atoi(string(v))
+			if err != nil {
+				return fmt.Errorf("%w: schema version %q", ErrDamaged, v)
+			}
+			if n > SchemaVersion {
+				return fmt.Errorf("%w (schema %d; this one reads up to %d)", ErrNewerSchema, n, SchemaVersion)
+			}
+			// Later versions migrate older schemas here, before anything else reads them.
+		}
+		if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketActive).ForEach(func(k, v []byte) error {
+			d.active[string(k)] = string(v)
+			return nil
+		})
+	})
+}
+
+// Close closes the database. Pending batched commits are written first.
+func (d *DB) Close() error { return d.db.Close() }
+
+// Backup writes a consistent copy of the whole database to w while others go on using it, and
+// returns the number of bytes written.
+func (d *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := d.db.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}

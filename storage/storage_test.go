@@ -1,0 +1,263 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rules"
+)
+
+func openTemp(t *testing.T) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "arcade.db")
+	d, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, path
+}
+
+func twoPlayers() []record.Seat {
+	return []record.Seat{{PlayerID: "SHA256:ann", Name: "ann"}, {PlayerID: "SHA256:bob", Name: "bob"}}
+}
+
+func TestClaim(t *testing.T) {
+	d, _ := openTemp(t)
+	if err := d.Claim("SHA256:ann", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Claim("SHA256:ann", "ann"); err != nil {
+		t.Errorf("the same key claiming its name again: %v", err)
+	}
+	if err := d.Claim("SHA256:eve", "ANN"); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("another key claiming ann: %v, want ErrNameTaken", err)
+	}
+	if err := d.Claim("SHA256:ann", "annie"); err != nil {
+		t.Errorf("a key may hold more than one name: %v", err)
+	}
+}
+
+func TestMatchRoundTrip(t *testing.T) {
+	d, path := openTemp(t)
+	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	id, err := d.StartMatch(record.Match{Code: "K7QXM", Game: "stonetowers", Options: rules.Options{"size": "8"},
+		Seed: 42, Seats: twoPlayers(), Started: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := []record.Move{{Seat: 0, Move: "b d4"}, {Seat: 1, Move: "b e5"}, {Seat: 0, Move: "f d4"}}
+	for i, mv := range moves {
+		if err := d.AppendMove("K7QXM", i, mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open, err := d.Unfinished()
+	if err != nil || len(open) != 1 || open[0].ID != id || len(open[0].Moves) != 3 || open[0].Code != "K7QXM" {
+		t.Fatalf("Unfinished = %+v, %v", open, err)
+	}
+	// Reopen: the unfinished match is still the room's.
+	d.Close()
+	d2, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if err := d2.AppendMove("K7QXM", 3, record.Move{Seat: 1, Move: "pass"}); err != nil {
+		t.Fatalf("append after reopen: %v", err)
+	}
+	out := rules.Outcome{Over: true, Scores: []int{30, 20}, Ranks: []int{1, 2}, Reason: "all turns played"}
+	m, err := d2.EndMatch("K7QXM", out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Rated || m.Plies != 4 {
+		t.Errorf("ended match: rated=%v plies=%d", m.Rated, m.Plies)
+	}
+	got, err := d2.Match(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Moves) != 4 || got.Moves[3].Move != "pass" || got.Seed != 42 || got.Options["size"] != "8" || !got.Finished() {
+		t.Errorf("Match = %+v", got)
+	}
+	if open, _ := d2.Unfinished(); len(open) != 0 {
+		t.Errorf("a finished match is still unfinished: %+v", open)
+	}
+	if _, err := d2.Match("nope"); !errors.Is(err, ErrNoMatch) {
+		t.Errorf("Match(nope) = %v", err)
+	}
+}
+
+func play(t *testing.T, d *DB, code string, seats []record.Seat, ranks []int, unrated bool) record.Match {
+	t.Helper()
+	if _, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: seats, Started: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	scores := make([]int, len(ranks))
+	for i, r := range ranks {
+		scores[i] = 10 - r
+	}
+	m, err := d.EndMatch(code, rules.Outcome{Over: true, Scores: scores, Ranks: ranks}, unrated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestRatingsAndLeaderboard(t *testing.T) {
+	d, _ := openTemp(t)
+	for range 3 {
+		play(t, d, "AAAAA", twoPlayers(), []int{1, 2}, false)
+	}
+	play(t, d, "BBBBB", []record.Seat{{PlayerID: "SHA256:ann", Name: "ann"}, {Name: "hard bot", Bot: "hard"}}, []int{2, 1}, false)
+	play(t, d, "CCCCC", twoPlayers(), []int{2, 1}, true)
+	board, err := d.Leaderboard("stonetowers", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(board) != 2 || board[0].Name != "ann" || board[1].Name != "bob" {
+		t.Fatalf("leaderboard = %+v", board)
+	}
+	ann, bob := board[0], board[1]
+	if ann.Games != 3 || ann.Wins != 3 || bob.Losses != 3 || ann.Rating.R <= 1500 || bob.Rating.R >= 1500 {
+		t.Errorf("ann %+v, bob %+v: bot and unrated games must not count", ann, bob)
+	}
+	if !ann.Provisional || ann.Rank != 1 {
+		t.Errorf("after 3 games ann is provisional and first: %+v", ann)
+	}
+	p, err := d.Profile("SHA256:ann", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Played["stonetowers"] != 5 || p.Won["stonetowers"] != 3 || len(p.Recent) != 5 || len(p.Standings) != 1 {
+		t.Errorf("profile = played %v won %v recent %d standings %d", p.Played, p.Won, len(p.Recent), len(p.Standings))
+	}
+	for i := 1; i < len(p.Recent); i++ {
+		if p.Recent[i-1].ID < p.Recent[i].ID {
+			t.Errorf("recent matches not newest first: %s before %s", p.Recent[i-1].ID, p.Recent[i].ID)
+		}
+	}
+}
+
+func TestMultiplayerRatedPairwise(t *testing.T) {
+	d, _ := openTemp(t)
+	seats := []record.Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}, {PlayerID: "c", Name: "c"}}
+	play(t, d, "MULTI", seats, []int{2, 1, 3}, false)
+	board, _ := d.Leaderboard("stonetowers", 0)
+	if len(board) != 3 || board[0].Name != "b" || board[1].Name != "a" || board[2].Name != "c" {
+		t.Fatalf("3-player ranks 2,1,3 give %+v", board)
+	}
+	if board[1].Rating.R <= board[2].Rating.R {
+		t.Errorf("second place %v not above third %v", board[1].Rating, board[2].Rating)
+	}
+}
+
+// TestConcurrentWriters: many rooms recording at once (run with -race).
+func TestConcurrentWriters(t *testing.T) {
+	d, _ := openTemp(t)
+	const rooms, moves = 16, 30
+	var wg sync.WaitGroup
+	for r := range rooms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code := fmt.Sprintf("R%04d", r)
+			if _, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: twoPlayers()}); err != nil {
+				t.Error(err)
+				return
+			}
+			for i := range moves {
+				if err := d.AppendMove(code, i, record.Move{Seat: rules.Seat(i % 2), Move: fmt.Sprint(i)}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	open, err := d.Unfinished()
+	if err != nil || len(open) != rooms {
+		t.Fatalf("Unfinished: %d matches, %v", len(open), err)
+	}
+	for _, m := range open {
+		if len(m.Moves) != moves {
+			t.Errorf("match %s has %d moves, want %d", m.Code, len(m.Moves), moves)
+		}
+		for i, mv := range m.Moves {
+			if mv.Move != fmt.Sprint(i) {
+				t.Errorf("match %s move %d = %q", m.Code, i, mv.Move)
+				break
+			}
+		}
+	}
+}
+
+func TestOpenRefusals(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.db")
+	data := bytes.Repeat([]byte("not a database "), 1000)
+	if err := os.WriteFile(garbage, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(garbage, time.Second); !errors.Is(err, ErrDamaged) {
+		t.Errorf("garbage file: %v, want ErrDamaged", err)
+	}
+	if after, _ := os.ReadFile(garbage); !bytes.Equal(after, data) {
+		t.Error("a damaged file was written to")
+	}
+	small := filepath.Join(dir, "small.db")
+	os.WriteFile(small, []byte("tiny"), 0o600)
+	if _, err := Open(small, time.Second); !errors.Is(err, ErrDamaged) {
+		t.Errorf("tiny file: %v, want ErrDamaged", err)
+	}
+
+	path := filepath.Join(dir, "arcade.db")
+	d, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path, 100*time.Millisecond); !errors.Is(err, ErrLocked) {
+		t.Errorf("second open: %v, want ErrLocked", err)
+	}
+	d.Close()
+
+	// A file of a later schema is refused.
+	db, _ := bolt.Open(path, 0o600, nil)
+	db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("99")) })
+	db.Close()
+	if _, err := Open(path, time.Second); !errors.Is(err, ErrNewerSchema) {
+		t.Errorf("newer schema: %v, want ErrNewerSchema", err)
+	}
+}
+
+func TestBackupWhileInUse(t *testing.T) {
+	d, _ := openTemp(t)
+	play(t, d, "AAAAA", twoPlayers(), []int{1, 2}, false)
+	var buf bytes.Buffer
+	n, err := d.Backup(&buf)
+	if err != nil || n == 0 || int64(buf.Len()) != n {
+		t.Fatalf("Backup: %d bytes, %v", n, err)
+	}
+	copyPath := filepath.Join(t.TempDir(), "copy.db")
+	if err := os.WriteFile(copyPath, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Open(copyPath, time.Second)
+	if err != nil {
+		t.Fatalf("open the copy: %v", err)
+	}
+	defer c.Close()
+	if board, _ := c.Leaderboard("stonetowers", 0); len(board) != 2 {
+		t.Errorf("the copy's leaderboard: %+v", board)
+	}
+}
