@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"math/rand/v2"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+// binary builds the arcade once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "arcade")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+var listening = regexp.MustCompile(`listening on (\S+)`)
+
+// startBinary runs the built server on the data folder and returns its address.
+func startBinary(t *testing.T, bin, data string) (*exec.Cmd, net.Addr) {
+	t.Helper()
+	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--data", data, "--bot-delay", "0s",
+		"--conn-rate", "1000", "--conn-burst", "1000", "--log-level", "warn")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		if m := listening.FindStringSubmatch(lines.Text()); m != nil {
+			addr, err := net.ResolveTCPAddr("tcp", m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				for lines.Scan() {
+				}
+			}()
+			return cmd, addr
+		}
+	}
+	t.Fatalf("the server did not start")
+	return nil, nil
+}
+
+// plainCommand runs a command without a PTY and returns its output.
+func plainCommand(t *testing.T, addr net.Addr, key ssh.Signer, cmd string) string {
+	t.Helper()
+	conn, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{User: "reader",
+		Auth: []ssh.AuthMethod{ssh.PublicKeys(key)}, HostKeyCallback: ssh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sess.CombinedOutput(cmd)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, out)
+	}
+	return string(out)
+}
+
+// playMoves plays n moves (all when n < 0) of the test's own copy of the game through the players'
+// : prompts, and waits until every screen shows the turns left after each.
+func playMoves(t *testing.T, state rules.Engine, n int, players []*player, watchers ...*player) rules.Engine {
+	t.Helper()
+	for i := 0; (n < 0 || i < n) && !state.Outcome().Over; i++ {
+		seat := state.ToMove()[0]
+		before := state.View(rules.Spectator).(stonetowers.View)
+		ply := 2*before.Turns - before.TurnsLeft[0] - before.TurnsLeft[1]
+		move := stonetowers.Greedy{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(3, uint64(ply))))
+		var err error
+		if state, err = state.Apply(seat, move); err != nil {
+			t.Fatalf("engine refused %q: %v", move, err)
+		}
+		p := players[seat]
+		p.send(":")
+		p.waitFor("move:")
+		p.send(move + "\r")
+		v := state.View(rules.Spectator).(stonetowers.View)
+		want := "Turns left: R " + strconv.Itoa(v.TurnsLeft[0]) + " · B " + strconv.Itoa(v.TurnsLeft[1])
+		for _, q := range append(players, watchers...) {
+			q.waitFor(want)
+		}
+	}
+	return state
+}
+
+var matchID = regexp.MustCompile(`\b([2-9a-z]{11})\b`)
+
+// TestKillRestartResume: two players play part of a game on the real binary; the process is
+// killed with SIGKILL and started again on the same folder; both rejoin by the code and finish
+// the game. The replay shows every move, and the plain-text leaderboard shows the result.
+func TestKillRestartResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin, data := binary(t), t.TempDir()
+	server, addr := startBinary(t, bin, data)
+	aliceKey, bobKey := newKey(t), newKey(t)
+	alice := connect(t, addr, "alice", aliceKey, "new stonetowers size=8 turns=10")
+	code := roomCode(t, alice.waitFor("Waiting for players"))
+	bob := connect(t, addr, "bob", bobKey, "join "+code)
+	bob.waitFor("playing")
+
+	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state = playMoves(t, state, 7, []*player{alice, bob})
+
+	if err := server.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = server.Wait()
+	_, addr = startBinary(t, bin, data)
+
+	alice = connect(t, addr, "alice", aliceKey, "join "+code)
+	alice.waitFor("you: alice (Red)", "the server restarted")
+	bob = connect(t, addr, "bob", bobKey, "join "+strings.ToLower(code))
+	bob.waitFor("you: bob (Blue)")
+	v := state.View(rules.Spectator).(stonetowers.View)
+	alice.waitFor("Turns left: R " + strconv.Itoa(v.TurnsLeft[0]) + " · B " + strconv.Itoa(v.TurnsLeft[1]))
+	state = playMoves(t, state, -1, []*player{alice, bob})
+	out := state.Outcome()
+	alice.waitFor("GAME OVER")
+
+	board := plainCommand(t, addr, aliceKey, "leaderboard stonetowers")
+	winner, loser := "alice", "bob"
+	if out.Ranks[1] == 1 {
+		winner, loser = "bob", "alice"
+	}
+	if !regexp.MustCompile(`1\s+` + winner + `\s`).MatchString(board) || !regexp.MustCompile(`2\s+` + loser + `\s`).MatchString(board) {
+		t.Errorf("leaderboard does not show %s over %s:\n%s", winner, loser, board)
+	}
+
+	// Alice finds the match among hers and replays it to the end.
+	lobby := connect(t, addr, "alice", aliceKey, "")
+	lobby.waitFor("Welcome")
+	lobby.send("jjjj\r") // down to "My matches and ratings"
+	screen := lobby.waitFor("MATCH", "won")
+	if out.Ranks[0] != 1 {
+		screen = lobby.waitFor("lost")
+	}
+	id := matchID.FindStringSubmatch(screen[strings.Index(screen, "MATCH"):])
+	if id == nil {
+		t.Fatalf("no match ID on the screen:\n%s", screen)
+	}
+	plies := 20
+	replay := connect(t, addr, "alice", aliceKey, "replay "+id[1])
+	replay.waitFor("move 0 of " + strconv.Itoa(plies))
+	replay.send("G")
+	replay.waitFor("move 20 of 20", "GAME OVER")
+	for range plies {
+		replay.send("h")
+	}
+	replay.waitFor("move 0 of 20")
+}
