@@ -26,6 +26,12 @@ type boardView interface {
 	score(snap *rooms.Snapshot, seat int) string
 }
 
+// seatColourer is implemented by boards whose game names its seats by colours other than the
+// room's Red, Blue, Green, Yellow, Magenta (DISCON: Red, Green, Yellow, Orange).
+type seatColourer interface {
+	seatColour(seat int) string
+}
+
 // boards makes the board view of each game by ID.
 var boards = map[string]func() boardView{}
 

@@ -411,16 +411,19 @@ func (f *newForm) fields() []formField {
 	if g.MinSeats < g.MaxSeats {
 		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), func(d int) {
 			f.seats[gi] = min(g.MaxSeats, max(g.MinSeats, f.seats[gi]+d))
-			f.bots[gi] = min(f.bots[gi], f.seats[gi]-1)
+			f.bots[gi] = min(f.bots[gi], f.seats[gi])
 		}})
 	}
 	if len(g.Bots) > 0 {
 		bots := "none: seats for people"
-		if n := f.bots[gi]; n > 0 {
+		switch n := f.bots[gi]; {
+		case n == f.seats[gi]:
+			bots = fmt.Sprintf("%d: all seats, you watch", n)
+		case n > 0:
 			bots = fmt.Sprintf("%d", n)
 		}
 		out = append(out, formField{"Bots", bots, func(d int) {
-			f.bots[gi] = min(f.seats[gi]-1, max(0, f.bots[gi]+d))
+			f.bots[gi] = min(f.seats[gi], max(0, f.bots[gi]+d))
 		}})
 		if f.bots[gi] > 0 {
 			out = append(out, formField{"Bot level", g.Bots[f.level[gi]].Name, func(d int) {

@@ -115,7 +115,7 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	from := max(0, r.at-12)
 	for i := from; i < min(len(r.match.Moves), r.at+3); i++ {
 		mv := r.match.Moves[i]
-		line := fmt.Sprintf("%3d. %s %s", i+1, seatName(int(mv.Seat)), mv.Move)
+		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), mv.Move)
 		if i == r.at-1 {
 			line += "  ◀"
 		}

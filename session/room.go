@@ -23,6 +23,23 @@ var (
 func seatName(i int) string   { return seatNames[i%len(seatNames)] }
 func seatLetter(i int) string { return seatLetters[i%len(seatLetters)] }
 
+// colourOf names seat i's colour as the room's board does.
+func colourOf(b boardView, i int) string {
+	if c, ok := b.(seatColourer); ok {
+		return c.seatColour(i)
+	}
+	return seatName(i)
+}
+
+// seatTag draws seat i's colour name in its colour.
+func seatTag(b boardView, st styles, i int) string {
+	name := colourOf(b, i)
+	if _, ok := b.(seatColourer); ok {
+		return st.colour(name).Render(name)
+	}
+	return st.seatStyle(i).Render(name)
+}
+
 // focus is where keys go in the room.
 type focus int
 
@@ -254,7 +271,7 @@ func (r *roomScreen) seatBot() tea.Cmd {
 		lost := r.snap.Phase == rooms.Playing && s.Abandoned
 		if free || lost {
 			seat := rules.Seat(i)
-			r.say(fmt.Sprintf("A %s bot takes the %s seat.", level, seatName(i)), false)
+			r.say(fmt.Sprintf("A %s bot takes the %s seat.", level, colourOf(r.board, i)), false)
 			return actionCmd(func() error { return r.sub.AddBot(seat, level) })
 		}
 	}
@@ -272,7 +289,7 @@ func (r *roomScreen) view(st styles, w, h int) string {
 		st.dim.Render(" · "+s.Phase.String())
 	right := "watching"
 	if s.You != rules.Spectator {
-		right = fmt.Sprintf("you: %s (%s)", r.me.Name, st.seatStyle(int(s.You)).Render(seatName(int(s.You))))
+		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
 	headerLine := fit(header, w-lipgloss.Width(right)-1) + " " + right
 
@@ -369,7 +386,9 @@ func (r *roomScreen) panel(st styles, w, h int) []string {
 		if s.Phase != rooms.Waiting {
 			score = r.board.score(s, i)
 		}
-		sw := st.seatStyle(i).Render(seatLetter(i) + " " + fmt.Sprintf("%-6s", seatName(i)))
+		colour := colourOf(r.board, i)
+		sw := seatTag(r.board, st, i)
+		sw = strings.Replace(sw, colour, colour[:1]+" "+fmt.Sprintf("%-6s", colour), 1)
 		left := mark + sw + " " + name
 		lines = append(lines, fit(left, w-len(score)-1)+" "+st.bold.Render(score))
 	}
@@ -413,7 +432,7 @@ func (r *roomScreen) result(st styles, w int) []string {
 	win := s.Outcome.Winners()
 	var names []string
 	for _, i := range win {
-		names = append(names, st.seatStyle(int(i)).Render(seatName(int(i)))+" ("+s.Seats[i].Name+")")
+		names = append(names, seatTag(r.board, st, int(i))+" ("+s.Seats[i].Name+")")
 	}
 	var head string
 	switch {

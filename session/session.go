@@ -154,12 +154,17 @@ func (m *Model) open(st Start) tea.Cmd {
 		if err != nil {
 			return joinedMsg{err: err}
 		}
-		sub, err := room.Join(p, st.Mode == ModeWatch)
+		botsOnly := st.Mode == ModeNew && st.Bots >= st.Seats
+		sub, err := room.Join(p, st.Mode == ModeWatch || botsOnly)
 		if err != nil {
 			return joinedMsg{err: err}
 		}
 		if st.Mode == ModeNew {
-			for i := 1; i <= st.Bots; i++ {
+			first := 1
+			if botsOnly {
+				first = 0
+			}
+			for i := first; i < first+st.Bots; i++ {
 				if err := sub.AddBot(rules.Seat(i), st.BotLevel); err != nil {
 					sub.Leave()
 					return joinedMsg{err: err}

@@ -41,6 +41,7 @@ type Start struct {
 }
 
 // Room options that are not the game's own: how many seats, how many of them bots, and how strong.
+// With as many bots as seats the creator watches the bots play.
 const (
 	keySeats = "seats"
 	keyBots  = "bots"
@@ -71,7 +72,7 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 		case keySeats:
 			st.Seats, err = intIn(k, v, g.MinSeats, g.MaxSeats)
 		case keyBots:
-			st.Bots, err = intIn(k, v, 0, g.MaxSeats-1)
+			st.Bots, err = intIn(k, v, 0, g.MaxSeats)
 		case keyBot:
 			if _, ok := g.Bot(v); !ok {
 				err = fmt.Errorf("bot must be one of %s", botNames(g))
@@ -84,8 +85,8 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 			return Start{}, err
 		}
 	}
-	if st.Bots > st.Seats-1 {
-		return Start{}, fmt.Errorf("bots must be at most %d with %d seats", st.Seats-1, st.Seats)
+	if st.Bots > st.Seats {
+		return Start{}, fmt.Errorf("bots must be at most %d with %d seats", st.Seats, st.Seats)
 	}
 	opts, err := g.Resolve(given)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 type styles struct {
 	title, dim, bold, err, ok, key, sel, cursor, changed, acted lipgloss.Style
 	seat                                                        []lipgloss.Style
+	named                                                       map[string]lipgloss.Style
 	ascii                                                       bool
 }
 
@@ -20,8 +21,14 @@ var seatColors = []color.Color{
 	lipgloss.Color("#ffd75f"), lipgloss.Color("#d787ff"),
 }
 
+// namedColors are the colours games may give their seats, by name.
+var namedColors = map[string]color.Color{
+	"Red": seatColors[0], "Blue": seatColors[1], "Green": seatColors[2], "Yellow": seatColors[3],
+	"Magenta": seatColors[4], "Orange": lipgloss.Color("#ffaf5f"), "Purple": lipgloss.Color("#af87ff"),
+}
+
 func newStyles(noColor, ascii bool) styles {
-	s := styles{ascii: ascii}
+	s := styles{ascii: ascii, named: map[string]lipgloss.Style{}}
 	plain := lipgloss.NewStyle()
 	s.bold = plain.Bold(true)
 	s.cursor = plain.Reverse(true)
@@ -31,6 +38,9 @@ func newStyles(noColor, ascii bool) styles {
 		s.changed, s.acted = plain.Underline(true), plain.Underline(true).Bold(true)
 		for range seatColors {
 			s.seat = append(s.seat, plain)
+		}
+		for name := range namedColors {
+			s.named[name] = plain
 		}
 		return s
 	}
@@ -44,7 +54,18 @@ func newStyles(noColor, ascii bool) styles {
 	for _, c := range seatColors {
 		s.seat = append(s.seat, plain.Foreground(c).Bold(true))
 	}
+	for name, c := range namedColors {
+		s.named[name] = plain.Foreground(c).Bold(true)
+	}
 	return s
+}
+
+// colour returns the style of a colour by name ("Red", "Orange"...), plain for an unknown name.
+func (s styles) colour(name string) lipgloss.Style {
+	if st, ok := s.named[name]; ok {
+		return st
+	}
+	return lipgloss.NewStyle()
 }
 
 // seatStyle returns the style of seat i (any non-negative i).

@@ -61,7 +61,7 @@ func TestParseRequestErrors(t *testing.T) {
 		"new towers size":            "key=value",
 		"new towers colour=red":      "no option",
 		"new towers seats=9":         "seats must be",
-		"new towers bots=2":          "bots must be at most 1",
+		"new towers bots=3":          "bots must be at most 2",
 		"new towers bot=grandmaster": "bot must be one of easy, hard",
 		"\x1b[2Jdance":               "unknown command",
 		strings.Repeat("x", 100):     "too long",

@@ -270,3 +270,17 @@ func TestSessionCap(t *testing.T) {
 	second := connect(t, addr, "ben", newKey(t), "")
 	second.waitFor("places are taken")
 }
+
+// TestBotsPlayDisconThroughSSH: a player creates a DISCON room for three bots and watches the
+// whole game to its end; the variant is a room option.
+func TestBotsPlayDisconThroughSSH(t *testing.T) {
+	addr := startServer(t)
+	viewer := connect(t, addr, "vera", newKey(t), "new discon seats=3 bots=3 bot=easy variant=basic")
+	viewer.waitFor("DISCON", "watching", "Variant basic")
+	screen := viewer.waitFor("GAME OVER")
+	for _, want := range []string{"R Red", "G Green", "Y Yellow", "easy bot"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the end screen lacks %q:\n%s", want, screen)
+		}
+	}
+}

@@ -47,8 +47,8 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	hub := rooms.NewHub(rooms.Config{
 		Games:     catalog.Games(),
 		MaxRooms:  cfg.maxRooms,
-		SeatGrace: cfg.seatGrace,
-		BotDelay:  cfg.botDelay,
+		SeatGrace: zeroMeansNone(cfg.seatGrace),
+		BotDelay:  zeroMeansNone(cfg.botDelay),
 		Logf:      logf,
 		Recorder:  recorder{db},
 	})
@@ -103,4 +103,13 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		logger.Warn("shutdown", "err", err)
 	}
 	return <-errc
+}
+
+// zeroMeansNone turns a flag's 0 ("no wait") into the rooms' way of saying it: a zero there means
+// the default, a negative none.
+func zeroMeansNone(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }

@@ -3,6 +3,7 @@ package catalog
 
 import (
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/discon"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
 
@@ -10,5 +11,6 @@ import (
 func Games() []rules.Game {
 	return []rules.Game{
 		stonetowers.Game,
+		discon.Game,
 	}
 }

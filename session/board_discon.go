@@ -1,0 +1,448 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/discon"
+)
+
+func init() { boards[discon.Game.ID] = func() boardView { return newDisconBoard() } }
+
+// disconKeys are the DISCON board's bindings.
+type disconKeys struct {
+	Up, Down, Left, Right, Act, Leave, Unselect key.Binding
+}
+
+// disconBoard draws a DISCON board with a cursor. Each square is four columns: a marker ('>' the
+// selected piece, '+' a legal destination of it, '*' where the last move landed), two columns of
+// content (a disc's colour letter "V", an ownerless stack's top letter and height "P3", a piece's
+// seat letter and number "R3", a home corner's pieces "R×6") and a fourth column that marks the
+// home zones ('░', '.' in ASCII).
+//
+// Enter on one of your pieces selects it (again on a home corner: the next of your pieces there);
+// enter on a marked destination proposes the move. L toggles leaving the tower behind.
+type disconBoard struct {
+	keys   disconKeys
+	cur    discon.Square
+	placed bool
+	sel    int  // the selected piece of the viewer, 1 to 6, or 0
+	leave  bool // the next move leaves the tower behind
+}
+
+func newDisconBoard() *disconBoard {
+	return &disconBoard{keys: disconKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
+		Down:     key.NewBinding(key.WithKeys("down", "j")),
+		Left:     key.NewBinding(key.WithKeys("left", "h")),
+		Right:    key.NewBinding(key.WithKeys("right", "l")),
+		Act:      key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
+		Leave:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
+		Unselect: key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "unselect")),
+	}}
+}
+
+// disconView finds the DISCON view in a snapshot.
+func disconView(snap *rooms.Snapshot) (discon.View, bool) {
+	switch v := snap.View.(type) {
+	case discon.View:
+		return v, true
+	case *discon.View:
+		if v != nil {
+			return *v, true
+		}
+	}
+	return discon.View{}, false
+}
+
+// The first square's top-left cell on the board: row labels take three columns, the column
+// letters one line. A square is disconCell columns wide.
+const disconLeft, disconTop, disconCell = 3, 1, 4
+
+func (b *disconBoard) bindings() []key.Binding {
+	return []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // u is told beside the board
+}
+
+// myTurn reports whether the snapshot's viewer is to move.
+func myTurn(v discon.View, snap *rooms.Snapshot) bool {
+	return snap.You != rules.Spectator && snap.Phase == rooms.Playing && v.Turn == snap.You
+}
+
+// settle puts the cursor on the viewer's home corner the first time and drops a selection that
+// no longer makes sense (not the viewer's turn).
+func (b *disconBoard) settle(v discon.View, snap *rooms.Snapshot) {
+	if !b.placed {
+		b.cur = discon.At(discon.Size/2, discon.Size/2)
+		if snap.You >= 0 && int(snap.You) < len(v.Homes) {
+			b.cur = v.Homes[snap.You]
+		}
+		b.placed = true
+	}
+	if !myTurn(v, snap) {
+		b.sel = 0
+	}
+}
+
+func (b *disconBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
+	v, ok := disconView(snap)
+	if !ok {
+		return ""
+	}
+	b.settle(v, snap)
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		m := msg.Mouse()
+		if m.Button != tea.MouseLeft || m.X < disconLeft || m.Y < disconTop {
+			return ""
+		}
+		r, c := m.Y-disconTop, (m.X-disconLeft)/disconCell
+		if r >= discon.Size || c >= discon.Size {
+			return ""
+		}
+		b.cur = discon.At(r, c)
+		return b.act(v, snap)
+	case tea.KeyPressMsg:
+		return b.key(msg, v, snap)
+	}
+	return ""
+}
+
+// key handles a key press on the board.
+func (b *disconBoard) key(msg tea.KeyPressMsg, v discon.View, snap *rooms.Snapshot) string {
+	r, c := b.cur.Row(), b.cur.Col()
+	k := b.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		r = max(0, r-1)
+	case key.Matches(msg, k.Down):
+		r = min(discon.Size-1, r+1)
+	case key.Matches(msg, k.Left):
+		c = max(0, c-1)
+	case key.Matches(msg, k.Right):
+		c = min(discon.Size-1, c+1)
+	case key.Matches(msg, k.Act):
+		return b.act(v, snap)
+	case key.Matches(msg, k.Leave):
+		b.leave = !b.leave
+	case key.Matches(msg, k.Unselect):
+		b.sel, b.leave = 0, false
+	}
+	b.cur = discon.At(r, c)
+	return ""
+}
+
+// act is enter on the cursor's square: it proposes the selected piece's move there, or selects
+// (cycles through) the viewer's pieces there, or drops the selection.
+func (b *disconBoard) act(v discon.View, snap *rooms.Snapshot) string {
+	if !myTurn(v, snap) {
+		return ""
+	}
+	if m, ok := b.moveTo(v, b.cur); ok {
+		b.sel, b.leave = 0, false
+		return m.String()
+	}
+	b.sel = nextPiece(v.Squares[b.cur].Pieces, snap.You, b.sel)
+	return ""
+}
+
+// nextPiece returns the number of seat's piece among pieces after the one numbered cur (the
+// first when cur is not among them, wrapping round), or 0 when seat has none there.
+func nextPiece(pieces []discon.PieceID, seat rules.Seat, cur int) int {
+	var mine []int
+	for _, p := range pieces {
+		if p.Seat == seat {
+			mine = append(mine, p.Num)
+		}
+	}
+	if len(mine) == 0 {
+		return 0
+	}
+	i := slices.Index(mine, cur)
+	return mine[(i+1)%len(mine)]
+}
+
+// moves returns the selected piece's legal moves in the current leave mode.
+func (b *disconBoard) moves(v discon.View) []discon.Move {
+	if b.sel == 0 {
+		return nil
+	}
+	var out []discon.Move
+	for _, m := range v.Legal {
+		if m.Piece == b.sel && m.Leave == b.leave {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// moveTo returns the selected piece's legal move to q in the current leave mode.
+func (b *disconBoard) moveTo(v discon.View, q discon.Square) (discon.Move, bool) {
+	for _, m := range b.moves(v) {
+		if m.To == q {
+			return m, true
+		}
+	}
+	return discon.Move{}, false
+}
+
+func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
+	v, ok := disconView(snap)
+	if !ok {
+		return nil
+	}
+	b.settle(v, snap)
+	marks := b.marks(v)
+	var head strings.Builder
+	head.WriteString("   ")
+	for c := range discon.Size {
+		fmt.Fprintf(&head, " %c  ", 'a'+c)
+	}
+	lines := []string{st.dim.Render(strings.TrimRight(head.String(), " "))}
+	seated := snap.You != rules.Spectator && snap.Phase == rooms.Playing
+	for r := range discon.Size {
+		var row strings.Builder
+		row.WriteString(st.dim.Render(fmt.Sprintf("%2d ", r+1)))
+		for c := range discon.Size {
+			q := discon.At(r, c)
+			cell := b.cell(v, q, marks[q], st)
+			switch {
+			case seated && q == b.cur:
+				cell = st.cursor.Render(ansi.Strip(cell)) // reverse video over the whole cell
+			case marks[q] == '+':
+				cell = st.changed.Render(cell)
+			}
+			row.WriteString(cell)
+		}
+		lines = append(lines, row.String())
+	}
+	lines = append(lines, "")
+	if seated {
+		lines = append(lines, wrap(b.describe(v, st), width)...)
+		lines = append(lines, wrap(b.selection(v, snap, st), width)...)
+		lines = append(lines, "")
+	}
+	return append(lines, disconLegend(st, width)...)
+}
+
+// marks returns each marked square's marker: '>' the selected piece, '+' its destinations, '*'
+// where the last move landed.
+func (b *disconBoard) marks(v discon.View) map[discon.Square]byte {
+	marks := map[discon.Square]byte{}
+	if v.LastSeat >= 0 && v.LastMove.To.Valid() {
+		marks[v.LastMove.To] = '*'
+	}
+	if b.sel != 0 {
+		marks[v.Piece(v.Turn, b.sel).Square] = '>'
+		for _, m := range b.moves(v) {
+			marks[m.To] = '+'
+		}
+	}
+	return marks
+}
+
+// cell draws one square's four columns.
+func (b *disconBoard) cell(v discon.View, q discon.Square, mark byte, st styles) string {
+	m := " "
+	if mark != 0 {
+		m = string(mark)
+	}
+	sq := v.Squares[q]
+	body := disconContent(sq, st)
+	if lipgloss.Width(body) < 3 {
+		body += zoneMark(sq.Zone, st)
+	}
+	if mark == '*' {
+		m = st.acted.Render(m)
+	}
+	return m + body
+}
+
+// disconContent draws what stands or lies on a square in two or three columns.
+func disconContent(sq discon.SquareView, st styles) string {
+	switch n := len(sq.Pieces); {
+	case n > 1:
+		x := "×"
+		if st.ascii {
+			x = "x"
+		}
+		return st.colour(discon.SeatName(sq.Pieces[0].Seat)).Render(string(discon.SeatLetter(sq.Pieces[0].Seat)) + x + strconv.Itoa(n))
+	case n == 1:
+		return st.colour(discon.SeatName(sq.Pieces[0].Seat)).Render(sq.Pieces[0].String())
+	}
+	switch h := len(sq.Stack); h {
+	case 0:
+		return "  "
+	case 1:
+		return discStyle(st, sq.Stack[0]).Render(string(sq.Stack[0].Letter())) + " "
+	default:
+		top := sq.Stack[h-1]
+		return discStyle(st, top).Render(string(top.Letter()) + strconv.Itoa(h))
+	}
+}
+
+// zoneMark is the fourth column of a square: a shade in a home zone, else a space.
+func zoneMark(zone rules.Seat, st styles) string {
+	if zone < 0 {
+		return " "
+	}
+	if st.ascii {
+		return st.colour(discon.SeatName(zone)).Render(".")
+	}
+	return st.colour(discon.SeatName(zone)).Render("░")
+}
+
+// discColors are the disc colours' screen colours: violet, pink, blue, ivory.
+var discColors = [4]string{"#af87ff", "#ff87d7", "#5fafff", "#ffffd7"}
+
+// discStyle returns the style of a disc colour's letter: coloured unless the styles have no
+// colour at all (NO_COLOR), which shows as a dim style without a foreground.
+func discStyle(st styles, c discon.Colour) lipgloss.Style {
+	if _, none := st.dim.GetForeground().(lipgloss.NoColor); none || int(c) >= len(discColors) {
+		return lipgloss.NewStyle()
+	}
+	return lipgloss.NewStyle().Foreground(lipgloss.Color(discColors[c]))
+}
+
+// disconLegend explains the board's marks on two dim lines.
+func disconLegend(st styles, width int) []string {
+	var discs []string
+	for _, c := range discon.Colours {
+		discs = append(discs, discStyle(st, c).Render(string(c.Letter()))+st.dim.Render(" "+c.String()))
+	}
+	zone := zoneMark(0, styles{seat: []lipgloss.Style{st.dim}, ascii: st.ascii})
+	return []string{
+		fit(strings.Join(discs, "  ")+st.dim.Render("  P3 stack of 3"), width),
+		fit(st.dim.Render("R3 Red's piece 3  ")+zone+st.dim.Render(" home zone  * last move  + jump"), width),
+	}
+}
+
+// partSep is the separator between the parts of a line: " · ", " - " in ASCII.
+func partSep(st styles) string {
+	if st.ascii {
+		return " - "
+	}
+	return " · "
+}
+
+// towerLetters writes storeys bottom to top as letters, e.g. "VVP".
+func towerLetters(cs []discon.Colour) string {
+	b := make([]byte, len(cs))
+	for i, c := range cs {
+		b[i] = c.Letter()
+	}
+	return string(b)
+}
+
+// describe says what is on the cursor's square.
+func (b *disconBoard) describe(v discon.View, st styles) string {
+	sq := v.Squares[b.cur]
+	parts := []string{st.bold.Render(b.cur.String())}
+	switch {
+	case len(sq.Pieces) > 1:
+		var ids []string
+		for _, p := range sq.Pieces {
+			ids = append(ids, p.String())
+		}
+		parts = append(parts, discon.SeatName(sq.Pieces[0].Seat)+" home: "+strings.Join(ids, " "))
+	case len(sq.Pieces) == 1:
+		p := v.Piece(sq.Pieces[0].Seat, sq.Pieces[0].Num)
+		what := st.colour(discon.SeatName(p.ID.Seat)).Render(p.ID.String()) + " (" + discon.SeatName(p.ID.Seat) + ")"
+		if len(p.Tower) == 0 {
+			parts = append(parts, what+" no tower")
+		} else {
+			parts = append(parts, fmt.Sprintf("%s tower %s = %d pts", what, towerLetters(p.Tower), p.Value))
+		}
+	case len(sq.Stack) == 1:
+		parts = append(parts, sq.Stack[0].String()+" disc")
+	case len(sq.Stack) > 1:
+		parts = append(parts, fmt.Sprintf("stack %s (%d)", towerLetters(sq.Stack), len(sq.Stack)))
+	default:
+		parts = append(parts, "empty")
+	}
+	if sq.Zone >= 0 {
+		parts = append(parts, discon.SeatName(sq.Zone)+" zone")
+	}
+	return strings.Join(parts, partSep(st))
+}
+
+// selection says which piece is selected and whether its tower will be left behind.
+func (b *disconBoard) selection(v discon.View, snap *rooms.Snapshot, st styles) string {
+	if !myTurn(v, snap) {
+		return st.dim.Render("Waiting for " + discon.SeatName(v.Turn) + ".")
+	}
+	leave := "takes its tower"
+	if b.leave {
+		leave = st.bold.Render("LEAVES its tower")
+	}
+	if b.sel == 0 {
+		if b.leave {
+			return "Next move " + leave + partSep(st) + "enter picks a piece"
+		}
+		return st.dim.Render("enter on one of your pieces picks it")
+	}
+	p := v.Piece(snap.You, b.sel)
+	n := len(b.moves(v))
+	if n == 0 && b.leave && len(p.Tower) == 0 {
+		return fmt.Sprintf("%s has no tower to leave (L)", p.ID)
+	}
+	return strings.Join([]string{st.bold.Render(p.ID.String()) + " picked", fmt.Sprintf("%d jump%s", n, plural(n)),
+		leave, "u drops"}, partSep(st))
+}
+
+func (b *disconBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
+	v, ok := disconView(snap)
+	if !ok {
+		return nil
+	}
+	var lines []string
+	if v.Turn >= 0 {
+		lines = append(lines, fmt.Sprintf("%s: %d move%s left",
+			st.colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, plural(v.MovesLeft)))
+	}
+	lines = append(lines, "Variant "+v.Variant.String(), disconLimits(v))
+	rounds := v.QuietLimit / max(1, v.Seats)
+	lines = append(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, partSep(st), v.QuietRounds, rounds))
+	if v.Note != "" {
+		lines = append(lines, wrap(v.Note, width)...)
+	}
+	if v.LastSeat >= 0 {
+		who := st.colour(discon.SeatName(v.LastSeat)).Render(string(discon.SeatLetter(v.LastSeat)))
+		lines = append(lines, "Last: "+who+v.LastMove.String()) // "G2 j10-i8": Green's piece 2
+	}
+	return lines
+}
+
+// disconLimits says how high and how many-coloured a tower may be, or the Elementary goal.
+func disconLimits(v discon.View) string {
+	if v.GoalTowers > 0 {
+		return fmt.Sprintf("Goal %d towers of %d+", v.GoalTowers, v.GoalStoreys)
+	}
+	s := fmt.Sprintf("Max %d high", v.HeightLimit)
+	if !v.HeightEnforced {
+		s = fmt.Sprintf("Over %d high costs", v.HeightLimit)
+	}
+	if v.ColourLimit < 4 {
+		s += fmt.Sprintf(", %d colour%s", v.ColourLimit, plural(v.ColourLimit))
+	}
+	return s
+}
+
+func (b *disconBoard) score(snap *rooms.Snapshot, seat int) string {
+	v, ok := disconView(snap)
+	if !ok || seat >= len(v.Scores) {
+		return ""
+	}
+	return strconv.Itoa(v.Scores[seat])
+}
+
+// seatColour names DISCON's seats by their own colours: Red, Green, Yellow, Orange.
+func (b *disconBoard) seatColour(seat int) string { return discon.SeatName(rules.Seat(seat)) }

@@ -1,0 +1,163 @@
+package session
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/discon"
+)
+
+// disconSnapshot plays plies moves (all of them when plies < 0) of a seeded two-player DISCON
+// match with greedy bots and returns Red's snapshot of it with the engine.
+func disconSnapshot(t *testing.T, plies int) (rooms.Snapshot, rules.Engine) {
+	t.Helper()
+	state, err := discon.Game.New(rules.Options{"variant": "premium"}, 2, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []rooms.MoveRecord
+	for i := 0; (plies < 0 || i < plies) && !state.Outcome().Over; i++ {
+		seat := state.ToMove()[0]
+		mv := discon.GreedyBot{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(11, uint64(i))))
+		if state, err = state.Apply(seat, mv); err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, rooms.MoveRecord{Seat: seat, Move: mv})
+	}
+	snap := rooms.Snapshot{
+		Code: "D1SCO", GameID: discon.Game.ID, GameName: discon.Game.Name, Phase: rooms.Playing,
+		Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Name: "bob", Connected: true}},
+		You:   0, ToMove: state.ToMove(), View: state.View(0), Outcome: state.Outcome(), Moves: moves,
+		Chat: []rooms.ChatLine{{Text: "ann sits down"}, {Text: "bob sits down"}, {From: "bob", Text: "good luck!"}},
+	}
+	if snap.Outcome.Over {
+		snap.Phase = rooms.Finished
+	}
+	return snap, state
+}
+
+func TestDisconRoomGolden(t *testing.T) {
+	snap, _ := disconSnapshot(t, 12)
+	v, _ := disconView(&snap)
+	if v.Turn != 0 {
+		t.Fatal("not Red's turn")
+	}
+	m := roomModel(t, snap)
+	// Pick the piece of the first legal move: the board is drawn from the screen's second line.
+	from := v.Legal[0].From
+	next, _ := m.Update(tea.MouseClickMsg{X: disconLeft + disconCell*from.Col(), Y: 1 + disconTop + from.Row(),
+		Button: tea.MouseLeft})
+	m = next.(Model)
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+}
+
+func TestDisconEndGolden(t *testing.T) {
+	snap, _ := disconSnapshot(t, -1)
+	if snap.Phase != rooms.Finished {
+		t.Fatal("the game did not end")
+	}
+	m := roomModel(t, snap)
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+	if !strings.Contains(out, "GAME OVER") {
+		t.Error("no GAME OVER on the end screen")
+	}
+}
+
+// TestDisconPickAndJump: enter on a piece selects it, enter on one of its destinations proposes a
+// move the engine accepts.
+func TestDisconPickAndJump(t *testing.T) {
+	snap, state := disconSnapshot(t, 0)
+	b := newDisconBoard()
+	key := func(code rune) string { return b.handle(tea.KeyPressMsg{Code: code}, &snap) }
+	if got := key(tea.KeyEnter); got != "" || b.sel != 1 {
+		t.Fatalf("enter on the home corner proposes %q and selects %d, want piece 1", got, b.sel)
+	}
+	if key(tea.KeyEnter); b.sel != 2 {
+		t.Errorf("a second enter on the home corner selects %d, want piece 2", b.sel)
+	}
+	key(tea.KeyDown)
+	key(tea.KeyDown)
+	key(tea.KeyRight)
+	got := key(tea.KeyEnter)
+	if got != "2 a1-b3" {
+		t.Fatalf("enter on b3 proposes %q, want 2 a1-b3", got)
+	}
+	if _, err := state.Apply(0, got); err != nil {
+		t.Errorf("the engine refuses %q: %v", got, err)
+	}
+	if b.sel != 0 {
+		t.Errorf("piece %d still selected after the move", b.sel)
+	}
+}
+
+// TestDisconClickAndLeave: a click acts like enter; L switches to moves that leave the tower.
+func TestDisconClickAndLeave(t *testing.T) {
+	snap, state := disconSnapshot(t, 8)
+	v, _ := disconView(&snap)
+	var want discon.Move
+	for _, m := range v.Legal {
+		if m.Leave {
+			want = m
+			break
+		}
+	}
+	if want.Piece == 0 {
+		t.Fatal("no move leaving a tower in the test position")
+	}
+	b := newDisconBoard()
+	click := func(q discon.Square) string {
+		return b.handle(tea.MouseClickMsg{X: disconLeft + disconCell*q.Col() + 1, Y: disconTop + q.Row(),
+			Button: tea.MouseLeft}, &snap)
+	}
+	click(want.From)
+	if b.sel != want.Piece {
+		t.Fatalf("a click on %s selects %d, want %d", want.From, b.sel, want.Piece)
+	}
+	b.handle(tea.KeyPressMsg{Code: 'L', Text: "L"}, &snap)
+	got := click(want.To)
+	if got != want.String() {
+		t.Fatalf("the click on %s proposes %q, want %q", want.To, got, want)
+	}
+	if _, err := state.Apply(0, got); err != nil {
+		t.Errorf("the engine refuses %q: %v", got, err)
+	}
+}
+
+// TestDisconASCII: in ASCII mode without colour the board and its status are plain ASCII and the
+// board fits its 51 x 21 cells.
+func TestDisconASCII(t *testing.T) {
+	snap, _ := disconSnapshot(t, 12)
+	b := newDisconBoard()
+	st := newStyles(true, true)
+	v, _ := disconView(&snap)
+	b.handle(tea.MouseClickMsg{X: disconLeft + disconCell*v.Legal[0].From.Col(), Y: disconTop + v.Legal[0].From.Row(),
+		Button: tea.MouseLeft}, &snap)
+	lines := append(b.view(&snap, st, 51, 21), b.status(&snap, st, panelWidth)...)
+	for _, l := range lines {
+		p := ansi.Strip(l)
+		if ansi.StringWidth(p) > 51 {
+			t.Errorf("line too wide: %q", p)
+		}
+		for _, r := range p {
+			if r > 127 {
+				t.Errorf("non-ASCII %q in %q", r, p)
+				break
+			}
+		}
+	}
+	if len(lines) > 21+10 {
+		t.Errorf("%d lines", len(lines))
+	}
+}
