@@ -389,8 +389,8 @@ func newNewForm(games []rules.Game) newForm {
 
 // formField is one row of the form.
 type formField struct {
-	label, value string
-	step         func(d int)
+	label, value, help string
+	step               func(d int)
 }
 
 func (f *newForm) fields() []formField {
@@ -399,17 +399,17 @@ func (f *newForm) fields() []formField {
 	}
 	gi := f.game
 	g := f.games[gi]
-	out := []formField{{"Game", g.Name, func(d int) {
+	out := []formField{{"Game", g.Name, g.Summary, func(d int) {
 		f.game = (f.game + d + len(f.games)) % len(f.games)
 	}}}
 	for _, o := range g.Options {
 		o := o
-		out = append(out, formField{optionLabel(o), f.vals[gi][o.Key], func(d int) {
+		out = append(out, formField{optionLabel(o), f.vals[gi][o.Key], o.Help, func(d int) {
 			f.vals[gi][o.Key] = stepOption(o, f.vals[gi][o.Key], d)
 		}})
 	}
 	if g.MinSeats < g.MaxSeats {
-		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), func(d int) {
+		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), "how many players sit at the table", func(d int) {
 			f.seats[gi] = min(g.MaxSeats, max(g.MinSeats, f.seats[gi]+d))
 			f.bots[gi] = min(f.bots[gi], f.seats[gi])
 		}})
@@ -422,11 +422,11 @@ func (f *newForm) fields() []formField {
 		case n > 0:
 			bots = fmt.Sprintf("%d", n)
 		}
-		out = append(out, formField{"Bots", bots, func(d int) {
+		out = append(out, formField{"Bots", bots, "seats given to bots; the rest wait for people", func(d int) {
 			f.bots[gi] = min(f.seats[gi], max(0, f.bots[gi]+d))
 		}})
 		if f.bots[gi] > 0 {
-			out = append(out, formField{"Bot level", g.Bots[f.level[gi]].Name, func(d int) {
+			out = append(out, formField{"Bot level", g.Bots[f.level[gi]].Name, "from the weakest to the strongest", func(d int) {
 				f.level[gi] = min(len(g.Bots)-1, max(0, f.level[gi]+d))
 			}})
 		}
@@ -434,11 +434,12 @@ func (f *newForm) fields() []formField {
 	return out
 }
 
+// optionLabel names an option in the form: its key, capitalised.
 func optionLabel(o rules.Option) string {
-	if o.Help != "" {
-		return o.Help
+	if o.Key == "" {
+		return ""
 	}
-	return o.Key
+	return strings.ToUpper(o.Key[:1]) + o.Key[1:]
 }
 
 // stepOption moves an option's value d steps within its range or choices.
@@ -489,19 +490,21 @@ func (f newForm) start() Start {
 
 func (f newForm) view(st styles) []string {
 	lines := []string{st.bold.Render("New room"), ""}
-	for i, fl := range f.fields() {
+	fields := f.fields()
+	for i, fl := range fields {
 		val := "‹ " + fl.value + " ›"
 		if st.ascii {
 			val = "< " + fl.value + " >"
 		}
-		row := fmt.Sprintf("%-26s %s", fl.label, val)
+		row := fmt.Sprintf("%-12s %s", fl.label, val)
 		if i == f.field {
 			row = st.sel.Render(row)
 		}
 		lines = append(lines, row)
 	}
-	g := f.games[f.game]
-	lines = append(lines, "", st.dim.Render(g.Summary))
+	if f.field < len(fields) {
+		lines = append(lines, "", st.dim.Render(fields[f.field].help))
+	}
 	lines = append(lines, st.dim.Render("Enter creates the room and shows its code to give to friends."))
 	return lines
 }
