@@ -153,7 +153,7 @@ func TestKillRestartResume(t *testing.T) {
 	if out.Ranks[1] == 1 {
 		winner, loser = "bob", "alice"
 	}
-	if !regexp.MustCompile(`1\s+` + winner + `\s`).MatchString(board) || !regexp.MustCompile(`2\s+` + loser + `\s`).MatchString(board) {
+	if !regexp.MustCompile(`1\s+`+winner+`\s`).MatchString(board) || !regexp.MustCompile(`2\s+`+loser+`\s`).MatchString(board) {
 		t.Errorf("leaderboard does not show %s over %s:\n%s", winner, loser, board)
 	}
 
