@@ -26,10 +26,12 @@ type boardView interface {
 	score(snap *rooms.Snapshot, seat int) string
 }
 
-// seatColourer is implemented by boards whose game names its seats by colours other than the
-// room's Red, Blue, Green, Yellow, Magenta (DISCON: Red, Green, Yellow, Orange).
-type seatColourer interface {
-	seatColour(seat int) string
+// seatLabeler is implemented by boards whose game names its seats otherwise than the room's Red,
+// Blue, Green, Yellow, Magenta: DISCON by its own colours (Red, Green, Yellow, Orange), Coloretta by
+// number, since its cards have colours. letter is one character, or empty for none; name is drawn
+// in the colour of that name when there is one (styles.colour).
+type seatLabeler interface {
+	seatLabel(seat int) (letter, name string)
 }
 
 // boards makes the board view of each game by ID.

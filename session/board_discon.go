@@ -444,5 +444,8 @@ func (b *disconBoard) score(snap *rooms.Snapshot, seat int) string {
 	return strconv.Itoa(v.Scores[seat])
 }
 
-// seatColour names DISCON's seats by their own colours: Red, Green, Yellow, Orange.
-func (b *disconBoard) seatColour(seat int) string { return discon.SeatName(rules.Seat(seat)) }
+// seatLabel names DISCON's seats by their own colours: Red, Green, Yellow, Orange.
+func (b *disconBoard) seatLabel(seat int) (string, string) {
+	s := rules.Seat(seat)
+	return string(discon.SeatLetter(s)), discon.SeatName(s)
+}

@@ -23,21 +23,31 @@ var (
 func seatName(i int) string   { return seatNames[i%len(seatNames)] }
 func seatLetter(i int) string { return seatLetters[i%len(seatLetters)] }
 
-// colourOf names seat i's colour as the room's board does.
-func colourOf(b boardView, i int) string {
-	if c, ok := b.(seatColourer); ok {
-		return c.seatColour(i)
+// labelOf returns seat i's letter and name as the room's board calls them.
+func labelOf(b boardView, i int) (letter, name string) {
+	if l, ok := b.(seatLabeler); ok {
+		return l.seatLabel(i)
 	}
-	return seatName(i)
+	return seatLetter(i), seatName(i)
 }
 
-// seatTag draws seat i's colour name in its colour.
-func seatTag(b boardView, st styles, i int) string {
-	name := colourOf(b, i)
-	if _, ok := b.(seatColourer); ok {
-		return st.colour(name).Render(name)
+// colourOf names seat i as the room's board does: "Red", "Orange", "Seat 2".
+func colourOf(b boardView, i int) string {
+	_, name := labelOf(b, i)
+	return name
+}
+
+// seatStyleOf is the style of seat i as the room's board names it.
+func seatStyleOf(b boardView, st styles, i int) lipgloss.Style {
+	if _, ok := b.(seatLabeler); ok {
+		return st.colour(colourOf(b, i))
 	}
-	return st.seatStyle(i).Render(name)
+	return st.seatStyle(i)
+}
+
+// seatTag draws seat i's name in its colour.
+func seatTag(b boardView, st styles, i int) string {
+	return seatStyleOf(b, st, i).Render(colourOf(b, i))
 }
 
 // focus is where keys go in the room.
@@ -386,9 +396,12 @@ func (r *roomScreen) panel(st styles, w, h int) []string {
 		if s.Phase != rooms.Waiting {
 			score = r.board.score(s, i)
 		}
-		colour := colourOf(r.board, i)
-		sw := seatTag(r.board, st, i)
-		sw = strings.Replace(sw, colour, colour[:1]+" "+fmt.Sprintf("%-6s", colour), 1)
+		letter, colour := labelOf(r.board, i)
+		label := letter + " " + fmt.Sprintf("%-6s", colour)
+		if letter == "" {
+			label = fmt.Sprintf("%-8s", colour)
+		}
+		sw := seatStyleOf(r.board, st, i).Render(label)
 		left := mark + sw + " " + name
 		lines = append(lines, fit(left, w-len(score)-1)+" "+st.bold.Render(score))
 	}

@@ -272,7 +272,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // View draws the screen.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
+	frame := m.render()
+	if m.cfg.ASCII {
+		frame = asciiOnly(frame)
+	}
+	v := tea.NewView(frame)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "arcade"

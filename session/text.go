@@ -77,3 +77,29 @@ func helpLine(st styles, width int, bindings ...key.Binding) string {
 	h.SetWidth(width)
 	return fit(h.ShortHelpView(bindings), width)
 }
+
+// asciiGlyphs are the ASCII stand-ins of the glyphs the screens draw; each keeps its width of one.
+var asciiGlyphs = map[rune]rune{
+	'·': '.', '─': '-', '│': '|', '╭': '+', '╮': '+', '╰': '+', '╯': '+', '…': '~',
+	'‹': '<', '›': '>', '▶': '>', '◀': '<', '✗': 'x', '✓': 'v', '×': 'x', '░': '.',
+	'←': '<', '→': '>', '↑': '^', '↓': 'v', '•': '*',
+}
+
+// asciiOnly rewrites a finished frame for a terminal with poor Unicode: known glyphs become
+// their ASCII stand-ins, and any other non-ASCII character (in names or chat) becomes '?' as many
+// times as it is wide, so columns stay where they were. Escape sequences are ASCII already.
+func asciiOnly(frame string) string {
+	var b strings.Builder
+	b.Grow(len(frame))
+	for _, r := range frame {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case asciiGlyphs[r] != 0:
+			b.WriteRune(asciiGlyphs[r])
+		default:
+			b.WriteString(strings.Repeat("?", max(1, ansi.StringWidth(string(r)))))
+		}
+	}
+	return b.String()
+}

@@ -284,3 +284,17 @@ func TestBotsPlayDisconThroughSSH(t *testing.T) {
 		}
 	}
 }
+
+// TestBotsPlayColorettaThroughSSH: four bots play a one-round Coloretta game to its end while
+// its creator watches; the end screen shows every hand's scoring.
+func TestBotsPlayColorettaThroughSSH(t *testing.T) {
+	addr := startServer(t)
+	viewer := connect(t, addr, "vera", newKey(t), "new coloretta seats=4 bots=4 bot=easy rounds=1")
+	viewer.waitFor("Coloretta", "watching")
+	screen := viewer.waitFor("GAME OVER")
+	for _, want := range []string{"Seat 1", "Seat 4", "total", "round"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the end screen lacks %q:\n%s", want, screen)
+		}
+	}
+}

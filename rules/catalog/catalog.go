@@ -3,6 +3,7 @@ package catalog
 
 import (
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/discon"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
@@ -12,5 +13,6 @@ func Games() []rules.Game {
 	return []rules.Game{
 		stonetowers.Game,
 		discon.Game,
+		coloretta.Game,
 	}
 }

@@ -1,0 +1,510 @@
+package session
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/coloretta"
+)
+
+func init() { boards[coloretta.Game.ID] = func() boardView { return newColorettaBoard() } }
+
+// colorettaKeys are the Coloretta board's bindings.
+type colorettaKeys struct {
+	Draw, Stack, Left, Right, Act, Scores key.Binding
+}
+
+// colorettaBoard draws a Coloretta table: the round's progress, the stacks (one line each, with a
+// cursor), the drawn card in a box, one line per player's hand, and the scoring of a round when
+// it ends. Cards are coloured letters (R Y G B P C O), '*' a wild and "+2" a bonus card, so the
+// table reads the same without colour. Players are named, never by a seat colour, so that a
+// seat is not mistaken for a card colour.
+//
+// d draws; 1 to 5 place the drawn card on that stack, or pick it when no card is drawn. Left and
+// right move the cursor over the stacks and enter acts on the stack under it; a click on a stack
+// acts on it. s shows the last round's scoring.
+type colorettaBoard struct {
+	keys   colorettaKeys
+	cur    int  // the stack under the cursor, from 0
+	scores bool // show the last round's scoring in place of the hands
+}
+
+func newColorettaBoard() *colorettaBoard {
+	return &colorettaBoard{keys: colorettaKeys{
+		Draw:   key.NewBinding(key.WithKeys("d", "D"), key.WithHelp("d", "draw")),
+		Stack:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "stack")),
+		Left:   key.NewBinding(key.WithKeys("left", "h")),
+		Right:  key.NewBinding(key.WithKeys("right", "l")),
+		Act:    key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
+		Scores: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scores")),
+	}}
+}
+
+// colorettaView finds the Coloretta view in a snapshot.
+func colorettaView(snap *rooms.Snapshot) (coloretta.View, bool) {
+	switch v := snap.View.(type) {
+	case coloretta.View:
+		return v, true
+	case *coloretta.View:
+		if v != nil {
+			return *v, true
+		}
+	}
+	return coloretta.View{}, false
+}
+
+// The board's layout: the first stack's line, and the width of the stacks' column (a click left
+// of it on a stack's line acts on that stack; the drawn card's box stands right of it).
+const colorettaStackTop, colorettaStackWidth = 3, 30
+
+func (b *colorettaBoard) bindings() []key.Binding {
+	return []key.Binding{b.keys.Draw, b.keys.Stack, b.keys.Act} // arrows and s are told on the board
+}
+
+// colorettaTurn reports whether the snapshot's viewer is to move.
+func colorettaTurn(v coloretta.View, snap *rooms.Snapshot) bool {
+	return snap.You != rules.Spectator && snap.Phase == rooms.Playing && v.ToMove == snap.You
+}
+
+func (b *colorettaBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
+	v, ok := colorettaView(snap)
+	if !ok {
+		return ""
+	}
+	b.cur = min(max(b.cur, 0), max(len(v.Stacks)-1, 0))
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		m := msg.Mouse()
+		i := m.Y - colorettaStackTop
+		if m.Button != tea.MouseLeft || m.X >= colorettaStackWidth || i < 0 || i >= len(v.Stacks) || b.showsScores(v) {
+			return ""
+		}
+		b.cur = i
+		return b.act(v, snap)
+	case tea.KeyPressMsg:
+		return b.key(msg, v, snap)
+	}
+	return ""
+}
+
+// key handles a key press on the board.
+func (b *colorettaBoard) key(msg tea.KeyPressMsg, v coloretta.View, snap *rooms.Snapshot) string {
+	k := b.keys
+	switch {
+	case key.Matches(msg, k.Draw), key.Matches(msg, k.Stack):
+		mv, _ := v.KeyMove(msg.String())
+		return mv
+	case key.Matches(msg, k.Left):
+		b.cur = max(0, b.cur-1)
+	case key.Matches(msg, k.Right):
+		b.cur = min(len(v.Stacks)-1, b.cur+1)
+	case key.Matches(msg, k.Act):
+		return b.act(v, snap)
+	case key.Matches(msg, k.Scores):
+		b.scores = !b.scores
+	}
+	return ""
+}
+
+// act is enter on the cursor's stack: place the drawn card there, or pick the stack.
+func (b *colorettaBoard) act(v coloretta.View, snap *rooms.Snapshot) string {
+	if !colorettaTurn(v, snap) || b.cur >= len(v.Stacks) {
+		return ""
+	}
+	mv, _ := v.KeyMove(strconv.Itoa(b.cur + 1))
+	return mv
+}
+
+// showsScores reports whether the board shows a round's scoring in place of the table.
+func (b *colorettaBoard) showsScores(v coloretta.View) bool {
+	return len(v.Results) > 0 && (v.RoundEnded || v.Over || b.scores)
+}
+
+func (b *colorettaBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
+	v, ok := colorettaView(snap)
+	if !ok {
+		return nil
+	}
+	b.cur = min(max(b.cur, 0), max(len(v.Stacks)-1, 0))
+	lines := []string{colorettaHeader(v, st), ""}
+	if b.showsScores(v) {
+		lines = append(lines, b.scoring(v, snap, st, width)...)
+	} else {
+		lines = append(lines, b.table(v, snap, st)...)
+		lines = append(lines, "")
+		lines = append(lines, colorettaHands(v, snap, st, width)...)
+	}
+	lines = append(lines, "")
+	lines = append(lines, colorettaPrompt(v, snap, st, width)...)
+	return append(lines, b.hint(v, snap, st))
+}
+
+// colorettaHeader is the top line: round, cycle, deck and the Last Cycle card.
+func colorettaHeader(v coloretta.View, st styles) string {
+	parts := []string{
+		st.bold.Render(fmt.Sprintf("Round %d/%d", v.Round, v.Rounds)),
+		fmt.Sprintf("cycle %d", v.Cycle),
+		fmt.Sprintf("deck %d", v.DeckSize),
+	}
+	if v.Over {
+		parts[1] = "game over"
+	}
+	return strings.Join(append(parts, lastCycleNote(v, st)), partSep(st))
+}
+
+// lastCycleNote says when the Last Cycle card comes, or that this cycle is the last.
+func lastCycleNote(v coloretta.View, st styles) string {
+	if v.LastCycle {
+		return st.err.Render("LAST CYCLE")
+	}
+	return fmt.Sprintf("LC after %d card%s", v.UntilLastCycle, plural(v.UntilLastCycle))
+}
+
+// table draws the stacks, one a line, beside the drawn card's box (or the deck's).
+func (b *colorettaBoard) table(v coloretta.View, snap *rooms.Snapshot, st styles) []string {
+	left := []string{st.dim.Render("  stacks")}
+	cursor := snap.You != rules.Spectator && snap.Phase == rooms.Playing
+	for i, s := range v.Stacks {
+		left = append(left, stackLine(i, s, cursor && i == b.cur, snap, st))
+	}
+	if v.Discards.Size() > 0 {
+		left = append(left, st.dim.Render("  discarded ")+handGroups(v.Discards, st))
+	}
+	box := cardBox(v, st)
+	lines := make([]string, max(len(left), len(box)))
+	for i := range lines {
+		l := ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(box) {
+			l = fit(l, colorettaStackWidth) + box[i]
+		}
+		lines[i] = l
+	}
+	return lines
+}
+
+// stackLine draws stack i: cursor mark, number, its slots up to its capacity and whether it is
+// open, full, or who picked it (what they took stays in view, dim).
+func stackLine(i int, s coloretta.StackView, cur bool, snap *rooms.Snapshot, st styles) string {
+	mark := " "
+	if cur {
+		mark = ">"
+	}
+	num := strconv.Itoa(i + 1)
+	if cur {
+		num = st.cursor.Render(num)
+	}
+	cards, dim := s.Cards, false
+	if !s.Open() {
+		cards, dim = s.Taken, true
+	}
+	var slots []string
+	for j := range s.Capacity {
+		switch {
+		case j >= len(cards):
+			slots = append(slots, st.dim.Render(emptySlot(st)))
+		case dim:
+			slots = append(slots, st.dim.Render(fmt.Sprintf("%-2s", cards[j].Label())))
+		default:
+			slots = append(slots, fit(cardStyle(st, cards[j]).Render(cards[j].Label()), 2))
+		}
+	}
+	var info string
+	switch {
+	case !s.Open():
+		info = st.dim.Render("taken by ") + playerName(snap, s.PickedBy)
+	case s.Full():
+		info = st.bold.Render("full")
+	default:
+		info = st.dim.Render(fmt.Sprintf("%d/%d", len(s.Cards), s.Capacity))
+	}
+	row := mark + num + " [" + strings.Join(slots, " ") + "]"
+	return fit(row, 15) + info
+}
+
+// emptySlot is an empty place on a stack.
+func emptySlot(st styles) string {
+	if st.ascii {
+		return ". "
+	}
+	return "· "
+}
+
+// cardBox draws the drawn card big, in a box, or the deck when no card is drawn.
+func cardBox(v coloretta.View, st styles) []string {
+	title, big, name := "deck", strconv.Itoa(v.DeckSize), "cards"
+	style := st.dim
+	if v.HasDrawn {
+		title, big, name, style = "drawn", v.Drawn.Label(), v.Drawn.String(), cardStyle(st, v.Drawn).Bold(true)
+	}
+	const inner = 10
+	h, vl, tl, tr, bl, br := "─", "│", "╭", "╮", "╰", "╯"
+	if st.ascii {
+		h, vl, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
+	}
+	centre := func(s string) string {
+		w := lipgloss.Width(s)
+		pad := max(inner-w, 0)
+		return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
+	}
+	return []string{
+		st.dim.Render(centre(title)) + " ",
+		tl + strings.Repeat(h, inner) + tr,
+		vl + style.Render(centre(big)) + vl,
+		vl + style.Render(centre(name)) + vl,
+		bl + strings.Repeat(h, inner) + br,
+	}
+}
+
+// cyanColor is Cyan's screen colour; the room's named colours have no cyan.
+var cyanColor = lipgloss.Color("#5fd7d7")
+
+// cardStyle returns the style of a card's letter: its colour's, bold for the special cards, and
+// no colour at all without colour (NO_COLOR).
+func cardStyle(st styles, c coloretta.Card) lipgloss.Style {
+	col, ok := c.Colour()
+	if !ok {
+		return st.bold
+	}
+	switch col {
+	case coloretta.Cyan:
+		if _, none := st.dim.GetForeground().(lipgloss.NoColor); none {
+			return lipgloss.NewStyle()
+		}
+		return lipgloss.NewStyle().Foreground(cyanColor).Bold(true)
+	default:
+		name := col.String()
+		return st.colour(strings.ToUpper(name[:1]) + name[1:])
+	}
+}
+
+// handGroups writes a hand by colour, most first, then wilds and "+2" cards: "R3 G2 *1 +2x1".
+func handGroups(h coloretta.Hand, st styles) string {
+	var parts []string
+	for _, g := range h.Groups() {
+		c := coloretta.ColourCard(g.Colour)
+		parts = append(parts, cardStyle(st, c).Render(fmt.Sprintf("%c%d", c.Letter(), g.Count)))
+	}
+	if h.Wilds > 0 {
+		parts = append(parts, st.bold.Render(fmt.Sprintf("*%d", h.Wilds)))
+	}
+	if h.Plus2 > 0 {
+		parts = append(parts, st.bold.Render(fmt.Sprintf("+2x%d", h.Plus2)))
+	}
+	return strings.Join(parts, " ")
+}
+
+// playerName is seat's player's name, or "seat n" when the room does not say.
+func playerName(snap *rooms.Snapshot, seat rules.Seat) string {
+	if seat >= 0 && int(seat) < len(snap.Seats) && snap.Seats[seat].Name != "" {
+		return snap.Seats[seat].Name
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+// The columns of a hand's line: turn mark and name, the hand, its score, then whether the player
+// sits out.
+const colorettaNameW, colorettaHandW = 9, 28
+
+// nameCell draws a player's turn mark and name in colorettaNameW columns, the viewer's bold.
+func nameCell(v coloretta.View, snap *rooms.Snapshot, st styles, seat rules.Seat) string {
+	mark := " "
+	if seat == v.ToMove && !v.Over {
+		mark = st.turnMark()
+	}
+	name := ansi.Truncate(playerName(snap, seat), colorettaNameW-2, "…")
+	if seat == snap.You {
+		name = st.bold.Render(name)
+	}
+	return fit(mark+name, colorettaNameW)
+}
+
+// colorettaHands draws one line per player: hand by colour, what it scores now, and "took n"
+// for a player who picked stack n and sits out the cycle.
+func colorettaHands(v coloretta.View, snap *rooms.Snapshot, st styles, width int) []string {
+	lines := []string{st.dim.Render(fit("  hands", colorettaNameW+colorettaHandW) + "score")}
+	for _, p := range v.Players {
+		line := nameCell(v, snap, st, p.Seat) + fit(handGroups(p.Hand, st), colorettaHandW) +
+			st.bold.Render(fmt.Sprintf("%5d", p.Score.Total))
+		if p.SitsOut() {
+			line += st.dim.Render(fmt.Sprintf(" took %d", p.Picked+1))
+		}
+		lines = append(lines, fit(line, width))
+	}
+	return lines
+}
+
+// scoring draws the last finished round's scoring, two lines a player: the three best colours
+// (with the wilds that joined them) and the round's points; the penalised colours, the "+2"
+// bonus and the total.
+func (b *colorettaBoard) scoring(v coloretta.View, snap *rooms.Snapshot, st styles, width int) []string {
+	r, _ := v.LastRound()
+	head := fmt.Sprintf("Round %d scored", r.Round)
+	switch {
+	case v.Over:
+		head = fmt.Sprintf("Final round %d scored", r.Round)
+	case !v.RoundEnded:
+		head += st.dim.Render(" (s: back to the table)")
+	}
+	lines := []string{st.bold.Render(head), st.dim.Render("  +N* = N wilds joined  +2xN = N bonus cards")}
+	for seat, hs := range r.Scores {
+		s := rules.Seat(seat)
+		best := fit(bestColours(hs, st), width-colorettaNameW-11)
+		lines = append(lines, nameCell(v, snap, st, s)+best+fmt.Sprintf(" round %4d", hs.Total))
+		rest := fit(penalties(hs, st), width-colorettaNameW-11)
+		total := ""
+		if seat < len(r.Totals) {
+			total = fmt.Sprintf(" total %4d", r.Totals[seat])
+		}
+		if v.Over && seat < len(v.Ranks) {
+			rest = fit(penalties(hs, st), width-colorettaNameW-16) + st.bold.Render(fmt.Sprintf(" %-4s", ordinal(v.Ranks[seat])))
+		}
+		lines = append(lines, strings.Repeat(" ", colorettaNameW)+rest+total)
+	}
+	return lines
+}
+
+// bestColours writes a hand's three best colours: "R4+1*=15 G3=6 B2=3".
+func bestColours(hs coloretta.HandScore, st styles) string {
+	var parts []string
+	for _, c := range hs.Best {
+		card := coloretta.ColourCard(c.Colour)
+		s := fmt.Sprintf("%c%d", card.Letter(), c.Cards)
+		if c.Wilds > 0 {
+			s += fmt.Sprintf("+%d*", c.Wilds)
+		}
+		parts = append(parts, cardStyle(st, card).Render(s)+fmt.Sprintf("=%d", c.Points))
+	}
+	if len(parts) == 0 {
+		return st.dim.Render("no colours")
+	}
+	return strings.Join(parts, " ")
+}
+
+// penalties writes the penalised colours and the bonus: "minus Y1 P2 =-4  +2x2=4".
+func penalties(hs coloretta.HandScore, st styles) string {
+	var parts []string
+	if len(hs.Penalised) > 0 {
+		lost := 0
+		var cs []string
+		for _, c := range hs.Penalised {
+			card := coloretta.ColourCard(c.Colour)
+			cs = append(cs, cardStyle(st, card).Render(fmt.Sprintf("%c%d", card.Letter(), c.Cards)))
+			lost += c.Points
+		}
+		parts = append(parts, "minus "+strings.Join(cs, " ")+fmt.Sprintf(" =%d", lost))
+	} else {
+		parts = append(parts, st.dim.Render("no penalty"))
+	}
+	if hs.Plus2 > 0 {
+		parts = append(parts, st.bold.Render(fmt.Sprintf("+2x%d", hs.Plus2))+fmt.Sprintf("=%d", hs.Bonus))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// ordinal writes a rank: 1st, 2nd, 3rd, 4th, 5th.
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
+// hint tells the board's own keys beyond the help line's: the cursor and the scoring.
+func (b *colorettaBoard) hint(v coloretta.View, snap *rooms.Snapshot, st styles) string {
+	var parts []string
+	if colorettaTurn(v, snap) && !b.showsScores(v) {
+		arrows := "←→"
+		if st.ascii {
+			arrows = "h l"
+		}
+		parts = append(parts, arrows+" enter: play a stack")
+	}
+	if len(v.Results) > 0 && !v.RoundEnded && !v.Over {
+		parts = append(parts, "s: last round's scores")
+	}
+	return st.dim.Render(strings.Join(parts, partSep(st)))
+}
+
+// colorettaPrompt tells the viewer what to do, or whom the table waits for.
+func colorettaPrompt(v coloretta.View, snap *rooms.Snapshot, st styles, width int) []string {
+	switch {
+	case v.Over:
+		return []string{st.bold.Render("The game is over.")}
+	case colorettaTurn(v, snap) && v.Prompt != "":
+		return wrap(st.ok.Render("Your turn: ")+v.Prompt, width)
+	case v.ToMove >= 0:
+		what := "to draw or pick"
+		if v.HasDrawn {
+			what = "to place the " + v.Drawn.String() + " card"
+		}
+		return wrap(st.dim.Render("Waiting for "+playerName(snap, v.ToMove)+" "+what+"."), width)
+	}
+	return nil
+}
+
+func (b *colorettaBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
+	v, ok := colorettaView(snap)
+	if !ok {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("Deck %d%s", v.DeckSize, partSep(st)) + lastCycleNote(v, st)}
+	if last := lastMoveText(v, snap); last != "" {
+		lines = append(lines, wrap("Last: "+last, width)...)
+	}
+	return lines
+}
+
+// lastMoveText says what the previous move did: "bob drew red", "ann put red on 2", "ann took 3".
+func lastMoveText(v coloretta.View, snap *rooms.Snapshot) string {
+	if v.LastSeat < 0 || v.LastMove == "" {
+		return ""
+	}
+	who := playerName(snap, v.LastSeat)
+	m, err := coloretta.ParseMove(v.LastMove)
+	if err != nil {
+		return who + " " + v.LastMove
+	}
+	switch m.Kind {
+	case coloretta.Draw:
+		if v.HasDrawn {
+			return who + " drew " + v.Drawn.String()
+		}
+		return who + " drew"
+	case coloretta.Place:
+		if m.Stack < len(v.Stacks) && len(v.Stacks[m.Stack].Cards) > 0 {
+			cs := v.Stacks[m.Stack].Cards
+			return fmt.Sprintf("%s put %s on %d", who, cs[len(cs)-1], m.Stack+1)
+		}
+		return fmt.Sprintf("%s placed on %d", who, m.Stack+1)
+	}
+	return fmt.Sprintf("%s took stack %d", who, m.Stack+1)
+}
+
+func (b *colorettaBoard) score(snap *rooms.Snapshot, seat int) string {
+	v, ok := colorettaView(snap)
+	if !ok || seat < 0 || seat >= len(v.Players) {
+		return ""
+	}
+	return strconv.Itoa(v.Players[seat].Total)
+}
+
+// seatLabel names Coloretta's seats by number, with no letter: its cards have the colours.
+func (b *colorettaBoard) seatLabel(seat int) (string, string) {
+	return "", fmt.Sprintf("Seat %d", seat+1)
+}
