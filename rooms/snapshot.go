@@ -3,6 +3,7 @@ package rooms
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/arcade/arcade/rules"
@@ -126,6 +127,18 @@ type Summary struct {
 	Free       int
 	Spectators int
 	Created    time.Time
+}
+
+// SeatList joins the names of the room's seats, "-" for a free one: "ann, -".
+func (s Summary) SeatList() string {
+	out := make([]string, len(s.Seats))
+	for i, name := range s.Seats {
+		out[i] = name
+		if name == "" {
+			out[i] = "-"
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // shared holds the parts of one broadcast that every subscriber's snapshot is made from.

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -63,16 +62,7 @@ func TestDisconRoomGolden(t *testing.T) {
 
 func TestDisconEndGolden(t *testing.T) {
 	snap, _ := disconSnapshot(t, -1)
-	if snap.Phase != rooms.Finished {
-		t.Fatal("the game did not end")
-	}
-	m := roomModel(t, snap)
-	out := m.View().Content
-	checkSize(t, out, 80, 24)
-	golden.RequireEqual(t, plain(out))
-	if !strings.Contains(out, "GAME OVER") {
-		t.Error("no GAME OVER on the end screen")
-	}
+	checkEndScreen(t, snap)
 }
 
 // TestDisconPickAndJump: enter on a piece selects it, enter on one of its destinations proposes a

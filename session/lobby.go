@@ -312,7 +312,7 @@ func (l lobby) roomsView(st styles, w int) []string {
 	lines = append(lines, st.dim.Render(fmt.Sprintf("%-6s %-13s %-9s %-5s %s", "CODE", "GAME", "STATE", "FREE", "PLAYERS")))
 	now := time.Now()
 	for i, r := range l.list {
-		line := fmt.Sprintf("%-6s %-13s %-9s %-5d %s", r.Code, r.GameName, r.Phase, r.Free, seatList(r.Seats))
+		line := fmt.Sprintf("%-6s %-13s %-9s %-5d %s", r.Code, r.GameName, r.Phase, r.Free, r.SeatList())
 		if r.Spectators > 0 {
 			line += fmt.Sprintf("  (%d watching)", r.Spectators)
 		}
@@ -509,14 +509,3 @@ func (f newForm) view(st styles) []string {
 	return lines
 }
 
-// seatList joins the names of a room's seats, "-" for a free one.
-func seatList(seats []string) string {
-	out := make([]string, len(seats))
-	for i, s := range seats {
-		out[i] = s
-		if s == "" {
-			out[i] = "-"
-		}
-	}
-	return strings.Join(out, ", ")
-}

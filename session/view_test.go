@@ -141,7 +141,13 @@ func TestRoomGolden(t *testing.T) {
 }
 
 func TestEndGolden(t *testing.T) {
-	snap := playedSnapshot(t, -1)
+	checkEndScreen(t, playedSnapshot(t, -1))
+}
+
+// checkEndScreen draws a finished match's room at 80 x 24 and compares it with the test's golden
+// file; the screen must say GAME OVER and show every want.
+func checkEndScreen(t *testing.T, snap rooms.Snapshot, want ...string) {
+	t.Helper()
 	if snap.Phase != rooms.Finished {
 		t.Fatal("the game did not end")
 	}
@@ -149,8 +155,10 @@ func TestEndGolden(t *testing.T) {
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
-	if !strings.Contains(out, "GAME OVER") {
-		t.Error("no GAME OVER on the end screen")
+	for _, w := range append([]string{"GAME OVER"}, want...) {
+		if !strings.Contains(out, w) {
+			t.Errorf("the end screen lacks %q", w)
+		}
 	}
 }
 

@@ -146,7 +146,7 @@ func writeRooms(w io.Writer, list []rooms.Summary, now time.Time) {
 	fmt.Fprintln(tw, "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE")
 	for _, r := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.Phase,
-			seatList(r.Seats), r.Free, r.Spectators, age(now.Sub(r.Created)))
+			r.SeatList(), r.Free, r.Spectators, age(now.Sub(r.Created)))
 	}
 	tw.Flush()
 }
@@ -161,17 +161,6 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
-// seatList joins the names of a room's seats, "-" for a free one.
-func seatList(seats []string) string {
-	out := make([]string, len(seats))
-	for i, s := range seats {
-		out[i] = s
-		if s == "" {
-			out[i] = "-"
-		}
-	}
-	return strings.Join(out, ", ")
-}
 
 // writeWhoami prints the player's name and identity.
 func writeWhoami(w io.Writer, p rooms.Player) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/pem"
 	"errors"
@@ -155,22 +154,8 @@ func TestPlayAWholeGame(t *testing.T) {
 // line on stderr and a non-zero exit status.
 func TestPlainCommands(t *testing.T) {
 	addr := startServer(t)
-	run := func(cmd string) (string, string, error) {
-		conn, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{User: "dave",
-			Auth: []ssh.AuthMethod{ssh.PublicKeys(newKey(t))}, HostKeyCallback: ssh.InsecureIgnoreHostKey()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		sess, err := conn.NewSession()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out, errOut bytes.Buffer
-		sess.Stdout, sess.Stderr = &out, &errOut
-		err = sess.Run(cmd)
-		return out.String(), errOut.String(), err
-	}
+	key := newKey(t)
+	run := func(cmd string) (string, string, error) { return runPlain(t, addr, key, cmd) }
 	out, _, err := run("help")
 	if err != nil || !strings.Contains(out, "join CODE") || !strings.Contains(out, "Stone Towers") {
 		t.Errorf("help: err=%v out=%q", err, out)

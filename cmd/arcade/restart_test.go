@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"net"
@@ -63,8 +64,18 @@ func startBinary(t *testing.T, bin, data string) (*exec.Cmd, net.Addr) {
 	return nil, nil
 }
 
-// plainCommand runs a command without a PTY and returns its output.
+// plainCommand runs a command without a PTY and returns its output; it must succeed.
 func plainCommand(t *testing.T, addr net.Addr, key ssh.Signer, cmd string) string {
+	t.Helper()
+	out, errOut, err := runPlain(t, addr, key, cmd)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s%s", cmd, err, out, errOut)
+	}
+	return out
+}
+
+// runPlain runs a command without a PTY and returns its stdout, its stderr and how it ended.
+func runPlain(t *testing.T, addr net.Addr, key ssh.Signer, cmd string) (string, string, error) {
 	t.Helper()
 	conn, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{User: "reader",
 		Auth: []ssh.AuthMethod{ssh.PublicKeys(key)}, HostKeyCallback: ssh.InsecureIgnoreHostKey()})
@@ -76,11 +87,10 @@ func plainCommand(t *testing.T, addr net.Addr, key ssh.Signer, cmd string) strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := sess.CombinedOutput(cmd)
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", cmd, err, out)
-	}
-	return string(out)
+	var out, errOut bytes.Buffer
+	sess.Stdout, sess.Stderr = &out, &errOut
+	err = sess.Run(cmd)
+	return out.String(), errOut.String(), err
 }
 
 // playMoves plays n moves (all when n < 0) of the test's own copy of the game through the players'
