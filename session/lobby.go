@@ -508,4 +508,3 @@ func (f newForm) view(st styles) []string {
 	lines = append(lines, st.dim.Render("Enter creates the room and shows its code to give to friends."))
 	return lines
 }
-

@@ -161,7 +161,6 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
-
 // writeWhoami prints the player's name and identity.
 func writeWhoami(w io.Writer, p rooms.Player) {
 	if p.Guest {
