@@ -48,9 +48,9 @@ func (l lobby) mineView(st styles, w int) []string {
 		games = []string{"No matches yet."}
 	}
 	lines = append(lines, games...)
-	lines = append(lines, "", st.dim.Render(fmt.Sprintf("%-12s %-13s %-16s %s", "MATCH", "GAME", "WHEN", "RESULT")))
+	lines = append(lines, "", st.dim.Render(fmt.Sprintf("%-12s %-13s %-16s %s", "MATCH", "GAME", "WHEN (UTC)", "RESULT")))
 	for i, m := range p.Recent {
-		line := fit(fmt.Sprintf("%-12s %-13s %-16s %s", m.ID, gameName(l, m.Game), m.Started.Local().Format("Jan 2 15:04"), resultFor(m, l.me.ID)), w-6)
+		line := fit(fmt.Sprintf("%-12s %-13s %-16s %s", m.ID, gameName(l, m.Game), m.Started.UTC().Format("Jan 2 15:04"), resultFor(m, l.me.ID)), w-6)
 		if i == l.sel {
 			line = st.sel.Render(line)
 		}

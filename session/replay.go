@@ -137,7 +137,7 @@ func (r *replayScreen) view(st styles, w, h int) string {
 	for i := range bodyH {
 		lines = append(lines, left[i]+" "+panel[i])
 	}
-	when := r.match.Started.Local().Format("2006-01-02 15:04")
+	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
 	lines = append(lines, fit(" "+st.dim.Render("played "+when+" · "+strings.Join(r.match.Names(), " vs ")), w),
 		helpLine(st, w, r.keys.Back, r.keys.Forward, r.keys.Start, r.keys.End, r.keys.Leave))
 	return strings.Join(lines, "\n")

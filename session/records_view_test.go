@@ -1,0 +1,58 @@
+package session
+
+import (
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/arcade/arcade/rating"
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+)
+
+// fakeRecords serves fixed records.
+type fakeRecords struct{}
+
+var when = time.Date(2026, 11, 21, 20, 15, 0, 0, time.UTC)
+
+func (fakeRecords) Leaderboard(game string, limit int) ([]record.Standing, error) {
+	return []record.Standing{
+		{Rank: 1, PlayerID: "SHA256:bob", Name: "bob", Game: game, Rating: rating.Rating{R: 1662.3, RD: 95, Vol: 0.06}, Games: 14, Wins: 10, Losses: 3, Draws: 1},
+		{Rank: 2, PlayerID: "SHA256:x", Name: "ann", Game: game, Rating: rating.Rating{R: 1540.2, RD: 120, Vol: 0.06}, Provisional: true, Games: 4, Wins: 2, Losses: 2},
+	}, nil
+}
+
+func (fakeRecords) Profile(id string, recent int) (record.Profile, error) {
+	seats := []record.Seat{{PlayerID: "SHA256:x", Name: "ann"}, {PlayerID: "SHA256:bob", Name: "bob"}}
+	return record.Profile{PlayerID: id, Name: "ann", Since: when,
+		Standings: []record.Standing{{Game: "stonetowers", Rating: rating.Rating{R: 1540.2, RD: 120}, Games: 4}},
+		Played:    map[string]int{"stonetowers": 5}, Won: map[string]int{"stonetowers": 2},
+		Recent: []record.Match{
+			{ID: "2kq8xm4a7b2", Game: "stonetowers", Seats: seats, Started: when, Ended: when.Add(20 * time.Minute),
+				Outcome: rules.Outcome{Over: true, Scores: []int{70, 52}, Ranks: []int{1, 2}}},
+			{ID: "2kq8xm39zz2", Game: "stonetowers", Seats: seats, Started: when.Add(-time.Hour)},
+		}}, nil
+}
+
+func (fakeRecords) Match(id string) (record.Match, error) { return record.Match{}, nil }
+
+func recordsModel() Model {
+	return New(Config{Hub: fakeHub{testGames}, Records: fakeRecords{},
+		Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: 80, Height: 24})
+}
+
+func TestLeaderboardGolden(t *testing.T) {
+	m := press(recordsModel(), "down", "down", "down", "enter")
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+}
+
+func TestMyMatchesGolden(t *testing.T) {
+	m := press(recordsModel(), "down", "down", "down", "down", "enter")
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+}
