@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
@@ -60,4 +61,12 @@ func TestNoColor(t *testing.T) {
 	if s := screens(t, false, false)["room"]; !colourSGR.MatchString(s) {
 		t.Error("the colour room screen has no colour: the test would prove nothing")
 	}
+}
+
+// TestHugeWindow: a client claiming an enormous window gets a frame of bounded size.
+func TestHugeWindow(t *testing.T) {
+	m := newTestModel(80, 24)
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 100000, Height: 100000})
+	out := next.(Model).View().Content
+	checkSize(t, out, maxWidth, maxHeight)
 }

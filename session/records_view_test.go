@@ -10,6 +10,7 @@ import (
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
 )
 
 // fakeRecords serves fixed records.
@@ -55,4 +56,33 @@ func TestMyMatchesGolden(t *testing.T) {
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
+}
+
+// TestReplayGolden: a recorded match replays; the screen shows the board after the chosen move
+// and the moves around it, and the keys step back and forth.
+func TestReplayGolden(t *testing.T) {
+	snap := playedSnapshot(t, 12)
+	m := record.Match{ID: "2kq8xm4a7b2", Game: "stonetowers", Options: rules.Options{"size": "12", "turns": "25"},
+		Seed: 7, Started: when, Seats: []record.Seat{{PlayerID: "SHA256:x", Name: "ann"}, {PlayerID: "SHA256:bob", Name: "bob"}}}
+	for _, mv := range snap.Moves {
+		m.Moves = append(m.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
+	}
+	states, err := m.Replay(stonetowers.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReplayScreen(m, stonetowers.Game, states)
+	for _, k := range []string{"G", "h", "h"} {
+		r.update(keyPress(k))
+	}
+	if r.at != 10 {
+		t.Fatalf("after end, back, back the replay shows move %d, want 10", r.at)
+	}
+	out := r.view(newStyles(false, false), 80, 24)
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+	r.update(keyPress("g"))
+	if r.at != 0 {
+		t.Errorf("g goes to move %d, want 0", r.at)
+	}
 }

@@ -52,9 +52,11 @@ type Config struct {
 // ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
 type ShutdownMsg struct{ Notice string }
 
-// Minimum terminal sizes; smaller gets a clear message instead of a broken screen.
+// Minimum terminal sizes; smaller gets a clear message instead of a broken screen. Larger than
+// the maximum is drawn at the maximum: a client cannot make the server build huge frames.
 const (
 	minWidth, minHeight = 80, 24
+	maxWidth, maxHeight = 320, 120
 )
 
 // Model is one player's terminal: the lobby, or a room. Create it with New.
@@ -105,7 +107,8 @@ func (m Model) Close() {
 
 // New returns the model of one session.
 func New(cfg Config) Model {
-	m := Model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), width: cfg.Width, height: cfg.Height, conn: &conn{}}
+	m := Model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
+		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.msg = cfg.Notice
 	return m
@@ -187,7 +190,7 @@ func waitSnapshot(sub *rooms.Sub) tea.Cmd {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		m.width, m.height = min(msg.Width, maxWidth), min(msg.Height, maxHeight)
 		return m, nil
 	case ShutdownMsg:
 		m.notice = msg.Notice

@@ -55,23 +55,25 @@ func checkSize(t *testing.T, screen string, w, h int) {
 
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		case "right":
-			msg = tea.KeyPressMsg{Code: tea.KeyRight}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		default:
-			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
-		}
-		next, _ := m.Update(msg)
+		next, _ := m.Update(keyPress(k))
 		m = next.(Model)
 	}
 	return m
+}
+
+// keyPress is the message of a key: "enter", "down", "right", "esc", or one character.
+func keyPress(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	}
+	return tea.KeyPressMsg{Code: rune(k[0]), Text: k}
 }
 
 func TestLobbyGolden(t *testing.T) {
