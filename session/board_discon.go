@@ -225,12 +225,50 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 		lines = append(lines, row.String())
 	}
 	lines = append(lines, "")
+	if snap.Phase == rooms.Finished {
+		return append(lines, towerValues(v, st, width)...)
+	}
 	if seated {
 		lines = append(lines, wrap(b.describe(v, st), width)...)
 		lines = append(lines, wrap(b.selection(v, snap, st), width)...)
 		lines = append(lines, "")
 	}
+	lines = append(lines, towerHeights(v, st)...)
 	return append(lines, disconLegend(st, width)...)
+}
+
+// towerHeights lists the height of every piece's tower, a line per seat: "Red  1:3 2:0 3:5 ...".
+func towerHeights(v discon.View, st styles) []string {
+	var lines []string
+	for seat := range v.Seats {
+		s := rules.Seat(seat)
+		parts := []string{st.colour(discon.SeatName(s)).Render(fmt.Sprintf("%-7s", discon.SeatName(s)))}
+		for n := 1; n <= discon.Pieces; n++ {
+			parts = append(parts, fmt.Sprintf("%d:%-2d", n, len(v.Piece(s, n).Tower)))
+		}
+		lines = append(lines, strings.Join(parts, " "))
+	}
+	return lines
+}
+
+// towerValues lists every tower at the end with its storeys, bottom first, and its value under
+// the variant: "Red 148  1 PPVV=12  2 I=8 ...", wrapped to width.
+func towerValues(v discon.View, st styles, width int) []string {
+	lines := []string{st.bold.Render("Towers (bottom first) and their values")}
+	for seat := range v.Seats {
+		s := rules.Seat(seat)
+		text := st.colour(discon.SeatName(s)).Render(discon.SeatName(s)) + fmt.Sprintf(" %d:", v.Scores[seat])
+		for n := 1; n <= discon.Pieces; n++ {
+			p := v.Piece(s, n)
+			tower := towerLetters(p.Tower)
+			if tower == "" {
+				tower = "-"
+			}
+			text += fmt.Sprintf(" %d:%s=%d", n, tower, p.Value)
+		}
+		lines = append(lines, wrap(text, width)...)
+	}
+	return lines
 }
 
 // marks returns each marked square's marker: '>' the selected piece, '+' its destinations, '*'
