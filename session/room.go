@@ -130,7 +130,7 @@ func (r *roomScreen) closedReason() string {
 func (r *roomScreen) say(msg string, isErr bool) { r.msg, r.msgErr = msg, isErr }
 
 // update handles a message; leave reports that the player goes back to the lobby.
-func (r *roomScreen) update(msg tea.Msg, st styles) (cmd tea.Cmd, leave bool) {
+func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	switch msg := msg.(type) {
 	case tickMsg:
 		r.ticking = false

@@ -249,7 +249,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.room != nil {
 		var cmd tea.Cmd
 		var leave bool
-		cmd, leave = m.room.update(msg, m.st)
+		cmd, leave = m.room.update(msg)
 		if leave {
 			m.room = nil
 			m.conn.set(nil)
