@@ -1,12 +1,15 @@
 package session
 
 import (
-	"bytes"
+	"io"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/hinshun/vt10x"
 
 	"github.com/arcade/arcade/rooms"
 )
@@ -18,10 +21,47 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 	t.Cleanup(func() { hub.Shutdown("test over") })
 	m := New(Config{Hub: hub, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	// The renderer writes only the cells that changed, so the output is read through a terminal
+	// emulator and the test looks at the screen, as a person would.
+	term := vt10x.New(vt10x.WithSize(80, 24))
+	var mu sync.Mutex
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			n, err := tm.Output().Read(buf)
+			mu.Lock()
+			_, _ = term.Write(buf[:n])
+			mu.Unlock()
+			if err != nil && err != io.EOF {
+				return
+			}
+			if n == 0 {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+	}()
 	waitFor := func(want string) {
 		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
-			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			screen := term.String()
+			mu.Unlock()
+			if strings.Contains(screen, want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the screen never showed %q:\n%s", want, screen)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 	keys := func(codes ...rune) {
 		for _, c := range codes {
@@ -34,8 +74,8 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 	waitFor("Bot level")
 	keys(tea.KeyEnter)
 	waitFor("playing")
-	keys(tea.KeyEnter)          // build in the middle
-	waitFor("Last: Blue built") // the renderer sends changed cells only: wait for whole new text
+	keys(tea.KeyEnter) // build in the middle
+	waitFor("Turns left: R 24 · B 24")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
 	waitFor("Welcome")
 	if err := tm.Quit(); err != nil {
