@@ -24,13 +24,14 @@ type stoneKeys struct {
 // letter (capital for a castle, small for a flag, '·' unowned) and the castle's level.
 type stoneBoard struct {
 	keys     stoneKeys
+	glyphs   glyphs
 	cur      stonetowers.Square
 	placed   bool
 	lastSize int
 }
 
 func newStoneBoard() *stoneBoard {
-	return &stoneBoard{keys: stoneKeys{
+	return &stoneBoard{glyphs: glyphs{}, keys: stoneKeys{
 		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
 		Down:  key.NewBinding(key.WithKeys("down", "j")),
 		Left:  key.NewBinding(key.WithKeys("left", "h")),
@@ -120,28 +121,21 @@ func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []
 			marks[c.Square] = '*'
 		}
 	}
-	var head strings.Builder
-	head.WriteString("   ")
-	for c := range v.Size {
-		fmt.Fprintf(&head, " %c ", 'a'+c)
-	}
-	lines := []string{st.dim.Render(head.String())}
+	lines := []string{b.glyphs.get(stoneHeader(v.Size), func() string {
+		var head strings.Builder
+		head.WriteString("   ")
+		for c := range v.Size {
+			fmt.Fprintf(&head, " %c ", 'a'+c)
+		}
+		return st.dim.Render(head.String())
+	})}
 	seated := snap.You != rules.Spectator && snap.Phase == rooms.Playing
 	for r := range v.Size {
 		var row strings.Builder
-		row.WriteString(st.dim.Render(fmt.Sprintf("%2d ", r+1)))
+		row.WriteString(b.glyphs.get(stoneRow(r), func() string { return st.dim.Render(fmt.Sprintf("%2d ", r+1)) }))
 		for c := range v.Size {
 			sq := stonetowers.Square{Col: c, Row: r}
-			cell := b.cell(v.At(sq).Cell, marks[sq], st)
-			switch {
-			case seated && sq == b.cur:
-				cell = st.cursor.Render(cell)
-			case marks[sq] == '+':
-				cell = st.acted.Render(cell)
-			case marks[sq] == '*':
-				cell = st.changed.Render(cell)
-			}
-			row.WriteString(cell)
+			row.WriteString(b.square(v.At(sq).Cell, marks[sq], seated && sq == b.cur, st))
 		}
 		lines = append(lines, row.String())
 	}
@@ -149,6 +143,35 @@ func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []
 		lines = append(lines, "", b.describe(v, snap.You, st))
 	}
 	return lines
+}
+
+// stoneHeader and stoneRow key the memoised column letters of a board size and row numbers.
+type (
+	stoneHeader int
+	stoneRow    int
+)
+
+// stoneGlyph is what a drawn square looks like: the key of its memoised string.
+type stoneGlyph struct {
+	cell   stonetowers.Cell
+	mark   byte
+	cursor bool
+}
+
+// square draws one square, highlighted for the cursor or the last action's marks.
+func (b *stoneBoard) square(c stonetowers.Cell, mark byte, cursor bool, st styles) string {
+	return b.glyphs.get(stoneGlyph{c, mark, cursor}, func() string {
+		cell := b.cell(c, mark, st)
+		switch {
+		case cursor:
+			return st.cursor.Render(cell)
+		case mark == '+':
+			return st.acted.Render(cell)
+		case mark == '*':
+			return st.changed.Render(cell)
+		}
+		return cell
+	})
 }
 
 // cell draws one square's three columns (unstyled but for the owner's colour when not under the

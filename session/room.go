@@ -79,6 +79,7 @@ type roomScreen struct {
 	level   int // bot level index for 'b'
 	top     int // rules scroll
 	ticking bool
+	cache   frameCache
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game) *roomScreen {
@@ -92,6 +93,7 @@ func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	}
 	prevPhase := r.snap.Phase
 	r.snap, r.have = snap, true
+	r.cache.valid = false
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.msg = ""
 	}
@@ -131,9 +133,14 @@ func (r *roomScreen) say(msg string, isErr bool) { r.msg, r.msgErr = msg, isErr 
 
 // update handles a message; leave reports that the player goes back to the lobby.
 func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
+	if r.focus != focusChat && r.focus != focusPrompt {
+		// The board's cursor, the rules' scroll or a countdown may change: draw the body again.
+		// At a prompt only the prompt changes, and the body is drawn from the cache.
+		r.cache.valid = false
+	}
 	switch msg := msg.(type) {
 	case tickMsg:
-		r.ticking = false
+		r.ticking, r.cache.valid = false, false
 		return r.tick(), false
 	case moveDoneMsg:
 		if msg.err != nil {
@@ -294,6 +301,27 @@ func (r *roomScreen) view(st styles, w, h int) string {
 	if !r.have {
 		return "\n  Entering the room…"
 	}
+	lines := append(r.body(st, w, h), r.messageLine(st, w), r.help(st, w))
+	return strings.Join(lines, "\n")
+}
+
+// frameCache keeps what a frame drew that the next one may draw again: the header, board and
+// panel (unchanged while the player types at a prompt) and the help line.
+type frameCache struct {
+	body       []string
+	w, h       int
+	valid      bool
+	helpKey    string
+	helpString string
+}
+
+// body draws the header, the board and the side panel, or returns them as last drawn when
+// nothing they show has changed since.
+func (r *roomScreen) body(st styles, w, h int) []string {
+	c := &r.cache
+	if c.valid && c.w == w && c.h == h {
+		return c.body
+	}
 	s := &r.snap
 	header := st.title.Render(s.GameName) + st.dim.Render(" · room ") + st.bold.Render(s.Code) +
 		st.dim.Render(" · "+s.Phase.String())
@@ -301,7 +329,7 @@ func (r *roomScreen) view(st styles, w, h int) string {
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
-	headerLine := fit(header, w-lipgloss.Width(right)-1) + " " + right
+	lines := []string{fit(header, w-lipgloss.Width(right)-1) + " " + right}
 
 	bodyH := h - 3
 	boardW := w - panelWidth - 1
@@ -316,12 +344,25 @@ func (r *roomScreen) view(st styles, w, h int) string {
 	}
 	left = block(left, boardW, bodyH)
 	panel := block(r.panel(st, panelWidth, bodyH), panelWidth, bodyH)
-	lines := []string{headerLine}
 	for i := range bodyH {
 		lines = append(lines, left[i]+" "+panel[i])
 	}
-	lines = append(lines, r.messageLine(st, w), helpLine(st, w, r.helpKeys()...))
-	return strings.Join(lines, "\n")
+	*c = frameCache{body: lines, w: w, h: h, valid: true, helpKey: c.helpKey, helpString: c.helpString}
+	return lines
+}
+
+// help draws the key help line, again only when its keys or the width changed.
+func (r *roomScreen) help(st styles, w int) string {
+	keys := r.helpKeys()
+	var k strings.Builder
+	fmt.Fprint(&k, w)
+	for _, b := range keys {
+		k.WriteString("\x00" + b.Help().Key + "\x01" + b.Help().Desc)
+	}
+	if c := &r.cache; c.helpKey != k.String() {
+		c.helpKey, c.helpString = k.String(), helpLine(st, w, keys...)
+	}
+	return r.cache.helpString
 }
 
 func (r *roomScreen) messageLine(st styles, w int) string {
