@@ -23,8 +23,14 @@ var layers = map[string][]string{
 	"storage":       {"rules", "rating", "record"},
 	"rooms":         {"rules", "sanitize"},
 	"session":       {"rooms", "rules", "record", "sanitize"},
-	"sshd":          {"session", "rooms", "rules", "record", "sanitize"},
-	"cmd/arcade":    {"sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage"},
+	"sshd":          {"session", "rooms", "rules", "record", "sanitize", "teaframe"},
+	"cmd/arcade":    {"sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
+	// Leaves used by the upper layers: a Bubble Tea renderer, and Prometheus metrics.
+	"teaframe": {},
+	"metrics":  {},
+	// The load tool plays Stone Towers with the game's own engine; its floor server is bare.
+	"cmd/arcade-load":       {"rules"},
+	"cmd/arcade-load/floor": {},
 }
 
 const module = "github.com/arcade/arcade"

@@ -1,17 +1,21 @@
 package sshd
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/arcade/arcade/sanitize"
 	"github.com/arcade/arcade/session"
+	"github.com/arcade/arcade/teaframe"
 )
 
 // ctxRequest is the context key under which route leaves the parsed request for program.
@@ -152,18 +156,56 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
 	})
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
-	p := tea.NewProgram(m, opts...)
+	var model tea.Model = m
+	if s.cfg.FPS <= 0 && sess.EmulatedPty() {
+		// Frames only when something changed (package teaframe). Bubble Tea's own renderer ticks
+		// FPS times a second for every session, idle or not (60 by default: a thousand idle
+		// sessions cost about 30% of a core), and holds two screen-sized cell buffers for good.
+		// This renderer draws after the messages that arrived together have been handled, and
+		// drops the buffers of idle sessions. It needs an emulated PTY (wish's default): with a
+		// real one Bubble Tea's renderer also sets the terminal's modes.
+		env := append(slices.Clone(sess.Environ()), "TERM="+pty.Term) // as bubbletea.MakeOptions
+		fr := teaframe.New(sess, teaframe.Options{Width: pty.Window.Width, Height: pty.Window.Height,
+			Env: env, Profile: colorprofile.Env(env), MapNewline: true})
+		model = fr.Wrap(m)
+		opts = append(opts, fr.ProgramOptions()...)
+		sess.Context().SetValue(ctxFrames, fr) // restoreTerminal closes it
+		// Bubble Tea's ticker still wakes once a second: start on a 50 ms boundary so that the
+		// tickers of many sessions fire together (see teaframe.AlignTicker).
+		defer teaframe.AlignTicker()
+	} else if s.cfg.FPS > 0 {
+		opts = append(opts, tea.WithFPS(s.cfg.FPS))
+	}
+	p := tea.NewProgram(model, opts...)
 	s.mu.Lock()
 	s.programs[p] = struct{}{}
 	s.mu.Unlock()
-	go func() {
-		<-sess.Context().Done()
+	// AfterFunc rather than a goroutine parked on Done: one goroutine less per session.
+	context.AfterFunc(sess.Context(), func() {
 		m.Close() // a dropped connection leaves its room: the seat starts its countdown
 		s.mu.Lock()
 		delete(s.programs, p)
 		s.mu.Unlock()
-	}()
+	})
 	return p
+}
+
+// framesKey is the type of ctxFrames.
+type framesKey struct{}
+
+// ctxFrames is the context key under which program leaves a session's teaframe.Renderer.
+var ctxFrames = framesKey{}
+
+// restoreTerminal runs when a session's Bubble Tea program has ended and before the session
+// closes: it puts the client's terminal back (main screen, cursor, mouse and keyboard modes), which
+// Bubble Tea's own renderer does by itself but teaframe's needs to be told.
+func (s *Server) restoreTerminal(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if fr, ok := sess.Context().Value(ctxFrames).(*teaframe.Renderer); ok {
+			fr.Close()
+		}
+		next(sess)
+	}
 }
 
 // hasEnv reports whether the client set the variable key to a non-empty value.

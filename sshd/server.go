@@ -41,6 +41,10 @@ type Config struct {
 	Names Names
 	// Records serves leaderboards, profiles and replays; nil keeps no records.
 	Records session.Records
+	// FPS chooses the renderer of interactive sessions: 0 draws a frame only when something
+	// changed (package teaframe); more uses Bubble Tea's own renderer at that many frames a
+	// second (at most 120), which ticks even while idle.
+	FPS int
 }
 
 // Names binds names to keys. storage.DB satisfies it.
@@ -110,9 +114,11 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		//   rate      new sessions per source address, before any work is done for them;
 		//   capacity  the concurrent-session cap, with a polite refusal;
 		//   route     plain-text commands answer and exit here; interactive ones go on;
-		//   tea       the Bubble Tea program of an interactive session.
+		//   tea       the Bubble Tea program of an interactive session;
+		//   restore   after the program: the terminal put back (for teaframe's renderer).
 		wish.WithMiddleware(
 			recover.MiddlewareWithLogger(cfg.Logger.StandardLog(),
+				s.restoreTerminal,
 				bubbletea.MiddlewareWithProgramHandler(s.program),
 				s.route,
 				s.capacity,

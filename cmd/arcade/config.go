@@ -21,6 +21,8 @@ type config struct {
 	seatGrace   time.Duration
 	botDelay    time.Duration
 	logLevel    string
+	metrics     string // address of the Prometheus endpoint; "" for none
+	fps         int    // 0: frames only on change; N: Bubble Tea's renderer at N frames a second
 }
 
 // parseConfig reads flags; each flag's default comes from its ARCADE_ variable when set.
@@ -67,6 +69,8 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.DurationVar(&c.seatGrace, "seat-grace", envDur("SEAT_GRACE", 2*time.Minute), "how long a dropped player's seat waits (ARCADE_SEAT_GRACE)")
 	fs.DurationVar(&c.botDelay, "bot-delay", envDur("BOT_DELAY", 400*time.Millisecond), "least time a bot takes per move (ARCADE_BOT_DELAY)")
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
+	fs.IntVar(&c.fps, "fps", envInt("FPS", 0), "0 draws a frame only when a screen changed; N uses Bubble Tea's renderer at N frames a second, which ticks while idle (ARCADE_FPS)")
+	fs.StringVar(&c.metrics, "metrics", env("METRICS", ""), "serve Prometheus metrics (and /debug/pprof/) on this address, e.g. 127.0.0.1:9100; off when empty (ARCADE_METRICS)")
 	if len(bad) > 0 {
 		err := fmt.Errorf("bad value in %s", strings.Join(bad, ", "))
 		fmt.Fprintln(errOut, "arcade:", err)

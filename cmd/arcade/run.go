@@ -44,13 +44,19 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	}
 	defer db.Close()
 	logf := func(format string, args ...any) { logger.Warnf(format, args...) }
+	var rec rooms.Recorder = recorder{db}
+	var mx *serverMetrics // --metrics: figures observed from outside the hub and the SSH server
+	if cfg.metrics != "" {
+		mx = newServerMetrics()
+		rec = mx.recorder(rec)
+	}
 	hub := rooms.NewHub(rooms.Config{
 		Games:     catalog.Games(),
 		MaxRooms:  cfg.maxRooms,
 		SeatGrace: zeroMeansNone(cfg.seatGrace),
 		BotDelay:  zeroMeansNone(cfg.botDelay),
 		Logf:      logf,
-		Recorder:  recorder{db},
+		Recorder:  rec,
 	})
 	resumed, err := resume(db, hub, logf)
 	if err != nil {
@@ -75,6 +81,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Logger:      logger,
 		Names:       db,
 		Records:     db,
+		FPS:         cfg.fps,
 	}, hub)
 	if err != nil {
 		return err
@@ -82,6 +89,14 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
+	}
+	if mx != nil {
+		closer, err := mx.serve(cfg.metrics, srv, hub, out, logf)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer closer.Close()
 	}
 	fmt.Fprintf(out, "arcade listening on %s\nhost key %s\nplay: ssh -p %d localhost\n",
 		ln.Addr(), hostkeys.Fingerprint(signer), ln.Addr().(*net.TCPAddr).Port)

@@ -1,0 +1,758 @@
+// Command arcade-load loads an arcade server with real SSH clients on PTYs and reports what it
+// costs and how fast it answers.
+//
+//	go run ./cmd/arcade-load                         a small run: floor, idle lobby, play
+//	go run ./cmd/arcade-load --sessions 2000 --idle 1000 --duration 60s
+//	go run ./cmd/arcade-load --addr 127.0.0.1:2222 --phases play   against a running server
+//
+// By default it builds the arcade (./cmd/arcade) and a bare wish + Bubble Tea server (the floor,
+// ./cmd/arcade-load/floor) into a temporary folder and runs each as a subprocess on 127.0.0.1, so
+// that their CPU time and memory can be read from /proc alone. Three phases, each optional:
+//
+//   - floor: --idle sessions sit on the floor server; its CPU and memory per session are the
+//     reference the arcade is compared with, in the same run.
+//   - idle: --idle sessions sit in the arcade's lobby; CPU and memory, total and per session, and
+//     the ratio to the floor; a few probe key presses time keystroke-to-redraw.
+//   - play: --sessions sessions pair up in rooms by code (one creates "new stonetowers", the other
+//     joins by the code its screen shows) and play Stone Towers, each player moving once every
+//     --interval, for --duration. Reported: sessions held, new sessions per second, the latency
+//     from a move being sent to the opponent's screen showing it (p50, p99, max), keystroke to
+//     redraw, bytes sent to each client per move, server CPU and memory, errors.
+//
+// The client side is cheap: each client follows its screen with a grid of runes that understands
+// only cursor movement and editing (no colours, no modes), and a move counts as seen when the
+// opponent's side panel shows the new turn counts ("Turns left: R 24 · B 25"), at the moment the
+// bytes that complete it arrive. --validate also runs a full emulator (vt10x) per client and
+// reports any difference; use it with small runs.
+//
+// The tool only connects to loopback addresses, refuses more than 5,000 sessions or phases longer
+// than 10 minutes, and stops by itself.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Bounds of a run.
+const (
+	maxSessions = 5000
+	maxPhase    = 10 * time.Minute
+)
+
+// options are the command line.
+type options struct {
+	addr       string
+	sessions   int
+	idle       int
+	interval   time.Duration
+	duration   time.Duration
+	window     time.Duration
+	settle     time.Duration
+	phases     string
+	dialers    int
+	size       int
+	turns      int
+	serverArgs []string
+	serverEnv  []string
+	arcadeBin  string
+	floorBin   string
+	guests     bool
+	validate   bool
+	jsonPath   string
+	profileDir string
+	probes     int
+	quiet      bool
+	cpuProfile string
+	keepalive  time.Duration
+	timeline   bool
+	serverPID  int
+}
+
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, " ") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+func parseOptions(args []string, errOut io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("arcade-load", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.StringVar(&o.addr, "addr", "", "load the arcade already running at this loopback address instead of starting one")
+	fs.IntVar(&o.sessions, "sessions", 200, "sessions in the play phase, two per room")
+	fs.IntVar(&o.idle, "idle", 200, "sessions in the idle phases (floor and lobby)")
+	fs.DurationVar(&o.interval, "interval", 2*time.Second, "each player makes a move this often")
+	fs.DurationVar(&o.duration, "duration", 30*time.Second, "length of the play phase, once every room has started")
+	fs.DurationVar(&o.window, "window", 10*time.Second, "how long idle sessions are measured")
+	fs.DurationVar(&o.settle, "settle", 30*time.Second, "wait after connecting before measuring (idle sessions drop their screen buffers after 5 s, and the memory goes back 10 s later)")
+	fs.StringVar(&o.phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play")
+	fs.IntVar(&o.dialers, "dialers", 32, "connections set up at once")
+	fs.IntVar(&o.size, "size", 12, "Stone Towers board size")
+	fs.IntVar(&o.turns, "turns", 60, "Stone Towers turns per player (a match lasts turns x interval)")
+	fs.Var((*stringList)(&o.serverArgs), "server-arg", "an extra flag for the arcade the tool starts (repeat it)")
+	fs.Var((*stringList)(&o.serverEnv), "server-env", "an extra KEY=VALUE in the environment of the servers the tool starts, e.g. GOGC=200 (repeat it)")
+	fs.StringVar(&o.arcadeBin, "arcade-bin", "", "arcade binary to start (default: go build ./cmd/arcade)")
+	fs.StringVar(&o.floorBin, "floor-bin", "", "floor binary to start (default: go build ./cmd/arcade-load/floor)")
+	fs.BoolVar(&o.guests, "guests", false, "connect as guests (no key) instead of with one key per client")
+	fs.BoolVar(&o.validate, "validate", false, "also run a full terminal emulator per client and compare screens (small runs)")
+	fs.StringVar(&o.jsonPath, "json", "", "also write the results to this file as JSON")
+	fs.StringVar(&o.profileDir, "profile", "", "save the arcade's CPU and heap profiles of each phase here (needs its metrics endpoint)")
+	fs.IntVar(&o.probes, "probes", 40, "key presses timed in each idle phase")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the report")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the load tool's own CPU profile here")
+	fs.IntVar(&o.serverPID, "server-pid", 0, "with --addr: the server's process ID, to read its CPU and memory from /proc")
+	fs.BoolVar(&o.timeline, "timeline", false, "log the move latency of every second of the play phase")
+	fs.DurationVar(&o.keepalive, "keepalive", 0, "idle sessions send an SSH keep-alive this often, as OpenSSH's ServerAliveInterval does (0: none)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case o.sessions < 2 || o.sessions%2 != 0 || o.sessions > maxSessions:
+		return o, fmt.Errorf("--sessions must be even, from 2 to %d", maxSessions)
+	case o.idle < 1 || o.idle > maxSessions:
+		return o, fmt.Errorf("--idle must be from 1 to %d", maxSessions)
+	case o.duration <= 0 || o.duration > maxPhase || o.window <= 0 || o.window > maxPhase || o.settle < 0 || o.settle > maxPhase:
+		return o, fmt.Errorf("--duration, --window and --settle must be positive and at most %v", maxPhase)
+	case o.interval < 20*time.Millisecond || o.interval > time.Minute:
+		return o, errors.New("--interval must be from 20ms to 1m")
+	case o.keepalive < 0 || (o.keepalive > 0 && o.keepalive < 100*time.Millisecond):
+		return o, errors.New("--keepalive must be 0 or at least 100ms")
+	case o.dialers < 1 || o.dialers > 256:
+		return o, errors.New("--dialers must be from 1 to 256")
+	case o.validate && (o.sessions > 100 || o.idle > 100):
+		return o, errors.New("--validate is for small runs: at most 100 sessions")
+	}
+	for _, p := range strings.Split(o.phases, ",") {
+		switch strings.TrimSpace(p) {
+		case "floor", "idle", "play":
+		default:
+			return o, fmt.Errorf("unknown phase %q: use floor, idle, play", p)
+		}
+	}
+	if o.addr != "" {
+		if err := checkLoopback(o.addr); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+func (o options) has(phase string) bool {
+	for _, p := range strings.Split(o.phases, ",") {
+		if strings.TrimSpace(p) == phase {
+			return true
+		}
+	}
+	return false
+}
+
+// bound is the longest a run may take; the tool gives up after it.
+func (o options) bound() time.Duration {
+	setup := time.Duration(o.sessions+2*o.idle)*20*time.Millisecond + 3*time.Minute
+	return setup + o.duration + 2*(o.window+o.settle) + 2*time.Minute
+}
+
+func main() { os.Exit(realMain()) }
+
+// realMain runs the tool and returns its exit status: 0, 1 when the run failed or counted
+// errors, 2 for a bad command line.
+func realMain() int {
+	o, err := parseOptions(os.Args[1:], os.Stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "arcade-load:", err)
+		}
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, o.bound())
+	defer cancel()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
+	logw := io.Writer(os.Stderr)
+	if o.quiet {
+		logw = io.Discard
+	}
+	res, err := run(ctx, o, logw)
+	if res != nil {
+		res.print(os.Stdout)
+		if o.jsonPath != "" {
+			if b, jerr := json.MarshalIndent(res, "", "  "); jerr == nil {
+				_ = os.WriteFile(o.jsonPath, b, 0o644)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "arcade-load:", err)
+		return 1
+	}
+	if res != nil && res.Errors > 0 {
+		return 1
+	}
+	return 0
+}
+
+// run runs the phases and returns what they measured.
+func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(logw, "%s  "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
+	}
+	res := &results{Started: time.Now(), LoadBefore: loadAverage(), CPUs: runtime.NumCPU(), Options: o.summary()}
+	defer func() { res.LoadAfter = loadAverage() }()
+	tmp, err := os.MkdirTemp("", "arcade-load-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if o.profileDir != "" {
+		if err := os.MkdirAll(o.profileDir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	needArcade := o.addr == "" && (o.has("idle") || o.has("play"))
+	needFloor := o.has("floor") // the floor is always the tool's own subprocess
+	if (needArcade && o.arcadeBin == "") || (needFloor && o.floorBin == "") {
+		root, err := moduleRoot()
+		if err != nil {
+			return nil, err
+		}
+		logf("building the arcade and the floor in %s", tmp)
+		a, f, err := build(ctx, root, tmp)
+		if err != nil {
+			return nil, err
+		}
+		if o.arcadeBin == "" {
+			o.arcadeBin = a
+		}
+		if o.floorBin == "" {
+			o.floorBin = f
+		}
+	}
+	errs := newErrorLog()
+	res.errs = errs
+	defer func() { res.Errors = errs.total(); res.ErrorKinds = errs.snapshot() }()
+
+	if needFloor {
+		srv, err := startServer(ctx, "floor", o.floorBin, []string{"--addr", "127.0.0.1:0"}, o.serverEnv, filepath.Join(tmp, "floor.log"))
+		if err != nil {
+			return res, err
+		}
+		res.Floor, err = idlePhase(ctx, o, srv, logf, errs, "floor: 0 keys")
+		srv.stop()
+		if err != nil {
+			return res, err
+		}
+	}
+	var arcade *server
+	if needArcade {
+		args := []string{"--addr", "127.0.0.1:0", "--data", filepath.Join(tmp, "data"),
+			"--max-sessions", fmt.Sprint(max(o.sessions, o.idle) + 100), "--max-rooms", fmt.Sprint(o.sessions/2 + 100),
+			"--conn-rate", "100000", "--conn-burst", "100000", "--log-level", "warn", "--metrics", "127.0.0.1:0"}
+		args = append(args, o.serverArgs...)
+		arcade, err = startServer(ctx, "arcade", o.arcadeBin, args, o.serverEnv, filepath.Join(tmp, "arcade.log"))
+		if err != nil {
+			return res, err
+		}
+		defer func() {
+			arcade.stop()
+			res.ServerLog = serverLogSummary(arcade.logPath)
+		}()
+		logf("arcade listening on %s (metrics %s)", arcade.addr, arcade.metrics)
+	} else if o.addr != "" {
+		arcade = &server{name: "arcade", addr: o.addr, pid: o.serverPID}
+	}
+	if o.has("idle") && arcade != nil {
+		res.Idle, err = idlePhase(ctx, o, arcade, logf, errs, "Welcome")
+		if err != nil {
+			return res, err
+		}
+		if res.Floor != nil && res.Floor.CPUPerSession > 0 {
+			res.Idle.CPURatio = res.Idle.CPUPerSession / res.Floor.CPUPerSession
+		}
+		if res.Floor != nil && res.Floor.RSSPerSession > 0 {
+			res.Idle.RSSRatio = res.Idle.RSSPerSession / res.Floor.RSSPerSession
+		}
+	}
+	if o.has("play") && arcade != nil {
+		res.Play, err = playPhase(ctx, o, arcade, logf, errs)
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// dialAll connects n clients to the lobby and waits for each to show ready. It returns those that
+// made it and the rate at which they did.
+func dialAll(ctx context.Context, o dialOpts, n, dialers int, ready string, errs *errorLog) ([]*client, float64) {
+	out := make([]*client, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range min(dialers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				c, err := dial(ctx, o, 100000+i, "")
+				if err != nil {
+					errs.add("dial", err)
+					continue
+				}
+				if err := c.waitText(ctx, ready, setupTimeout); err != nil {
+					errs.add("setup", err)
+					c.close()
+					continue
+				}
+				out[i] = c
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	var ok []*client
+	for _, c := range out {
+		if c != nil {
+			ok = append(ok, c)
+		}
+	}
+	return ok, float64(len(ok)) / elapsed.Seconds()
+}
+
+// idleResult is what an idle phase measured.
+type idleResult struct {
+	Server         string
+	Sessions       int
+	SessionsPerSec float64
+	CPUShare       float64 // of one core, while idle
+	CPUPerSession  float64 // share of one core per session
+	RSSBase        uint64  // before any session
+	RSS            uint64  // with the sessions, at the end of the window
+	RSSPerSession  float64 // bytes
+	Threads        int
+	Keystroke      summary
+	// KeepalivesPerSec are the SSH keep-alives answered per second during the window (--keepalive).
+	KeepalivesPerSec float64            `json:",omitempty"`
+	CPURatio         float64            `json:",omitempty"` // arcade per session / floor per session
+	RSSRatio         float64            `json:",omitempty"`
+	Metrics          map[string]float64 `json:",omitempty"`
+}
+
+// idlePhase connects --idle sessions to srv, lets them sit, and measures the server.
+func idlePhase(ctx context.Context, o options, srv *server, logf func(string, ...any), errs *errorLog, ready string) (*idleResult, error) {
+	res := &idleResult{Server: srv.name}
+	base, _ := srv.sample()
+	res.RSSBase = base.rss
+	logf("%s: connecting %d idle sessions", srv.name, o.idle)
+	dopts := dialOpts{addr: srv.addr, guest: o.guests, validate: o.validate, timeout: 30 * time.Second}
+	cs, rate := dialAll(ctx, dopts, o.idle, o.dialers, ready, errs)
+	defer func() {
+		for _, c := range cs {
+			c.close()
+		}
+		checkMismatches(cs, errs)
+	}()
+	res.Sessions, res.SessionsPerSec = len(cs), rate
+	logf("%s: %d sessions at %.0f/s; settling %v, then measuring for %v", srv.name, len(cs), rate, o.settle, o.window)
+	for end := time.Now().Add(o.settle); time.Until(end) > 0; {
+		if err := sleep(ctx, min(time.Until(end), 20*time.Second)); err != nil {
+			return res, err
+		}
+		if s, err := srv.sample(); err == nil {
+			logf("%s: settling: RSS %s", srv.name, mib(s.rss))
+		}
+	}
+	stopProfile := profile(ctx, o, srv, "idle-"+srv.name, o.window, logf)
+	stopPings := keepalives(ctx, o.keepalive, cs, errs)
+	s0, _ := srv.sample()
+	if err := sleep(ctx, o.window); err != nil {
+		return res, err
+	}
+	s1, err := srv.sample()
+	res.KeepalivesPerSec = float64(stopPings()) / o.window.Seconds()
+	stopProfile()
+	if err == nil {
+		res.CPUShare = cpuShare(s0, s1)
+		res.RSS, res.Threads = s1.rss, s1.threads
+		if len(cs) > 0 {
+			res.CPUPerSession = res.CPUShare / float64(len(cs))
+			res.RSSPerSession = float64(s1.rss-min(base.rss, s1.rss)) / float64(len(cs))
+		}
+	}
+	res.Metrics = scrape(srv)
+	// Key presses, one at a time, each waited for: the screen must change.
+	var key latencies
+	keys := []string{"j", "k"}
+	for i := range min(o.probes, len(cs)) {
+		c := cs[i*len(cs)/max(1, min(o.probes, len(cs)))]
+		w := c.expectFunc(func(s *screen) bool { return anyDirty(s) })
+		t0 := time.Now()
+		if err := c.send(keys[i%2]); err != nil {
+			errs.add("send", err)
+			continue
+		}
+		at, err := c.wait(ctx, w, moveTimeout, c.name+" waiting for a redraw")
+		if err != nil {
+			errs.add("keystroke", err)
+			continue
+		}
+		key.add(at.Sub(t0))
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return res, err
+		}
+	}
+	res.Keystroke = key.summary()
+	alive := 0
+	for _, c := range cs {
+		if c.alive() {
+			alive++
+		}
+	}
+	if alive < len(cs) {
+		errs.add("disconnected", fmt.Errorf("%s: %d of %d idle sessions ended on their own", srv.name, len(cs)-alive, len(cs)))
+	}
+	logf("%s: idle CPU %s of one core, RSS %s (%s per session)", srv.name, pct(res.CPUShare), mib(res.RSS), kib(res.RSSPerSession))
+	return res, nil
+}
+
+// keepalives sends SSH keep-alive requests (keepalive@openssh.com, wanting a reply, as OpenSSH's
+// ServerAliveInterval does) from every client once per every, spread evenly, until the returned
+// function is called; it returns how many were answered.
+func keepalives(ctx context.Context, every time.Duration, cs []*client, errs *errorLog) func() int64 {
+	if every <= 0 || len(cs) == 0 {
+		return func() int64 { return 0 }
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var answered atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(max(every/time.Duration(len(cs)), 50*time.Microsecond))
+		defer t.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			c := cs[i%len(cs)]
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, _, err := c.conn.SendRequest("keepalive@openssh.com", true, nil); err != nil {
+					errs.add("keepalive", err)
+					return
+				}
+				answered.Add(1)
+			}()
+		}
+	}()
+	return func() int64 {
+		cancel()
+		wg.Wait()
+		return answered.Load()
+	}
+}
+
+func anyDirty(s *screen) bool {
+	for _, d := range s.dirty {
+		if d {
+			return true
+		}
+	}
+	return false
+}
+
+// playResult is what the play phase measured.
+type playResult struct {
+	Sessions       int
+	Rooms          int
+	SessionsHeld   int
+	SessionsPerSec float64
+	SetupSeconds   float64
+	Seconds        float64
+	MovesSent      int64
+	MovesSeen      int64
+	MovesPerSec    float64
+	Late           int64
+	Rematches      int64
+	MoveLatency    summary
+	KeyLatency     summary
+	BytesToOpp     float64 // per move, to the opponent (the move drawn)
+	BytesToMover   float64 // per move, to the mover (prompt, typing echo, the move drawn)
+	CPUShare       float64
+	CPUPerSession  float64
+	RSSBase        uint64
+	RSS            uint64
+	RSSPerSession  float64
+	Threads        int
+	ClientCPUShare float64
+	Metrics        map[string]float64 `json:",omitempty"`
+}
+
+func playPhase(ctx context.Context, o options, srv *server, logf func(string, ...any), errs *errorLog) (*playResult, error) {
+	res := &playResult{Sessions: o.sessions, Rooms: o.sessions / 2}
+	base, _ := srv.sample()
+	res.RSSBase = base.rss
+	dopts := dialOpts{addr: srv.addr, guest: o.guests, validate: o.validate, timeout: 30 * time.Second}
+	logf("play: setting up %d rooms (%d sessions)", res.Rooms, o.sessions)
+	rs := make([]*room, res.Rooms)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range min(o.dialers, res.Rooms) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(rs) || ctx.Err() != nil {
+					return
+				}
+				r, err := setupRoom(ctx, dopts, i, o.size, o.turns)
+				if err != nil {
+					errs.add("setup", err)
+					continue
+				}
+				rs[i] = r
+			}
+		}()
+	}
+	wg.Wait()
+	res.SetupSeconds = time.Since(start).Seconds()
+	var rooms []*room
+	var clients []*client
+	for _, r := range rs {
+		if r != nil {
+			rooms = append(rooms, r)
+			clients = append(clients, r.players[:]...)
+		}
+	}
+	defer func() {
+		for _, c := range clients {
+			c.close()
+		}
+	}()
+	res.SessionsPerSec = float64(len(clients)) / res.SetupSeconds
+	logf("play: %d rooms ready in %.1f s (%.0f sessions/s); playing for %v, a move per player every %v",
+		len(rooms), res.SetupSeconds, res.SessionsPerSec, o.duration, o.interval)
+	if len(rooms) == 0 {
+		return res, errors.New("no room could be set up")
+	}
+	ps := &playStats{errs: errs}
+	begin := time.Now().Add(200 * time.Millisecond)
+	from := begin.Add(o.interval) // the first interval staggers the rooms in: not measured
+	end := begin.Add(o.duration)
+	if !from.Before(end) {
+		from = begin
+	}
+	var s0, c0 procSample
+	var bytes0 [2]uint64
+	var stopProfile func()
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		if sleep(ctx, time.Until(from)) != nil {
+			return
+		}
+		s0, _ = srv.sample()
+		c0, _ = sampleProc(os.Getpid())
+		bytes0 = sumBytes(clients)
+		stopProfile = profile(ctx, o, srv, "play", end.Sub(from), logf)
+	}()
+	runRooms(ctx, rooms, ps, begin, from, end, o.interval)
+	s1, err := srv.sample()
+	c1, _ := sampleProc(os.Getpid())
+	<-sampled
+	if stopProfile != nil {
+		stopProfile()
+	}
+	bytes1 := sumBytes(clients)
+	if err == nil {
+		res.CPUShare = cpuShare(s0, s1)
+		res.CPUPerSession = res.CPUShare / float64(len(clients))
+		res.RSS, res.Threads = s1.rss, s1.threads
+		res.RSSPerSession = float64(s1.rss-min(base.rss, s1.rss)) / float64(len(clients))
+	}
+	res.ClientCPUShare = cpuShare(c0, c1)
+	res.Seconds = s1.at.Sub(s0.at).Seconds()
+	res.MovesSent, res.MovesSeen = ps.sent.Load(), ps.seen.Load()
+	res.Late, res.Rematches = ps.late.Load(), ps.rematches.Load()
+	res.MoveLatency, res.KeyLatency = ps.move.summary(), ps.key.summary()
+	if o.timeline {
+		for i, sm := range ps.move.timeline(from) {
+			logf("play: second %3d: %s", i, sm)
+		}
+	}
+	if n := res.MoveLatency.N; n > 0 {
+		res.MovesPerSec = float64(n) / end.Sub(from).Seconds()
+		res.BytesToOpp = float64(bytes1[roleWaiting]-bytes0[roleWaiting]) / float64(n)
+		res.BytesToMover = float64(bytes1[roleMoving]-bytes0[roleMoving]) / float64(n)
+	}
+	for _, c := range clients {
+		if c.alive() {
+			res.SessionsHeld++
+		}
+	}
+	if res.SessionsHeld < len(clients) {
+		errs.add("disconnected", fmt.Errorf("%d of %d playing sessions ended on their own", len(clients)-res.SessionsHeld, len(clients)))
+	}
+	res.Metrics = scrape(srv)
+	checkMismatches(clients, errs)
+	if !srv.alive() {
+		errs.add("server-exited", fmt.Errorf("the server exited during the run (log %s)", srv.logPath))
+	}
+	logf("play: moves %s; server CPU %s of one core, RSS %s", res.MoveLatency, pct(res.CPUShare), mib(res.RSS))
+	return res, nil
+}
+
+func sumBytes(cs []*client) (out [2]uint64) {
+	for _, c := range cs {
+		out[0] += c.bytes[0].Load()
+		out[1] += c.bytes[1].Load()
+	}
+	return out
+}
+
+// checkMismatches reports clients whose screen differed from the full emulator's (--validate).
+func checkMismatches(cs []*client, errs *errorLog) {
+	for _, c := range cs {
+		if c.vt == nil {
+			continue
+		}
+		if m := c.firstMismatch(); m != "" {
+			errs.add("screen-mismatch", fmt.Errorf("%s: %s", c.name, m))
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// profile saves a CPU profile of d, then a heap profile, from the server's metrics endpoint
+// (--profile). The returned function waits for them.
+func profile(ctx context.Context, o options, srv *server, name string, d time.Duration, logf func(string, ...any)) func() {
+	if o.profileDir == "" || srv.metrics == "" {
+		return func() {}
+	}
+	secs := max(1, int(d.Seconds()))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		get := func(path, file string) {
+			req, _ := http.NewRequestWithContext(ctx, "GET", srv.metrics+path, nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				logf("profile %s: %v", file, err)
+				return
+			}
+			defer resp.Body.Close()
+			f, err := os.Create(filepath.Join(o.profileDir, file))
+			if err != nil {
+				return
+			}
+			defer f.Close()
+			_, _ = io.Copy(f, resp.Body)
+		}
+		get(fmt.Sprintf("/debug/pprof/profile?seconds=%d", secs), name+"-cpu.pprof")
+		get("/debug/pprof/heap", name+"-heap.pprof")
+		get("/debug/pprof/goroutine", name+"-goroutine.pprof")
+	}()
+	return func() { <-done }
+}
+
+// scrape reads the arcade_ and process_ figures of the server's metrics endpoint, if it has one.
+func scrape(srv *server) map[string]float64 {
+	if srv.metrics == "" {
+		return nil
+	}
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(srv.metrics + "/metrics")
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil
+	}
+	out := map[string]float64{}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if strings.HasPrefix(line, "#") || line == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(line, " ")
+		if !ok || strings.Contains(name, "_bucket{") {
+			continue
+		}
+		var v float64
+		if _, err := fmt.Sscan(val, &v); err == nil {
+			out[name] = v
+		}
+	}
+	return out
+}
+
+// serverLogSummary counts the warnings and errors in a server's log.
+func serverLogSummary(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var warn, errs int
+	var first string
+	for line := range strings.SplitSeq(string(b), "\n") {
+		switch {
+		case strings.Contains(line, "ERRO"), strings.Contains(line, "panic"):
+			errs++
+			if first == "" {
+				first = firstLine(line, 200)
+			}
+		case strings.Contains(line, "WARN"):
+			warn++ // the rooms log every room they create at this level
+		}
+	}
+	s := fmt.Sprintf("%d errors, %d warnings", errs, warn)
+	if first != "" {
+		s += "; first error: " + first
+	}
+	return s
+}

@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+// Timeouts of the play phase. They bound each wait; none of them is a performance assertion.
+const (
+	setupTimeout = 60 * time.Second // a room's code, a join, a rematch
+	moveTimeout  = 15 * time.Second // a move or a keystroke to reach a screen
+)
+
+var codeRe = regexp.MustCompile(`room ([A-Z2-9]{5})`)
+
+// playStats is what the play phase measures; safe for concurrent use.
+type playStats struct {
+	move      latencies // move sent -> opponent's screen shows it
+	key       latencies // ':' sent -> own screen shows the prompt
+	sent      atomic.Int64
+	seen      atomic.Int64
+	late      atomic.Int64 // moves sent later than their schedule by more than half an interval
+	rematches atomic.Int64
+	errs      *errorLog
+}
+
+// room is two clients playing Stone Towers. players[s] holds seat s.
+type room struct {
+	id      int
+	code    string
+	players [2]*client
+	opts    rules.Options
+	turns   int
+	state   rules.Engine
+	rng     *rand.Rand
+	match   int
+}
+
+// setupRoom connects two clients, the first creating a room and the second joining it by its
+// code, and waits until both screens show the match's start.
+func setupRoom(ctx context.Context, o dialOpts, id, size, turns int) (*room, error) {
+	r := &room{id: id, turns: turns, rng: rand.New(rand.NewPCG(uint64(id), 7)),
+		opts: rules.Options{"size": strconv.Itoa(size), "turns": strconv.Itoa(turns)}}
+	a, err := dial(ctx, o, 2*id, fmt.Sprintf("new stonetowers size=%d turns=%d", size, turns))
+	if err != nil {
+		return nil, fmt.Errorf("creator: %w", err)
+	}
+	w := a.expectFunc(func(s *screen) bool { return codeRe.MatchString(s.row(0)) })
+	if _, err := a.wait(ctx, w, setupTimeout, a.name+" waiting for the room code"); err != nil {
+		a.close()
+		return nil, err
+	}
+	a.mu.Lock()
+	r.code = codeRe.FindStringSubmatch(a.scr.row(0))[1]
+	a.mu.Unlock()
+	b, err := dial(ctx, o, 2*id+1, "join "+r.code)
+	if err != nil {
+		a.close()
+		return nil, fmt.Errorf("joiner: %w", err)
+	}
+	r.players = [2]*client{a, b}
+	if err := r.newMatch(ctx); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// startMarker is what the side panel shows when a match starts.
+func (r *room) startMarker() string {
+	return fmt.Sprintf("Turns left: R %d · B %d", r.turns, r.turns)
+}
+
+// newMatch starts the local engine for a new match and waits for both screens to show it.
+func (r *room) newMatch(ctx context.Context) error {
+	st, err := stonetowers.Game.New(r.opts, 2, 1)
+	if err != nil {
+		return err
+	}
+	r.state = st
+	r.match++
+	for _, c := range r.players {
+		if err := c.waitText(ctx, r.startMarker(), setupTimeout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *room) close() {
+	for _, c := range r.players {
+		if c != nil {
+			c.close()
+		}
+	}
+}
+
+// marker is the side panel's line after state's last move: it changes with every move.
+func marker(state rules.Engine) string {
+	v := state.View(rules.Spectator).(stonetowers.View)
+	return fmt.Sprintf("Turns left: R %d · B %d", v.TurnsLeft[0], v.TurnsLeft[1])
+}
+
+// play makes moves at the room's pace (one every half interval, so each player moves once an
+// interval) from first until end, then returns. Moves sent in [from, end) are measured.
+func (r *room) play(ctx context.Context, ps *playStats, first, from, end time.Time, interval time.Duration) {
+	half := interval / 2
+	next := first
+	for {
+		if d := time.Until(next); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+				return
+			}
+		}
+		now := time.Now()
+		if !now.Before(end) {
+			return
+		}
+		if now.Sub(next) > half {
+			ps.late.Add(1)
+		}
+		if cand, err := r.ply(ctx, ps, !now.Before(from)); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			kind := "move"
+			var ke kindErr
+			if errors.As(err, &ke) {
+				kind = ke.kind
+			}
+			ps.errs.add(kind, fmt.Errorf("room %s: %w", r.code, err))
+			if !r.players[0].alive() || !r.players[1].alive() {
+				ps.errs.add("disconnected", fmt.Errorf("room %s: a player's connection ended", r.code))
+				return
+			}
+			if err := r.resync(ctx, ps, cand); err != nil {
+				ps.errs.add("resync", fmt.Errorf("room %s: %w", r.code, err))
+				return
+			}
+		}
+		next = next.Add(half)
+	}
+}
+
+// kindErr is an error with the kind it is counted under.
+type kindErr struct {
+	kind string
+	err  error
+}
+
+func (e kindErr) Error() string { return e.err.Error() }
+func (e kindErr) Unwrap() error { return e.err }
+
+// ply plays one move: the mover opens the prompt (timed: keystroke to redraw), types the move
+// and presses enter; the opponent's screen must then show the new turn counts (timed: move to
+// opponent's screen). On an error after the move was sent, cand is the position it would lead to.
+func (r *room) ply(ctx context.Context, ps *playStats, measure bool) (cand rules.Engine, err error) {
+	seat := r.state.ToMove()[0]
+	mover, opp := r.players[seat], r.players[1-seat]
+	legal := r.state.Legal(seat)
+	move := legal[r.rng.IntN(len(legal))]
+	next, err := r.state.Apply(seat, move)
+	if err != nil {
+		return nil, fmt.Errorf("local engine refused %q: %w", move, err)
+	}
+	mover.role.Store(roleMoving)
+	opp.role.Store(roleWaiting)
+
+	prompt := mover.expectNew("move:")
+	t0 := time.Now()
+	if err := mover.send(":"); err != nil {
+		return nil, kindErr{"send", err}
+	}
+	at, err := mover.wait(ctx, prompt, moveTimeout, mover.name+" waiting for the move prompt")
+	if err != nil {
+		return nil, kindErr{"prompt", err}
+	}
+	if measure {
+		ps.key.add(at.Sub(t0))
+	}
+
+	want := marker(next)
+	seen := opp.expectNew(want)
+	mine := mover.expect(want)
+	t1 := time.Now()
+	if err := mover.send(move + "\r"); err != nil {
+		return next, kindErr{"send", err}
+	}
+	ps.sent.Add(1)
+	at, err = opp.wait(ctx, seen, moveTimeout, fmt.Sprintf("%s waiting for %s's move %q (%s)", opp.name, mover.name, move, want))
+	if err != nil {
+		return next, kindErr{"move-unseen", err}
+	}
+	ps.seen.Add(1)
+	if measure {
+		ps.move.add(at.Sub(t1))
+	}
+	if _, err := mover.wait(ctx, mine, moveTimeout, mover.name+" waiting for its own move"); err != nil {
+		return next, kindErr{"move-unseen", err}
+	}
+	r.state = next
+	if next.Outcome().Over {
+		return nil, r.rematch(ctx, ps)
+	}
+	return nil, nil
+}
+
+// rematch waits for both screens to show the end, asks for a rematch from both seats, and waits for
+// the new match, in which the players have swapped seats.
+func (r *room) rematch(ctx context.Context, ps *playStats) error {
+	for _, c := range r.players {
+		if err := c.waitText(ctx, "GAME OVER", setupTimeout); err != nil {
+			return kindErr{"rematch", err}
+		}
+	}
+	for _, c := range r.players {
+		if err := c.send("r"); err != nil {
+			return kindErr{"send", err}
+		}
+	}
+	r.players[0], r.players[1] = r.players[1], r.players[0]
+	if err := r.newMatch(ctx); err != nil {
+		return kindErr{"rematch", err}
+	}
+	ps.rematches.Add(1)
+	return nil
+}
+
+// resync brings the room back to a known state after a failed move: when the mover's prompt is
+// open it is closed (escape closes a prompt, but would leave the room from the board, so it is
+// only sent to an open prompt), and when a screen shows that the move was played after all (cand's
+// turn counts), the local engine adopts it.
+func (r *room) resync(ctx context.Context, ps *playStats, cand rules.Engine) error {
+	for _, c := range r.players {
+		if !strings.Contains(c.text(), "move:") {
+			continue
+		}
+		if err := c.send("\x1b"); err != nil {
+			return err
+		}
+		deadline := time.Now().Add(moveTimeout)
+		for strings.Contains(c.text(), "move:") {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s: the move prompt does not close", c.name)
+			}
+			if err := sleep(ctx, 50*time.Millisecond); err != nil {
+				return err
+			}
+		}
+	}
+	if cand == nil {
+		return nil
+	}
+	want := marker(cand)
+	for _, c := range r.players {
+		if strings.Contains(c.text(), want) {
+			r.state = cand
+			if cand.Outcome().Over {
+				return r.rematch(ctx, ps)
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// runRooms plays every room until end and waits for them.
+func runRooms(ctx context.Context, rs []*room, ps *playStats, start, from, end time.Time, interval time.Duration) {
+	var wg sync.WaitGroup
+	half := interval / 2
+	for i, r := range rs {
+		// Spread the rooms' first moves over half an interval so that moves arrive at a steady rate.
+		first := start.Add(time.Duration(int64(half) * int64(i) / int64(max(len(rs), 1))))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.play(ctx, ps, first, from, end, interval)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat's times (100 on Linux).
+const clockTicks = 100
+
+// procSample is a process's CPU time and resident memory at one moment.
+type procSample struct {
+	at      time.Time
+	cpu     time.Duration // user + system
+	rss     uint64        // bytes
+	threads int
+}
+
+// sampleProc reads /proc/PID/stat and /proc/PID/status.
+func sampleProc(pid int) (procSample, error) {
+	s := procSample{at: time.Now()}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return s, err
+	}
+	// The command name (field 2) is in parentheses and may hold spaces: split after it.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return s, fmt.Errorf("odd /proc/%d/stat", pid)
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
+	if len(f) < 13 {
+		return s, fmt.Errorf("short /proc/%d/stat", pid)
+	}
+	ut, _ := strconv.ParseUint(f[11], 10, 64)
+	st, _ := strconv.ParseUint(f[12], 10, 64)
+	s.cpu = time.Duration(ut+st) * time.Second / clockTicks
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return s, err
+	}
+	for line := range strings.SplitSeq(string(status), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		fs := strings.Fields(v)
+		if len(fs) == 0 {
+			continue
+		}
+		switch k {
+		case "VmRSS":
+			kb, _ := strconv.ParseUint(fs[0], 10, 64)
+			s.rss = kb * 1024
+		case "Threads":
+			s.threads, _ = strconv.Atoi(fs[0])
+		}
+	}
+	return s, nil
+}
+
+// cpuShare is the CPU used between a and b as a share of one core (1 = a whole core).
+func cpuShare(a, b procSample) float64 {
+	wall := b.at.Sub(a.at)
+	if wall <= 0 {
+		return 0
+	}
+	return float64(b.cpu-a.cpu) / float64(wall)
+}
+
+// server is a server binary the tool started, or one it was pointed at (pid 0).
+type server struct {
+	name    string
+	addr    string
+	metrics string // http://ADDR of the metrics endpoint, if any
+	cmd     *exec.Cmd
+	pid     int
+	logPath string
+	exited  chan struct{}
+	mu      sync.Mutex
+	exitErr error
+}
+
+// build compiles the arcade and the floor into dir and returns their paths.
+func build(ctx context.Context, root, dir string) (arcade, floor string, err error) {
+	arcade, floor = filepath.Join(dir, "arcade"), filepath.Join(dir, "floor")
+	for _, b := range [][2]string{{arcade, "./cmd/arcade"}, {floor, "./cmd/arcade-load/floor"}} {
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", b[0], b[1])
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("go build %s: %v\n%s", b[1], err, out)
+		}
+	}
+	return arcade, floor, nil
+}
+
+// moduleRoot finds the folder of go.mod from the working directory up.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod here or above: run from the repository, or give --arcade-bin and --floor-bin")
+		}
+		dir = parent
+	}
+}
+
+// startServer runs bin with args and env added to the tool's environment, its stderr in logPath, and waits for the line that says it
+// listens ("... listening on ADDR"); a line "metrics on http://ADDR/metrics" gives the metrics
+// endpoint.
+func startServer(ctx context.Context, name, bin string, args, env []string, logPath string) (*server, error) {
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = logf
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		logf.Close()
+		return nil, err
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the tool
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, err
+	}
+	s := &server{name: name, cmd: cmd, pid: cmd.Process.Pid, logPath: logPath, exited: make(chan struct{})}
+	found := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		var once sync.Once
+		for sc.Scan() {
+			line := sc.Text()
+			if _, a, ok := strings.Cut(line, "metrics on "); ok {
+				s.mu.Lock()
+				s.metrics = strings.TrimSuffix(strings.TrimSpace(a), "/metrics")
+				s.mu.Unlock()
+			}
+			if _, a, ok := strings.Cut(line, "listening on "); ok {
+				s.mu.Lock()
+				s.addr = strings.TrimSpace(a)
+				s.mu.Unlock()
+				once.Do(func() { close(found) })
+			}
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	go func() {
+		err := cmd.Wait()
+		logf.Close()
+		s.mu.Lock()
+		s.exitErr = err
+		s.mu.Unlock()
+		close(s.exited)
+	}()
+	select {
+	case <-found:
+	case <-s.exited:
+		return nil, fmt.Errorf("%s exited before listening: %v (log %s)", name, s.exitErr, logPath)
+	case <-time.After(30 * time.Second):
+		s.stop()
+		return nil, fmt.Errorf("%s did not listen within 30 s (log %s)", name, logPath)
+	case <-ctx.Done():
+		s.stop()
+		return nil, ctx.Err()
+	}
+	// The metrics line, when there is one, comes right after the address.
+	time.Sleep(100 * time.Millisecond)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := checkLoopback(s.addr); err != nil {
+		go s.stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// sample reads the server process's figures.
+func (s *server) sample() (procSample, error) {
+	if s.pid == 0 {
+		return procSample{at: time.Now()}, errors.New("not started by this tool")
+	}
+	return sampleProc(s.pid)
+}
+
+// stop asks the server to stop (SIGTERM), then kills it after 10 s.
+func (s *server) stop() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.exited:
+	case <-time.After(10 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.exited
+	}
+}
+
+// alive reports whether the server process still runs.
+func (s *server) alive() bool {
+	if s.cmd == nil {
+		return true
+	}
+	select {
+	case <-s.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// checkLoopback refuses any address that is not on this machine's loopback interface.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("address %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("address %q is not loopback: this tool only loads servers on 127.0.0.1 or ::1", addr)
+	}
+	return nil
+}
+
+// loadAverage returns the first line of /proc/loadavg (1, 5 and 15 minute load averages).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}

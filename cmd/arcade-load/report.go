@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// results is everything a run measured.
+type results struct {
+	Started    time.Time
+	Options    string
+	CPUs       int
+	LoadBefore string
+	LoadAfter  string
+	Floor      *idleResult `json:",omitempty"`
+	Idle       *idleResult `json:",omitempty"`
+	Play       *playResult `json:",omitempty"`
+	Errors     int
+	ErrorKinds map[string]int `json:",omitempty"`
+	ServerLog  string         `json:",omitempty"`
+	errs       *errorLog
+}
+
+func (o options) summary() string {
+	s := fmt.Sprintf("phases=%s sessions=%d idle=%d interval=%v duration=%v window=%v size=%d turns=%d",
+		o.phases, o.sessions, o.idle, o.interval, o.duration, o.window, o.size, o.turns)
+	if o.addr != "" {
+		s += " addr=" + o.addr
+	}
+	if len(o.serverArgs) > 0 {
+		s += " server-args=" + strings.Join(o.serverArgs, " ")
+	}
+	if len(o.serverEnv) > 0 {
+		s += " server-env=" + strings.Join(o.serverEnv, " ")
+	}
+	if o.guests {
+		s += " guests"
+	}
+	return s
+}
+
+func (r *results) print(w io.Writer) {
+	fmt.Fprintf(w, "\narcade-load %s\n", r.Started.Format(time.RFC3339))
+	fmt.Fprintf(w, "  %s\n", r.Options)
+	fmt.Fprintf(w, "  %d CPUs; load average before %s, after %s\n", r.CPUs, r.LoadBefore, r.LoadAfter)
+	for _, ir := range []*idleResult{r.Floor, r.Idle} {
+		if ir == nil {
+			continue
+		}
+		title := "arcade, idle in the lobby"
+		if ir.Server == "floor" {
+			title = "floor (bare wish + Bubble Tea, one-line view), idle"
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		fmt.Fprintf(w, "  sessions             %d (connected at %.0f/s)\n", ir.Sessions, ir.SessionsPerSec)
+		fmt.Fprintf(w, "  CPU                  %s of one core; %.3f%% per session", pct(ir.CPUShare), ir.CPUPerSession*100)
+		if ir.CPURatio > 0 {
+			fmt.Fprintf(w, " (%.2f x floor)", ir.CPURatio)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  RSS                  %s (%s before the sessions); %s per session", mib(ir.RSS), mib(ir.RSSBase), kib(ir.RSSPerSession))
+		if ir.RSSRatio > 0 {
+			fmt.Fprintf(w, " (%.2f x floor)", ir.RSSRatio)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  threads              %d\n", ir.Threads)
+		if ir.KeepalivesPerSec > 0 {
+			fmt.Fprintf(w, "  keep-alives          %.0f/s answered\n", ir.KeepalivesPerSec)
+		}
+		fmt.Fprintf(w, "  keystroke to redraw  %s\n", ir.Keystroke)
+		printMetrics(w, ir.Metrics)
+	}
+	if p := r.Play; p != nil {
+		fmt.Fprintf(w, "\narcade, playing Stone Towers\n")
+		fmt.Fprintf(w, "  sessions held        %d of %d, in %d rooms\n", p.SessionsHeld, p.Sessions, p.Rooms)
+		fmt.Fprintf(w, "  new sessions         %.0f/s (every room created and joined in %.1f s)\n", p.SessionsPerSec, p.SetupSeconds)
+		fmt.Fprintf(w, "  moves                %d sent, %d seen; %.0f/s measured over %.0f s; %d late, %d rematches\n",
+			p.MovesSent, p.MovesSeen, p.MovesPerSec, p.Seconds, p.Late, p.Rematches)
+		fmt.Fprintf(w, "  move to opponent     %s\n", p.MoveLatency)
+		fmt.Fprintf(w, "  keystroke to redraw  %s\n", p.KeyLatency)
+		fmt.Fprintf(w, "  bytes per move       %.0f to the opponent, %.0f to the mover\n", p.BytesToOpp, p.BytesToMover)
+		fmt.Fprintf(w, "  server CPU           %s of one core; %.3f%% per session\n", pct(p.CPUShare), p.CPUPerSession*100)
+		fmt.Fprintf(w, "  server RSS           %s (%s before the sessions); %s per session\n", mib(p.RSS), mib(p.RSSBase), kib(p.RSSPerSession))
+		fmt.Fprintf(w, "  server threads       %d\n", p.Threads)
+		fmt.Fprintf(w, "  load tool CPU        %s of one core\n", pct(p.ClientCPUShare))
+		printMetrics(w, p.Metrics)
+	}
+	fmt.Fprintf(w, "\nerrors                 %d", r.Errors)
+	if r.errs != nil && r.Errors > 0 {
+		fmt.Fprint(w, r.errs.String())
+	}
+	fmt.Fprintln(w)
+	if r.ServerLog != "" {
+		fmt.Fprintf(w, "server log             %s\n", r.ServerLog)
+	}
+}
+
+// printMetrics prints the arcade's own figures from its metrics endpoint.
+func printMetrics(w io.Writer, m map[string]float64) {
+	if len(m) == 0 {
+		return
+	}
+	var keys []string
+	for k := range m {
+		if strings.HasPrefix(k, "arcade_") || k == "go_goroutines" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%g", k, m[k]))
+	}
+	fmt.Fprintf(w, "  server metrics       %s\n", strings.Join(parts, " "))
+}

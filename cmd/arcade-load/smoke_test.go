@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSmoke runs the whole tool small: it builds the arcade and the floor, sits 20 sessions on each,
+// then plays 10 rooms for a few seconds, fast enough for rematches, with every client's screen
+// checked against a full terminal emulator. It asserts that nothing failed and that latencies were
+// measured, never how fast anything was.
+func TestSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs two servers")
+	}
+	o, err := parseOptions([]string{"--sessions", "20", "--idle", "20", "--duration", "3s", "--window", "1s",
+		"--settle", "500ms", "--interval", "300ms", "--turns", "10", "--size", "8", "--probes", "5", "--validate"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var log bytes.Buffer
+	res, err := run(ctx, o, &log)
+	var report bytes.Buffer
+	if res != nil {
+		res.print(&report)
+	}
+	if err != nil {
+		t.Fatalf("run: %v\n%s%s", err, log.String(), report.String())
+	}
+	t.Log("\n" + report.String())
+	if res.Errors > 0 {
+		t.Errorf("%d errors", res.Errors)
+	}
+	for _, ir := range []*idleResult{res.Floor, res.Idle} {
+		if ir == nil || ir.Sessions != 20 || ir.Keystroke.N == 0 {
+			t.Errorf("idle phase: %+v", ir)
+		}
+	}
+	p := res.Play
+	switch {
+	case p == nil:
+		t.Fatal("no play phase")
+	case p.SessionsHeld != 20:
+		t.Errorf("%d sessions held, want 20", p.SessionsHeld)
+	case p.MoveLatency.N == 0 || p.KeyLatency.N == 0:
+		t.Errorf("no latencies measured: %+v", p)
+	case p.MovesSeen != p.MovesSent:
+		t.Errorf("%d moves sent, %d seen", p.MovesSent, p.MovesSeen)
+	case p.BytesToOpp == 0:
+		t.Error("no bytes counted")
+	}
+	if p != nil && p.Metrics["arcade_moves_total"] < float64(p.MovesSent) {
+		t.Errorf("the server's metrics count %g moves, the tool sent %d", p.Metrics["arcade_moves_total"], p.MovesSent)
+	}
+	if strings.Contains(res.ServerLog, "panic") {
+		t.Errorf("server log: %s", res.ServerLog)
+	}
+}
+
+// TestOptions: the tool refuses what it must not do.
+func TestOptions(t *testing.T) {
+	for _, args := range [][]string{
+		{"--addr", "10.0.0.1:22"},
+		{"--addr", "example.com:22"},
+		{"--sessions", "6000"},
+		{"--sessions", "3"},
+		{"--duration", "11m"},
+		{"--phases", "idle,dance"},
+		{"--validate", "--sessions", "2000"},
+	} {
+		if _, err := parseOptions(args, &bytes.Buffer{}); err == nil {
+			t.Errorf("%q accepted", args)
+		}
+	}
+	if _, err := parseOptions([]string{"--addr", "127.0.0.1:2222", "--phases", "play"}, &bytes.Buffer{}); err != nil {
+		t.Errorf("loopback refused: %v", err)
+	}
+}

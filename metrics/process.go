@@ -1,0 +1,79 @@
+package metrics
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RegisterProcess adds the usual figures of the process itself, under their customary names:
+// process_cpu_seconds_total and process_resident_memory_bytes (from /proc/self, so on Linux only),
+// process_start_time_seconds, go_goroutines and go_heap_bytes (memory in live and not yet swept
+// heap objects).
+func RegisterProcess(r *Registry) {
+	if _, err := os.Stat("/proc/self/stat"); err == nil {
+		r.CounterFunc("process_cpu_seconds_total", "User and system CPU time spent, in seconds.", func() float64 {
+			return procCPU()
+		})
+		r.GaugeFunc("process_resident_memory_bytes", "Resident memory size, in bytes.", func() float64 {
+			return procRSS()
+		})
+	}
+	start := float64(time.Now().UnixNano()) / 1e9
+	r.GaugeFunc("process_start_time_seconds", "Start time of the process since the Unix epoch, in seconds.", func() float64 {
+		return start
+	})
+	r.GaugeFunc("go_goroutines", "Number of goroutines that currently exist.", func() float64 {
+		return float64(runtime.NumGoroutine())
+	})
+	r.GaugeFunc("go_heap_bytes", "Bytes of memory in heap objects, live or not yet swept.", func() float64 {
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		metrics.Read(s)
+		if s[0].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return float64(s[0].Value.Uint64())
+	})
+}
+
+// userHZ is the unit of the times in /proc/self/stat.
+const userHZ = 100
+
+func procCPU() float64 {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (ut + st) / userHZ
+}
+
+func procRSS() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(v)
+			if len(f) > 0 {
+				kb, _ := strconv.ParseFloat(f[0], 64)
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,298 @@
+package teaframe
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/hinshun/vt10x"
+)
+
+// term is a renderer writing into a terminal emulator.
+type term struct {
+	t   *testing.T
+	r   *Renderer
+	out bytes.Buffer // the last frame's bytes
+	vt  vt10x.Terminal
+}
+
+func newTerm(t *testing.T, o Options) *term {
+	t.Helper()
+	tm := &term{t: t, vt: vt10x.New(vt10x.WithSize(o.Width, o.Height))}
+	tm.r = New(writerFunc(func(p []byte) (int, error) {
+		tm.out.Write(p)
+		// The emulated PTY turns "\n" into "\r\n" (MapNewline).
+		return tm.vt.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n")))
+	}), o)
+	return tm
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// frame draws content (on the alternate screen) and returns the bytes sent.
+func (tm *term) frame(content string) string {
+	tm.out.Reset()
+	tm.r.draw(tea.View{Content: content, AltScreen: true, MouseMode: tea.MouseModeCellMotion, WindowTitle: "t"})
+	return tm.out.String()
+}
+
+// screen returns the emulator's text with trailing spaces and empty last lines trimmed.
+func (tm *term) screen() string {
+	var lines []string
+	for l := range strings.SplitSeq(strings.TrimSuffix(tm.vt.String(), "\n"), "\n") {
+		lines = append(lines, strings.TrimRight(l, " "))
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+func (tm *term) want(plain string) {
+	tm.t.Helper()
+	if got := tm.screen(); got != plain {
+		tm.t.Fatalf("screen:\n%s\nwant:\n%s", got, plain)
+	}
+}
+
+var (
+	red  = lipgloss.NewStyle().Foreground(lipgloss.Color("#ff0000")).Bold(true)
+	dim  = lipgloss.NewStyle().Foreground(lipgloss.Color("#808080"))
+	opts = Options{Width: 40, Height: 8, Profile: colorprofile.TrueColor, MapNewline: true, Env: []string{"TERM=xterm-256color", "SSH_TTY=/dev/pts/0"}}
+)
+
+func board(turn int, who string) (styled, plain string) {
+	rows := []string{
+		"Stone Towers · room ABCDE",
+		"",
+		fmt.Sprintf("Turns left: %s %d · %s %d", red.Render("R"), 25-turn, dim.Render("B"), 25-turn),
+		"Last: " + red.Render(who),
+		"",
+		dim.Render("enter play · esc leave"),
+	}
+	styled = strings.Join(rows, "\n")
+	return styled, lipgloss.NewStyle().Render(stripANSI(styled))
+}
+
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// TestFramesSendOnlyChanges: the first frame sets the terminal up and draws everything; a frame
+// with one changed line sends a few bytes; an unchanged view sends nothing at all.
+func TestFramesSendOnlyChanges(t *testing.T) {
+	tm := newTerm(t, opts)
+	s, p := board(0, "Red built e5")
+	first := tm.frame(s)
+	tm.want(p)
+	for _, seq := range []string{"\x1b[?1049h", "\x1b[?1002h", "\x1b[?1006h", "\x1b[?2004h", "\x1b]2;t\x07", "\x1b[?25l"} {
+		if !strings.Contains(first, seq) {
+			t.Errorf("first frame lacks %q: %q", seq, first)
+		}
+	}
+	s, p = board(1, "Blue built f6")
+	second := tm.frame(s)
+	tm.want(p)
+	t.Logf("first frame %d bytes, one-line change %d bytes", len(first), len(second))
+	if len(second) == 0 || len(second) > len(first)/3 {
+		t.Errorf("a frame changing two lines sent %d bytes (the first sent %d)", len(second), len(first))
+	}
+	if again := tm.frame(s); again != "" {
+		t.Errorf("an unchanged view sent %q", again)
+	}
+}
+
+// TestReleaseAndRebuild: an idle renderer drops its buffers; the next frame rebuilds them from the
+// last view without sending it again, and sends only the change.
+func TestReleaseAndRebuild(t *testing.T) {
+	tm := newTerm(t, opts)
+	s, _ := board(0, "Red built e5")
+	tm.frame(s)
+	s, p := board(1, "Blue built f6")
+	direct := tm.frame(s)
+	tm.want(p)
+
+	tm2 := newTerm(t, opts)
+	s, _ = board(0, "Red built e5")
+	tm2.frame(s)
+	tm2.r.release()
+	if !tm2.r.Released() {
+		t.Fatal("not released")
+	}
+	s, p = board(1, "Blue built f6")
+	rebuilt := tm2.frame(s)
+	tm2.want(p)
+	if tm2.r.Released() {
+		t.Error("still released after a frame")
+	}
+	t.Logf("change %d bytes; after a release %d bytes", len(direct), len(rebuilt))
+	// After a rebuild the first cursor move is absolute; the rest is the same change.
+	if len(rebuilt) > len(direct)+16 {
+		t.Errorf("after a release the change took %d bytes, %d without: %q", len(rebuilt), len(direct), rebuilt)
+	}
+}
+
+// TestLinesThatDoNotStandAlone: a style left open across lines makes the renderer draw every
+// line, so the screen stays right.
+func TestLinesThatDoNotStandAlone(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		ok   bool
+	}{
+		{"plain", true},
+		{"\x1b[1mbold\x1b[m", true},
+		{"\x1b[1mbold\x1b[0m then plain", true},
+		{"\x1b[1mbold open", false},
+		{"\x1b[1mx\x1b[m\x1b[31mred open", false},
+		{"\x1b]8;;http://x\x07link\x1b]8;;\x07\x1b[m", false},
+	} {
+		if got := standsAlone(c.line); got != c.ok {
+			t.Errorf("standsAlone(%q) = %v", c.line, got)
+		}
+	}
+	tm := newTerm(t, opts)
+	tm.frame("one\n\x1b[1mtwo\nthree\x1b[m\nfour")
+	tm.want("one\ntwo\nthree\nfour")
+	tm.frame("one\n\x1b[1mtwo\nTHREE\x1b[m\nfour")
+	tm.want("one\ntwo\nTHREE\nfour")
+}
+
+// TestResizeAndClose: a resize redraws everything at the new size; Close puts the terminal back.
+func TestResizeAndClose(t *testing.T) {
+	tm := newTerm(t, opts)
+	s, p := board(0, "Red built e5")
+	tm.frame(s)
+	tm.r.resize(30, 8)
+	tm.vt.Resize(30, 8)
+	tm.frame(s)
+	tm.want(p)
+	tm.out.Reset()
+	tm.r.Close()
+	for _, seq := range []string{"\x1b[?1049l", "\x1b[?25h", "\x1b[?2004l", "\x1b[?1002l"} {
+		if !strings.Contains(tm.out.String(), seq) {
+			t.Errorf("Close lacks %q: %q", seq, tm.out.String())
+		}
+	}
+	tm.out.Reset()
+	tm.frame("after close")
+	if tm.out.Len() != 0 {
+		t.Errorf("a frame after Close sent %q", tm.out.String())
+	}
+}
+
+// counter is a model that counts keys and how often its View is called.
+type counter struct {
+	keys  int
+	views *int
+	mu    *sync.Mutex
+}
+
+func (c counter) Init() tea.Cmd { return nil }
+
+func (c counter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if k.String() == "q" {
+			return c, tea.Quit
+		}
+		c.keys++
+	}
+	return c, nil
+}
+
+func (c counter) View() tea.View {
+	c.mu.Lock()
+	*c.views++
+	c.mu.Unlock()
+	return tea.View{Content: fmt.Sprintf("keys: %d", c.keys), AltScreen: true}
+}
+
+// syncBuffer is a bytes.Buffer safe for the program's goroutines and the test's.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgram: a real program drawn by a Renderer; keys typed together share one frame and one
+// call of View; the terminal shows the model's last state.
+func TestProgram(t *testing.T) {
+	in, inW := io.Pipe()
+	var out syncBuffer
+	views, mu := 0, &sync.Mutex{}
+	r := New(&out, opts)
+	p := tea.NewProgram(r.Wrap(counter{views: &views, mu: mu}), append(r.ProgramOptions(),
+		tea.WithInput(in), tea.WithOutput(&out), tea.WithWindowSize(opts.Width, opts.Height),
+		tea.WithEnvironment(opts.Env), tea.WithoutSignalHandler(), tea.WithColorProfile(colorprofile.TrueColor))...)
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	waitFor := func(s string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !strings.Contains(out.String(), s) {
+			if time.Now().After(deadline) {
+				t.Fatalf("output never showed %q: %q", s, out.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitFor("keys: 0")
+	time.Sleep(50 * time.Millisecond) // the start's messages (size, profile, environment) settle
+	mu.Lock()
+	before := views
+	mu.Unlock()
+	if _, err := inW.Write([]byte("abcdefgh")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("8")
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	n := views - before
+	mu.Unlock()
+	if n < 1 || n > 3 {
+		t.Errorf("8 keys typed at once cost %d calls of View; want 1 to 3", n)
+	}
+	if _, err := inW.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("program did not quit")
+	}
+	r.Close()
+	if !strings.Contains(out.String(), "\x1b[?1049l") {
+		t.Error("terminal not put back after the program")
+	}
+}
