@@ -27,6 +27,7 @@ var ctxRequest = ctxKey{}
 // TERM) is sanitised first: a log line must not carry escape sequences to an operator's terminal.
 func (s *Server) logging(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		opened(sess)
 		start := time.Now()
 		pty, _, hasPty := sess.Pty()
 		s.log.Info("connect",

@@ -32,6 +32,9 @@ type Config struct {
 	MaxSessions int
 	// IdleTimeout closes a connection that has sent and received nothing for this long. Default 30m.
 	IdleTimeout time.Duration
+	// HandshakeTimeout closes a connection that has not opened a session this long after it
+	// connected. Default 30s.
+	HandshakeTimeout time.Duration
 	// ConnRate and ConnBurst limit new sessions per source address. Default 5 a second, burst 20.
 	ConnRate  float64
 	ConnBurst int
@@ -59,6 +62,9 @@ func (c *Config) defaults() {
 	}
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = 30 * time.Minute
+	}
+	if c.HandshakeTimeout <= 0 {
+		c.HandshakeTimeout = 30 * time.Second
 	}
 	if c.ConnRate <= 0 {
 		c.ConnRate = 5
@@ -102,7 +108,11 @@ func New(cfg Config, hub Hub) (*Server, error) {
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
 		func(srv *ssh.Server) error { srv.AddHostKey(cfg.HostKey); return nil },
-		wish.WithIdleTimeout(cfg.IdleTimeout),
+		// Idle and handshake deadlines are kept by idleConn (see idle.go), not by the library.
+		func(srv *ssh.Server) error {
+			srv.ConnCallback = wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout)
+			return nil
+		},
 		// Any key is welcome: the key is the identity. Which key really authenticated is read
 		// again in the session (see identify), never kept from here.
 		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),

@@ -283,3 +283,15 @@ func TestBotsPlayColorettaThroughSSH(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleTimeout: a connection that sends and receives nothing for --idle-timeout is closed.
+func TestIdleTimeout(t *testing.T) {
+	addr := startServerWith(t, "--idle-timeout", "1s")
+	p := connect(t, addr, "ida", newKey(t), "")
+	p.waitFor("Welcome")
+	select {
+	case <-p.done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("an idle connection was not closed")
+	}
+}

@@ -43,7 +43,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		return err
 	}
 	defer db.Close()
-	logf := func(format string, args ...any) { logger.Warnf(format, args...) }
+	logf := func(format string, args ...any) { logger.Infof(format, args...) }
 	var rec rooms.Recorder = recorder{db}
 	var mx *serverMetrics // --metrics: figures observed from outside the hub and the SSH server
 	if cfg.metrics != "" {
