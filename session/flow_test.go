@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"sync"
@@ -37,7 +38,9 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 			}
 			n, err := tm.Output().Read(buf)
 			mu.Lock()
-			_, _ = term.Write(buf[:n])
+			// A terminal's line discipline turns "\n" into "\r\n" (ONLCR), and the renderer counts
+			// on it; the emulator is given what a terminal would show.
+			_, _ = term.Write(bytes.ReplaceAll(buf[:n], []byte("\n"), []byte("\r\n")))
 			mu.Unlock()
 			if err != nil && err != io.EOF {
 				return
