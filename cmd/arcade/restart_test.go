@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"net"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
@@ -165,6 +167,14 @@ func TestKillRestartResume(t *testing.T) {
 	}
 	if !regexp.MustCompile(`1\s+`+winner+`\s`).MatchString(board) || !regexp.MustCompile(`2\s+`+loser+`\s`).MatchString(board) {
 		t.Errorf("leaderboard does not show %s over %s:\n%s", winner, loser, board)
+	}
+
+	var standings []record.Standing
+	if err := json.Unmarshal([]byte(plainCommand(t, addr, aliceKey, "leaderboard stonetowers --json")), &standings); err != nil {
+		t.Fatalf("leaderboard --json: %v", err)
+	}
+	if len(standings) != 2 || standings[0].Name != winner || standings[0].Games != 1 || standings[0].Wins != 1 {
+		t.Errorf("leaderboard --json = %+v", standings)
 	}
 
 	// Alice finds the match among hers and replays it to the end.
