@@ -12,6 +12,7 @@ package rules
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 )
@@ -147,4 +148,17 @@ func GameIDs(games []Game) string {
 		ids[i] = g.ID
 	}
 	return strings.Join(ids, ", ")
+}
+
+// Notations returns the moves in notation, in order: the usual body of Engine.Legal. A nil or
+// empty list gives nil.
+func Notations[M fmt.Stringer](moves []M) []string {
+	if len(moves) == 0 {
+		return nil
+	}
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = m.String()
+	}
+	return out
 }

@@ -81,12 +81,7 @@ func (s *State) LegalMoves(seat rules.Seat) []Move {
 
 // Legal returns the legal moves of seat now in notation (see LegalMoves).
 func (s *State) Legal(seat rules.Seat) []string {
-	ms := s.LegalMoves(seat)
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.String()
-	}
-	return out
+	return rules.Notations(s.LegalMoves(seat))
 }
 
 // Apply plays move (in notation) for seat and returns the new state; the receiver is unchanged.

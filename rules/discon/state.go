@@ -150,12 +150,7 @@ func (s *State) ToMove() []rules.Seat {
 
 // Legal returns the legal moves of seat in canonical notation.
 func (s *State) Legal(seat rules.Seat) []string {
-	ms := s.LegalMoves(seat)
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.String()
-	}
-	return out
+	return rules.Notations(s.LegalMoves(seat))
 }
 
 // Apply decodes move and plays it for seat (see ApplyMove).

@@ -140,15 +140,7 @@ func (s *State) LegalMoves(seat rules.Seat) []Move {
 
 // Legal returns seat's legal moves in canonical notation (see LegalMoves).
 func (s *State) Legal(seat rules.Seat) []string {
-	ms := s.LegalMoves(seat)
-	if ms == nil {
-		return nil
-	}
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.String()
-	}
-	return out
+	return rules.Notations(s.LegalMoves(seat))
 }
 
 // Apply decodes move (see ParseMove) and plays it for seat (see Play).
