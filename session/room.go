@@ -133,11 +133,9 @@ func (r *roomScreen) say(msg string, isErr bool) { r.msg, r.msgErr = msg, isErr 
 
 // update handles a message; leave reports that the player goes back to the lobby.
 func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
-	if r.focus != focusChat && r.focus != focusPrompt {
-		// The board's cursor, the rules' scroll or a countdown may change: draw the body again.
-		// At a prompt only the prompt changes, and the body is drawn from the cache.
-		r.cache.valid = false
-	}
+	// The body (header, board, panel) is drawn again only when it may have changed: a new
+	// snapshot (apply), a countdown's tick, the rules' scroll, or a key or click the board takes.
+	// Prompts, replies to moves and other messages change only the lines below it.
 	switch msg := msg.(type) {
 	case tickMsg:
 		r.ticking, r.cache.valid = false, false
@@ -163,6 +161,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return r.updateInput(msg), false
 	case focusRules:
 		if km, ok := msg.(tea.KeyPressMsg); ok {
+			r.cache.valid = false
 			switch {
 			case key.Matches(km, r.keys.ScrollUp):
 				r.top = max(0, r.top-1)
@@ -175,6 +174,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, false
 	}
 	if click, ok := msg.(tea.MouseClickMsg); ok {
+		r.cache.valid = false
 		// The board is drawn from the screen's second line.
 		click.Y--
 		if mv := r.board.handle(click, &r.snap); mv != "" {
@@ -198,7 +198,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		r.focus, r.input = focusChat, newLineInput("say: ", 200)
 		return nil, false
 	case key.Matches(km, k.Rules):
-		r.focus, r.top = focusRules, 0
+		r.focus, r.top, r.cache.valid = focusRules, 0, false
 		return nil, false
 	case key.Matches(km, k.Level):
 		r.cycleLevel()
@@ -211,6 +211,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		r.say("You asked for a rematch; waiting for the others.", false)
 		return actionCmd(r.sub.Rematch), false
 	}
+	r.cache.valid = false // the board may move its cursor or selection
 	if mv := r.board.handle(km, &r.snap); mv != "" {
 		return moveCmd(r.sub, mv), false
 	}

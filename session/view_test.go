@@ -193,3 +193,22 @@ func TestBoardCursorMakesMoves(t *testing.T) {
 		t.Errorf("second click proposes %q, want c4", got)
 	}
 }
+
+// TestRoomBodyCache: typing at the prompt reuses the drawn body; a key the board takes draws it
+// again (the cursor's square shows in the line under the board).
+func TestRoomBodyCache(t *testing.T) {
+	m := roomModel(t, playedSnapshot(t, 4))
+	if !strings.Contains(plain(m.View().Content), "g7 ") {
+		t.Fatal("the cursor does not start on g7")
+	}
+	m = press(m, ":", "b", " ", "e")
+	if !m.room.cache.valid {
+		t.Error("typing at the prompt threw the drawn body away")
+	}
+	m = press(m, "esc")
+	next, _ := m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
+	m = next.(Model)
+	if out := plain(m.View().Content); !strings.Contains(out, "f7 ") {
+		t.Errorf("after left the cursor line does not show f7:\n%s", out)
+	}
+}
