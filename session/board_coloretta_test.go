@@ -1,9 +1,7 @@
 package session
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -23,34 +21,10 @@ var colorettaNames = []string{"ann", "bob", "cid", "dee", "eve"}
 // so (or the game ends) and returns ann's snapshot of it with the engine.
 func colorettaPlay(t *testing.T, seats int, opts rules.Options, stop func(i int, v coloretta.View) bool) (rooms.Snapshot, rules.Engine) {
 	t.Helper()
-	state, err := coloretta.Game.New(opts, seats, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var moves []rooms.MoveRecord
-	for i := 0; !state.Outcome().Over; i++ {
-		if v := state.View(0).(coloretta.View); stop(i, v) {
-			break
-		}
-		seat := state.ToMove()[0]
-		mv := coloretta.Greedy.Move(context.Background(), state, seat, rand.New(rand.NewPCG(5, uint64(i))))
-		if state, err = state.Apply(seat, mv); err != nil {
-			t.Fatal(err)
-		}
-		moves = append(moves, rooms.MoveRecord{Seat: seat, Move: mv})
-	}
-	snap := rooms.Snapshot{
-		Code: "C0L0R", GameID: coloretta.Game.ID, GameName: coloretta.Game.Name, Phase: rooms.Playing,
-		You: 0, ToMove: state.ToMove(), View: state.View(0), Outcome: state.Outcome(), Moves: moves,
-		Chat: []rooms.ChatLine{{Text: "ann sits down"}, {From: "bob", Text: "good luck!"}},
-	}
-	for _, n := range colorettaNames[:seats] {
-		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: n, Connected: true})
-	}
-	if snap.Outcome.Over {
-		snap.Phase = rooms.Finished
-	}
-	return snap, state
+	state, moves := playBots(t, coloretta.Game, opts, seats, 5, coloretta.Greedy,
+		func(i int, s rules.Engine) bool { return stop(i, s.View(0).(coloretta.View)) })
+	chat := []rooms.ChatLine{{Text: "ann sits down"}, {From: "bob", Text: "good luck!"}}
+	return roomSnapshot("C0L0R", coloretta.Game, state, moves, colorettaNames[:seats], chat), state
 }
 
 // colorettaMid plays at least plies moves and stops at ann's turn, when she may draw.

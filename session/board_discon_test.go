@@ -1,8 +1,6 @@
 package session
 
 import (
-	"context"
-	"math/rand/v2"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,29 +16,9 @@ import (
 // match with greedy bots and returns Red's snapshot of it with the engine.
 func disconSnapshot(t *testing.T, plies int) (rooms.Snapshot, rules.Engine) {
 	t.Helper()
-	state, err := discon.Game.New(rules.Options{"variant": "premium"}, 2, 11)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var moves []rooms.MoveRecord
-	for i := 0; (plies < 0 || i < plies) && !state.Outcome().Over; i++ {
-		seat := state.ToMove()[0]
-		mv := discon.GreedyBot{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(11, uint64(i))))
-		if state, err = state.Apply(seat, mv); err != nil {
-			t.Fatal(err)
-		}
-		moves = append(moves, rooms.MoveRecord{Seat: seat, Move: mv})
-	}
-	snap := rooms.Snapshot{
-		Code: "D1SCO", GameID: discon.Game.ID, GameName: discon.Game.Name, Phase: rooms.Playing,
-		Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Name: "bob", Connected: true}},
-		You:   0, ToMove: state.ToMove(), View: state.View(0), Outcome: state.Outcome(), Moves: moves,
-		Chat: []rooms.ChatLine{{Text: "ann sits down"}, {Text: "bob sits down"}, {From: "bob", Text: "good luck!"}},
-	}
-	if snap.Outcome.Over {
-		snap.Phase = rooms.Finished
-	}
-	return snap, state
+	state, moves := playBots(t, discon.Game, rules.Options{"variant": "premium"}, 2, 11, discon.GreedyBot{},
+		func(i int, _ rules.Engine) bool { return plies >= 0 && i >= plies })
+	return roomSnapshot("D1SCO", discon.Game, state, moves, []string{"ann", "bob"}, defaultChat), state
 }
 
 func TestDisconRoomGolden(t *testing.T) {

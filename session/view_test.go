@@ -103,24 +103,44 @@ func TestTooSmallGolden(t *testing.T) {
 // snapshot of it.
 func playedSnapshot(t *testing.T, plies int) rooms.Snapshot {
 	t.Helper()
-	state, err := stonetowers.Game.New(rules.Options{"size": "12", "turns": "25"}, 2, 7)
+	state, moves := playBots(t, stonetowers.Game, rules.Options{"size": "12", "turns": "25"}, 2, 7,
+		stonetowers.Greedy{}, func(i int, _ rules.Engine) bool { return plies >= 0 && i >= plies })
+	return roomSnapshot("K7QXM", stonetowers.Game, state, moves, []string{"ann", "bob"}, defaultChat)
+}
+
+// defaultChat is the chat of the test rooms.
+var defaultChat = []rooms.ChatLine{{Text: "ann sits down"}, {Text: "bob sits down"}, {From: "bob", Text: "good luck!"}}
+
+// playBots plays a seeded match of g with bot in every seat until stop says so (before move i) or
+// the match ends, and returns the state and the move log.
+func playBots(t *testing.T, g rules.Game, opts rules.Options, seats int, seed uint64, bot rules.Bot,
+	stop func(i int, state rules.Engine) bool) (rules.Engine, []rooms.MoveRecord) {
+	t.Helper()
+	state, err := g.New(opts, seats, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var moves []rooms.MoveRecord
-	for i := 0; (plies < 0 || i < plies) && !state.Outcome().Over; i++ {
+	for i := 0; !state.Outcome().Over && !stop(i, state); i++ {
 		seat := state.ToMove()[0]
-		mv := stonetowers.Greedy{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(7, uint64(i))))
+		mv := bot.Move(context.Background(), state, seat, rand.New(rand.NewPCG(seed, uint64(i))))
 		if state, err = state.Apply(seat, mv); err != nil {
 			t.Fatal(err)
 		}
 		moves = append(moves, rooms.MoveRecord{Seat: seat, Move: mv})
 	}
+	return state, moves
+}
+
+// roomSnapshot dresses state as seat 0's snapshot of room code, the seats held by names.
+func roomSnapshot(code string, g rules.Game, state rules.Engine, moves []rooms.MoveRecord, names []string,
+	chat []rooms.ChatLine) rooms.Snapshot {
 	snap := rooms.Snapshot{
-		Code: "K7QXM", GameID: "stonetowers", GameName: "Stone Towers", Phase: rooms.Playing,
-		Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Name: "bob", Connected: true}},
-		You:   0, ToMove: state.ToMove(), View: state.View(0), Outcome: state.Outcome(), Moves: moves,
-		Chat: []rooms.ChatLine{{Text: "ann sits down"}, {Text: "bob sits down"}, {From: "bob", Text: "good luck!"}},
+		Code: code, GameID: g.ID, GameName: g.Name, Phase: rooms.Playing,
+		You: 0, ToMove: state.ToMove(), View: state.View(0), Outcome: state.Outcome(), Moves: moves, Chat: chat,
+	}
+	for _, n := range names {
+		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: n, Connected: true})
 	}
 	if snap.Outcome.Over {
 		snap.Phase = rooms.Finished
