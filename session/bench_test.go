@@ -1,6 +1,14 @@
 package session
 
-import "testing"
+import (
+	"io"
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/teaframe"
+)
 
 // BenchmarkRoomFrame is the cost of one frame of a Stone Towers room mid-game at 80 x 24 after
 // a new snapshot (nothing drawn before can be reused but the styled glyphs).
@@ -34,5 +42,26 @@ func BenchmarkLobbyFrame(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.View()
+	}
+}
+
+// BenchmarkMoveFrames is the cost of the frames a move brings to one player, drawn as the server
+// draws them: the view after each move of a Stone Towers match, in turn, through teaframe to the
+// bytes a terminal gets.
+func BenchmarkMoveFrames(b *testing.B) {
+	t := &testing.T{}
+	var snaps []rooms.Snapshot
+	for plies := 10; plies < 40; plies++ {
+		snaps = append(snaps, playedSnapshot(t, plies))
+	}
+	m := roomModel(t, snaps[0])
+	r := teaframe.New(io.Discard, teaframe.Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor,
+		MapNewline: true, ReleaseAfter: -1})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.room.apply(snaps[i%len(snaps)])
+		r.Draw(m.View())
+		i++
 	}
 }

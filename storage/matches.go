@@ -84,13 +84,13 @@ func (d *DB) activeID(code string) (string, error) {
 }
 
 // AppendMove records move number ply (0-based) of the room's unfinished match. It returns once
-// the move is on disk; concurrent calls share their commits.
+// the move is on disk; concurrent calls share their commits (see groupCommit).
 func (d *DB) AppendMove(code string, ply int, mv record.Move) error {
 	id, err := d.activeID(code)
 	if err != nil {
 		return err
 	}
-	return d.db.Batch(func(tx *bolt.Tx) error {
+	return d.writes.do(func(tx *bolt.Tx) error {
 		return putJSON(tx.Bucket(bucketMoves), moveKey(id, ply), mv)
 	})
 }

@@ -3,8 +3,8 @@
 // disconnects, crashes and restarts.
 //
 // The file is opened once, with a lock timeout, and its buckets are created at open. Values are
-// JSON, copied out of transactions before use. Moves are committed through db.Batch, which
-// coalesces the commits of many rooms into one fsync.
+// JSON, copied out of transactions before use. Moves are committed in groups (see groupCommit):
+// the moves of many rooms that arrive during one commit share the next one and its fsyncs.
 //
 // Layout (bucket: key -> value):
 //
@@ -64,8 +64,9 @@ var (
 
 // DB is the arcade's database. Its methods are safe for concurrent use.
 type DB struct {
-	db  *bolt.DB
-	now func() time.Time
+	db     *bolt.DB
+	now    func() time.Time
+	writes *groupCommit // moves, committed in groups
 
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
@@ -89,10 +90,7 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	// A batch waits this long for more moves to commit together. bbolt's default, 10 ms, was most
-	// of a move's latency at low load; 2 ms still lets a busy server share each fsync.
-	db.MaxBatchDelay = 2 * time.Millisecond
-	d := &DB{db: db, now: time.Now, active: map[string]string{}}
+	d := &DB{db: db, now: time.Now, active: map[string]string{}, writes: newGroupCommit(db)}
 	if err := d.init(); err != nil {
 		db.Close()
 		return nil, err
@@ -129,8 +127,11 @@ func (d *DB) init() error {
 	})
 }
 
-// Close closes the database. Pending batched commits are written first.
-func (d *DB) Close() error { return d.db.Close() }
+// Close closes the database. Pending moves are committed first; later writes fail.
+func (d *DB) Close() error {
+	d.writes.close()
+	return d.db.Close()
+}
 
 // Backup writes a consistent copy of the whole database to w while others go on using it, and
 // returns the number of bytes written.

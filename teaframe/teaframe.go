@@ -597,6 +597,11 @@ func (r *Renderer) draw(v tea.View) {
 	r.armRelease()
 }
 
+// Draw draws v now, as a frame the wrapped model asked for would (for tests and benchmarks that
+// hold the view themselves; a program's frames come through Wrap). It must not be called at the
+// same time as the program's own frames.
+func (r *Renderer) Draw(v tea.View) { r.draw(v) }
+
 // armRelease (re)starts the idle countdown after which the cell buffers are dropped.
 func (r *Renderer) armRelease() {
 	if r.releaseAfter < 0 {
