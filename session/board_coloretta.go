@@ -269,23 +269,47 @@ func cardBox(v coloretta.View, st styles) []string {
 // cyanColor is Cyan's screen colour; the room's named colours have no cyan.
 var cyanColor = lipgloss.Color("#5fd7d7")
 
+// cyanPaint is the style of Cyan's cards.
+var cyanPaint = newPaint(lipgloss.NewStyle().Foreground(cyanColor).Bold(true))
+
 // cardStyle returns the style of a card's letter: its colour's, bold for the special cards, and
 // no colour at all without colour (NO_COLOR).
-func cardStyle(st styles, c coloretta.Card) lipgloss.Style {
+func cardStyle(st styles, c coloretta.Card) paint {
 	col, ok := c.Colour()
 	if !ok {
 		return st.bold
 	}
 	switch col {
 	case coloretta.Cyan:
-		if _, none := st.dim.GetForeground().(lipgloss.NoColor); none {
-			return lipgloss.NewStyle()
+		if st.noColor {
+			return plainPaint
 		}
-		return lipgloss.NewStyle().Foreground(cyanColor).Bold(true)
+		return cyanPaint
 	default:
-		name := col.String()
-		return st.colour(strings.ToUpper(name[:1]) + name[1:])
+		return st.colour(colourName(col))
 	}
+}
+
+// cardColourNames are the card colours' names capitalised, as styles.colour takes them: "Red",
+// "Yellow"...
+var cardColourNames = func() (ns [coloretta.NumColours]string) {
+	for c := range ns {
+		ns[c] = capitalise(coloretta.Colour(c).String())
+	}
+	return ns
+}()
+
+// colourName returns a card colour's name capitalised, as styles.colour takes it.
+func colourName(c coloretta.Colour) string {
+	if int(c) < len(cardColourNames) {
+		return cardColourNames[c]
+	}
+	return capitalise(c.String())
+}
+
+// capitalise makes a name's first letter (ASCII) a capital.
+func capitalise(name string) string {
+	return strings.ToUpper(name[:1]) + name[1:]
 }
 
 // handGroups writes a hand by colour, most first, then wilds and "+2" cards: "R3 G2 *1 +2x1".

@@ -341,13 +341,21 @@ func zoneMark(zone rules.Seat, st styles) string {
 // discColors are the disc colours' screen colours: violet, pink, blue, ivory.
 var discColors = [4]string{"#af87ff", "#ff87d7", "#5fafff", "#ffffd7"}
 
-// discStyle returns the style of a disc colour's letter: coloured unless the styles have no
-// colour at all (NO_COLOR), which shows as a dim style without a foreground.
-func discStyle(st styles, c discon.Colour) lipgloss.Style {
-	if _, none := st.dim.GetForeground().(lipgloss.NoColor); none || int(c) >= len(discColors) {
-		return lipgloss.NewStyle()
+// discPaints are the styles of the disc colours' letters, in discColors' order.
+var discPaints = func() (ps [len(discColors)]paint) {
+	for i, c := range discColors {
+		ps[i] = newPaint(lipgloss.NewStyle().Foreground(lipgloss.Color(c)))
 	}
-	return lipgloss.NewStyle().Foreground(lipgloss.Color(discColors[c]))
+	return ps
+}()
+
+// discStyle returns the style of a disc colour's letter: coloured unless the styles have no
+// colour at all (NO_COLOR).
+func discStyle(st styles, c discon.Colour) paint {
+	if st.noColor || int(c) >= len(discColors) {
+		return plainPaint
+	}
+	return discPaints[c]
 }
 
 // disconLegend explains the board's marks on two dim lines.
@@ -356,7 +364,7 @@ func disconLegend(st styles, width int) []string {
 	for _, c := range discon.Colours {
 		discs = append(discs, discStyle(st, c).Render(string(c.Letter()))+st.dim.Render(" "+c.String()))
 	}
-	zone := zoneMark(0, styles{seat: []lipgloss.Style{st.dim}, ascii: st.ascii})
+	zone := zoneMark(0, styles{seat: []paint{st.dim}, ascii: st.ascii})
 	return []string{
 		fit(strings.Join(discs, "  ")+st.dim.Render("  P3 stack of 3"), width),
 		fit(st.dim.Render("R3 Red's piece 3  ")+zone+st.dim.Render(" home zone  * last move  + jump"), width),

@@ -38,7 +38,7 @@ func colourOf(b boardView, i int) string {
 }
 
 // seatStyleOf is the style of seat i as the room's board names it.
-func seatStyleOf(b boardView, st styles, i int) lipgloss.Style {
+func seatStyleOf(b boardView, st styles, i int) paint {
 	if _, ok := b.(seatLabeler); ok {
 		return st.colour(colourOf(b, i))
 	}

@@ -9,10 +9,11 @@ import (
 // styles are the looks of the screens. Colour always comes with a letter or symbol, so a screen
 // without colour (NO_COLOR, or a monochrome terminal) says the same.
 type styles struct {
-	title, dim, bold, err, ok, key, sel, cursor, changed, acted lipgloss.Style
-	seat                                                        []lipgloss.Style
-	named                                                       map[string]lipgloss.Style
+	title, dim, bold, err, ok, key, sel, cursor, changed, acted paint
+	seat                                                        []paint
+	named                                                       map[string]paint
 	ascii                                                       bool
+	noColor                                                     bool // no colour at all (NO_COLOR)
 }
 
 // seatColors are the players' colours in seat order: red, blue, green, yellow, magenta.
@@ -27,49 +28,70 @@ var namedColors = map[string]color.Color{
 	"Magenta": seatColors[4], "Orange": lipgloss.Color("#ffaf5f"), "Purple": lipgloss.Color("#af87ff"),
 }
 
+// The styles of the four combinations of noColor and ascii, made once: newStyles hands out these
+// (a styles value shares its slice and map, which nobody changes).
+var builtStyles = [2][2]styles{
+	{buildStyles(false, false), buildStyles(false, true)},
+	{buildStyles(true, false), buildStyles(true, true)},
+}
+
+// newStyles returns the styles with or without colour, with or without non-ASCII glyphs.
 func newStyles(noColor, ascii bool) styles {
-	s := styles{ascii: ascii, named: map[string]lipgloss.Style{}}
+	return builtStyles[b2i(noColor)][b2i(ascii)]
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// buildStyles makes the styles newStyles returns.
+func buildStyles(noColor, ascii bool) styles {
+	s := styles{ascii: ascii, noColor: noColor, named: map[string]paint{}}
 	plain := lipgloss.NewStyle()
-	s.bold = plain.Bold(true)
-	s.cursor = plain.Reverse(true)
-	s.sel = plain.Reverse(true)
+	s.bold = newPaint(plain.Bold(true))
+	s.cursor = newPaint(plain.Reverse(true))
+	s.sel = newPaint(plain.Reverse(true))
 	if noColor {
-		s.title, s.dim, s.err, s.ok, s.key = s.bold, plain, s.bold, plain, s.bold
-		s.changed, s.acted = plain.Underline(true), plain.Underline(true).Bold(true)
+		s.title, s.dim, s.err, s.ok, s.key = s.bold, plainPaint, s.bold, plainPaint, s.bold
+		s.changed, s.acted = newPaint(plain.Underline(true)), newPaint(plain.Underline(true).Bold(true))
 		for range seatColors {
-			s.seat = append(s.seat, plain)
+			s.seat = append(s.seat, plainPaint)
 		}
 		for name := range namedColors {
-			s.named[name] = plain
+			s.named[name] = plainPaint
 		}
 		return s
 	}
-	s.title = plain.Bold(true).Foreground(lipgloss.Color("#ffaf00"))
-	s.dim = plain.Foreground(lipgloss.Color("#8a8a8a"))
-	s.err = plain.Foreground(lipgloss.Color("#ff5f5f")).Bold(true)
-	s.ok = plain.Foreground(lipgloss.Color("#87d787"))
-	s.key = plain.Foreground(lipgloss.Color("#ffaf00"))
-	s.changed = plain.Background(lipgloss.Color("#5f5f00"))
-	s.acted = plain.Background(lipgloss.Color("#875f00"))
+	s.title = newPaint(plain.Bold(true).Foreground(lipgloss.Color("#ffaf00")))
+	s.dim = newPaint(plain.Foreground(lipgloss.Color("#8a8a8a")))
+	s.err = newPaint(plain.Foreground(lipgloss.Color("#ff5f5f")).Bold(true))
+	s.ok = newPaint(plain.Foreground(lipgloss.Color("#87d787")))
+	s.key = newPaint(plain.Foreground(lipgloss.Color("#ffaf00")))
+	s.changed = newPaint(plain.Background(lipgloss.Color("#5f5f00")))
+	s.acted = newPaint(plain.Background(lipgloss.Color("#875f00")))
 	for _, c := range seatColors {
-		s.seat = append(s.seat, plain.Foreground(c).Bold(true))
+		s.seat = append(s.seat, newPaint(plain.Foreground(c).Bold(true)))
 	}
 	for name, c := range namedColors {
-		s.named[name] = plain.Foreground(c).Bold(true)
+		s.named[name] = newPaint(plain.Foreground(c).Bold(true))
 	}
 	return s
 }
 
 // colour returns the style of a colour by name ("Red", "Orange"...), plain for an unknown name.
-func (s styles) colour(name string) lipgloss.Style {
+func (s styles) colour(name string) paint {
 	if st, ok := s.named[name]; ok {
 		return st
 	}
-	return lipgloss.NewStyle()
+	return plainPaint
 }
 
 // seatStyle returns the style of seat i (any non-negative i).
-func (s styles) seatStyle(i int) lipgloss.Style {
+func (s styles) seatStyle(i int) paint {
 	if i < 0 {
 		return s.dim
 	}

@@ -71,9 +71,9 @@ func tooSmall(w, h int, st styles) string {
 // helpLine draws the enabled bindings' short help on one line of at most width columns.
 func helpLine(st styles, width int, bindings ...key.Binding) string {
 	h := help.New()
-	h.Styles.ShortKey = st.key
-	h.Styles.ShortDesc = st.dim
-	h.Styles.ShortSeparator = st.dim
+	h.Styles.ShortKey = st.key.Style()
+	h.Styles.ShortDesc = st.dim.Style()
+	h.Styles.ShortSeparator = st.dim.Style()
 	h.SetWidth(width)
 	return fit(h.ShortHelpView(bindings), width)
 }

@@ -1,0 +1,92 @@
+package session
+
+import (
+	"testing"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/arcade/arcade/rules/coloretta"
+	"github.com/arcade/arcade/rules/discon"
+)
+
+// paintCorpus are the texts the paint test draws: empty, spaces, ASCII, the screens' glyphs, wide
+// characters, embedded styles, and the characters lipgloss treats apart (newline, tab, CR).
+var paintCorpus = []string{
+	"", " ", "   ", "a", "arcade", "R2", " room ", "a b c", "·", "▶", "· ", "─────", "room 房间",
+	"日本語", "\x1b[1mbold\x1b[m", "x\x1b[38;2;1;2;3my\x1b[0mz", "two\nlines", "\n", "tab\there", "\t",
+	"cr\rhere", "crlf\r\nend", "trailing ", " leading", "✓again", "e\u0301", "👍🏽",
+}
+
+// namedPaints lists every paint of st with a name for failures.
+func namedPaints(st styles) map[string]paint {
+	ps := map[string]paint{
+		"title": st.title, "dim": st.dim, "bold": st.bold, "err": st.err, "ok": st.ok, "key": st.key,
+		"sel": st.sel, "cursor": st.cursor, "changed": st.changed, "acted": st.acted, "plain": plainPaint,
+		"zero": {}, "cyan": cyanPaint,
+	}
+	for i, p := range st.seat {
+		ps["seat"+seatName(i)] = p
+	}
+	for name, p := range st.named {
+		ps["named"+name] = p
+	}
+	for _, c := range discon.Colours {
+		ps["disc"+c.String()] = discStyle(st, c)
+	}
+	for c := range coloretta.NumColours {
+		card := coloretta.ColourCard(coloretta.Colour(c))
+		ps["card"+card.String()] = cardStyle(st, card)
+		ps["boldcard"+card.String()] = cardStyle(st, card).Bold(true)
+	}
+	ps["cardwild"] = cardStyle(st, coloretta.Wild)
+	return ps
+}
+
+// TestPaintMatchesLipgloss: a paint draws every text byte for byte as its lipgloss style does,
+// one text or several, for every style of the four combinations of colour and ASCII.
+func TestPaintMatchesLipgloss(t *testing.T) {
+	for _, noColor := range []bool{false, true} {
+		for _, ascii := range []bool{false, true} {
+			for name, p := range namedPaints(newStyles(noColor, ascii)) {
+				style := p.Style()
+				for _, s := range paintCorpus {
+					if got, want := p.Render(s), style.Render(s); got != want {
+						t.Errorf("noColor %v ascii %v %s: Render(%q) = %q, lipgloss %q", noColor, ascii, name, s, got, want)
+					}
+				}
+				for _, strs := range [][]string{nil, {"a", "b"}, {"", ""}, {"x", "\n", "y"}, {"·", "▶", "日本"}} {
+					if got, want := p.Render(strs...), style.Render(strs...); got != want {
+						t.Errorf("noColor %v ascii %v %s: Render(%q) = %q, lipgloss %q", noColor, ascii, name, strs, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPaintFastPath: the screens' colour styles take the fast path, and the styles lipgloss draws
+// otherwise (underline, padding, width) do not.
+func TestPaintFastPath(t *testing.T) {
+	st := newStyles(false, false)
+	for name, p := range map[string]paint{"title": st.title, "dim": st.dim, "cursor": st.cursor, "acted": st.acted,
+		"plain": plainPaint, "seat": st.seat[0]} {
+		if !p.fast {
+			t.Errorf("%s does not take the fast path", name)
+		}
+	}
+	plain := lipgloss.NewStyle()
+	for name, s := range map[string]lipgloss.Style{"underline": plain.Underline(true),
+		"strikethrough": plain.Strikethrough(true), "padding": plain.Padding(0, 1), "width": plain.Width(5),
+		"margin": plain.MarginLeft(1), "border": plain.Border(lipgloss.NormalBorder()),
+		"value": plain.SetString("v"), "transform": plain.Transform(func(s string) string { return s + "!" })} {
+		p := newPaint(s)
+		if p.fast {
+			t.Errorf("%s takes the fast path", name)
+		}
+		for _, text := range paintCorpus {
+			if got, want := p.Render(text), s.Render(text); got != want {
+				t.Errorf("%s: Render(%q) = %q, lipgloss %q", name, text, got, want)
+			}
+		}
+	}
+}
