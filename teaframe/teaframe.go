@@ -100,7 +100,8 @@ type Renderer struct {
 	syncd    bool                 // wrap frames in synchronized output (the terminal said it can)
 	scr      *uv.TerminalRenderer // the screen as the terminal has it; nil while released
 	cells    uv.ScreenBuffer      // the frame being drawn; nil RenderBuffer while released
-	lines    []string             // the lines of the frame in cells
+	lines    []string             // the lines of the frame on screen
+	pens     []string             // on the alternate screen: the SGR parameters at each line's start
 	out      switchWriter
 	last     *tea.View // the view on screen; nil before the first frame
 	area     uv.Rectangle
@@ -472,81 +473,14 @@ func (r *Renderer) draw(v tea.View) {
 	if !first && !r.clear && area == r.area && viewEqual(r.last, &v) {
 		return // nothing changed: no bytes at all
 	}
-	r.ensureScreen()
-	scr := r.scr
-	redraw := r.clear || area != r.area
-	if redraw {
-		scr.Erase()
-		scr.Resize(r.width, r.height)
-		r.clear = false
-	}
 	last := r.last
-	if first && r.query {
-		_, _ = scr.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
-	}
 	altChange := (last == nil && v.AltScreen) || (last != nil && last.AltScreen != v.AltScreen)
-	if altChange {
-		if v.AltScreen {
-			scr.SaveCursor()
-			scr.SetFullscreen(true)
-			scr.SetRelativeCursor(false)
-		} else {
-			scr.SetRelativeCursor(true)
-			scr.SetFullscreen(false)
-			scr.RestoreCursor()
-		}
-		scr.Erase()
-	}
-	writeModes(scr, last, &v)
-
-	// Draw only the lines whose text changed into the frame buffer, which holds the last frame:
-	// the renderer then compares only those with the screen. Both costs grow with the change, not
-	// with the screen. A line that does not stand alone (see standsAlone) means drawing them all.
-	lines := splitLines(v.Content, area.Dy())
-	full := redraw || altChange || r.cells.RenderBuffer == nil || r.cells.Bounds() != area
-	if r.cells.RenderBuffer == nil || r.cells.Bounds() != area {
-		r.cells = uv.NewScreenBuffer(area.Dx(), area.Dy())
-	}
-	r.cells.Method = r.method
-	for _, l := range lines {
-		if !full && !standsAlone(l) {
-			full = true
-		}
-	}
-	if full {
-		drawLines(r.cells, lines)
+	var body *bytes.Buffer
+	if v.AltScreen {
+		body = r.drawAlt(&v, area, altChange)
 	} else {
-		for y := range area.Dy() {
-			var old, line string
-			if y < len(r.lines) {
-				old = r.lines[y]
-			}
-			if y < len(lines) {
-				line = lines[y]
-			}
-			if old == line {
-				continue
-			}
-			row := uv.Rect(0, y, area.Dx(), 1)
-			if line == "" {
-				r.cells.ClearArea(row)
-			} else {
-				uv.NewStyledString(line).Draw(r.cells, row) // clears the row first
-			}
-		}
+		body = r.drawInline(&v, area, altChange)
 	}
-	r.lines = lines
-	scr.Render(r.cells.RenderBuffer)
-	if c := v.Cursor; c != nil {
-		scr.MoveTo(c.X, c.Y)
-	} else if !v.AltScreen {
-		// Do not leave the cursor dangling at the end of a line in inline mode (as Bubble Tea).
-		if x, y := scr.Position(); x >= r.width-1 {
-			scr.MoveTo(0, y)
-		}
-	}
-	_ = scr.Flush()
-	body := r.out.w
 
 	// Assemble the frame as Bubble Tea does: screen switch, then cursor visibility and synchronized
 	// output around the updates.
@@ -592,9 +526,106 @@ func (r *Renderer) draw(v tea.View) {
 	}
 	r.last = &v
 	r.area = area
-	r.cx, r.cy = scr.Position()
 	r.frames++
+}
+
+// drawAlt returns the bytes that turn the alternate screen into view v (see altscreen.go). Called
+// with r.mu held.
+func (r *Renderer) drawAlt(v *tea.View, area uv.Rectangle, altChange bool) *bytes.Buffer {
+	if r.scr != nil {
+		// Cell buffers of an inline view before: the alternate screen needs none.
+		r.scr, r.cells = nil, uv.ScreenBuffer{}
+		held.Add(-1)
+	}
+	r.released = false
+	body := r.out.w
+	if r.last == nil && r.query {
+		body.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
+	}
+	writeModes(body, r.last, v)
+	full := r.clear || altChange || area != r.area
+	r.clear = false
+	lines := splitLines(v.Content, area.Dy())
+	r.pens = altFrame(body, r.profile, r.method, area.Dx(), r.lines, r.pens, lines, full)
+	r.lines = lines
+	if c := v.Cursor; c != nil {
+		body.WriteString(ansi.CursorPosition(c.X+1, c.Y+1))
+	}
+	return body
+}
+
+// drawInline returns the bytes that turn the terminal's lines into inline view v, with
+// ultraviolet's cell renderer. Called with r.mu held.
+func (r *Renderer) drawInline(v *tea.View, area uv.Rectangle, altChange bool) *bytes.Buffer {
+	r.ensureScreen()
+	scr := r.scr
+	redraw := r.clear || area != r.area
+	if redraw {
+		scr.Erase()
+		scr.Resize(r.width, r.height)
+		r.clear = false
+	}
+	if r.last == nil && r.query {
+		_, _ = scr.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
+	}
+	if altChange {
+		scr.SetRelativeCursor(true)
+		scr.SetFullscreen(false)
+		scr.RestoreCursor()
+		scr.Erase()
+	}
+	writeModes(scr, r.last, v)
+
+	// Draw only the lines whose text changed into the frame buffer, which holds the last frame:
+	// the renderer then compares only those with the screen. Both costs grow with the change, not
+	// with the screen. A line that does not stand alone (see standsAlone) means drawing them all.
+	lines := splitLines(v.Content, area.Dy())
+	full := redraw || altChange || r.cells.RenderBuffer == nil || r.cells.Bounds() != area
+	if r.cells.RenderBuffer == nil || r.cells.Bounds() != area {
+		r.cells = uv.NewScreenBuffer(area.Dx(), area.Dy())
+	}
+	r.cells.Method = r.method
+	for _, l := range lines {
+		if !full && !standsAlone(l) {
+			full = true
+		}
+	}
+	if full {
+		drawLines(r.cells, lines)
+	} else {
+		for y := range area.Dy() {
+			var old, line string
+			if y < len(r.lines) {
+				old = r.lines[y]
+			}
+			if y < len(lines) {
+				line = lines[y]
+			}
+			if old == line {
+				continue
+			}
+			row := uv.Rect(0, y, area.Dx(), 1)
+			if line == "" {
+				r.cells.ClearArea(row)
+			} else {
+				uv.NewStyledString(line).Draw(r.cells, row) // clears the row first
+			}
+		}
+	}
+	r.lines, r.pens = lines, nil
+	scr.Render(r.cells.RenderBuffer)
+	if c := v.Cursor; c != nil {
+		scr.MoveTo(c.X, c.Y)
+	} else {
+		// Do not leave the cursor dangling at the end of a line in inline mode (as Bubble Tea).
+		if x, y := scr.Position(); x >= r.width-1 {
+			scr.MoveTo(0, y)
+		}
+	}
+	_ = scr.Flush()
+	r.cx, r.cy = scr.Position()
 	r.armRelease()
+	return r.out.w
 }
 
 // Draw draws v now, as a frame the wrapped model asked for would (for tests and benchmarks that
@@ -616,7 +647,7 @@ func (r *Renderer) armRelease() {
 
 // writeModes queues the terminal mode changes from last's view to v's (all of them for the first
 // frame), as Bubble Tea's renderer does.
-func writeModes(scr *uv.TerminalRenderer, last, v *tea.View) {
+func writeModes(scr io.StringWriter, last, v *tea.View) {
 	if last == nil || v.DisableBracketedPasteMode != last.DisableBracketedPasteMode {
 		if !v.DisableBracketedPasteMode {
 			_, _ = scr.WriteString(ansi.SetModeBracketedPaste)
@@ -692,14 +723,17 @@ func (r *Renderer) Close() {
 	if lv == nil {
 		return
 	}
-	r.ensureScreen()
-	scr := r.scr
 	var f bytes.Buffer
 	f.WriteString(ansi.ResetModifyOtherKeys + ansi.KittyKeyboard(0, 1))
-	scr.MoveTo(0, max(r.area.Dy(), 1)-1)
-	_ = scr.Flush()
-	f.Write(r.out.w.Bytes())
-	r.out.w.Reset()
+	if !lv.AltScreen {
+		// Leave the cursor below the inline view. (Leaving the alternate screen puts back the
+		// cursor of the main screen.)
+		r.ensureScreen()
+		r.scr.MoveTo(0, max(r.area.Dy(), 1)-1)
+		_ = r.scr.Flush()
+		f.Write(r.out.w.Bytes())
+		r.out.w.Reset()
+	}
 	if lv.AltScreen {
 		f.WriteString(ansi.ResetModeAltScreenSaveCursor)
 	} else {
@@ -727,9 +761,11 @@ func (r *Renderer) Close() {
 		f.WriteString(ansi.ResetModeUnicodeCore)
 	}
 	_, _ = r.w.Write(f.Bytes())
-	r.scr = nil
-	r.cells = uv.ScreenBuffer{}
-	held.Add(-1)
+	if r.scr != nil {
+		r.scr = nil
+		r.cells = uv.ScreenBuffer{}
+		held.Add(-1)
+	}
 }
 
 // Frames returns the number of frames that sent something to the terminal.

@@ -45,6 +45,13 @@ func (tm *term) frame(content string) string {
 	return tm.out.String()
 }
 
+// inline draws content as an inline view (not on the alternate screen) and returns the bytes sent.
+func (tm *term) inline(content string) string {
+	tm.out.Reset()
+	tm.r.draw(tea.View{Content: content})
+	return tm.out.String()
+}
+
 // screen returns the emulator's text with trailing spaces and empty last lines trimmed.
 func (tm *term) screen() string {
 	var lines []string
@@ -120,25 +127,25 @@ func TestFramesSendOnlyChanges(t *testing.T) {
 	}
 }
 
-// TestReleaseAndRebuild: an idle renderer drops its buffers; the next frame rebuilds them from the
-// last view without sending it again, and sends only the change.
+// TestReleaseAndRebuild: an idle renderer of an inline view drops its buffers; the next frame
+// rebuilds them from the last view without sending it again, and sends only the change.
 func TestReleaseAndRebuild(t *testing.T) {
 	tm := newTerm(t, opts)
 	s, _ := board(0, "Red built e5")
-	tm.frame(s)
+	tm.inline(s)
 	s, p := board(1, "Blue built f6")
-	direct := tm.frame(s)
+	direct := tm.inline(s)
 	tm.want(p)
 
 	tm2 := newTerm(t, opts)
 	s, _ = board(0, "Red built e5")
-	tm2.frame(s)
+	tm2.inline(s)
 	tm2.r.release()
 	if !tm2.r.Released() {
 		t.Fatal("not released")
 	}
 	s, p = board(1, "Blue built f6")
-	rebuilt := tm2.frame(s)
+	rebuilt := tm2.inline(s)
 	tm2.want(p)
 	if tm2.r.Released() {
 		t.Error("still released after a frame")
@@ -147,6 +154,22 @@ func TestReleaseAndRebuild(t *testing.T) {
 	// After a rebuild the first cursor move is absolute; the rest is the same change.
 	if len(rebuilt) > len(direct)+16 {
 		t.Errorf("after a release the change took %d bytes, %d without: %q", len(rebuilt), len(direct), rebuilt)
+	}
+}
+
+// TestAltScreenHoldsNoCells: on the alternate screen a renderer keeps only the lines of the last
+// view, never cell buffers.
+func TestAltScreenHoldsNoCells(t *testing.T) {
+	before := ReadStats().Held
+	tm := newTerm(t, opts)
+	s, _ := board(0, "Red built e5")
+	tm.inline(s)
+	if tm.r.Released() || ReadStats().Held != before+1 {
+		t.Errorf("an inline view holds no cell buffers (held %d, was %d)", ReadStats().Held, before)
+	}
+	tm.frame(s)
+	if !tm.r.Released() || ReadStats().Held != before {
+		t.Errorf("the alternate screen holds cell buffers (held %d, was %d)", ReadStats().Held, before)
 	}
 }
 
