@@ -12,25 +12,28 @@
 // after the message that asked for it: the messages that arrive meanwhile (typed keys, a move's
 // answer with the room's new state) share one frame and one call of the model's View.
 //
-// A frame redraws only the lines of the view whose text changed, into a cell buffer that holds the
-// last frame, and ultraviolet's TerminalRenderer (the one Bubble Tea uses) then compares only those
-// lines with the screen and sends the cells that differ. Bubble Tea's renderer parses the whole
-// view and compares every line at each frame.
+// A frame on the alternate screen (where the arcade's screens are) compares only the lines of
+// the view whose text changed, the old text parsed next to the new, and sends the cells that
+// differ (altscreen.go). It holds no cell buffers between frames, only the view's lines: Bubble
+// Tea's renderer, and ultraviolet's TerminalRenderer under it, keep two screen-sized cell
+// buffers (about 200 KiB each at 80 x 24) per session, parse the whole view and compare every
+// cell at each frame.
 //
-// While a session is idle it holds less memory: after ReleaseAfter (5 s) without a frame both
-// screen-sized cell buffers (about 200 KiB each at 80 x 24: the screen as the terminal has it, and
-// the frame drawn over it) are dropped, keeping only the last view's lines; the next frame
-// rebuilds them from those without sending anything again. When many sessions have dropped their
-// buffers (32 MiB), the package has the Go runtime collect and return the memory to the system once
-// the drops have been quiet for 10 seconds: an idle server allocates nothing and would otherwise
-// keep the memory of its busy time.
+// An inline view (not on the alternate screen) is drawn by ultraviolet's TerminalRenderer, the
+// changed lines redrawn into a cell buffer that holds the last frame. After ReleaseAfter (5 s)
+// without a frame both cell buffers are dropped, keeping only the last view's lines; the next
+// frame rebuilds them from those without sending anything again. When many sessions have dropped
+// their buffers (32 MiB), the package has the Go runtime collect and return the memory to the
+// system once the drops have been quiet for 10 seconds.
 //
 // What Bubble Tea's renderer does that this one does not: View.OnMouse, View.ProgressBar,
 // View.ForegroundColor and View.BackgroundColor are ignored, Println/Printf above an inline program
 // do nothing, and terminal requests made with commands (tea.RequestWindowSize, clipboard, raw
-// sequences) are written by Bubble Tea's once-a-second ticker, so they wait up to a second. A style
-// or hyperlink left open at the end of one line of the view and closed on a later line is drawn
-// right, at the cost of redrawing every line (lipgloss never does this). The program's output must
+// sequences) are written by Bubble Tea's once-a-second ticker, so they wait up to a second. On the
+// alternate screen, escape sequences in the view other than SGR styles (hyperlinks, cursor moves)
+// are dropped. In an inline view, a style or hyperlink left open at the end of one line and closed
+// on a later line is drawn right, at the cost of redrawing every line (lipgloss never does this);
+// on the alternate screen it costs nothing. The program's output must
 // not be a terminal the program has to set up (raw mode): with wish, use its default emulated PTY.
 package teaframe
 
@@ -62,8 +65,8 @@ type Options struct {
 	// MapNewline says that the output turns "\n" into "\r\n" on its way (an emulated PTY, as wish
 	// gives by default), so the renderer can use a bare newline to go to the next line's start.
 	MapNewline bool
-	// ReleaseAfter is how long after its last frame an idle session drops its cell buffers. Zero
-	// means the default, 5 seconds; negative means never.
+	// ReleaseAfter is how long after its last frame an idle inline view drops its cell buffers.
+	// Zero means the default, 5 seconds; negative means never.
 	ReleaseAfter time.Duration
 	// Coalesce is how long a frame waits after the message that asked for it, so that messages
 	// arriving together (typed keys, a move's answer and the room's new state) share one frame and
