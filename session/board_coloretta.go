@@ -253,7 +253,7 @@ func cardBox(v coloretta.View, st styles) []string {
 		h, vl, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
 	}
 	centre := func(s string) string {
-		w := lipgloss.Width(s)
+		w := textWidth(s)
 		pad := max(inner-w, 0)
 		return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
 	}

@@ -295,7 +295,7 @@ func (b *disconBoard) cell(v discon.View, q discon.Square, mark byte, st styles)
 	}
 	sq := v.Squares[q]
 	body := disconContent(sq, st)
-	if lipgloss.Width(body) < 3 {
+	if textWidth(body) < 3 {
 		body += zoneMark(sq.Zone, st)
 	}
 	if mark == '*' {

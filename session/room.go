@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
@@ -330,7 +329,7 @@ func (r *roomScreen) body(st styles, w, h int) []string {
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
-	lines := []string{fit(header, w-lipgloss.Width(right)-1) + " " + right}
+	lines := []string{fit(header, w-textWidth(right)-1) + " " + right}
 
 	bodyH := h - 3
 	boardW := w - panelWidth - 1

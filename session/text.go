@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -15,7 +16,7 @@ func fit(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	w := lipgloss.Width(s)
+	w := textWidth(s)
 	if w > width {
 		return ansi.Truncate(s, width, "…")
 	}
@@ -44,7 +45,7 @@ func wrap(s string, width int) []string {
 			switch {
 			case line == "":
 				line = word
-			case lipgloss.Width(line)+1+lipgloss.Width(word) <= width:
+			case textWidth(line)+1+textWidth(word) <= width:
 				line += " " + word
 			default:
 				out = append(out, line)
@@ -118,4 +119,109 @@ func (g glyphs) get(key any, draw func() string) string {
 	s := draw()
 	g[key] = s
 	return s
+}
+
+// narrowGlyphs are the non-ASCII characters textWidth counts itself, one column each: the keys of
+// asciiGlyphs outside the box drawing and block range, which it counts as a range. Any other
+// non-ASCII character makes it ask lipgloss.
+var narrowGlyphs = func() []rune {
+	var rs []rune
+	for r := range asciiGlyphs {
+		if !boxGlyph(r) {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}()
+
+// boxGlyph reports whether r is a box drawing or block element (U+2500 to U+259F), all one column
+// wide.
+func boxGlyph(r rune) bool { return r >= 0x2500 && r <= 0x259f }
+
+// narrowGlyph reports whether textWidth may count r (non-ASCII) as one column by itself.
+func narrowGlyph(r rune) bool {
+	if boxGlyph(r) {
+		return true
+	}
+	for _, g := range narrowGlyphs {
+		if g == r {
+			return true
+		}
+	}
+	return false
+}
+
+// textWidth returns lipgloss.Width(s), the widest line's columns, without lipgloss's grapheme
+// segmentation for the text the screens draw: printable ASCII is one column, other C0 controls
+// none; CSI sequences (ESC '[' parameters and intermediates, a final byte 0x40 to 0x7E) and OSC
+// sequences (ESC ']' printable ASCII, then BEL or ESC '\') take none; narrowGlyphs and box drawing
+// are one column. On anything else (another escape, a control byte inside a sequence, an
+// unfinished one, DEL, any other non-ASCII character, which may be wide or join its neighbour into
+// one cluster) it returns lipgloss.Width(s) for the whole string.
+func textWidth(s string) int {
+	width, line := 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			line++
+			i++
+		case c == '\n':
+			width, line = max(width, line), 0
+			i++
+		case c == 0x1b:
+			n := escapeLen(s[i:])
+			if n == 0 {
+				return lipgloss.Width(s)
+			}
+			i += n
+		case c < 0x20:
+			i++
+		case c == 0x7f:
+			return lipgloss.Width(s)
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !narrowGlyph(r) {
+				return lipgloss.Width(s)
+			}
+			line++
+			i += n
+		}
+	}
+	return max(width, line)
+}
+
+// escapeLen returns the length of the CSI or OSC sequence s starts with (at its ESC), or 0 when s
+// does not start with a whole one that textWidth knows to take no columns.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return 0
+	}
+	switch s[1] {
+	case '[':
+		for i := 2; i < len(s); i++ {
+			switch c := s[i]; {
+			case c >= 0x20 && c <= 0x3f: // parameters and intermediates
+			case c >= 0x40 && c <= 0x7e:
+				return i + 1
+			default:
+				return 0
+			}
+		}
+	case ']':
+		for i := 2; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == 0x07:
+				return i + 1
+			case c == 0x1b:
+				if i+1 < len(s) && s[i+1] == '\\' {
+					return i + 2
+				}
+				return 0
+			case c < 0x20 || c >= 0x7f:
+				return 0
+			}
+		}
+	}
+	return 0
 }

@@ -1,0 +1,110 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/coloretta"
+)
+
+// widthCorpus are strings textWidth must measure as lipgloss does: the screens' glyphs beside
+// ASCII, and what it must leave to lipgloss (combining marks and variation selectors after known
+// glyphs, joiners, wide characters, emoji, other escapes, controls).
+var widthCorpus = []string{
+	"", " ", "abc", "a\nbcd\n", "\n\n", "·", "a·b", "▶ ann", "✓again", "✗ no", "╭──╮", "│ x │", "░░", "R×6",
+	"‹ Stone Towers ›", "←→", "a…", "• x", "e\u0301", "·\u0301", "▶\ufe0f", "✓\ufe0f", "✗\u200d✓", "▶\u200d▶",
+	"a\u200db", "日本語", "a日b", "房间 room", "👍", "👍🏽", "👨\u200d👩\u200d👧", "🇫🇷", "ｗｉｄｅ", "\u00ad",
+	"\x1b[1mbold\x1b[m", "\x1b[38;2;255;95;95;1mR\x1b[m·", "\x1b]8;;http://x\x07link\x1b]8;;\x07",
+	"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "\x1b7saved\x1b8", "\x1b(Bx", "\x1b[", "\x1b", "a\x1b[1", "a\x07b",
+	"a\tb", "a\rb", "a\x7fb", "\x1b[1\x07m", "\x1b[?25lx", "\x1b[1 qx", "\x1b]0;title", "\xff", "a\xc2",
+	"·\xe2\x94", "\u0085", "ä", "\u2500\u259f\u25a0",
+}
+
+// TestTextWidth: textWidth measures every line of every golden file, every line of the screens
+// at colour on and off, and the tricky strings as lipgloss.Width does.
+func TestTextWidth(t *testing.T) {
+	check := func(where, s string) {
+		t.Helper()
+		if got, want := textWidth(s), lipgloss.Width(s); got != want {
+			t.Errorf("%s: textWidth(%q) = %d, lipgloss.Width %d", where, s, got, want)
+		}
+	}
+	for _, s := range widthCorpus {
+		check("corpus", s)
+		for _, around := range []string{"a%sb", "%s%s", "\x1b[1m%s\x1b[m ", "·%s·"} {
+			check("corpus", strings.ReplaceAll(around, "%s", s))
+		}
+	}
+	for _, r := range narrowGlyphs {
+		if w := lipgloss.Width(string(r)); w != 1 {
+			t.Errorf("%q is %d columns wide, not one", r, w)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(f, string(data))
+		for _, line := range strings.Split(string(data), "\n") {
+			check(f, line)
+		}
+	}
+	for _, noColor := range []bool{false, true} {
+		for _, ascii := range []bool{false, true} {
+			for name, screen := range allScreens(t, noColor, ascii) {
+				check(name, screen)
+				for _, line := range strings.Split(screen, "\n") {
+					check(name, line)
+				}
+			}
+		}
+	}
+}
+
+// allScreens draws the screens the golden tests draw, with their styles: lobby, room and end
+// (screens), the waiting room, DISCON and Coloretta rooms mid-game and at the end, the records'
+// screens, a replay and the too-small screen.
+func allScreens(t *testing.T, noColor, ascii bool) map[string]string {
+	t.Helper()
+	out := screens(t, noColor, ascii)
+	cfg := Config{Hub: fakeHub{testGames}, Records: fakeRecords{}, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
+		Width: 80, Height: 24, NoColor: noColor, ASCII: ascii}
+	room := func(snap rooms.Snapshot) string {
+		m := New(cfg)
+		m.room = newRoomScreen(nil, cfg.Player, testGames)
+		m.room.apply(snap)
+		return m.View().Content
+	}
+	out["waiting"] = room(rooms.Snapshot{Code: "K7QXM", GameID: "stonetowers", GameName: "Stone Towers",
+		Phase: rooms.Waiting, Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Empty: true}}})
+	discon, _ := disconSnapshot(t, 12)
+	out["discon"] = room(discon)
+	discon, _ = disconSnapshot(t, -1)
+	out["discon end"] = room(discon)
+	col, _ := colorettaMid(t, 3, 30)
+	out["coloretta"] = room(col)
+	col, _ = colorettaMid(t, 5, 22)
+	out["coloretta 5"] = room(col)
+	col, _ = colorettaPlay(t, 3, nil, func(_ int, v coloretta.View) bool { return v.RoundEnded })
+	out["coloretta round end"] = room(col)
+	col, _ = colorettaPlay(t, 4, rules.Options{"rounds": "2"}, func(int, coloretta.View) bool { return false })
+	out["coloretta end"] = room(col)
+	out["leaderboard"] = press(New(cfg), "down", "down", "down", "enter").View().Content
+	out["my matches"] = press(New(cfg), "down", "down", "down", "down", "enter").View().Content
+	out["new room"] = press(New(cfg), "down", "enter").View().Content
+	small := cfg
+	small.Width, small.Height = 60, 20
+	out["too small"] = New(small).View().Content
+	return out
+}
