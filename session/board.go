@@ -20,7 +20,8 @@ type boardView interface {
 	view(snap *rooms.Snapshot, st styles, width, height int) []string
 	// status returns the game's lines for the side panel: what happened last, what is left.
 	status(snap *rooms.Snapshot, st styles, width int) []string
-	// keys lists the board's own bindings for the help line.
+	// bindings lists the board's own bindings for the help line; the caller must not change the
+	// slice (a board may return the same one every time).
 	bindings() []key.Binding
 	// score returns seat's score as shown beside its name.
 	score(snap *rooms.Snapshot, seat int) string

@@ -33,12 +33,13 @@ type colorettaKeys struct {
 // acts on it. s shows the last round's scoring.
 type colorettaBoard struct {
 	keys   colorettaKeys
-	cur    int  // the stack under the cursor, from 0
-	scores bool // show the last round's scoring in place of the hands
+	help   []key.Binding // bindings' answer, made once
+	cur    int           // the stack under the cursor, from 0
+	scores bool          // show the last round's scoring in place of the hands
 }
 
 func newColorettaBoard() *colorettaBoard {
-	return &colorettaBoard{keys: colorettaKeys{
+	b := &colorettaBoard{keys: colorettaKeys{
 		Draw:   key.NewBinding(key.WithKeys("d", "D"), key.WithHelp("d", "draw")),
 		Stack:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "stack")),
 		Left:   key.NewBinding(key.WithKeys("left", "h")),
@@ -46,6 +47,8 @@ func newColorettaBoard() *colorettaBoard {
 		Act:    key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
 		Scores: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scores")),
 	}}
+	b.help = []key.Binding{b.keys.Draw, b.keys.Stack, b.keys.Act} // arrows and s are told on the board
+	return b
 }
 
 // colorettaView finds the Coloretta view in a snapshot.
@@ -65,9 +68,7 @@ func colorettaView(snap *rooms.Snapshot) (coloretta.View, bool) {
 // of it on a stack's line acts on that stack; the drawn card's box stands right of it).
 const colorettaStackTop, colorettaStackWidth = 3, 30
 
-func (b *colorettaBoard) bindings() []key.Binding {
-	return []key.Binding{b.keys.Draw, b.keys.Stack, b.keys.Act} // arrows and s are told on the board
-}
+func (b *colorettaBoard) bindings() []key.Binding { return b.help }
 
 // colorettaTurn reports whether the snapshot's viewer is to move.
 func colorettaTurn(v coloretta.View, snap *rooms.Snapshot) bool {

@@ -33,6 +33,7 @@ type disconKeys struct {
 // enter on a marked destination proposes the move. L toggles leaving the tower behind.
 type disconBoard struct {
 	keys   disconKeys
+	help   []key.Binding // bindings' answer, made once
 	cur    discon.Square
 	placed bool
 	sel    int  // the selected piece of the viewer, 1 to 6, or 0
@@ -40,7 +41,7 @@ type disconBoard struct {
 }
 
 func newDisconBoard() *disconBoard {
-	return &disconBoard{keys: disconKeys{
+	b := &disconBoard{keys: disconKeys{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
 		Down:     key.NewBinding(key.WithKeys("down", "j")),
 		Left:     key.NewBinding(key.WithKeys("left", "h")),
@@ -49,6 +50,8 @@ func newDisconBoard() *disconBoard {
 		Leave:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
 		Unselect: key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "unselect")),
 	}}
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // u is told beside the board
+	return b
 }
 
 // disconView finds the DISCON view in a snapshot.
@@ -68,9 +71,7 @@ func disconView(snap *rooms.Snapshot) (discon.View, bool) {
 // letters one line. A square is disconCell columns wide.
 const disconLeft, disconTop, disconCell = 3, 1, 4
 
-func (b *disconBoard) bindings() []key.Binding {
-	return []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // u is told beside the board
-}
+func (b *disconBoard) bindings() []key.Binding { return b.help }
 
 // myTurn reports whether the snapshot's viewer is to move.
 func myTurn(v discon.View, snap *rooms.Snapshot) bool {

@@ -24,6 +24,7 @@ type stoneKeys struct {
 // letter (capital for a castle, small for a flag, '·' unowned) and the castle's level.
 type stoneBoard struct {
 	keys     stoneKeys
+	help     []key.Binding // bindings' answer, made once
 	glyphs   glyphs
 	cur      stonetowers.Square
 	placed   bool
@@ -31,7 +32,7 @@ type stoneBoard struct {
 }
 
 func newStoneBoard() *stoneBoard {
-	return &stoneBoard{glyphs: glyphs{}, keys: stoneKeys{
+	b := &stoneBoard{glyphs: glyphs{}, keys: stoneKeys{
 		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
 		Down:  key.NewBinding(key.WithKeys("down", "j")),
 		Left:  key.NewBinding(key.WithKeys("left", "h")),
@@ -39,6 +40,8 @@ func newStoneBoard() *stoneBoard {
 		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
 		Pass:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),
 	}}
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Pass}
+	return b
 }
 
 func stoneView(snap *rooms.Snapshot) (stonetowers.View, bool) {
@@ -51,9 +54,7 @@ func stoneView(snap *rooms.Snapshot) (stonetowers.View, bool) {
 	return stonetowers.View{}, false
 }
 
-func (b *stoneBoard) bindings() []key.Binding {
-	return []key.Binding{b.keys.Up, b.keys.Act, b.keys.Pass}
-}
+func (b *stoneBoard) bindings() []key.Binding { return b.help }
 
 // origin is where the first square starts: row labels take three columns, the column letters one
 // line.

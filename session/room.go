@@ -79,6 +79,7 @@ type roomScreen struct {
 	top     int // rules scroll
 	ticking bool
 	cache   frameCache
+	helped  helpCache
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game) *roomScreen {
@@ -306,13 +307,11 @@ func (r *roomScreen) view(st styles, w, h int) string {
 }
 
 // frameCache keeps what a frame drew that the next one may draw again: the header, board and
-// panel (unchanged while the player types at a prompt) and the help line.
+// panel (unchanged while the player types at a prompt).
 type frameCache struct {
-	body       []string
-	w, h       int
-	valid      bool
-	helpKey    string
-	helpString string
+	body  []string
+	w, h  int
+	valid bool
 }
 
 // body draws the header, the board and the side panel, or returns them as last drawn when
@@ -347,22 +346,8 @@ func (r *roomScreen) body(st styles, w, h int) []string {
 	for i := range bodyH {
 		lines = append(lines, left[i]+" "+panel[i])
 	}
-	*c = frameCache{body: lines, w: w, h: h, valid: true, helpKey: c.helpKey, helpString: c.helpString}
+	*c = frameCache{body: lines, w: w, h: h, valid: true}
 	return lines
-}
-
-// help draws the key help line, again only when its keys or the width changed.
-func (r *roomScreen) help(st styles, w int) string {
-	keys := r.helpKeys()
-	var k strings.Builder
-	fmt.Fprint(&k, w)
-	for _, b := range keys {
-		k.WriteString("\x00" + b.Help().Key + "\x01" + b.Help().Desc)
-	}
-	if c := &r.cache; c.helpKey != k.String() {
-		c.helpKey, c.helpString = k.String(), helpLine(st, w, keys...)
-	}
-	return r.cache.helpString
 }
 
 func (r *roomScreen) messageLine(st styles, w int) string {
@@ -379,16 +364,16 @@ func (r *roomScreen) messageLine(st styles, w int) string {
 	return fit(" "+r.msg, w)
 }
 
-func (r *roomScreen) helpKeys() []key.Binding {
+// helpKeys appends the bindings the help line shows to out and returns it.
+func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	k := r.keys
 	switch r.focus {
 	case focusChat, focusPrompt:
-		return []key.Binding{k.Send, k.Cancel}
+		return append(out, k.Send, k.Cancel)
 	case focusRules:
-		return []key.Binding{k.ScrollUp, k.ScrollDown, withHelp(k.Cancel, "close")}
+		return append(out, k.ScrollUp, k.ScrollDown, withHelp(k.Cancel, "close"))
 	}
 	s := &r.snap
-	var out []key.Binding
 	seated := s.You != rules.Spectator
 	if seated && s.Phase == rooms.Playing {
 		out = append(out, r.board.bindings()...)
