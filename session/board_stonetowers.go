@@ -25,14 +25,23 @@ type stoneKeys struct {
 type stoneBoard struct {
 	keys     stoneKeys
 	help     []key.Binding // bindings' answer, made once
-	glyphs   glyphs
 	cur      stonetowers.Square
 	placed   bool
 	lastSize int
+
+	// What view draws again from frame to frame (a board lives in one session, with one set of
+	// styles): the styled squares, the column letters of a board size, the row numbers.
+	squares    memo[stoneGlyph]
+	header     string
+	headerSize int
+	rowLabels  []string
+	// Scratch space view reuses: each square's marker by Row*Size+Col, and a row's bytes.
+	marks []byte
+	row   []byte
 }
 
 func newStoneBoard() *stoneBoard {
-	b := &stoneBoard{glyphs: glyphs{}, keys: stoneKeys{
+	b := &stoneBoard{squares: memo[stoneGlyph]{}, keys: stoneKeys{
 		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
 		Down:  key.NewBinding(key.WithKeys("down", "j")),
 		Left:  key.NewBinding(key.WithKeys("left", "h")),
@@ -114,31 +123,18 @@ func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []
 		return nil
 	}
 	b.settle(v)
-	marks := map[stonetowers.Square]byte{}
-	for _, c := range v.Changes {
-		if c.Wave == 0 {
-			marks[c.Square] = '+'
-		} else if marks[c.Square] == 0 {
-			marks[c.Square] = '*'
-		}
-	}
-	lines := []string{b.glyphs.get(stoneHeader(v.Size), func() string {
-		var head strings.Builder
-		head.WriteString("   ")
-		for c := range v.Size {
-			fmt.Fprintf(&head, " %c ", 'a'+c)
-		}
-		return st.dim.Render(head.String())
-	})}
+	n := v.Size
+	marks := b.markSquares(v)
+	lines := make([]string, 0, n+3)
+	lines = append(lines, b.columnLetters(n, st))
 	seated := snap.You != rules.Spectator && snap.Phase == rooms.Playing
-	for r := range v.Size {
-		var row strings.Builder
-		row.WriteString(b.glyphs.get(stoneRow(r), func() string { return st.dim.Render(fmt.Sprintf("%2d ", r+1)) }))
-		for c := range v.Size {
-			sq := stonetowers.Square{Col: c, Row: r}
-			row.WriteString(b.square(v.At(sq).Cell, marks[sq], seated && sq == b.cur, st))
+	for r := range n {
+		row := append(b.row[:0], b.rowLabel(r, st)...)
+		for c, sq := range v.Grid[r][:n] {
+			row = append(row, b.square(sq.Cell, marks[r*n+c], seated && r == b.cur.Row && c == b.cur.Col, st)...)
 		}
-		lines = append(lines, row.String())
+		lines = append(lines, string(row))
+		b.row = row
 	}
 	if seated {
 		lines = append(lines, "", b.describe(v, snap.You, st))
@@ -146,11 +142,46 @@ func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []
 	return lines
 }
 
-// stoneHeader and stoneRow key the memoised column letters of a board size and row numbers.
-type (
-	stoneHeader int
-	stoneRow    int
-)
+// markSquares returns each square's marker by Row*Size+Col: '+' a square the last action acted
+// on, '*' one its domino effect changed, 0 none. The slice is the board's, reused by the next
+// call.
+func (b *stoneBoard) markSquares(v stonetowers.View) []byte {
+	n := v.Size
+	b.marks = append(b.marks[:0], make([]byte, n*n)...)
+	for _, c := range v.Changes {
+		if !v.OnBoard(c.Square) {
+			continue
+		}
+		i := c.Square.Row*n + c.Square.Col
+		if c.Wave == 0 {
+			b.marks[i] = '+'
+		} else if b.marks[i] == 0 {
+			b.marks[i] = '*'
+		}
+	}
+	return b.marks
+}
+
+// columnLetters draws the line of column letters over a board of size n, once per size.
+func (b *stoneBoard) columnLetters(n int, st styles) string {
+	if b.header == "" || b.headerSize != n {
+		var head strings.Builder
+		head.WriteString("   ")
+		for c := range n {
+			fmt.Fprintf(&head, " %c ", 'a'+c)
+		}
+		b.header, b.headerSize = st.dim.Render(head.String()), n
+	}
+	return b.header
+}
+
+// rowLabel draws row r's number (from 0), once per row.
+func (b *stoneBoard) rowLabel(r int, st styles) string {
+	for len(b.rowLabels) <= r {
+		b.rowLabels = append(b.rowLabels, st.dim.Render(fmt.Sprintf("%2d ", len(b.rowLabels)+1)))
+	}
+	return b.rowLabels[r]
+}
 
 // stoneGlyph is what a drawn square looks like: the key of its memoised string.
 type stoneGlyph struct {
@@ -161,7 +192,7 @@ type stoneGlyph struct {
 
 // square draws one square, highlighted for the cursor or the last action's marks.
 func (b *stoneBoard) square(c stonetowers.Cell, mark byte, cursor bool, st styles) string {
-	return b.glyphs.get(stoneGlyph{c, mark, cursor}, func() string {
+	return b.squares.get(stoneGlyph{c, mark, cursor}, func() string {
 		cell := b.cell(c, mark, st)
 		switch {
 		case cursor:

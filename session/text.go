@@ -105,22 +105,6 @@ func asciiOnly(frame string) string {
 	return b.String()
 }
 
-// glyphs memoises styled strings. A board draws the same few glyphs in every frame, and styling
-// one with lipgloss costs about a microsecond, which a thousand sessions pay many times a second.
-// Each board has its own (a board lives in one session, with one set of styles), so it needs no
-// lock; it holds at most a few hundred entries.
-type glyphs map[any]string
-
-// get returns the string for key, drawing it the first time.
-func (g glyphs) get(key any, draw func() string) string {
-	if s, ok := g[key]; ok {
-		return s
-	}
-	s := draw()
-	g[key] = s
-	return s
-}
-
 // narrowGlyphs are the non-ASCII characters textWidth counts itself, one column each: the keys of
 // asciiGlyphs outside the box drawing and block range, which it counts as a range. Any other
 // non-ASCII character makes it ask lipgloss.
