@@ -38,10 +38,17 @@ type disconBoard struct {
 	placed bool
 	sel    int  // the selected piece of the viewer, 1 to 6, or 0
 	leave  bool // the next move leaves the tower behind
+
+	// What view draws again from frame to frame (a board lives in one session, with one set of
+	// styles): the styled squares, the column letters and the row numbers.
+	squares   memo[disconGlyph]
+	header    string
+	rowLabels [discon.Size]string
+	row       []byte // scratch space for a row's bytes
 }
 
 func newDisconBoard() *disconBoard {
-	b := &disconBoard{keys: disconKeys{
+	b := &disconBoard{squares: memo[disconGlyph]{}, keys: disconKeys{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
 		Down:     key.NewBinding(key.WithKeys("down", "j")),
 		Left:     key.NewBinding(key.WithKeys("left", "h")),
@@ -201,29 +208,18 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 		return nil
 	}
 	b.settle(v, snap)
-	marks := b.marks(v)
-	var head strings.Builder
-	head.WriteString("   ")
-	for c := range discon.Size {
-		fmt.Fprintf(&head, " %c  ", 'a'+c)
-	}
-	lines := []string{st.dim.Render(strings.TrimRight(head.String(), " "))}
+	marks := b.marks(&v)
+	lines := make([]string, 0, discon.Size+16)
+	lines = append(lines, b.columnLetters(st))
 	seated := snap.You != rules.Spectator && snap.Phase == rooms.Playing
 	for r := range discon.Size {
-		var row strings.Builder
-		row.WriteString(st.dim.Render(fmt.Sprintf("%2d ", r+1)))
+		row := append(b.row[:0], b.rowLabel(r, st)...)
 		for c := range discon.Size {
 			q := discon.At(r, c)
-			cell := b.cell(v, q, marks[q], st)
-			switch {
-			case seated && q == b.cur:
-				cell = st.cursor.Render(ansi.Strip(cell)) // reverse video over the whole cell
-			case marks[q] == '+':
-				cell = st.changed.Render(cell)
-			}
-			row.WriteString(cell)
+			row = append(row, b.square(&v.Squares[q], marks[q], seated && q == b.cur, st)...)
 		}
-		lines = append(lines, row.String())
+		lines = append(lines, string(row))
+		b.row = row
 	}
 	lines = append(lines, "")
 	if snap.Phase == rooms.Finished {
@@ -272,29 +268,91 @@ func towerValues(v discon.View, st styles, width int) []string {
 	return lines
 }
 
-// marks returns each marked square's marker: '>' the selected piece, '+' its destinations, '*'
-// where the last move landed.
-func (b *disconBoard) marks(v discon.View) map[discon.Square]byte {
-	marks := map[discon.Square]byte{}
+// marks returns each square's marker, by square: '>' the selected piece, '+' its destinations,
+// '*' where the last move landed, 0 none.
+func (b *disconBoard) marks(v *discon.View) (marks [discon.Size * discon.Size]byte) {
+	mark := func(q discon.Square, m byte) {
+		if q.Valid() {
+			marks[q] = m
+		}
+	}
 	if v.LastSeat >= 0 && v.LastMove.To.Valid() {
-		marks[v.LastMove.To] = '*'
+		mark(v.LastMove.To, '*')
 	}
 	if b.sel != 0 {
-		marks[v.Piece(v.Turn, b.sel).Square] = '>'
-		for _, m := range b.moves(v) {
-			marks[m.To] = '+'
+		mark(v.Piece(v.Turn, b.sel).Square, '>')
+		for _, m := range v.Legal {
+			if m.Piece == b.sel && m.Leave == b.leave { // b.moves
+				mark(m.To, '+')
+			}
 		}
 	}
 	return marks
 }
 
+// columnLetters draws the line of column letters over the board, once.
+func (b *disconBoard) columnLetters(st styles) string {
+	if b.header == "" {
+		var head strings.Builder
+		head.WriteString("   ")
+		for c := range discon.Size {
+			fmt.Fprintf(&head, " %c  ", 'a'+c)
+		}
+		b.header = st.dim.Render(strings.TrimRight(head.String(), " "))
+	}
+	return b.header
+}
+
+// rowLabel draws row r's number (from 0), once per row.
+func (b *disconBoard) rowLabel(r int, st styles) string {
+	if b.rowLabels[r] == "" {
+		b.rowLabels[r] = st.dim.Render(fmt.Sprintf("%2d ", r+1))
+	}
+	return b.rowLabels[r]
+}
+
+// disconGlyph is what a drawn square shows: the key of its memoised string. Fields a square's
+// drawing does not use are left zero (the pieces' numbers under a home corner's count, the discs
+// under a piece), so that the memo stays small.
+type disconGlyph struct {
+	pieces int            // how many pieces stand there
+	piece  discon.PieceID // the first of them
+	discs  int            // how many discs lie there, when no piece stands there
+	top    discon.Colour  // the top one
+	zone   rules.Seat
+	mark   byte
+	cursor bool
+}
+
+// square draws one square's four columns, highlighted for the cursor or a destination.
+func (b *disconBoard) square(sq *discon.SquareView, mark byte, cursor bool, st styles) string {
+	g := disconGlyph{pieces: len(sq.Pieces), zone: sq.Zone, mark: mark, cursor: cursor}
+	switch {
+	case g.pieces > 1:
+		g.piece.Seat = sq.Pieces[0].Seat
+	case g.pieces == 1:
+		g.piece = sq.Pieces[0]
+	case len(sq.Stack) > 0:
+		g.discs, g.top = len(sq.Stack), sq.Stack[len(sq.Stack)-1]
+	}
+	return b.squares.get(g, func() string {
+		cell := b.cell(*sq, mark, st)
+		switch {
+		case cursor:
+			return st.cursor.Render(ansi.Strip(cell)) // reverse video over the whole cell
+		case mark == '+':
+			return st.changed.Render(cell)
+		}
+		return cell
+	})
+}
+
 // cell draws one square's four columns.
-func (b *disconBoard) cell(v discon.View, q discon.Square, mark byte, st styles) string {
+func (b *disconBoard) cell(sq discon.SquareView, mark byte, st styles) string {
 	m := " "
 	if mark != 0 {
 		m = string(mark)
 	}
-	sq := v.Squares[q]
 	body := disconContent(sq, st)
 	if textWidth(body) < 3 {
 		body += zoneMark(sq.Zone, st)
