@@ -36,10 +36,15 @@ type colorettaBoard struct {
 	help   []key.Binding // bindings' answer, made once
 	cur    int           // the stack under the cursor, from 0
 	scores bool          // show the last round's scoring in place of the hands
+
+	// What view draws again from frame to frame (a board lives in one session, with one set of
+	// styles): hands by colour and the cards on the stacks, styled.
+	hands memo[coloretta.Hand]
+	slots memo[colorettaSlot]
 }
 
 func newColorettaBoard() *colorettaBoard {
-	b := &colorettaBoard{keys: colorettaKeys{
+	b := &colorettaBoard{hands: memo[coloretta.Hand]{}, slots: memo[colorettaSlot]{}, keys: colorettaKeys{
 		Draw:   key.NewBinding(key.WithKeys("d", "D"), key.WithHelp("d", "draw")),
 		Stack:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "stack")),
 		Left:   key.NewBinding(key.WithKeys("left", "h")),
@@ -141,7 +146,7 @@ func (b *colorettaBoard) view(snap *rooms.Snapshot, st styles, width, height int
 	} else {
 		lines = append(lines, b.table(v, snap, st)...)
 		lines = append(lines, "")
-		lines = append(lines, colorettaHands(v, snap, st, width)...)
+		lines = append(lines, b.handLines(v, snap, st, width)...)
 	}
 	lines = append(lines, "")
 	lines = append(lines, colorettaPrompt(v, snap, st, width)...)
@@ -174,10 +179,10 @@ func (b *colorettaBoard) table(v coloretta.View, snap *rooms.Snapshot, st styles
 	left := []string{st.dim.Render("  stacks")}
 	cursor := snap.You != rules.Spectator && snap.Phase == rooms.Playing
 	for i, s := range v.Stacks {
-		left = append(left, stackLine(i, s, cursor && i == b.cur, snap, st))
+		left = append(left, b.stackLine(i, s, cursor && i == b.cur, snap, st))
 	}
 	if v.Discards.Size() > 0 {
-		left = append(left, st.dim.Render("  discarded ")+handGroups(v.Discards, st))
+		left = append(left, st.dim.Render("  discarded ")+b.handGroups(v.Discards, st))
 	}
 	box := cardBox(v, st)
 	lines := make([]string, max(len(left), len(box)))
@@ -196,7 +201,7 @@ func (b *colorettaBoard) table(v coloretta.View, snap *rooms.Snapshot, st styles
 
 // stackLine draws stack i: cursor mark, number, its slots up to its capacity and whether it is
 // open, full, or who picked it (what they took stays in view, dim).
-func stackLine(i int, s coloretta.StackView, cur bool, snap *rooms.Snapshot, st styles) string {
+func (b *colorettaBoard) stackLine(i int, s coloretta.StackView, cur bool, snap *rooms.Snapshot, st styles) string {
 	mark := " "
 	if cur {
 		mark = ">"
@@ -211,14 +216,19 @@ func stackLine(i int, s coloretta.StackView, cur bool, snap *rooms.Snapshot, st 
 	}
 	var slots []string
 	for j := range s.Capacity {
-		switch {
-		case j >= len(cards):
-			slots = append(slots, st.dim.Render(emptySlot(st)))
-		case dim:
-			slots = append(slots, st.dim.Render(fmt.Sprintf("%-2s", cards[j].Label())))
-		default:
-			slots = append(slots, fit(cardStyle(st, cards[j]).Render(cards[j].Label()), 2))
+		slot := colorettaSlot{empty: j >= len(cards), dim: dim}
+		if !slot.empty {
+			slot.card = cards[j]
 		}
+		slots = append(slots, b.slots.get(slot, func() string {
+			switch {
+			case slot.empty:
+				return st.dim.Render(emptySlot(st))
+			case dim:
+				return st.dim.Render(fmt.Sprintf("%-2s", slot.card.Label()))
+			}
+			return fit(cardStyle(st, slot.card).Render(slot.card.Label()), 2)
+		}))
 	}
 	var info string
 	switch {
@@ -231,6 +241,13 @@ func stackLine(i int, s coloretta.StackView, cur bool, snap *rooms.Snapshot, st 
 	}
 	row := mark + num + " [" + strings.Join(slots, " ") + "]"
 	return fit(row, 15) + info
+}
+
+// colorettaSlot is what a place on a stack shows: the key of its memoised string.
+type colorettaSlot struct {
+	card  coloretta.Card // the card there, unless empty
+	empty bool
+	dim   bool // the stack was picked: its cards are shown dim
 }
 
 // emptySlot is an empty place on a stack.
@@ -313,6 +330,12 @@ func capitalise(name string) string {
 	return strings.ToUpper(name[:1]) + name[1:]
 }
 
+// handGroups writes a hand by colour, most first, then wilds and "+2" cards: "R3 G2 *1 +2x1";
+// each hand once (the board's memo).
+func (b *colorettaBoard) handGroups(h coloretta.Hand, st styles) string {
+	return b.hands.get(h, func() string { return handGroups(h, st) })
+}
+
 // handGroups writes a hand by colour, most first, then wilds and "+2" cards: "R3 G2 *1 +2x1".
 func handGroups(h coloretta.Hand, st styles) string {
 	var parts []string
@@ -354,12 +377,12 @@ func nameCell(v coloretta.View, snap *rooms.Snapshot, st styles, seat rules.Seat
 	return fit(mark+name, colorettaNameW)
 }
 
-// colorettaHands draws one line per player: hand by colour, what it scores now, and "took n"
-// for a player who picked stack n and sits out the cycle.
-func colorettaHands(v coloretta.View, snap *rooms.Snapshot, st styles, width int) []string {
+// handLines draws one line per player: hand by colour, what it scores now, and "took n" for a
+// player who picked stack n and sits out the cycle.
+func (b *colorettaBoard) handLines(v coloretta.View, snap *rooms.Snapshot, st styles, width int) []string {
 	lines := []string{st.dim.Render(fit("  hands", colorettaNameW+colorettaHandW) + "score")}
 	for _, p := range v.Players {
-		line := nameCell(v, snap, st, p.Seat) + fit(handGroups(p.Hand, st), colorettaHandW) +
+		line := nameCell(v, snap, st, p.Seat) + fit(b.handGroups(p.Hand, st), colorettaHandW) +
 			st.bold.Render(fmt.Sprintf("%5d", p.Score.Total))
 		if p.SitsOut() {
 			line += st.dim.Render(fmt.Sprintf(" took %d", p.Picked+1))
@@ -531,5 +554,16 @@ func (b *colorettaBoard) score(snap *rooms.Snapshot, seat int) string {
 
 // seatLabel names Coloretta's seats by number, with no letter: its cards have the colours.
 func (b *colorettaBoard) seatLabel(seat int) (string, string) {
+	if seat >= 0 && seat < len(seatNumbers) {
+		return "", seatNumbers[seat]
+	}
 	return "", fmt.Sprintf("Seat %d", seat+1)
 }
+
+// seatNumbers are the names seatLabel gives the first seats: "Seat 1", "Seat 2"...
+var seatNumbers = func() (ns [8]string) {
+	for i := range ns {
+		ns[i] = fmt.Sprintf("Seat %d", i+1)
+	}
+	return ns
+}()
