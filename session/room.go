@@ -302,21 +302,21 @@ func (r *roomScreen) view(st styles, w, h int) string {
 	if !r.have {
 		return "\n  Entering the room…"
 	}
-	lines := append(r.body(st, w, h), r.messageLine(st, w), r.help(st, w))
-	return strings.Join(lines, "\n")
+	return r.body(st, w, h) + r.messageLine(st, w) + "\n" + r.help(st, w)
 }
 
 // frameCache keeps what a frame drew that the next one may draw again: the header, board and
 // panel (unchanged while the player types at a prompt).
 type frameCache struct {
-	body  []string
+	body  string // the body's lines, each ended by a newline
 	w, h  int
 	valid bool
+	buf   []byte // scratch space for the body's bytes, reused from frame to frame
 }
 
-// body draws the header, the board and the side panel, or returns them as last drawn when
-// nothing they show has changed since.
-func (r *roomScreen) body(st styles, w, h int) []string {
+// body draws the header, the board and the side panel, each line ended by a newline, or returns
+// them as last drawn when nothing they show has changed since.
+func (r *roomScreen) body(st styles, w, h int) string {
 	c := &r.cache
 	if c.valid && c.w == w && c.h == h {
 		return c.body
@@ -328,7 +328,8 @@ func (r *roomScreen) body(st styles, w, h int) []string {
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
-	lines := []string{fit(header, w-textWidth(right)-1) + " " + right}
+	buf := appendFit(c.buf[:0], header, w-textWidth(right)-1)
+	buf = append(append(append(buf, ' '), right...), '\n')
 
 	bodyH := h - 3
 	boardW := w - panelWidth - 1
@@ -341,13 +342,14 @@ func (r *roomScreen) body(st styles, w, h int) []string {
 	default:
 		left = r.board.view(s, st, boardW, bodyH)
 	}
-	left = block(left, boardW, bodyH)
-	panel := block(r.panel(st, panelWidth, bodyH), panelWidth, bodyH)
+	panel := r.panel(st, panelWidth, bodyH)
 	for i := range bodyH {
-		lines = append(lines, left[i]+" "+panel[i])
+		buf = appendFit(buf, lineAt(left, i), boardW)
+		buf = appendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
+		buf = append(buf, '\n')
 	}
-	*c = frameCache{body: lines, w: w, h: h, valid: true}
-	return lines
+	*c = frameCache{body: string(buf), w: w, h: h, valid: true, buf: buf}
+	return c.body
 }
 
 func (r *roomScreen) messageLine(st styles, w int) string {

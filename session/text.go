@@ -17,21 +17,58 @@ func fit(s string, width int) string {
 		return ""
 	}
 	w := textWidth(s)
-	if w > width {
+	switch {
+	case w > width:
 		return ansi.Truncate(s, width, "…")
+	case w == width:
+		return s
 	}
-	return s + strings.Repeat(" ", width-w)
+	return s + spaces(width-w)
+}
+
+// appendFit appends s fitted to width columns to buf: fit's bytes, without making a string.
+func appendFit(buf []byte, s string, width int) []byte {
+	if width <= 0 {
+		return buf
+	}
+	w := textWidth(s)
+	if w > width {
+		return append(buf, ansi.Truncate(s, width, "…")...)
+	}
+	buf = append(buf, s...)
+	for n := width - w; n > 0; n -= len(blanks) {
+		buf = append(buf, blanks[:min(n, len(blanks))]...)
+	}
+	return buf
+}
+
+// blanks is a line of spaces wider than any screen, for spaces to cut from.
+const blanks = "                                                                                " +
+	"                                                                                " +
+	"                                                                                " +
+	"                                                                                "
+
+// spaces returns n spaces (none for n <= 0), without allocating up to len(blanks).
+func spaces(n int) string {
+	if n <= len(blanks) {
+		return blanks[:max(n, 0)]
+	}
+	return strings.Repeat(" ", n)
+}
+
+// lineAt returns lines[i], or "" past the end: a short block's missing lines are blank.
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return ""
 }
 
 // block makes lines into exactly height lines of exactly width columns.
 func block(lines []string, width, height int) []string {
 	out := make([]string, height)
 	for i := range out {
-		if i < len(lines) {
-			out[i] = fit(lines[i], width)
-		} else {
-			out[i] = strings.Repeat(" ", width)
-		}
+		out[i] = fit(lineAt(lines, i), width)
 	}
 	return out
 }
