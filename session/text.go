@@ -75,6 +75,9 @@ func block(lines []string, width, height int) []string {
 
 // wrap breaks plain text into lines of at most width columns at spaces.
 func wrap(s string, width int) []string {
+	if oneLine(s, width) {
+		return []string{s}
+	}
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
 		line := ""
@@ -92,6 +95,44 @@ func wrap(s string, width int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// oneLine reports whether wrap would return s itself as its one line: s is empty, or its words
+// are separated by single spaces with none before or after, it holds no other white space, and
+// it is at most width columns wide counting as textWidth does without lipgloss (printable ASCII,
+// known glyphs, CSI and OSC sequences without spaces), whose widths add up word by word. It says
+// false whenever it is unsure; wrap then does the work.
+func oneLine(s string, width int) bool {
+	w, space := 0, true // space: the last character was a space, or there was none yet
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == ' ':
+			if space {
+				return false
+			}
+			w, space = w+1, true
+			i++
+		case c > ' ' && c < 0x7f:
+			w, space = w+1, false
+			i++
+		case c == 0x1b:
+			n := escapeLen(s[i:])
+			if n == 0 || strings.ContainsAny(s[i:i+n], " ") {
+				return false
+			}
+			i += n
+		case c < 0x80:
+			return false // a control (some are white space to strings.Fields), DEL
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !narrowGlyph(r) {
+				return false
+			}
+			w, space = w+1, false
+			i += n
+		}
+	}
+	return (s == "" || !space) && w <= width
 }
 
 // tooSmall is the screen for a terminal below the minimum size.

@@ -108,3 +108,40 @@ func allScreens(t *testing.T, noColor, ascii bool) map[string]string {
 	out["too small"] = New(small).View().Content
 	return out
 }
+
+// wrapSlow is wrap without its one-line shortcut: what wrap must return.
+func wrapSlow(s string, width int) []string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = word
+			case lipgloss.Width(line)+1+lipgloss.Width(word) <= width:
+				line += " " + word
+			default:
+				out = append(out, line)
+				line = word
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// TestWrap: wrap breaks text as the plain word-by-word algorithm does, whether or not it takes
+// its one-line shortcut.
+func TestWrap(t *testing.T) {
+	texts := append([]string{"good luck!", "  lead", "trail ", "two  spaces", "a\tb", "x\u00a0y", "a\u0085b",
+		"\x1b[2m· \x1b[mann sits down", "\x1b[1mbob:\x1b[m good luck!", "took 3, destroyed 1 castle in 2 waves",
+		"a \u0301b", "▶ go", "\x1b[1 qa b", strings.Repeat("word ", 12) + "end", "日本 語", "one\ntwo"}, widthCorpus...)
+	for _, s := range texts {
+		for _, width := range []int{0, 1, 5, 10, 28, 80} {
+			got, want := wrap(s, width), wrapSlow(s, width)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") || len(got) != len(want) {
+				t.Errorf("wrap(%q, %d) = %q, want %q", s, width, got, want)
+			}
+		}
+	}
+}
