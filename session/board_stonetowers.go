@@ -30,7 +30,9 @@ type stoneBoard struct {
 	lastSize int
 
 	// What view draws again from frame to frame (a board lives in one session, with one set of
-	// styles): the styled squares, the column letters of a board size, the row numbers.
+	// styles): the styled squares (by look, and any others in the memo), the column letters of a
+	// board size, the row numbers.
+	looks      [stoneLooks]string
 	squares    memo[stoneGlyph]
 	header     string
 	headerSize int
@@ -190,20 +192,58 @@ type stoneGlyph struct {
 	cursor bool
 }
 
-// square draws one square, highlighted for the cursor or the last action's marks.
+// stoneLooks is the number of looks the board's table holds: owner Nobody, Red or Blue, level 0
+// to 3, marker none, '+' or '*', under the cursor or not.
+const stoneLooks = 3 * 4 * 3 * 2
+
+// look returns g's place in the board's table, or false for a look beyond it (kept in the memo).
+func (g stoneGlyph) look() (int, bool) {
+	owner, level, m := int(g.cell.Owner)+1, g.cell.Level, 0
+	switch g.mark {
+	case 0:
+	case '+':
+		m = 1
+	case '*':
+		m = 2
+	default:
+		return 0, false
+	}
+	if owner < 0 || owner > 2 || level < 0 || level > 3 {
+		return 0, false
+	}
+	i := ((owner*4+level)*3 + m) * 2
+	if g.cursor {
+		i++
+	}
+	return i, true
+}
+
+// square draws one square, highlighted for the cursor or the last action's marks: once per look,
+// kept in the board's table (a drawn square is never empty) or, past it, its memo.
 func (b *stoneBoard) square(c stonetowers.Cell, mark byte, cursor bool, st styles) string {
-	return b.squares.get(stoneGlyph{c, mark, cursor}, func() string {
-		cell := b.cell(c, mark, st)
-		switch {
-		case cursor:
-			return st.cursor.Render(cell)
-		case mark == '+':
-			return st.acted.Render(cell)
-		case mark == '*':
-			return st.changed.Render(cell)
-		}
-		return cell
-	})
+	g := stoneGlyph{c, mark, cursor}
+	i, ok := g.look()
+	if !ok {
+		return b.squares.get(g, func() string { return b.drawSquare(g, st) })
+	}
+	if b.looks[i] == "" {
+		b.looks[i] = b.drawSquare(g, st)
+	}
+	return b.looks[i]
+}
+
+// drawSquare draws a square's look.
+func (b *stoneBoard) drawSquare(g stoneGlyph, st styles) string {
+	cell := b.cell(g.cell, g.mark, st)
+	switch {
+	case g.cursor:
+		return st.cursor.Render(cell)
+	case g.mark == '+':
+		return st.acted.Render(cell)
+	case g.mark == '*':
+		return st.changed.Render(cell)
+	}
+	return cell
 }
 
 // cell draws one square's three columns (unstyled but for the owner's colour when not under the
