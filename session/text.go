@@ -183,43 +183,36 @@ func asciiOnly(frame string) string {
 	return b.String()
 }
 
-// narrowGlyphs are the non-ASCII characters textWidth counts itself, one column each: the keys of
-// asciiGlyphs outside the box drawing and block range, which it counts as a range. Any other
-// non-ASCII character makes it ask lipgloss.
-var narrowGlyphs = func() []rune {
-	var rs []rune
-	for r := range asciiGlyphs {
-		if !boxGlyph(r) {
-			rs = append(rs, r)
+// narrowBits marks the non-ASCII characters below U+2800 that textWidth counts itself, one column
+// each: the keys of asciiGlyphs and the box drawing and block elements (U+2500 to U+259F). Any
+// other non-ASCII character makes it ask lipgloss.
+var narrowBits = func() (bits [0x2800 / 64]uint64) {
+	set := func(r rune) {
+		if r >= 0x80 && r < 0x2800 {
+			bits[r/64] |= 1 << (r % 64)
 		}
 	}
-	return rs
+	for r := range asciiGlyphs {
+		set(r)
+	}
+	for r := rune(0x2500); r <= 0x259f; r++ {
+		set(r)
+	}
+	return bits
 }()
-
-// boxGlyph reports whether r is a box drawing or block element (U+2500 to U+259F), all one column
-// wide.
-func boxGlyph(r rune) bool { return r >= 0x2500 && r <= 0x259f }
 
 // narrowGlyph reports whether textWidth may count r (non-ASCII) as one column by itself.
 func narrowGlyph(r rune) bool {
-	if boxGlyph(r) {
-		return true
-	}
-	for _, g := range narrowGlyphs {
-		if g == r {
-			return true
-		}
-	}
-	return false
+	return r >= 0 && r < 0x2800 && narrowBits[r/64]&(1<<(r%64)) != 0
 }
 
 // textWidth returns lipgloss.Width(s), the widest line's columns, without lipgloss's grapheme
 // segmentation for the text the screens draw: printable ASCII is one column, other C0 controls
 // none; CSI sequences (ESC '[' parameters and intermediates, a final byte 0x40 to 0x7E) and OSC
-// sequences (ESC ']' printable ASCII, then BEL or ESC '\') take none; narrowGlyphs and box drawing
+// sequences (ESC ']' printable ASCII, then BEL or ESC '\') take none; narrowGlyph's characters
 // are one column. On anything else (another escape, a control byte inside a sequence, an
-// unfinished one, DEL, any other non-ASCII character, which may be wide or join its neighbour into
-// one cluster) it returns lipgloss.Width(s) for the whole string.
+// unfinished one, DEL, invalid UTF-8, any other non-ASCII character, which may be wide or join its
+// neighbour into one cluster) it returns lipgloss.Width(s) for the whole string.
 func textWidth(s string) int {
 	width, line := 0, 0
 	for i := 0; i < len(s); {
@@ -228,6 +221,15 @@ func textWidth(s string) int {
 		case c >= 0x20 && c < 0x7f:
 			line++
 			i++
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[': // CSI, the SGR sequences of styles
+			j := i + 2
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+				j++
+			}
+			if j == len(s) || s[j] < 0x40 || s[j] > 0x7e {
+				return lipgloss.Width(s)
+			}
+			i = j + 1
 		case c == '\n':
 			width, line = max(width, line), 0
 			i++
@@ -239,15 +241,20 @@ func textWidth(s string) int {
 			i += n
 		case c < 0x20:
 			i++
-		case c == 0x7f:
-			return lipgloss.Width(s)
-		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if !narrowGlyph(r) {
+		case (c == 0xc2 || c == 0xc3) && i+1 < len(s) && s[i+1]&0xc0 == 0x80: // U+0080 to U+00FF
+			if !narrowGlyph(rune(c&0x1f)<<6 | rune(s[i+1]&0x3f)) {
 				return lipgloss.Width(s)
 			}
 			line++
-			i += n
+			i += 2
+		case c == 0xe2 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80: // U+2000 to U+2FFF
+			if !narrowGlyph(rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)) {
+				return lipgloss.Width(s)
+			}
+			line++
+			i += 3
+		default: // DEL, another character, invalid UTF-8
+			return lipgloss.Width(s)
 		}
 	}
 	return max(width, line)

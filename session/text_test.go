@@ -23,7 +23,8 @@ var widthCorpus = []string{
 	"\x1b[1mbold\x1b[m", "\x1b[38;2;255;95;95;1mR\x1b[m·", "\x1b]8;;http://x\x07link\x1b]8;;\x07",
 	"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "\x1b7saved\x1b8", "\x1b(Bx", "\x1b[", "\x1b", "a\x1b[1", "a\x07b",
 	"a\tb", "a\rb", "a\x7fb", "\x1b[1\x07m", "\x1b[?25lx", "\x1b[1 qx", "\x1b]0;title", "\xff", "a\xc2",
-	"·\xe2\x94", "\u0085", "ä", "\u2500\u259f\u25a0",
+	"·\xe2\x94", "\u0085", "ä", "\u2500\u259f\u25a0", "\xe0\x82\xb7", "\xc1\xb7", "\xe2\x80", "\xe2\x80\xa6\xa6",
+	"\xed\xa0\x80", "\u2028", "\u200b", "\u00a0",
 }
 
 // TestTextWidth: textWidth measures every line of every golden file, every line of the screens
@@ -41,10 +42,24 @@ func TestTextWidth(t *testing.T) {
 			check("corpus", strings.ReplaceAll(around, "%s", s))
 		}
 	}
-	for _, r := range narrowGlyphs {
-		if w := lipgloss.Width(string(r)); w != 1 {
-			t.Errorf("%q is %d columns wide, not one", r, w)
+	known := 0
+	for r := rune(0); r < 0x3000; r++ {
+		if r >= 0x80 && narrowGlyph(r) {
+			known++
+			if w := lipgloss.Width(string(r)); w != 1 {
+				t.Errorf("%q is %d columns wide, not one", r, w)
+			}
+			check("glyph", "a"+string(r)+"b")
 		}
+	}
+	want := 0x259f - 0x2500 + 1 // box drawing and blocks, and asciiGlyphs' keys outside them
+	for r := range asciiGlyphs {
+		if r < 0x2500 || r > 0x259f {
+			want++
+		}
+	}
+	if known != want {
+		t.Errorf("textWidth knows %d glyphs, want %d", known, want)
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
 	if err != nil || len(files) == 0 {
