@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -345,7 +346,7 @@ func (b *stoneBoard) score(snap *rooms.Snapshot, seat int) string {
 	if !ok || seat > 1 {
 		return ""
 	}
-	return fmt.Sprint(v.Scores[seat])
+	return strconv.Itoa(v.Scores[seat])
 }
 
 // pastTense says what a move did: "built e5", "fortified e5", "passed".

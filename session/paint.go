@@ -77,13 +77,24 @@ func (p paint) Render(strs ...string) string {
 	default:
 		text = strings.Join(strs, " ")
 	}
-	if strings.ContainsAny(text, "\n\r\t") {
+	if !plainLine(text) {
 		return p.style.Render(text)
 	}
 	if p.open == "" && p.close == "" {
 		return text
 	}
 	return p.open + text + p.close
+}
+
+// plainLine reports whether s has none of the characters lipgloss.Style.Render rewrites in a style
+// of colours and attributes: newline, carriage return, tab.
+func plainLine(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\r' || c == '\t' {
+			return false
+		}
+	}
+	return true
 }
 
 // Style returns the lipgloss style, for code that wants one (bubbles' help styles).

@@ -80,6 +80,7 @@ type roomScreen struct {
 	ticking bool
 	cache   frameCache
 	helped  helpCache
+	labels  []string // seatLabel's drawn labels by seat, for this board
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game) *roomScreen {
@@ -89,7 +90,7 @@ func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game) *roomScr
 // apply takes a new snapshot; it returns a tick while a countdown is on screen.
 func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	if !r.have || r.board == nil {
-		r.board = newBoardView(snap.GameID)
+		r.board, r.labels = newBoardView(snap.GameID), nil
 	}
 	prevPhase := r.snap.Phase
 	r.snap, r.have = snap, true
@@ -424,13 +425,7 @@ func (r *roomScreen) panel(st styles, w, h int) []string {
 		if s.Phase != rooms.Waiting {
 			score = r.board.score(s, i)
 		}
-		letter, colour := labelOf(r.board, i)
-		label := letter + " " + fmt.Sprintf("%-6s", colour)
-		if letter == "" {
-			label = fmt.Sprintf("%-8s", colour)
-		}
-		sw := seatStyleOf(r.board, st, i).Render(label)
-		left := mark + sw + " " + name
+		left := mark + r.seatLabel(st, i) + " " + name
 		lines = append(lines, fit(left, w-len(score)-1)+" "+st.bold.Render(score))
 	}
 	if s.Spectators > 0 {
@@ -465,6 +460,24 @@ func (r *roomScreen) panel(st styles, w, h int) []string {
 		chat = chat[len(chat)-room:]
 	}
 	return append(lines, chat...)
+}
+
+// seatLabel draws seat i's letter and colour name in its colour, eight columns for the panel:
+// "R Red   ". Each seat's is drawn once for the room's board (a room screen lives in one session,
+// with one set of styles).
+func (r *roomScreen) seatLabel(st styles, i int) string {
+	for len(r.labels) <= i {
+		r.labels = append(r.labels, "")
+	}
+	if r.labels[i] == "" {
+		letter, colour := labelOf(r.board, i)
+		label := letter + " " + fmt.Sprintf("%-6s", colour)
+		if letter == "" {
+			label = fmt.Sprintf("%-8s", colour)
+		}
+		r.labels[i] = seatStyleOf(r.board, st, i).Render(label)
+	}
+	return r.labels[i]
 }
 
 // result says who won.
