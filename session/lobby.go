@@ -44,21 +44,22 @@ var menuItems = []struct {
 
 // lobby is the lobby's state.
 type lobby struct {
-	keys  lobbyKeys
-	games []rules.Game
-	page  lobbyPage
-	menu  int
-	form  newForm
-	code  lineInput
-	list  []rooms.Summary
-	sel   int
-	game  int // the game whose rules are shown
-	top   int // first line of the rules shown
-	msg   string
-	recs  Records
-	me    rooms.Player
-	board []record.Standing // the leaderboard of games[game]
-	prof  record.Profile
+	keys   lobbyKeys
+	games  []rules.Game
+	page   lobbyPage
+	menu   int
+	form   newForm
+	code   lineInput
+	list   []rooms.Summary
+	sel    int
+	game   int // the game whose rules are shown
+	top    int // first line of the rules shown
+	msg    string
+	recs   Records
+	me     rooms.Player
+	board  []record.Standing // the leaderboard of games[game]
+	prof   record.Profile
+	helped *helpCache // the help line; shared by the copies of the lobby a session's model makes
 }
 
 // lobbyAction is what the lobby asks the model to do.
@@ -70,7 +71,8 @@ type lobbyAction struct {
 func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 	code := newLineInput("Room code: ", 5)
 	code.upper = true
-	return lobby{keys: newLobbyKeys(), games: games, form: newNewForm(games), code: code, recs: recs, me: me}
+	return lobby{keys: newLobbyKeys(), games: games, form: newNewForm(games), code: code, recs: recs, me: me,
+		helped: &helpCache{}}
 }
 
 // boardSize is how many standings the lobby's leaderboard shows.
@@ -274,7 +276,7 @@ func (l lobby) view(st styles, p rooms.Player, w, h int, busy bool) string {
 		status = st.err.Render(l.msg)
 	}
 	out := block(lines, w, h-2)
-	out = append(out, fit(" "+status, w), helpLine(st, w, help...))
+	out = append(out, fit(" "+status, w), l.helped.line(st, w, help))
 	return strings.Join(out, "\n")
 }
 
