@@ -80,7 +80,7 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 	if info, err := os.Stat(path); err == nil && info.Size() > 0 && info.Size() < 4096 {
 		return nil, fmt.Errorf("%w: %s is only %d bytes", ErrDamaged, path, info.Size())
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout, InitialMmapSize: 1 << 30})
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return nil, fmt.Errorf("%w: %s", ErrLocked, path)
