@@ -500,3 +500,49 @@ func TestMoveWithADoneContext(t *testing.T) {
 		t.Errorf("Games: %v", g)
 	}
 }
+
+// publicRace is the race game with a view that is the same for every viewer, and says so.
+type publicRace struct{ race }
+
+func (g publicRace) PublicView() {}
+
+func (g publicRace) Apply(seat rules.Seat, move string) (rules.Engine, error) {
+	next, err := g.race.Apply(seat, move)
+	if err != nil {
+		return nil, err
+	}
+	return publicRace{next.(race)}, nil
+}
+
+func (g publicRace) View(rules.Seat) any { return &g.race } // a new pointer at every call
+
+// TestPublicViewComputedOnce: for an engine whose view is public, every subscriber gets the
+// same view value, computed once per state.
+func TestPublicViewComputedOnce(t *testing.T) {
+	g := raceGame
+	g.ID = "publicrace"
+	g.New = func(opts rules.Options, seats int, seed uint64) (rules.Engine, error) {
+		e, err := raceGame.New(opts, seats, seed)
+		if err != nil {
+			return nil, err
+		}
+		return publicRace{e.(race)}, nil
+	}
+	h, _ := newTestHub(t, Config{Games: []rules.Game{g}})
+	r, err := h.Create("publicrace", rules.Options{"target": "10"}, 2, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := mustJoin(t, r, alice, false)
+	b := mustJoin(t, r, bob, false)
+	c := mustJoin(t, r, carol, false)
+	waitFor(t, a, "the match", func(s Snapshot) bool { return s.Phase == Playing })
+	mustMove(t, a, "2")
+	var views []any
+	for _, s := range []*Sub{a, b, c} {
+		views = append(views, waitFor(t, s, "the move", func(s Snapshot) bool { return len(s.Moves) == 1 }).View)
+	}
+	if views[0] != views[1] || views[1] != views[2] {
+		t.Errorf("players and spectator got different view values: %p %p %p", views[0], views[1], views[2])
+	}
+}

@@ -187,10 +187,14 @@ func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 	snap.Outcome.Scores = slices.Clone(sh.outcome.Scores)
 	snap.Outcome.Ranks = slices.Clone(sh.outcome.Ranks)
 	if r.engine != nil {
-		v, ok := sh.views[s.seat]
+		seat := s.seat
+		if _, public := r.engine.(rules.PublicViewer); public {
+			seat = rules.Spectator // one view for everybody
+		}
+		v, ok := sh.views[seat]
 		if !ok {
-			v = r.engine.View(s.seat)
-			sh.views[s.seat] = v
+			v = r.engine.View(seat)
+			sh.views[seat] = v
 		}
 		snap.View = v
 	}

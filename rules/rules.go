@@ -82,6 +82,14 @@ type Engine interface {
 	Outcome() Outcome
 }
 
+// PublicViewer is implemented by engines whose View is the same value for every viewer (games
+// without hidden information and without a viewer's perspective in the view). A room then
+// computes one view per state for all its players and spectators, instead of one per seat.
+type PublicViewer interface {
+	// PublicView marks the engine; it is never called.
+	PublicView()
+}
+
 // Bot chooses moves for a seat. Implementations are safe for concurrent use by several matches.
 type Bot interface {
 	// Move returns a legal move for seat in state, in notation. It should return before ctx is done;

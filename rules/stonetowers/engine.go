@@ -24,7 +24,10 @@ type State struct {
 	changes []Change  // shared between states; never modified
 }
 
-var _ rules.Engine = (*State)(nil)
+var (
+	_ rules.Engine       = (*State)(nil)
+	_ rules.PublicViewer = (*State)(nil)
+)
 
 // NewState returns a new match on an empty size x size board in which each player has turns turns.
 func NewState(size, turns int) (*State, error) {
@@ -255,6 +258,9 @@ func (s *State) Outcome() rules.Outcome {
 
 // View returns the board as everyone sees it (a View value); viewer does not matter.
 func (s *State) View(viewer rules.Seat) any { return s.Snapshot() }
+
+// PublicView marks the View as the same for every viewer (rules.PublicViewer).
+func (s *State) PublicView() {}
 
 // Snapshot returns the View of the state.
 func (s *State) Snapshot() View {
