@@ -60,7 +60,16 @@ const (
 )
 
 // Model is one player's terminal: the lobby, or a room. Create it with New.
+//
+// A Model is a handle on the session's state: Update changes that state and returns the same
+// handle. (Bubble Tea keeps the model in an interface; a model of value fields would be copied to
+// the heap, about 2 KB, at every message of every session.)
 type Model struct {
+	*model
+}
+
+// model is the state of a session.
+type model struct {
 	cfg    Config
 	st     styles
 	width  int
@@ -107,8 +116,8 @@ func (m Model) Close() {
 
 // New returns the model of one session.
 func New(cfg Config) Model {
-	m := Model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
-		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}
+	m := Model{&model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
+		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.msg = cfg.Notice
 	return m
