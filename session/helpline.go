@@ -2,15 +2,25 @@ package session
 
 import "charm.land/bubbles/v2/key"
 
-// helpCache keeps a screen's help line as last drawn, with what it was drawn from: the width and
-// each binding's help and whether it was enabled. A frame whose bindings say the same reuses the
-// line without allocating.
+// helpCache keeps a screen's last few help lines, each with what it was drawn from: the width and
+// each binding's help and whether it was enabled. A frame whose bindings say the same as one of
+// them reuses its line without allocating. It keeps several because a player's screen switches
+// between a few sets of keys over and over (the board's, then the move prompt's, at every move).
 type helpCache struct {
+	slots [helpSlots]helpSlot
+	next  int           // the slot a new line replaces
+	keys  []key.Binding // scratch space for the room's helpKeys, reused from frame to frame
+}
+
+// helpSlots is how many help lines a helpCache keeps.
+const helpSlots = 4
+
+// helpSlot is one help line and what it was drawn from.
+type helpSlot struct {
 	drawn   bool
 	w       int
 	entries []helpEntry
 	text    string
-	keys    []key.Binding // scratch space for the room's helpKeys, reused from frame to frame
 }
 
 // helpEntry is what the help line shows of one binding.
@@ -19,13 +29,13 @@ type helpEntry struct {
 	enabled   bool
 }
 
-// same reports whether keys show as the entries do.
-func (c *helpCache) same(keys []key.Binding) bool {
-	if len(keys) != len(c.entries) {
+// same reports whether the slot was drawn at width w from keys that show as keys do.
+func (s *helpSlot) same(w int, keys []key.Binding) bool {
+	if !s.drawn || s.w != w || len(keys) != len(s.entries) {
 		return false
 	}
 	for i, b := range keys {
-		h, e := b.Help(), c.entries[i]
+		h, e := b.Help(), s.entries[i]
 		if h.Key != e.key || h.Desc != e.desc || b.Enabled() != e.enabled {
 			return false
 		}
@@ -33,23 +43,27 @@ func (c *helpCache) same(keys []key.Binding) bool {
 	return true
 }
 
-// line returns helpLine(st, w, keys...): the line last drawn when the width and keys are the same
-// (a screen lives in one session, with one set of styles), else a new one, kept for next time. A
-// nil cache draws every time.
+// line returns helpLine(st, w, keys...): a line drawn before when the width and keys are the same
+// (a screen lives in one session, with one set of styles), else a new one, kept for next time in
+// place of the oldest. A nil cache draws every time.
 func (c *helpCache) line(st styles, w int, keys []key.Binding) string {
 	if c == nil {
 		return helpLine(st, w, keys...)
 	}
-	if c.drawn && c.w == w && c.same(keys) {
-		return c.text
+	for i := range c.slots {
+		if c.slots[i].same(w, keys) {
+			return c.slots[i].text
+		}
 	}
-	c.entries = c.entries[:0]
+	s := &c.slots[c.next]
+	c.next = (c.next + 1) % helpSlots
+	s.entries = s.entries[:0]
 	for _, b := range keys {
 		h := b.Help()
-		c.entries = append(c.entries, helpEntry{key: h.Key, desc: h.Desc, enabled: b.Enabled()})
+		s.entries = append(s.entries, helpEntry{key: h.Key, desc: h.Desc, enabled: b.Enabled()})
 	}
-	c.drawn, c.w, c.text = true, w, helpLine(st, w, keys...)
-	return c.text
+	s.drawn, s.w, s.text = true, w, helpLine(st, w, keys...)
+	return s.text
 }
 
 // help draws the room's key help line, again only when its keys or the width changed.

@@ -1,29 +1,37 @@
 package session
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
 
-// TestHelpLineCache: a screen that keeps its help line draws every frame as a fresh model does,
-// whatever it showed before: the lobby through its pages, the room through its prompts and rules.
-func TestHelpLineCache(t *testing.T) {
-	lobbyKeys := []string{"down", "enter", "esc", "down", "enter", "esc", "down", "enter", "esc", "down",
-		"enter", "right", "esc", "down", "enter", "down", "esc", "esc", "enter", "esc"}
-	kept := recordsModel()
-	for i := range lobbyKeys {
-		kept = press(kept, lobbyKeys[i])
-		fresh := press(recordsModel(), lobbyKeys[:i+1]...)
-		if got, want := kept.View().Content, fresh.View().Content; got != want {
-			t.Fatalf("lobby after %q:\n%s\nwant\n%s", lobbyKeys[:i+1], plain(got), plain(want))
+	"charm.land/bubbles/v2/key"
+)
+
+// TestHelpCacheKeepsAlternatingLines: a screen that switches between sets of keys (the board's
+// and the move prompt's, at every move) draws each help line once.
+func TestHelpCacheKeepsAlternatingLines(t *testing.T) {
+	st := newStyles(false, false)
+	k := newRoomKeys()
+	board := []key.Binding{k.Prompt, k.Chat, k.Rules, k.Leave}
+	prompt := []key.Binding{k.Send, k.Cancel}
+	var c helpCache
+	first := map[int]string{}
+	for i := range 10 {
+		keys := board
+		if i%2 == 1 {
+			keys = prompt
+		}
+		got := c.line(st, 80, keys)
+		if want := helpLine(st, 80, keys...); got != want {
+			t.Fatalf("frame %d: %q, want %q", i, got, want)
+		}
+		if i < 2 {
+			first[i] = got
+		} else if unsafe.StringData(got) != unsafe.StringData(first[i%2]) {
+			t.Errorf("frame %d drew its help line again", i)
 		}
 	}
-	snap := playedSnapshot(t, 14)
-	roomKeys := []string{":", "b", "esc", "t", "esc", "?", "down", "esc", ":", "esc", "b", "B"}
-	kept = roomModel(t, snap)
-	_ = kept.View()
-	for i := range roomKeys {
-		kept = press(kept, roomKeys[i])
-		fresh := press(roomModel(t, snap), roomKeys[:i+1]...)
-		if got, want := kept.View().Content, fresh.View().Content; got != want {
-			t.Fatalf("room after %q:\n%s\nwant\n%s", roomKeys[:i+1], plain(got), plain(want))
-		}
+	if got, want := c.line(st, 100, board), helpLine(st, 100, board...); got != want {
+		t.Errorf("another width: %q, want %q", got, want)
 	}
 }
