@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -12,10 +13,11 @@ import (
 var errClosed = errors.New("the database is closed")
 
 // groupCommit commits the writes of many callers in shared transactions: while one commit is being
-// written, the writes that arrive wait, and the next commit takes all of them at once. A lone
-// write is committed at once, without waiting for company; a busy server shares each commit (and
-// its fsyncs) among as many writes as arrived during the previous one, so the number of commits a
-// second stays bounded by the disk and the batch grows with the load.
+// written (and for the rest of its interval), the writes that arrive wait, and the next commit
+// takes all of them at once. A lone write is committed at once, without waiting for company; a
+// busy server shares each commit (and its two fsyncs and some five pages written) among as many
+// writes as arrived during the previous one, so the number of commits a second stays bounded and
+// the groups grow with the load.
 //
 // bbolt's own db.Batch does not do this: it closes a batch after MaxBatchDelay whether or not a
 // commit is running, and the closed batches then queue for the write lock one after another.
@@ -25,6 +27,10 @@ var errClosed = errors.New("the database is closed")
 // groupCommit is safe for concurrent use.
 type groupCommit struct {
 	db *bolt.DB
+	// interval is the least time from the start of one commit to the start of the next while
+	// writes keep coming: a busy server commits at most 1/interval times a second, in bigger
+	// groups. A write that finds no commit under way is committed at once.
+	interval time.Duration
 
 	mu      sync.Mutex
 	pending []commitCall
@@ -41,8 +47,8 @@ type commitCall struct {
 // maxGroup bounds the writes of one transaction.
 const maxGroup = 4096
 
-func newGroupCommit(db *bolt.DB) *groupCommit {
-	g := &groupCommit{db: db}
+func newGroupCommit(db *bolt.DB, interval time.Duration) *groupCommit {
+	g := &groupCommit{db: db, interval: interval}
 	g.idle = sync.NewCond(&g.mu)
 	return g
 }
@@ -69,7 +75,12 @@ func (g *groupCommit) do(fn func(*bolt.Tx) error) error {
 // loop commits the pending writes, group after group, until none are left.
 func (g *groupCommit) loop() {
 	var calls []commitCall
+	var last time.Time
 	for {
+		if !last.IsZero() {
+			time.Sleep(time.Until(last.Add(g.interval)))
+		}
+		last = time.Now()
 		g.mu.Lock()
 		n := min(len(g.pending), maxGroup)
 		if n == 0 {

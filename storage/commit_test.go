@@ -42,7 +42,7 @@ func keys(t *testing.T, db *bolt.DB) map[string]bool {
 // transaction, and every one of them is on disk when do returns.
 func TestGroupCommitShares(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db)
+	g := newGroupCommit(db, 0)
 	// Hold the first commit until the others have queued behind it.
 	release := make(chan struct{})
 	first := make(chan error, 1)
@@ -101,7 +101,7 @@ func TestGroupCommitShares(t *testing.T) {
 // transaction are committed.
 func TestGroupCommitFailureIsolated(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db)
+	g := newGroupCommit(db, 0)
 	bad := errors.New("bad write")
 	var wg sync.WaitGroup
 	var failed, panicked atomic.Int32
@@ -152,7 +152,7 @@ func TestGroupCommitFailureIsolated(t *testing.T) {
 // TestGroupCommitClose: close waits for the pending writes; later writes fail.
 func TestGroupCommitClose(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db)
+	g := newGroupCommit(db, 0)
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
