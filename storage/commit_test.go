@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -173,4 +174,47 @@ func TestGroupCommitClose(t *testing.T) {
 		t.Errorf("write after close: %v, want errClosed", err)
 	}
 	wg.Wait()
+}
+
+// TestGroupCommitInterval: while writes keep coming, commits start at least an interval apart,
+// and the writes that arrive meanwhile share them.
+func TestGroupCommitInterval(t *testing.T) {
+	db := openBolt(t)
+	const interval = 40 * time.Millisecond
+	g := newGroupCommit(db, interval)
+	var mu sync.Mutex
+	starts := map[int]time.Time{} // when each transaction ran its first write
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 5 {
+				err := g.do(func(tx *bolt.Tx) error {
+					mu.Lock()
+					if _, ok := starts[tx.ID()]; !ok {
+						starts[tx.ID()] = time.Now()
+					}
+					mu.Unlock()
+					return put(fmt.Sprint(w, i))(tx)
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var times []time.Time
+	for _, at := range starts {
+		times = append(times, at)
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	for i := 1; i < len(times); i++ {
+		// Allow for the clock reading inside the transaction coming a little after its start.
+		if gap := times[i].Sub(times[i-1]); gap < interval-5*time.Millisecond {
+			t.Errorf("commits %d and %d started %v apart, want at least %v", i-1, i, gap, interval)
+		}
+	}
+	if len(times) > 6 {
+		t.Errorf("20 writes from 4 writers took %d commits; want them grouped", len(times))
+	}
 }
