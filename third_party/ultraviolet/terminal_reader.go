@@ -114,7 +114,7 @@ func NewTerminalReader(r io.Reader, termType string) *TerminalReader {
 }
 
 // readBufSize is the size of the read buffer used to read input events at a time.
-const readBufSize = 4096
+const readBufSize = 1024 // patched for arcade (see PATCH.md): 4096 upstream
 
 // sendBytes reads data from the reader and sends it to the provided channel.
 // It stops when an error occurs or when the context is closed.
