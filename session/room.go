@@ -303,21 +303,28 @@ func (r *roomScreen) view(st styles, w, h int) string {
 	if !r.have {
 		return "\n  Entering the room…"
 	}
-	return r.body(st, w, h) + r.messageLine(st, w) + "\n" + r.help(st, w)
+	body, msg, help := r.body(st, w, h), r.messageLine(st, w), r.help(st, w)
+	var b strings.Builder // one allocation for the frame's text
+	b.Grow(len(body) + len(msg) + 1 + len(help))
+	b.Write(body)
+	b.WriteString(msg)
+	b.WriteByte('\n')
+	b.WriteString(help)
+	return b.String()
 }
 
 // frameCache keeps what a frame drew that the next one may draw again: the header, board and
 // panel (unchanged while the player types at a prompt).
 type frameCache struct {
-	body  string // the body's lines, each ended by a newline
+	body  []byte // the body's lines, each ended by a newline; rewritten in place when it changes
 	w, h  int
 	valid bool
-	buf   []byte // scratch space for the body's bytes, reused from frame to frame
 }
 
 // body draws the header, the board and the side panel, each line ended by a newline, or returns
-// them as last drawn when nothing they show has changed since.
-func (r *roomScreen) body(st styles, w, h int) string {
+// them as last drawn when nothing they show has changed since. The bytes are the cache's own:
+// valid until the next call.
+func (r *roomScreen) body(st styles, w, h int) []byte {
 	c := &r.cache
 	if c.valid && c.w == w && c.h == h {
 		return c.body
@@ -329,7 +336,7 @@ func (r *roomScreen) body(st styles, w, h int) string {
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
-	buf := appendFit(c.buf[:0], header, w-textWidth(right)-1)
+	buf := appendFit(c.body[:0], header, w-textWidth(right)-1)
 	buf = append(append(append(buf, ' '), right...), '\n')
 
 	bodyH := h - 3
@@ -349,7 +356,7 @@ func (r *roomScreen) body(st styles, w, h int) string {
 		buf = appendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
 		buf = append(buf, '\n')
 	}
-	*c = frameCache{body: string(buf), w: w, h: h, valid: true, buf: buf}
+	*c = frameCache{body: buf, w: w, h: h, valid: true}
 	return c.body
 }
 
