@@ -32,9 +32,9 @@ type Config struct {
 	// minute. Negative JoinFailures means no limit.
 	JoinFailures int
 	JoinWindow   time.Duration
-	// NewSeed returns the seed of each new match (default: crypto/rand). Rooms call it
-	// concurrently.
-	NewSeed func() uint64
+	// NewSeed returns the seed of the match numbered match (1 for a room's first) in the room
+	// code (default: crypto/rand, whatever the arguments). Rooms call it concurrently.
+	NewSeed func(code string, match int) uint64
 	// Logf logs what only operators should see, e.g. a bot's illegal move (default log.Printf).
 	// Rooms and bots call it concurrently.
 	Logf func(format string, args ...any)
@@ -122,7 +122,7 @@ func duration(d, def time.Duration) time.Duration {
 	return d
 }
 
-func cryptoSeed() uint64 {
+func cryptoSeed(string, int) uint64 {
 	var b [8]byte
 	rand.Read(b[:])
 	return binary.LittleEndian.Uint64(b[:])

@@ -170,7 +170,7 @@ func newTestHub(t *testing.T, cfg Config) (*Hub, *logs) {
 	}
 	var seed atomic.Uint64 // rooms start matches concurrently
 	if cfg.NewSeed == nil {
-		cfg.NewSeed = func() uint64 { return seed.Add(1) }
+		cfg.NewSeed = func(string, int) uint64 { return seed.Add(1) }
 	}
 	h := NewHub(cfg)
 	t.Cleanup(func() { h.Shutdown("test over") })

@@ -337,7 +337,7 @@ func (r *Room) addChat(line ChatLine) {
 
 // startMatch starts a match with the seats as they are. Room goroutine only.
 func (r *Room) startMatch() {
-	seed := r.cfg.NewSeed()
+	seed := r.cfg.NewSeed(r.code, r.match+1)
 	eng, err := r.game.New(maps.Clone(r.opts), len(r.seats), seed)
 	if err != nil {
 		r.cfg.Logf("rooms: room %s: %s: cannot start a match: %v", r.code, r.game.ID, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -544,5 +545,24 @@ func TestPublicViewComputedOnce(t *testing.T) {
 	}
 	if views[0] != views[1] || views[1] != views[2] {
 		t.Errorf("players and spectator got different view values: %p %p %p", views[0], views[1], views[2])
+	}
+}
+
+// TestNewSeedGetsCodeAndMatch: a room asks for each match's seed with its code and the match's
+// number in the room.
+func TestNewSeedGetsCodeAndMatch(t *testing.T) {
+	var mu sync.Mutex
+	var calls []string
+	h, _ := newTestHub(t, Config{NewSeed: func(code string, match int) uint64 {
+		mu.Lock()
+		defer mu.Unlock()
+		calls = append(calls, code+"/"+strconv.Itoa(match))
+		return uint64(match)
+	}})
+	r, _, _ := startPair(t, h, 10)
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{r.Code() + "/1"}; !slices.Equal(calls, want) {
+		t.Errorf("NewSeed calls %v, want %v", calls, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/arcade/arcade/hostkeys"
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/catalog"
 	"github.com/arcade/arcade/sshd"
 	"github.com/arcade/arcade/storage"
@@ -50,6 +51,11 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		mx = newServerMetrics()
 		rec = mx.recorder(rec)
 	}
+	var newSeed func(string, int) uint64 // nil: crypto/rand
+	if cfg.loadSeeds {
+		logger.Warn("--load-test-seeds: every match's cards and discs follow from its room code; for load tests only")
+		newSeed = rules.DerivedSeed
+	}
 	hub := rooms.NewHub(rooms.Config{
 		Games:     catalog.Games(),
 		MaxRooms:  cfg.maxRooms,
@@ -57,6 +63,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		BotDelay:  zeroMeansNone(cfg.botDelay),
 		Logf:      logf,
 		Recorder:  rec,
+		NewSeed:   newSeed,
 	})
 	resumed, err := resume(db, hub, logf)
 	if err != nil {
