@@ -14,15 +14,19 @@
 //   - idle: --idle sessions sit in the arcade's lobby; CPU and memory, total and per session, and
 //     the ratio to the floor; a few probe key presses time keystroke-to-redraw.
 //   - play: --sessions sessions pair up in rooms by code (one creates "new stonetowers", the other
-//     joins by the code its screen shows) and play Stone Towers, each player moving once every
-//     --interval, for --duration. Reported: sessions held, new sessions per second, the latency
+//     joins by the code its screen shows) and play --game (Stone Towers, DISCON or Coloretta),
+//     each player moving once every --interval, for --duration. The tool chooses legal moves with
+//     the game's own engine, built as the room builds it; DISCON's discs and Coloretta's cards are
+//     shuffled from the match's seed, so for those the arcade runs with --load-test-seeds (seeds
+//     that follow from room codes). Reported: sessions held, new sessions per second, the latency
 //     from a move being sent to the opponent's screen showing it (p50, p99, max), keystroke to
 //     redraw, bytes sent to each client per move, server CPU and memory, errors.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
-// opponent's side panel shows the new turn counts ("Turns left: R 24 · B 25"), at the moment the
-// bytes that complete it arrive. --validate also runs a full emulator (vt10x) per client and
+// opponent's side panel shows the line the move changed (Stone Towers' turn counts, "Turns left:
+// R 24 · B 25"; DISCON's turn, "Red: 1 move left"; Coloretta's "Last: NAME ..."), at the moment
+// the bytes that complete it arrive. --validate also runs a full emulator (vt10x) per client and
 // reports any difference; use it with small runs.
 //
 // The tool only connects to loopback addresses, refuses more than 5,000 sessions or phases longer
@@ -66,6 +70,7 @@ type options struct {
 	settle     time.Duration
 	phases     string
 	dialers    int
+	game       string
 	size       int
 	turns      int
 	serverArgs []string
@@ -102,6 +107,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.DurationVar(&o.settle, "settle", 30*time.Second, "wait after connecting before measuring (idle sessions drop their screen buffers after 5 s, and the memory goes back 10 s later)")
 	fs.StringVar(&o.phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play")
 	fs.IntVar(&o.dialers, "dialers", 32, "connections set up at once")
+	fs.StringVar(&o.game, "game", "stonetowers", "game the play phase plays: stonetowers, discon or coloretta (the last two need an arcade run with --load-test-seeds, which the tool passes to the arcade it starts)")
 	fs.IntVar(&o.size, "size", 12, "Stone Towers board size")
 	fs.IntVar(&o.turns, "turns", 60, "Stone Towers turns per player (a match lasts turns x interval)")
 	fs.Var((*stringList)(&o.serverArgs), "server-arg", "an extra flag for the arcade the tool starts (repeat it)")
@@ -130,6 +136,8 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 		return o, fmt.Errorf("--idle must be from 1 to %d", maxSessions)
 	case o.duration <= 0 || o.duration > maxPhase || o.window <= 0 || o.window > maxPhase || o.settle < 0 || o.settle > maxPhase:
 		return o, fmt.Errorf("--duration, --window and --settle must be positive and at most %v", maxPhase)
+	case !validGame(o.game):
+		return o, fmt.Errorf("--game %q: use stonetowers, discon or coloretta", o.game)
 	case o.interval < 20*time.Millisecond || o.interval > time.Minute:
 		return o, errors.New("--interval must be from 20ms to 1m")
 	case o.keepalive < 0 || (o.keepalive > 0 && o.keepalive < 100*time.Millisecond):
@@ -219,7 +227,7 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(logw, "%s  "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
 	}
-	res := &results{Started: time.Now(), LoadBefore: loadAverage(), CPUs: runtime.NumCPU(), Options: o.summary()}
+	res := &results{Started: time.Now(), LoadBefore: loadAverage(), CPUs: runtime.NumCPU(), Options: o.summary(), Game: o.game}
 	defer func() { res.LoadAfter = loadAverage() }()
 	tmp, err := os.MkdirTemp("", "arcade-load-")
 	if err != nil {
@@ -270,6 +278,9 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 		args := []string{"--addr", "127.0.0.1:0", "--data", filepath.Join(tmp, "data"),
 			"--max-sessions", fmt.Sprint(max(o.sessions, o.idle) + 100), "--max-rooms", fmt.Sprint(o.sessions/2 + 100),
 			"--conn-rate", "100000", "--conn-burst", "100000", "--log-level", "warn", "--metrics", "127.0.0.1:0"}
+		if g, _ := gameDriver(o.game, o.size, o.turns); g != nil && g.seeded() && o.has("play") {
+			args = append(args, "--load-test-seeds")
+		}
 		args = append(args, o.serverArgs...)
 		arcade, err = startServer(ctx, "arcade", o.arcadeBin, args, o.serverEnv, filepath.Join(tmp, "arcade.log"))
 		if err != nil {
@@ -522,6 +533,10 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	base, _ := srv.sample()
 	res.RSSBase = base.rss
 	dopts := dialOpts{addr: srv.addr, guest: o.guests, validate: o.validate, timeout: 30 * time.Second}
+	game, err := gameDriver(o.game, o.size, o.turns)
+	if err != nil {
+		return res, err
+	}
 	logf("play: setting up %d rooms (%d sessions)", res.Rooms, o.sessions)
 	rs := make([]*room, res.Rooms)
 	var next atomic.Int64
@@ -536,7 +551,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 				if i >= len(rs) || ctx.Err() != nil {
 					return
 				}
-				r, err := setupRoom(ctx, dopts, i, o.size, o.turns)
+				r, err := setupRoom(ctx, dopts, i, game)
 				if err != nil {
 					errs.add("setup", err)
 					continue

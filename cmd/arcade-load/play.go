@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/rules/stonetowers"
 )
 
 // Timeouts of the play phase. They bound each wait; none of them is a performance assertion.
@@ -35,13 +33,12 @@ type playStats struct {
 	errs      *errorLog
 }
 
-// room is two clients playing Stone Towers. players[s] holds seat s.
+// room is two clients playing a game. players[s] holds seat s.
 type room struct {
 	id      int
 	code    string
 	players [2]*client
-	opts    rules.Options
-	turns   int
+	game    driver
 	state   rules.Engine
 	rng     *rand.Rand
 	match   int
@@ -49,10 +46,9 @@ type room struct {
 
 // setupRoom connects two clients, the first creating a room and the second joining it by its
 // code, and waits until both screens show the match's start.
-func setupRoom(ctx context.Context, o dialOpts, id, size, turns int) (*room, error) {
-	r := &room{id: id, turns: turns, rng: rand.New(rand.NewPCG(uint64(id), 7)),
-		opts: rules.Options{"size": strconv.Itoa(size), "turns": strconv.Itoa(turns)}}
-	a, err := dial(ctx, o, 2*id, fmt.Sprintf("new stonetowers size=%d turns=%d", size, turns))
+func setupRoom(ctx context.Context, o dialOpts, id int, game driver) (*room, error) {
+	r := &room{id: id, game: game, rng: rand.New(rand.NewPCG(uint64(id), 7))}
+	a, err := dial(ctx, o, 2*id, game.command())
 	if err != nil {
 		return nil, fmt.Errorf("creator: %w", err)
 	}
@@ -77,21 +73,16 @@ func setupRoom(ctx context.Context, o dialOpts, id, size, turns int) (*room, err
 	return r, nil
 }
 
-// startMarker is what the side panel shows when a match starts.
-func (r *room) startMarker() string {
-	return fmt.Sprintf("Turns left: R %d · B %d", r.turns, r.turns)
-}
-
 // newMatch starts the local engine for a new match and waits for both screens to show it.
 func (r *room) newMatch(ctx context.Context) error {
-	st, err := stonetowers.Game.New(r.opts, 2, 1)
+	st, err := r.game.engine(r.code, r.match+1)
 	if err != nil {
 		return err
 	}
 	r.state = st
 	r.match++
 	for _, c := range r.players {
-		if err := c.waitText(ctx, r.startMarker(), setupTimeout); err != nil {
+		if err := c.waitText(ctx, r.game.startMarker(st), setupTimeout); err != nil {
 			return err
 		}
 	}
@@ -104,12 +95,6 @@ func (r *room) close() {
 			c.close()
 		}
 	}
-}
-
-// marker is the side panel's line after state's last move: it changes with every move.
-func marker(state rules.Engine) string {
-	v := state.View(rules.Spectator).(stonetowers.View)
-	return fmt.Sprintf("Turns left: R %d · B %d", v.TurnsLeft[0], v.TurnsLeft[1])
 }
 
 // play makes moves at the room's pace (one every half interval, so each player moves once an
@@ -192,7 +177,7 @@ func (r *room) ply(ctx context.Context, ps *playStats, measure bool) (cand rules
 		ps.key.add(at.Sub(t0))
 	}
 
-	want := marker(next)
+	want := r.game.marker(next, mover.name)
 	seen := opp.expectNew(want)
 	mine := mover.expect(want)
 	t1 := time.Now()
@@ -264,7 +249,7 @@ func (r *room) resync(ctx context.Context, ps *playStats, cand rules.Engine) err
 	if cand == nil {
 		return nil
 	}
-	want := marker(cand)
+	want := r.game.marker(cand, r.players[r.state.ToMove()[0]].name)
 	for _, c := range r.players {
 		if strings.Contains(c.text(), want) {
 			r.state = cand

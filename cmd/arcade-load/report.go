@@ -12,6 +12,7 @@ import (
 type results struct {
 	Started    time.Time
 	Options    string
+	Game       string // the game of the play phase
 	CPUs       int
 	LoadBefore string
 	LoadAfter  string
@@ -25,8 +26,11 @@ type results struct {
 }
 
 func (o options) summary() string {
-	s := fmt.Sprintf("phases=%s sessions=%d idle=%d interval=%v duration=%v window=%v size=%d turns=%d",
-		o.phases, o.sessions, o.idle, o.interval, o.duration, o.window, o.size, o.turns)
+	s := fmt.Sprintf("phases=%s game=%s sessions=%d idle=%d interval=%v duration=%v window=%v",
+		o.phases, o.game, o.sessions, o.idle, o.interval, o.duration, o.window)
+	if o.game == "stonetowers" {
+		s += fmt.Sprintf(" size=%d turns=%d", o.size, o.turns)
+	}
 	if o.addr != "" {
 		s += " addr=" + o.addr
 	}
@@ -74,7 +78,7 @@ func (r *results) print(w io.Writer) {
 		printMetrics(w, ir.Metrics)
 	}
 	if p := r.Play; p != nil {
-		fmt.Fprintf(w, "\narcade, playing Stone Towers\n")
+		fmt.Fprintf(w, "\narcade, playing %s\n", gameName(r.Game))
 		fmt.Fprintf(w, "  sessions held        %d of %d, in %d rooms\n", p.SessionsHeld, p.Sessions, p.Rooms)
 		fmt.Fprintf(w, "  new sessions         %.0f/s (every room created and joined in %.1f s)\n", p.SessionsPerSec, p.SetupSeconds)
 		fmt.Fprintf(w, "  moves                %d sent, %d seen; %.0f/s measured over %.0f s; %d late, %d rematches\n",

@@ -62,6 +62,47 @@ func TestSmoke(t *testing.T) {
 	}
 }
 
+// TestSmokeOtherGames plays DISCON and Coloretta the same way, small and short: the tool builds
+// their engines from the room codes (the arcade runs with --load-test-seeds) and chooses legal
+// moves in games with shuffled discs and cards.
+func TestSmokeOtherGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a server")
+	}
+	for _, game := range []string{"discon", "coloretta"} {
+		t.Run(game, func(t *testing.T) {
+			o, err := parseOptions([]string{"--phases", "play", "--game", game, "--sessions", "10", "--idle", "10",
+				"--duration", "3s", "--interval", "300ms", "--validate"}, &bytes.Buffer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			var log bytes.Buffer
+			res, err := run(ctx, o, &log)
+			var report bytes.Buffer
+			if res != nil {
+				res.print(&report)
+			}
+			if err != nil {
+				t.Fatalf("run: %v\n%s%s", err, log.String(), report.String())
+			}
+			t.Log("\n" + report.String())
+			p := res.Play
+			switch {
+			case res.Errors > 0:
+				t.Errorf("%d errors", res.Errors)
+			case p == nil:
+				t.Fatal("no play phase")
+			case p.SessionsHeld != 10 || p.MoveLatency.N == 0 || p.MovesSeen != p.MovesSent:
+				t.Errorf("play phase: %+v", p)
+			case !strings.Contains(report.String(), "playing "+gameName(game)):
+				t.Errorf("the report does not name %s", gameName(game))
+			}
+		})
+	}
+}
+
 // TestOptions: the tool refuses what it must not do.
 func TestOptions(t *testing.T) {
 	for _, args := range [][]string{
@@ -72,6 +113,7 @@ func TestOptions(t *testing.T) {
 		{"--duration", "11m"},
 		{"--phases", "idle,dance"},
 		{"--validate", "--sessions", "2000"},
+		{"--game", "chess"},
 	} {
 		if _, err := parseOptions(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q accepted", args)
