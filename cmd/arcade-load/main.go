@@ -71,6 +71,7 @@ type options struct {
 	phases     string
 	dialers    int
 	game       string
+	dataDir    string
 	size       int
 	turns      int
 	serverArgs []string
@@ -108,6 +109,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.StringVar(&o.phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play")
 	fs.IntVar(&o.dialers, "dialers", 32, "connections set up at once")
 	fs.StringVar(&o.game, "game", "stonetowers", "game the play phase plays: stonetowers, discon or coloretta (the last two need an arcade run with --load-test-seeds, which the tool passes to the arcade it starts)")
+	fs.StringVar(&o.dataDir, "data-dir", "", "keep the started arcade's data (its database) in a new folder under this one, e.g. /dev/shm to take the disk's fsync out of the figures (default: the temporary folder)")
 	fs.IntVar(&o.size, "size", 12, "Stone Towers board size")
 	fs.IntVar(&o.turns, "turns", 60, "Stone Towers turns per player (a match lasts turns x interval)")
 	fs.Var((*stringList)(&o.serverArgs), "server-arg", "an extra flag for the arcade the tool starts (repeat it)")
@@ -275,7 +277,16 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 	}
 	var arcade *server
 	if needArcade {
-		args := []string{"--addr", "127.0.0.1:0", "--data", filepath.Join(tmp, "data"),
+		data := filepath.Join(tmp, "data")
+		if o.dataDir != "" {
+			d, err := os.MkdirTemp(o.dataDir, "arcade-load-data-")
+			if err != nil {
+				return res, err
+			}
+			defer os.RemoveAll(d)
+			data = d
+		}
+		args := []string{"--addr", "127.0.0.1:0", "--data", data,
 			"--max-sessions", fmt.Sprint(max(o.sessions, o.idle) + 100), "--max-rooms", fmt.Sprint(o.sessions/2 + 100),
 			"--conn-rate", "100000", "--conn-burst", "100000", "--log-level", "warn", "--metrics", "127.0.0.1:0"}
 		if g, _ := gameDriver(o.game, o.size, o.turns); g != nil && g.seeded() && o.has("play") {
