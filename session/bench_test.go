@@ -19,7 +19,7 @@ func BenchmarkRoomFrame(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.room.apply(snap)
-		_ = m.View()
+		_, _ = m.ViewLines() // what the server's renderer asks for
 	}
 }
 
@@ -32,7 +32,7 @@ func BenchmarkRoomTyping(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m = press(m, "b")
-		_ = m.View()
+		_, _ = m.ViewLines()
 	}
 }
 
@@ -61,7 +61,7 @@ func BenchmarkMoveFrames(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		m.room.apply(snaps[i%len(snaps)])
-		r.Draw(m.View())
+		r.DrawLines(m.ViewLines())
 		i++
 	}
 }

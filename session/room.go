@@ -300,34 +300,35 @@ func (r *roomScreen) seatBot() tea.Cmd {
 
 // view draws the room.
 func (r *roomScreen) view(st styles, w, h int) string {
+	return strings.Join(r.viewLines(st, w, h), "\n")
+}
+
+// viewLines draws the room as lines: the body's, kept from frame to frame while it does not change,
+// then the message line and the help line. The slice is new at every call.
+func (r *roomScreen) viewLines(st styles, w, h int) []string {
 	if !r.have {
-		return "\n  Entering the room…"
+		return []string{"", "  Entering the room…"}
 	}
-	body, msg, help := r.body(st, w, h), r.messageLine(st, w), r.help(st, w)
-	var b strings.Builder // one allocation for the frame's text
-	b.Grow(len(body) + len(msg) + 1 + len(help))
-	b.Write(body)
-	b.WriteString(msg)
-	b.WriteByte('\n')
-	b.WriteString(help)
-	return b.String()
+	body := r.body(st, w, h)
+	lines := make([]string, 0, len(body)+2)
+	return append(append(lines, body...), r.messageLine(st, w), r.help(st, w))
 }
 
 // frameCache keeps what a frame drew that the next one may draw again: the header, board and
 // panel (unchanged while the player types at a prompt).
 type frameCache struct {
-	body  []byte // the body's lines, each ended by a newline; rewritten in place when it changes
+	lines []string // the body's lines
+	buf   []byte   // scratch space for the body's text, reused from one drawing to the next
 	w, h  int
 	valid bool
 }
 
-// body draws the header, the board and the side panel, each line ended by a newline, or returns
-// them as last drawn when nothing they show has changed since. The bytes are the cache's own:
-// valid until the next call.
-func (r *roomScreen) body(st styles, w, h int) []byte {
+// body draws the header, the board and the side panel, or returns their lines as last drawn when
+// nothing they show has changed since.
+func (r *roomScreen) body(st styles, w, h int) []string {
 	c := &r.cache
 	if c.valid && c.w == w && c.h == h {
-		return c.body
+		return c.lines
 	}
 	s := &r.snap
 	header := st.title.Render(s.GameName) + st.dim.Render(" · room ") + st.bold.Render(s.Code) +
@@ -336,7 +337,7 @@ func (r *roomScreen) body(st styles, w, h int) []byte {
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
-	buf := appendFit(c.body[:0], header, w-textWidth(right)-1)
+	buf := appendFit(c.buf[:0], header, w-textWidth(right)-1)
 	buf = append(append(append(buf, ' '), right...), '\n')
 
 	bodyH := h - 3
@@ -356,8 +357,15 @@ func (r *roomScreen) body(st styles, w, h int) []byte {
 		buf = appendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
 		buf = append(buf, '\n')
 	}
-	*c = frameCache{body: buf, w: w, h: h, valid: true}
-	return c.body
+	// One string for the whole body, its lines cut from it.
+	text := string(buf)
+	lines := make([]string, 0, bodyH+1)
+	for len(text) > 0 {
+		n := strings.IndexByte(text, '\n')
+		lines, text = append(lines, text[:n]), text[n+1:]
+	}
+	*c = frameCache{lines: lines, buf: buf, w: w, h: h, valid: true}
+	return c.lines
 }
 
 func (r *roomScreen) messageLine(st styles, w int) string {

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -288,11 +289,37 @@ func (m Model) View() tea.View {
 	if m.cfg.ASCII {
 		frame = asciiOnly(frame)
 	}
-	v := tea.NewView(frame)
+	return m.view(frame)
+}
+
+// ViewLines is View with the screen's text as lines, new at every call (teaframe.LineViewer: the
+// renderer draws them without the text being joined and split again at every frame).
+func (m Model) ViewLines() (tea.View, []string) {
+	if !m.roomShown() {
+		v := m.View()
+		return v, strings.Split(v.Content, "\n")
+	}
+	lines := m.room.viewLines(m.st, m.width, m.height)
+	if m.cfg.ASCII {
+		for i, l := range lines {
+			lines[i] = asciiOnly(l)
+		}
+	}
+	return m.view(""), lines
+}
+
+// view is the view of the screen whose text is content.
+func (m Model) view(content string) tea.View {
+	v := tea.NewView(content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "arcade"
 	return v
+}
+
+// roomShown reports whether the screen shows the room (render draws m.room).
+func (m Model) roomShown() bool {
+	return m.notice == "" && m.width >= minWidth && m.height >= minHeight && m.replay == nil && m.room != nil
 }
 
 func (m Model) render() string {

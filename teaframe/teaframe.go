@@ -41,6 +41,7 @@ import (
 	"bytes"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -106,7 +107,7 @@ type Renderer struct {
 	lines    []string             // the lines of the frame on screen
 	pens     []string             // on the alternate screen: the SGR parameters at each line's start
 	out      switchWriter
-	last     *tea.View // the view on screen; nil before the first frame
+	last     *tea.View // the view on screen (its Content empty: see lines); nil before the first frame
 	area     uv.Rectangle
 	cx, cy   int  // cursor position after the last frame
 	clear    bool // redraw everything at the next frame
@@ -225,7 +226,12 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case frameMsg:
 		r.pending = false
 		views.Add(1)
-		r.draw(m.inner.View())
+		if lv, ok := m.inner.(LineViewer); ok {
+			v, lines := lv.ViewLines()
+			r.drawLines(v, lines)
+		} else {
+			r.draw(m.inner.View())
+		}
 		return m, nil
 	case tea.WindowSizeMsg:
 		r.resize(msg.Width, msg.Height)
@@ -414,12 +420,11 @@ func collect() {
 	debug.FreeOSMemory() // a collection, then the freed pages go back to the system at once
 }
 
-// splitLines returns the lines of content, the last height of them when there are more.
-func splitLines(content string, height int) []string {
+// lastLines returns lines, only the last height of them when there are more.
+func lastLines(lines []string, height int) []string {
 	if height <= 0 {
 		return nil
 	}
-	lines := strings.Split(content, "\n")
 	if len(lines) > height {
 		lines = lines[len(lines)-height:]
 	}
@@ -459,30 +464,45 @@ func standsAlone(line string) bool {
 	return true
 }
 
+// LineViewer is implemented by models that can give their view as lines: a frame then needs
+// neither the joined text of the view nor its splitting again. ViewLines returns the view (its
+// Content ignored) and its lines, which must be what strings.Split(View().Content, "\n") would
+// return. The renderer keeps the slice until the next frame: the model must not modify it or
+// reuse its array.
+type LineViewer interface {
+	ViewLines() (tea.View, []string)
+}
+
 // draw shows view v, sending only what changed since the last frame.
-func (r *Renderer) draw(v tea.View) {
+func (r *Renderer) draw(v tea.View) { r.drawLines(v, strings.Split(v.Content, "\n")) }
+
+// drawLines shows view v whose text is lines (v.Content is ignored), sending only what changed
+// since the last frame.
+func (r *Renderer) drawLines(v tea.View, lines []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return
 	}
+	v.Content = ""
 	area := uv.Rect(0, 0, r.width, r.height)
-	if v.Content == "" {
+	if len(lines) == 0 || len(lines) == 1 && lines[0] == "" {
 		area.Max.Y = 0
 	} else if !v.AltScreen {
-		area.Max.Y = min(strings.Count(v.Content, "\n")+1, r.height) // inline: as tall as the view
+		area.Max.Y = min(len(lines), r.height) // inline: as tall as the view
 	}
+	lines = lastLines(lines, area.Dy())
 	first := r.last == nil
-	if !first && !r.clear && area == r.area && viewEqual(r.last, &v) {
+	if !first && !r.clear && area == r.area && viewEqual(r.last, &v) && slices.Equal(lines, r.lines) {
 		return // nothing changed: no bytes at all
 	}
 	last := r.last
 	altChange := (last == nil && v.AltScreen) || (last != nil && last.AltScreen != v.AltScreen)
 	var body *bytes.Buffer
 	if v.AltScreen {
-		body = r.drawAlt(&v, area, altChange)
+		body = r.drawAlt(&v, lines, area, altChange)
 	} else {
-		body = r.drawInline(&v, area, altChange)
+		body = r.drawInline(&v, lines, area, altChange)
 	}
 
 	// Assemble the frame as Bubble Tea does: screen switch, then cursor visibility and synchronized
@@ -534,7 +554,7 @@ func (r *Renderer) draw(v tea.View) {
 
 // drawAlt returns the bytes that turn the alternate screen into view v (see altscreen.go). Called
 // with r.mu held.
-func (r *Renderer) drawAlt(v *tea.View, area uv.Rectangle, altChange bool) *bytes.Buffer {
+func (r *Renderer) drawAlt(v *tea.View, lines []string, area uv.Rectangle, altChange bool) *bytes.Buffer {
 	if r.scr != nil {
 		// Cell buffers of an inline view before: the alternate screen needs none.
 		r.scr, r.cells = nil, uv.ScreenBuffer{}
@@ -548,7 +568,6 @@ func (r *Renderer) drawAlt(v *tea.View, area uv.Rectangle, altChange bool) *byte
 	writeModes(body, r.last, v)
 	full := r.clear || altChange || area != r.area
 	r.clear = false
-	lines := splitLines(v.Content, area.Dy())
 	r.pens = altFrame(body, r.profile, r.method, area.Dx(), r.lines, r.pens, lines, full)
 	r.lines = lines
 	if c := v.Cursor; c != nil {
@@ -559,7 +578,7 @@ func (r *Renderer) drawAlt(v *tea.View, area uv.Rectangle, altChange bool) *byte
 
 // drawInline returns the bytes that turn the terminal's lines into inline view v, with
 // ultraviolet's cell renderer. Called with r.mu held.
-func (r *Renderer) drawInline(v *tea.View, area uv.Rectangle, altChange bool) *bytes.Buffer {
+func (r *Renderer) drawInline(v *tea.View, lines []string, area uv.Rectangle, altChange bool) *bytes.Buffer {
 	r.ensureScreen()
 	scr := r.scr
 	redraw := r.clear || area != r.area
@@ -582,7 +601,6 @@ func (r *Renderer) drawInline(v *tea.View, area uv.Rectangle, altChange bool) *b
 	// Draw only the lines whose text changed into the frame buffer, which holds the last frame:
 	// the renderer then compares only those with the screen. Both costs grow with the change, not
 	// with the screen. A line that does not stand alone (see standsAlone) means drawing them all.
-	lines := splitLines(v.Content, area.Dy())
 	full := redraw || altChange || r.cells.RenderBuffer == nil || r.cells.Bounds() != area
 	if r.cells.RenderBuffer == nil || r.cells.Bounds() != area {
 		r.cells = uv.NewScreenBuffer(area.Dx(), area.Dy())
@@ -635,6 +653,9 @@ func (r *Renderer) drawInline(v *tea.View, area uv.Rectangle, altChange bool) *b
 // hold the view themselves; a program's frames come through Wrap). It must not be called at the
 // same time as the program's own frames.
 func (r *Renderer) Draw(v tea.View) { r.draw(v) }
+
+// DrawLines is Draw for a view given as lines (see LineViewer).
+func (r *Renderer) DrawLines(v tea.View, lines []string) { r.drawLines(v, lines) }
 
 // armRelease (re)starts the idle countdown after which the cell buffers are dropped.
 func (r *Renderer) armRelease() {
@@ -785,8 +806,9 @@ func (r *Renderer) Released() bool {
 	return r.scr == nil
 }
 
+// viewEqual reports whether a and b are the same but for their text (compared as lines).
 func viewEqual(a, b *tea.View) bool {
-	if a.Content != b.Content || a.AltScreen != b.AltScreen || a.MouseMode != b.MouseMode ||
+	if a.AltScreen != b.AltScreen || a.MouseMode != b.MouseMode ||
 		a.WindowTitle != b.WindowTitle || a.ReportFocus != b.ReportFocus ||
 		a.DisableBracketedPasteMode != b.DisableBracketedPasteMode ||
 		a.KeyboardEnhancements != b.KeyboardEnhancements || (a.Cursor == nil) != (b.Cursor == nil) {

@@ -319,3 +319,41 @@ func TestProgram(t *testing.T) {
 		t.Error("terminal not put back after the program")
 	}
 }
+
+// lineModel is a model that gives its view as lines too, and counts how it was asked.
+type lineModel struct {
+	content      string
+	views, lines *int
+}
+
+func (m lineModel) Init() tea.Cmd                       { return nil }
+func (m lineModel) Update(tea.Msg) (tea.Model, tea.Cmd) { return m, nil }
+func (m lineModel) View() tea.View {
+	*m.views++
+	return tea.View{Content: m.content, AltScreen: true}
+}
+func (m lineModel) ViewLines() (tea.View, []string) {
+	*m.lines++
+	return tea.View{AltScreen: true}, strings.Split(m.content, "\n")
+}
+
+// TestLineViewer: a model that gives its lines is drawn from them, to the same bytes as from its
+// text.
+func TestLineViewer(t *testing.T) {
+	var views, lines int
+	var viaLines, viaText bytes.Buffer
+	r := New(&viaLines, opts)
+	ref := New(&viaText, opts)
+	for turn := range 3 {
+		s, _ := board(turn, "Red built e5")
+		m := lineModel{content: s, views: &views, lines: &lines}
+		r.Wrap(m).Update(frameMsg{})
+		ref.draw(tea.View{Content: s, AltScreen: true})
+		if viaLines.String() != viaText.String() {
+			t.Fatalf("frame %d from lines:\n%q\nfrom text:\n%q", turn, viaLines.String(), viaText.String())
+		}
+	}
+	if lines != 3 || views != 0 {
+		t.Errorf("ViewLines called %d times, View %d; want 3 and 0", lines, views)
+	}
+}
