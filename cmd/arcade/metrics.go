@@ -86,9 +86,6 @@ func (m *serverMetrics) serve(addr string, srv *sshd.Server, hub *rooms.Hub, out
 	reg.CounterFunc("arcade_frame_bytes_total", "Bytes of the frames sent to terminals, before SSH.", func() float64 {
 		return float64(teaframe.ReadStats().Bytes)
 	})
-	reg.GaugeFunc("arcade_screens_held", "Sessions holding their screen buffers now; idle sessions drop them.", func() float64 {
-		return float64(teaframe.ReadStats().Held)
-	})
 	metrics.RegisterProcess(reg)
 
 	ln, err := net.Listen("tcp", addr)
