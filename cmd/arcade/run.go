@@ -53,7 +53,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	}
 	var newSeed func(string, int) uint64 // nil: crypto/rand
 	if cfg.loadSeeds {
-		logger.Warn("--load-test-seeds: every match's cards and discs follow from its room code; for load tests only")
+		logger.Info("--load-test-seeds: every match's cards and discs follow from its room code; for load tests only")
 		newSeed = rules.DerivedSeed
 	}
 	hub := rooms.NewHub(rooms.Config{
