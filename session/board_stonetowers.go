@@ -41,6 +41,7 @@ type stoneBoard struct {
 	// Scratch space view reuses: each square's marker by Row*Size+Col, and a row's bytes.
 	marks []byte
 	row   []byte
+	rows  []string // the rows as last drawn: a row drawn the same again is the same string
 }
 
 func newStoneBoard() *stoneBoard {
@@ -136,7 +137,12 @@ func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []
 		for c, sq := range v.Grid[r][:n] {
 			row = append(row, b.square(sq.Cell, marks[r*n+c], seated && r == b.cur.Row && c == b.cur.Col, st)...)
 		}
-		lines = append(lines, string(row))
+		if r < len(b.rows) {
+			b.rows[r] = sameString(b.rows[r], row)
+		} else {
+			b.rows = append(b.rows, string(row))
+		}
+		lines = append(lines, b.rows[r])
 		b.row = row
 	}
 	if seated {

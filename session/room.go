@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -357,12 +358,17 @@ func (r *roomScreen) body(st styles, w, h int) []string {
 		buf = appendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
 		buf = append(buf, '\n')
 	}
-	// One string for the whole body, its lines cut from it.
-	text := string(buf)
-	lines := make([]string, 0, bodyH+1)
-	for len(text) > 0 {
-		n := strings.IndexByte(text, '\n')
-		lines, text = append(lines, text[:n]), text[n+1:]
+	// The body's lines, each the string of the last body when it has not changed: a move
+	// changes a few lines, and the others cost nothing. (viewLines copies the lines out, so
+	// they can be replaced here in place.)
+	lines := c.lines[:0]
+	for i, rest := 0, buf; len(rest) > 0; i++ {
+		n := bytes.IndexByte(rest, '\n')
+		var old string
+		if i < len(c.lines) {
+			old = c.lines[i]
+		}
+		lines, rest = append(lines, sameString(old, rest[:n])), rest[n+1:]
 	}
 	*c = frameCache{lines: lines, buf: buf, w: w, h: h, valid: true}
 	return c.lines

@@ -294,3 +294,12 @@ func escapeLen(s string) int {
 	}
 	return 0
 }
+
+// sameString returns b as a string: old itself when it holds the same bytes, so that a line
+// drawn again unchanged costs no allocation (and compares equal to the old one at a glance).
+func sameString(old string, b []byte) string {
+	if string(b) == old { // compared without a conversion
+		return old
+	}
+	return string(b)
+}
