@@ -44,7 +44,8 @@ type disconBoard struct {
 	squares   memo[disconGlyph]
 	header    string
 	rowLabels [discon.Size]string
-	row       []byte // scratch space for a row's bytes
+	row       []byte   // scratch space for a row's bytes
+	rows      []string // the rows as last drawn: a row drawn the same again is the same string
 }
 
 func newDisconBoard() *disconBoard {
@@ -218,7 +219,12 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 			q := discon.At(r, c)
 			row = append(row, b.square(&v.Squares[q], marks[q], seated && q == b.cur, st)...)
 		}
-		lines = append(lines, string(row))
+		if r < len(b.rows) {
+			b.rows[r] = sameString(b.rows[r], row)
+		} else {
+			b.rows = append(b.rows, string(row))
+		}
+		lines = append(lines, b.rows[r])
 		b.row = row
 	}
 	lines = append(lines, "")
