@@ -46,7 +46,7 @@ func (d *DB) StartMatch(m record.Match) (string, error) {
 	m.ID = d.newID()
 	d.mu.Unlock()
 	m.Version, m.Moves, m.Plies = record.Version, nil, 0
-	err := d.db.Update(func(tx *bolt.Tx) error {
+	err := d.writes.do(func(tx *bolt.Tx) error {
 		if err := putJSON(tx.Bucket(bucketMatches), []byte(m.ID), m); err != nil {
 			return err
 		}
@@ -101,7 +101,7 @@ func (d *DB) SetSeats(code string, seats []record.Seat) error {
 	if err != nil {
 		return err
 	}
-	return d.db.Update(func(tx *bolt.Tx) error {
+	return d.writes.do(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketMatches)
 		var m record.Match
 		if ok, err := getJSON(b, []byte(id), &m); err != nil || !ok {
@@ -120,7 +120,8 @@ func (d *DB) EndMatch(code string, out rules.Outcome, unrated bool) (record.Matc
 		return record.Match{}, err
 	}
 	var m record.Match
-	err = d.db.Update(func(tx *bolt.Tx) error {
+	err = d.writes.do(func(tx *bolt.Tx) error {
+		m = record.Match{} // the function may run again when a shared commit is retried
 		b := tx.Bucket(bucketMatches)
 		if ok, err := getJSON(b, []byte(id), &m); err != nil || !ok {
 			return fmt.Errorf("match %s: %v", id, err)
@@ -153,7 +154,7 @@ func (d *DB) Abandon(code string) error {
 	d.mu.Lock()
 	delete(d.active, code)
 	d.mu.Unlock()
-	return d.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketActive).Delete([]byte(code)) })
+	return d.writes.do(func(tx *bolt.Tx) error { return tx.Bucket(bucketActive).Delete([]byte(code)) })
 }
 
 func countMoves(tx *bolt.Tx, id string) int {

@@ -3,8 +3,9 @@
 // disconnects, crashes and restarts.
 //
 // The file is opened once, with a lock timeout, and its buckets are created at open. Values are
-// JSON, copied out of transactions before use. Moves are committed in groups (see groupCommit):
-// the moves of many rooms that arrive during one commit share the next one and its fsyncs.
+// JSON, copied out of transactions before use. What rooms write while they play (moves, match
+// starts and ends with their ratings, seat changes) is committed in groups (see groupCommit): the
+// writes of many rooms that arrive during one commit share the next one and its fsyncs.
 //
 // Layout (bucket: key -> value):
 //
@@ -73,7 +74,7 @@ var (
 type DB struct {
 	db     *bolt.DB
 	now    func() time.Time
-	writes *groupCommit // moves, committed in groups
+	writes *groupCommit // what rooms write while they play, committed in groups
 
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match

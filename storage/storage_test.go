@@ -261,3 +261,34 @@ func TestBackupWhileInUse(t *testing.T) {
 		t.Errorf("the copy's leaderboard: %+v", board)
 	}
 }
+
+// TestConcurrentMatchEnds: matches of the same two players that end at the same time (their ends
+// sharing commits) each count in the ratings once.
+func TestConcurrentMatchEnds(t *testing.T) {
+	d, _ := openTemp(t)
+	const n = 12
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			code := fmt.Sprintf("E%04d", i)
+			if _, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: twoPlayers(), Started: time.Now()}); err != nil {
+				t.Error(err)
+				return
+			}
+			if m, err := d.EndMatch(code, rules.Outcome{Over: true, Scores: []int{9, 8}, Ranks: []int{1, 2}}, false); err != nil || !m.Rated {
+				t.Errorf("EndMatch %s: rated %v, %v", code, m.Rated, err)
+			}
+		})
+	}
+	wg.Wait()
+	board, err := d.Leaderboard("stonetowers", 0)
+	if err != nil || len(board) != 2 {
+		t.Fatalf("leaderboard %+v, %v", board, err)
+	}
+	if ann, bob := board[0], board[1]; ann.Games != n || ann.Wins != n || bob.Games != n || bob.Losses != n {
+		t.Errorf("after %d matches at once: ann %+v, bob %+v", n, ann, bob)
+	}
+	if open, err := d.Unfinished(); err != nil || len(open) != 0 {
+		t.Errorf("unfinished after the ends: %d, %v", len(open), err)
+	}
+}
