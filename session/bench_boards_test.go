@@ -11,7 +11,7 @@ func BenchmarkDisconFrame(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.room.apply(snap)
-		_ = m.View()
+		_, _ = m.ViewLines() // what the server's renderer asks for
 	}
 }
 
@@ -24,6 +24,6 @@ func BenchmarkColorettaFrame(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.room.apply(snap)
-		_ = m.View()
+		_, _ = m.ViewLines() // what the server's renderer asks for
 	}
 }
