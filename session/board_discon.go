@@ -219,11 +219,7 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 			q := discon.At(r, c)
 			row = append(row, b.square(&v.Squares[q], marks[q], seated && q == b.cur, st)...)
 		}
-		if r < len(b.rows) {
-			b.rows[r] = sameString(b.rows[r], row)
-		} else {
-			b.rows = append(b.rows, string(row))
-		}
+		b.rows = keepLine(b.rows, r, row)
 		lines = append(lines, b.rows[r])
 		b.row = row
 	}

@@ -137,11 +137,7 @@ func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []
 		for c, sq := range v.Grid[r][:n] {
 			row = append(row, b.square(sq.Cell, marks[r*n+c], seated && r == b.cur.Row && c == b.cur.Col, st)...)
 		}
-		if r < len(b.rows) {
-			b.rows[r] = sameString(b.rows[r], row)
-		} else {
-			b.rows = append(b.rows, string(row))
-		}
+		b.rows = keepLine(b.rows, r, row)
 		lines = append(lines, b.rows[r])
 		b.row = row
 	}

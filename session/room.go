@@ -361,16 +361,13 @@ func (r *roomScreen) body(st styles, w, h int) []string {
 	// The body's lines, each the string of the last body when it has not changed: a move
 	// changes a few lines, and the others cost nothing. (viewLines copies the lines out, so
 	// they can be replaced here in place.)
-	lines := c.lines[:0]
-	for i, rest := 0, buf; len(rest) > 0; i++ {
+	lines := c.lines
+	i := 0
+	for rest := buf; len(rest) > 0; i++ {
 		n := bytes.IndexByte(rest, '\n')
-		var old string
-		if i < len(c.lines) {
-			old = c.lines[i]
-		}
-		lines, rest = append(lines, sameString(old, rest[:n])), rest[n+1:]
+		lines, rest = keepLine(lines, i, rest[:n]), rest[n+1:]
 	}
-	*c = frameCache{lines: lines, buf: buf, w: w, h: h, valid: true}
+	*c = frameCache{lines: lines[:i], buf: buf, w: w, h: h, valid: true}
 	return c.lines
 }
 

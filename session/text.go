@@ -295,6 +295,16 @@ func escapeLen(s string) int {
 	return 0
 }
 
+// keepLine sets lines[i] (i at most len(lines)) to the text of b, keeping the string there when
+// it holds the same bytes (see sameString), and returns lines.
+func keepLine(lines []string, i int, b []byte) []string {
+	if i < len(lines) {
+		lines[i] = sameString(lines[i], b)
+		return lines
+	}
+	return append(lines, string(b))
+}
+
 // sameString returns b as a string: old itself when it holds the same bytes, so that a line
 // drawn again unchanged costs no allocation (and compares equal to the old one at a glance).
 func sameString(old string, b []byte) string {

@@ -16,23 +16,8 @@ func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs two servers")
 	}
-	o, err := parseOptions([]string{"--sessions", "20", "--idle", "20", "--duration", "3s", "--window", "1s",
-		"--settle", "500ms", "--interval", "300ms", "--turns", "10", "--size", "8", "--probes", "5", "--validate"}, &bytes.Buffer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var log bytes.Buffer
-	res, err := run(ctx, o, &log)
-	var report bytes.Buffer
-	if res != nil {
-		res.print(&report)
-	}
-	if err != nil {
-		t.Fatalf("run: %v\n%s%s", err, log.String(), report.String())
-	}
-	t.Log("\n" + report.String())
+	res, _ := smokeRun(t, "--sessions", "20", "--idle", "20", "--duration", "3s", "--window", "1s",
+		"--settle", "500ms", "--interval", "300ms", "--turns", "10", "--size", "8", "--probes", "5", "--validate")
 	if res.Errors > 0 {
 		t.Errorf("%d errors", res.Errors)
 	}
@@ -71,23 +56,8 @@ func TestSmokeOtherGames(t *testing.T) {
 	}
 	for _, game := range []string{"discon", "coloretta"} {
 		t.Run(game, func(t *testing.T) {
-			o, err := parseOptions([]string{"--phases", "play", "--game", game, "--sessions", "10", "--idle", "10",
-				"--duration", "3s", "--interval", "300ms", "--validate"}, &bytes.Buffer{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			var log bytes.Buffer
-			res, err := run(ctx, o, &log)
-			var report bytes.Buffer
-			if res != nil {
-				res.print(&report)
-			}
-			if err != nil {
-				t.Fatalf("run: %v\n%s%s", err, log.String(), report.String())
-			}
-			t.Log("\n" + report.String())
+			res, report := smokeRun(t, "--phases", "play", "--game", game, "--sessions", "10", "--idle", "10",
+				"--duration", "3s", "--interval", "300ms", "--validate")
 			p := res.Play
 			switch {
 			case res.Errors > 0:
@@ -96,11 +66,33 @@ func TestSmokeOtherGames(t *testing.T) {
 				t.Fatal("no play phase")
 			case p.SessionsHeld != 10 || p.MoveLatency.N == 0 || p.MovesSeen != p.MovesSent:
 				t.Errorf("play phase: %+v", p)
-			case !strings.Contains(report.String(), "playing "+gameName(game)):
+			case !strings.Contains(report, "playing "+gameName(game)):
 				t.Errorf("the report does not name %s", gameName(game))
 			}
 		})
 	}
+}
+
+// smokeRun runs the tool with args, failing the test if the run fails, and returns the results
+// and the printed report.
+func smokeRun(t *testing.T, args ...string) (*results, string) {
+	t.Helper()
+	o, err := parseOptions(args, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var log, report bytes.Buffer
+	res, err := run(ctx, o, &log)
+	if res != nil {
+		res.print(&report)
+	}
+	if err != nil {
+		t.Fatalf("run: %v\n%s%s", err, log.String(), report.String())
+	}
+	t.Log("\n" + report.String())
+	return res, report.String()
 }
 
 // TestOptions: the tool refuses what it must not do.
