@@ -102,6 +102,7 @@ type Renderer struct {
 	profile  colorprofile.Profile
 	method   ansi.Method
 	syncd    bool                 // wrap frames in synchronized output (the terminal said it can)
+	coreOn   bool                 // the terminal's Unicode core mode (2027) has been turned on
 	scr      *uv.TerminalRenderer // the screen as the terminal has it; nil while released
 	cells    uv.ScreenBuffer      // the frame being drawn; nil RenderBuffer while released
 	lines    []string             // the lines of the frame on screen
@@ -289,10 +290,9 @@ func (r *Renderer) modeReport(msg tea.ModeReportMsg) {
 			if r.method != ansi.GraphemeWidth {
 				r.method = ansi.GraphemeWidth
 				if r.scr != nil {
-					_, _ = r.scr.WriteString(ansi.SetModeUnicodeCore)
 					r.scr.SetWidthMethod(ansi.GraphemeWidth)
 				}
-				r.clear = true
+				r.clear = true // the next frame turns the mode on (unicodeCore) and redraws
 			}
 		}
 	}
@@ -565,6 +565,7 @@ func (r *Renderer) drawAlt(v *tea.View, lines []string, area uv.Rectangle, altCh
 	if r.last == nil && r.query {
 		body.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
 	}
+	r.unicodeCore(body)
 	writeModes(body, r.last, v)
 	full := r.clear || altChange || area != r.area
 	r.clear = false
@@ -574,6 +575,16 @@ func (r *Renderer) drawAlt(v *tea.View, lines []string, area uv.Rectangle, altCh
 		body.WriteString(ansi.CursorPosition(c.X+1, c.Y+1))
 	}
 	return body
+}
+
+// unicodeCore turns the terminal's Unicode core mode on, once, when the terminal has said it has
+// it (the renderer then measures graphemes as the terminal does), as Bubble Tea does. Called with
+// r.mu held.
+func (r *Renderer) unicodeCore(w io.StringWriter) {
+	if r.method == ansi.GraphemeWidth && !r.coreOn {
+		_, _ = w.WriteString(ansi.SetModeUnicodeCore)
+		r.coreOn = true
+	}
 }
 
 // drawInline returns the bytes that turn the terminal's lines into inline view v, with
@@ -590,6 +601,7 @@ func (r *Renderer) drawInline(v *tea.View, lines []string, area uv.Rectangle, al
 	if r.last == nil && r.query {
 		_, _ = scr.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
 	}
+	r.unicodeCore(scr)
 	if altChange {
 		scr.SetRelativeCursor(true)
 		scr.SetFullscreen(false)

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/hinshun/vt10x"
 )
 
@@ -355,5 +356,34 @@ func TestLineViewer(t *testing.T) {
 	}
 	if lines != 3 || views != 0 {
 		t.Errorf("ViewLines called %d times, View %d; want 3 and 0", lines, views)
+	}
+}
+
+// TestUnicodeCoreMode: when the terminal says it has Unicode core mode (2027), the next frame
+// turns it on, once, and measures graphemes as the terminal will; Close turns it off.
+func TestUnicodeCoreMode(t *testing.T) {
+	for _, alt := range []bool{true, false} {
+		var out bytes.Buffer
+		r := New(&out, opts)
+		draw := func(s string) string {
+			out.Reset()
+			r.draw(tea.View{Content: s, AltScreen: alt})
+			return out.String()
+		}
+		if first := draw("one"); strings.Contains(first, ansi.SetModeUnicodeCore) {
+			t.Errorf("alt %v: the mode was turned on before the terminal said it has it", alt)
+		}
+		r.modeReport(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeReset})
+		if f := draw("two"); strings.Count(f, ansi.SetModeUnicodeCore) != 1 {
+			t.Errorf("alt %v: the frame after the report: %q", alt, f)
+		}
+		if f := draw("three"); strings.Contains(f, ansi.SetModeUnicodeCore) {
+			t.Errorf("alt %v: the mode was turned on again: %q", alt, f)
+		}
+		out.Reset()
+		r.Close()
+		if !strings.Contains(out.String(), ansi.ResetModeUnicodeCore) {
+			t.Errorf("alt %v: Close leaves the mode on", alt)
+		}
 	}
 }
