@@ -3,7 +3,6 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -91,24 +90,9 @@ func (d *DB) AppendMove(code string, ply int, mv record.Move) error {
 	if err != nil {
 		return err
 	}
-	jm := journalMove{ID: id, Ply: ply, Move: mv}
-	rec, err := json.Marshal(jm)
-	if err != nil {
-		return fmt.Errorf("record move: %w", err)
-	}
-	return d.writes.log(rec, jm.put)
-}
-
-// journalMove is a move as the journal records it.
-type journalMove struct {
-	ID   string      `json:"id"`
-	Ply  int         `json:"ply"`
-	Move record.Move `json:"move"`
-}
-
-// put writes the move into the database (again, after a crash: the same key and value).
-func (jm journalMove) put(tx *bolt.Tx) error {
-	return putJSON(tx.Bucket(bucketMoves), moveKey(jm.ID, jm.Ply), jm.Move)
+	return d.writes.do(func(tx *bolt.Tx) error {
+		return putJSON(tx.Bucket(bucketMoves), moveKey(id, ply), mv)
+	})
 }
 
 // SetSeats records new seat holders of the room's unfinished match (a bot took over a seat).
@@ -209,9 +193,6 @@ func loadMatch(tx *bolt.Tx, id string) (record.Match, error) {
 // Match returns the match with the given ID, with its moves.
 func (d *DB) Match(id string) (record.Match, error) {
 	var m record.Match
-	if err := d.writes.flush(); err != nil { // an unfinished match's last moves may be journaled
-		return m, err
-	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		var err error
 		m, err = loadMatch(tx, strings.ToLower(strings.TrimSpace(id)))
@@ -223,9 +204,6 @@ func (d *DB) Match(id string) (record.Match, error) {
 // Unfinished returns every room's unfinished match with its moves, to resume after a restart.
 func (d *DB) Unfinished() ([]record.Match, error) {
 	var out []record.Match
-	if err := d.writes.flush(); err != nil { // their last moves may be journaled
-		return nil, err
-	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
 			m, err := loadMatch(tx, string(id))

@@ -3,12 +3,9 @@
 // disconnects, crashes and restarts.
 //
 // The file is opened once, with a lock timeout, and its buckets are created at open. Values are
-// JSON, copied out of transactions before use. What rooms write while they play is written in
-// groups (see groupCommit): the writes of many rooms that arrive during one write share the next
-// one and its fsyncs. Moves go first to a journal beside the file (PATH.journal, see journal),
-// one append and one fdatasync per group, and into the database at the next checkpoint; match
-// starts and ends with their ratings, and seat changes, are bbolt commits, each of which is also a
-// checkpoint. Readers that need moves (Match, Unfinished, Backup) ask for a checkpoint first.
+// JSON, copied out of transactions before use. What rooms write while they play (moves, match
+// starts and ends with their ratings, seat changes) is committed in groups (see groupCommit): the
+// writes of many rooms that arrive during one commit share the next one and its fsyncs.
 //
 // Layout (bucket: key -> value):
 //
@@ -75,10 +72,9 @@ var (
 
 // DB is the arcade's database. Its methods are safe for concurrent use.
 type DB struct {
-	db      *bolt.DB
-	now     func() time.Time
-	writes  *groupCommit // what rooms write while they play, committed in groups
-	journal *journal     // moves not yet checkpointed into db
+	db     *bolt.DB
+	now    func() time.Time
+	writes *groupCommit // what rooms write while they play, committed in groups
 
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
@@ -111,57 +107,12 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	d := &DB{db: db, now: time.Now, active: map[string]string{}}
+	d := &DB{db: db, now: time.Now, active: map[string]string{}, writes: newGroupCommit(db, commitInterval)}
 	if err := d.init(); err != nil {
 		db.Close()
 		return nil, err
 	}
-	// The journal is opened under bbolt's lock on the database, and what it holds (moves made
-	// before a crash, not yet checkpointed) goes into the database before anyone reads it.
-	j, recs, err := openJournal(path + journalSuffix)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	if err := d.replay(recs); err != nil {
-		j.close()
-		db.Close()
-		return nil, err
-	}
-	if err := j.reset(); err != nil {
-		j.close()
-		db.Close()
-		return nil, err
-	}
-	d.journal = j
-	d.writes = newGroupCommit(db, j, commitInterval)
 	return d, nil
-}
-
-// journalSuffix names the journal: the database's path with this added.
-const journalSuffix = ".journal"
-
-// replay writes the moves of the journal's records into the database.
-func (d *DB) replay(recs [][]byte) error {
-	if len(recs) == 0 {
-		return nil
-	}
-	err := d.db.Update(func(tx *bolt.Tx) error {
-		for _, r := range recs {
-			var jm journalMove
-			if err := jsonUnmarshal(r, &jm); err != nil {
-				return fmt.Errorf("%w: journal record %q: %w", ErrDamaged, r, err)
-			}
-			if err := jm.put(tx); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("replay journal: %w", err)
-	}
-	return nil
 }
 
 // init creates the buckets, checks the schema version and loads the active matches.
@@ -193,23 +144,15 @@ func (d *DB) init() error {
 	})
 }
 
-// Close closes the database. Pending writes are committed first and the journal emptied into
-// the database; later writes fail.
+// Close closes the database. Pending moves are committed first; later writes fail.
 func (d *DB) Close() error {
 	d.writes.close()
-	jerr := d.journal.close()
-	if err := d.db.Close(); err != nil {
-		return err
-	}
-	return jerr
+	return d.db.Close()
 }
 
 // Backup writes a consistent copy of the whole database to w while others go on using it, and
 // returns the number of bytes written.
 func (d *DB) Backup(w io.Writer) (int64, error) {
-	if err := d.writes.flush(); err != nil { // the journal's moves belong in the copy
-		return 0, err
-	}
 	var n int64
 	err := d.db.View(func(tx *bolt.Tx) error {
 		var err error
