@@ -68,3 +68,17 @@ func (*listBoard) score(snap *rooms.Snapshot, seat int) string {
 	}
 	return ""
 }
+
+// viewOf finds the game's view of type T in a snapshot (engines give it as a value or a pointer).
+func viewOf[T any](snap *rooms.Snapshot) (T, bool) {
+	switch v := snap.View.(type) {
+	case T:
+		return v, true
+	case *T:
+		if v != nil {
+			return *v, true
+		}
+	}
+	var zero T
+	return zero, false
+}

@@ -56,19 +56,6 @@ func newColorettaBoard() *colorettaBoard {
 	return b
 }
 
-// colorettaView finds the Coloretta view in a snapshot.
-func colorettaView(snap *rooms.Snapshot) (coloretta.View, bool) {
-	switch v := snap.View.(type) {
-	case coloretta.View:
-		return v, true
-	case *coloretta.View:
-		if v != nil {
-			return *v, true
-		}
-	}
-	return coloretta.View{}, false
-}
-
 // The board's layout: the first stack's line, and the width of the stacks' column (a click left
 // of it on a stack's line acts on that stack; the drawn card's box stands right of it).
 const colorettaStackTop, colorettaStackWidth = 3, 30
@@ -81,7 +68,7 @@ func colorettaTurn(v coloretta.View, snap *rooms.Snapshot) bool {
 }
 
 func (b *colorettaBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
-	v, ok := colorettaView(snap)
+	v, ok := viewOf[coloretta.View](snap)
 	if !ok {
 		return ""
 	}
@@ -135,7 +122,7 @@ func (b *colorettaBoard) showsScores(v coloretta.View) bool {
 }
 
 func (b *colorettaBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
-	v, ok := colorettaView(snap)
+	v, ok := viewOf[coloretta.View](snap)
 	if !ok {
 		return nil
 	}
@@ -507,7 +494,7 @@ func colorettaPrompt(v coloretta.View, snap *rooms.Snapshot, st styles, width in
 }
 
 func (b *colorettaBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
-	v, ok := colorettaView(snap)
+	v, ok := viewOf[coloretta.View](snap)
 	if !ok {
 		return nil
 	}
@@ -545,7 +532,7 @@ func lastMoveText(v coloretta.View, snap *rooms.Snapshot) string {
 }
 
 func (b *colorettaBoard) score(snap *rooms.Snapshot, seat int) string {
-	v, ok := colorettaView(snap)
+	v, ok := viewOf[coloretta.View](snap)
 	if !ok || seat < 0 || seat >= len(v.Players) {
 		return ""
 	}

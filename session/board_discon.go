@@ -62,19 +62,6 @@ func newDisconBoard() *disconBoard {
 	return b
 }
 
-// disconView finds the DISCON view in a snapshot.
-func disconView(snap *rooms.Snapshot) (discon.View, bool) {
-	switch v := snap.View.(type) {
-	case discon.View:
-		return v, true
-	case *discon.View:
-		if v != nil {
-			return *v, true
-		}
-	}
-	return discon.View{}, false
-}
-
 // The first square's top-left cell on the board: row labels take three columns, the column
 // letters one line. A square is disconCell columns wide.
 const disconLeft, disconTop, disconCell = 3, 1, 4
@@ -102,7 +89,7 @@ func (b *disconBoard) settle(v discon.View, snap *rooms.Snapshot) {
 }
 
 func (b *disconBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
-	v, ok := disconView(snap)
+	v, ok := viewOf[discon.View](snap)
 	if !ok {
 		return ""
 	}
@@ -204,7 +191,7 @@ func (b *disconBoard) moveTo(v discon.View, q discon.Square) (discon.Move, bool)
 }
 
 func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
-	v, ok := disconView(snap)
+	v, ok := viewOf[discon.View](snap)
 	if !ok {
 		return nil
 	}
@@ -506,7 +493,7 @@ func (b *disconBoard) selection(v discon.View, snap *rooms.Snapshot, st styles) 
 }
 
 func (b *disconBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
-	v, ok := disconView(snap)
+	v, ok := viewOf[discon.View](snap)
 	if !ok {
 		return nil
 	}
@@ -544,7 +531,7 @@ func disconLimits(v discon.View) string {
 }
 
 func (b *disconBoard) score(snap *rooms.Snapshot, seat int) string {
-	v, ok := disconView(snap)
+	v, ok := viewOf[discon.View](snap)
 	if !ok || seat >= len(v.Scores) {
 		return ""
 	}

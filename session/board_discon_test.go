@@ -23,7 +23,7 @@ func disconSnapshot(t *testing.T, plies int) (rooms.Snapshot, rules.Engine) {
 
 func TestDisconRoomGolden(t *testing.T) {
 	snap, _ := disconSnapshot(t, 12)
-	v, _ := disconView(&snap)
+	v, _ := viewOf[discon.View](&snap)
 	if v.Turn != 0 {
 		t.Fatal("not Red's turn")
 	}
@@ -73,7 +73,7 @@ func TestDisconPickAndJump(t *testing.T) {
 // TestDisconClickAndLeave: a click acts like enter; L switches to moves that leave the tower.
 func TestDisconClickAndLeave(t *testing.T) {
 	snap, state := disconSnapshot(t, 8)
-	v, _ := disconView(&snap)
+	v, _ := viewOf[discon.View](&snap)
 	var want discon.Move
 	for _, m := range v.Legal {
 		if m.Leave {
@@ -109,7 +109,7 @@ func TestDisconASCII(t *testing.T) {
 	snap, _ := disconSnapshot(t, 12)
 	b := newDisconBoard()
 	st := newStyles(true, true)
-	v, _ := disconView(&snap)
+	v, _ := viewOf[discon.View](&snap)
 	b.handle(tea.MouseClickMsg{X: disconLeft + disconCell*v.Legal[0].From.Col(), Y: disconTop + v.Legal[0].From.Row(),
 		Button: tea.MouseLeft}, &snap)
 	lines := append(b.view(&snap, st, 51, 21), b.status(&snap, st, panelWidth)...)

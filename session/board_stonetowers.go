@@ -57,16 +57,6 @@ func newStoneBoard() *stoneBoard {
 	return b
 }
 
-func stoneView(snap *rooms.Snapshot) (stonetowers.View, bool) {
-	switch v := snap.View.(type) {
-	case stonetowers.View:
-		return v, true
-	case *stonetowers.View:
-		return *v, v != nil
-	}
-	return stonetowers.View{}, false
-}
-
 func (b *stoneBoard) bindings() []key.Binding { return b.help }
 
 // origin is where the first square starts: row labels take three columns, the column letters one
@@ -74,7 +64,7 @@ func (b *stoneBoard) bindings() []key.Binding { return b.help }
 const stoneLeft, stoneTop = 3, 1
 
 func (b *stoneBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
-	v, ok := stoneView(snap)
+	v, ok := viewOf[stonetowers.View](snap)
 	if !ok {
 		return ""
 	}
@@ -122,7 +112,7 @@ func (b *stoneBoard) settle(v stonetowers.View) {
 }
 
 func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
-	v, ok := stoneView(snap)
+	v, ok := viewOf[stonetowers.View](snap)
 	if !ok {
 		return nil
 	}
@@ -295,7 +285,7 @@ func (b *stoneBoard) describe(v stonetowers.View, me rules.Seat, st styles) stri
 }
 
 func (b *stoneBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
-	v, ok := stoneView(snap)
+	v, ok := viewOf[stonetowers.View](snap)
 	if !ok {
 		return nil
 	}
@@ -344,7 +334,7 @@ func plural(n int) string {
 }
 
 func (b *stoneBoard) score(snap *rooms.Snapshot, seat int) string {
-	v, ok := stoneView(snap)
+	v, ok := viewOf[stonetowers.View](snap)
 	if !ok || seat > 1 {
 		return ""
 	}
