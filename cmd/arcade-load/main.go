@@ -745,6 +745,10 @@ func profile(ctx context.Context, o options, srv *server, name string, d time.Du
 	return func() { <-done }
 }
 
+// commitBuckets begins the names of the buckets of the server's histogram of move commits, the
+// only buckets scrape keeps.
+const commitBuckets = "arcade_move_commit_seconds_bucket{"
+
 // scrape reads the arcade_ and process_ figures of the server's metrics endpoint, if it has one.
 func scrape(srv *server) map[string]float64 {
 	if srv.metrics == "" {
@@ -766,7 +770,7 @@ func scrape(srv *server) map[string]float64 {
 			continue
 		}
 		name, val, ok := strings.Cut(line, " ")
-		if !ok || strings.Contains(name, "_bucket{") {
+		if !ok || strings.Contains(name, "_bucket{") && !strings.HasPrefix(name, commitBuckets) {
 			continue
 		}
 		var v float64

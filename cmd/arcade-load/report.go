@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -90,6 +91,9 @@ func (r *results) print(w io.Writer) {
 		fmt.Fprintf(w, "  server RSS           %s (%s before the sessions); %s per session\n", mib(p.RSS), mib(p.RSSBase), kib(p.RSSPerSession))
 		fmt.Fprintf(w, "  server threads       %d\n", p.Threads)
 		fmt.Fprintf(w, "  load tool CPU        %s of one core\n", pct(p.ClientCPUShare))
+		if q := commitQuantiles(p.Metrics); q != "" {
+			fmt.Fprintf(w, "  move commit          %s (server's histogram: bucket bounds)\n", q)
+		}
 		printMetrics(w, p.Metrics)
 	}
 	fmt.Fprintf(w, "\nerrors                 %d", r.Errors)
@@ -109,7 +113,7 @@ func printMetrics(w io.Writer, m map[string]float64) {
 	}
 	var keys []string
 	for k := range m {
-		if strings.HasPrefix(k, "arcade_") || k == "go_goroutines" {
+		if (strings.HasPrefix(k, "arcade_") || k == "go_goroutines") && !strings.HasPrefix(k, commitBuckets) {
 			keys = append(keys, k)
 		}
 	}
@@ -119,4 +123,43 @@ func printMetrics(w io.Writer, m map[string]float64) {
 		parts = append(parts, fmt.Sprintf("%s=%g", k, m[k]))
 	}
 	fmt.Fprintf(w, "  server metrics       %s\n", strings.Join(parts, " "))
+}
+
+// commitQuantiles reads the p50, p99 and p99.9 of the time a move waited for storage from the
+// buckets of the server's histogram: each is the bound of the first bucket holding that share
+// of the moves, so at most that.
+func commitQuantiles(m map[string]float64) string {
+	type bucket struct{ le, n float64 }
+	var bs []bucket
+	for k, v := range m {
+		le, ok := strings.CutPrefix(k, commitBuckets+`le="`)
+		if !ok {
+			continue
+		}
+		bound, err := strconv.ParseFloat(strings.TrimSuffix(le, `"}`), 64)
+		if err != nil {
+			continue // +Inf
+		}
+		bs = append(bs, bucket{bound, v})
+	}
+	total := m["arcade_move_commit_seconds_count"]
+	if len(bs) == 0 || total == 0 {
+		return ""
+	}
+	sort.Slice(bs, func(i, j int) bool { return bs[i].le < bs[j].le })
+	at := func(q float64) string {
+		for _, b := range bs {
+			if b.n >= q*total {
+				return fmt.Sprintf("<= %g ms", b.le*1000)
+			}
+		}
+		return fmt.Sprintf("> %g ms", bs[len(bs)-1].le*1000)
+	}
+	over := total
+	for _, b := range bs {
+		if b.le <= 0.032 {
+			over = total - b.n
+		}
+	}
+	return fmt.Sprintf("p50 %s · p99 %s · p99.9 %s; %.2f%% over 32 ms", at(0.5), at(0.99), at(0.999), 100*over/total)
 }
