@@ -43,7 +43,7 @@ func keys(t *testing.T, db *bolt.DB) map[string]bool {
 // transaction, and every one of them is on disk when do returns.
 func TestGroupCommitShares(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, 0)
+	g := newGroupCommit(db, nil, 0, 0)
 	// Hold the first commit until the others have queued behind it.
 	release := make(chan struct{})
 	first := make(chan error, 1)
@@ -51,9 +51,9 @@ func TestGroupCommitShares(t *testing.T) {
 		first <- g.do(func(tx *bolt.Tx) error { <-release; return put("first")(tx) })
 	}()
 	for {
-		g.mu.Lock()
-		running := g.running && len(g.pending) == 0
-		g.mu.Unlock()
+		g.commits.mu.Lock()
+		running := g.commits.running && len(g.commits.queue) == 0
+		g.commits.mu.Unlock()
 		if running {
 			break
 		}
@@ -77,9 +77,9 @@ func TestGroupCommitShares(t *testing.T) {
 		})
 	}
 	for {
-		g.mu.Lock()
-		queued := len(g.pending)
-		g.mu.Unlock()
+		g.commits.mu.Lock()
+		queued := len(g.commits.queue)
+		g.commits.mu.Unlock()
 		if queued == n {
 			break
 		}
@@ -102,7 +102,7 @@ func TestGroupCommitShares(t *testing.T) {
 // transaction are committed.
 func TestGroupCommitFailureIsolated(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, 0)
+	g := newGroupCommit(db, nil, 0, 0)
 	bad := errors.New("bad write")
 	var wg sync.WaitGroup
 	var failed, panicked atomic.Int32
@@ -153,7 +153,7 @@ func TestGroupCommitFailureIsolated(t *testing.T) {
 // TestGroupCommitClose: close waits for the pending writes; later writes fail.
 func TestGroupCommitClose(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, 0)
+	g := newGroupCommit(db, nil, 0, 0)
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
@@ -164,9 +164,9 @@ func TestGroupCommitClose(t *testing.T) {
 	}
 	time.Sleep(time.Millisecond)
 	g.close()
-	g.mu.Lock()
-	running, pending := g.running, len(g.pending)
-	g.mu.Unlock()
+	g.commits.mu.Lock()
+	running, pending := g.commits.running, len(g.commits.queue)
+	g.commits.mu.Unlock()
 	if running || pending != 0 {
 		t.Errorf("after close: running %v with %d pending", running, pending)
 	}
@@ -181,7 +181,7 @@ func TestGroupCommitClose(t *testing.T) {
 func TestGroupCommitInterval(t *testing.T) {
 	db := openBolt(t)
 	const interval = 40 * time.Millisecond
-	g := newGroupCommit(db, interval)
+	g := newGroupCommit(db, nil, 0, interval)
 	var mu sync.Mutex
 	starts := map[int]time.Time{} // when each transaction ran its first write
 	var wg sync.WaitGroup

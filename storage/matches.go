@@ -46,23 +46,7 @@ func (d *DB) StartMatch(m record.Match) (string, error) {
 	m.ID = d.newID()
 	d.mu.Unlock()
 	m.Version, m.Moves, m.Plies = record.Version, nil, 0
-	err := d.writes.do(func(tx *bolt.Tx) error {
-		if err := putJSON(tx.Bucket(bucketMatches), []byte(m.ID), m); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketActive).Put([]byte(m.Code), []byte(m.ID)); err != nil {
-			return err
-		}
-		by := tx.Bucket(bucketByPlayer)
-		for _, s := range m.Seats {
-			if s.PlayerID != "" {
-				if err := by.Put(pairKey(s.PlayerID, m.ID), nil); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	err := d.writes.log(startEntry{Match: m})
 	if err != nil {
 		return "", fmt.Errorf("record match start: %w", err)
 	}
@@ -84,15 +68,13 @@ func (d *DB) activeID(code string) (string, error) {
 }
 
 // AppendMove records move number ply (0-based) of the room's unfinished match. It returns once
-// the move is on disk; concurrent calls share their commits (see groupCommit).
+// the move is on disk; concurrent calls share their appends to the journal (see groupCommit).
 func (d *DB) AppendMove(code string, ply int, mv record.Move) error {
 	id, err := d.activeID(code)
 	if err != nil {
 		return err
 	}
-	return d.writes.do(func(tx *bolt.Tx) error {
-		return putJSON(tx.Bucket(bucketMoves), moveKey(id, ply), mv)
-	})
+	return d.writes.log(moveEntry{ID: id, Ply: ply, Move: mv})
 }
 
 // SetSeats records new seat holders of the room's unfinished match (a bot took over a seat).
@@ -101,51 +83,25 @@ func (d *DB) SetSeats(code string, seats []record.Seat) error {
 	if err != nil {
 		return err
 	}
-	return d.writes.do(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketMatches)
-		var m record.Match
-		if ok, err := getJSON(b, []byte(id), &m); err != nil || !ok {
-			return fmt.Errorf("match %s: %v", id, err)
-		}
-		m.Seats = seats
-		return putJSON(b, []byte(id), m)
-	})
+	return d.writes.log(seatsEntry{ID: id, Seats: seats})
 }
 
 // EndMatch records the end of the room's unfinished match and, when the match is rateable (no
-// bots, no guests, not abandoned), updates the players' ratings. It returns the finished record.
-func (d *DB) EndMatch(code string, out rules.Outcome, unrated bool) (record.Match, error) {
+// bots, no guests, not abandoned), updates the players' ratings, all at the next checkpoint. It
+// returns once the end is on disk (in the journal).
+func (d *DB) EndMatch(code string, out rules.Outcome, unrated bool) error {
 	id, err := d.activeID(code)
 	if err != nil {
-		return record.Match{}, err
+		return err
 	}
-	var m record.Match
-	err = d.writes.do(func(tx *bolt.Tx) error {
-		m = record.Match{} // the function may run again when a shared commit is retried
-		b := tx.Bucket(bucketMatches)
-		if ok, err := getJSON(b, []byte(id), &m); err != nil || !ok {
-			return fmt.Errorf("match %s: %v", id, err)
-		}
-		m.Ended, m.Outcome, m.Unrated = d.now().UTC(), out, unrated
-		m.Plies = countMoves(tx, id)
-		if m.Rateable() {
-			if err := rate(tx, m, d.now()); err != nil {
-				return err
-			}
-			m.Rated = true
-		}
-		if err := putJSON(b, []byte(id), m); err != nil {
-			return err
-		}
-		return tx.Bucket(bucketActive).Delete([]byte(code))
-	})
+	err = d.writes.log(endEntry{Code: code, ID: id, Ended: d.now().UTC(), Outcome: out, Unrated: unrated})
 	if err != nil {
-		return record.Match{}, fmt.Errorf("record match end: %w", err)
+		return fmt.Errorf("record match end: %w", err)
 	}
 	d.mu.Lock()
 	delete(d.active, code)
 	d.mu.Unlock()
-	return m, nil
+	return nil
 }
 
 // Abandon forgets the room's unfinished match as the room's (the room will not come back); the
@@ -154,7 +110,7 @@ func (d *DB) Abandon(code string) error {
 	d.mu.Lock()
 	delete(d.active, code)
 	d.mu.Unlock()
-	return d.writes.do(func(tx *bolt.Tx) error { return tx.Bucket(bucketActive).Delete([]byte(code)) })
+	return d.writes.log(abandonEntry{Code: code})
 }
 
 func countMoves(tx *bolt.Tx, id string) int {
@@ -193,6 +149,9 @@ func loadMatch(tx *bolt.Tx, id string) (record.Match, error) {
 // Match returns the match with the given ID, with its moves.
 func (d *DB) Match(id string) (record.Match, error) {
 	var m record.Match
+	if err := d.writes.flush(); err != nil { // its last moves may be in the journal only
+		return m, err
+	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		var err error
 		m, err = loadMatch(tx, strings.ToLower(strings.TrimSpace(id)))
@@ -204,6 +163,9 @@ func (d *DB) Match(id string) (record.Match, error) {
 // Unfinished returns every room's unfinished match with its moves, to resume after a restart.
 func (d *DB) Unfinished() ([]record.Match, error) {
 	var out []record.Match
+	if err := d.writes.flush(); err != nil { // their last moves may be in the journal only
+		return nil, err
+	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
 			m, err := loadMatch(tx, string(id))

@@ -3,13 +3,19 @@
 // disconnects, crashes and restarts.
 //
 // The file is opened once, with a lock timeout, and its buckets are created at open. Values are
-// JSON, copied out of transactions before use. What rooms write while they play (moves, match
-// starts and ends with their ratings, seat changes) is committed in groups (see groupCommit): the
-// writes of many rooms that arrive during one commit share the next one and its fsyncs.
+// JSON, copied out of transactions before use. What rooms write while they play is written in
+// groups (see groupCommit): the writes of many rooms that arrive during one write share the next
+// one and its fsync. Match starts, moves, seat changes, abandons and match ends go first to a
+// write-ahead journal beside the file (PATH.journal.N, see journal), one append and one fdatasync
+// per group, and into the database at the next checkpoint, a tenth of a second later at most; a
+// crash leaves them in the journal, and Open puts them in the database before anything reads it.
+// Readers of what the journal holds (Match, Unfinished, Profile, Leaderboard, Backup) wait for the
+// checkpoint of what came before them.
 //
 // Layout (bucket: key -> value):
 //
-//	meta:     "schema" -> schema version
+//	meta:     "schema" -> schema version; "journal" -> the journal position the database has
+//	          every record before (segment and offset, 8 bytes each, big-endian)
 //	players:  key fingerprint -> player
 //	names:    lower-case name -> key fingerprint
 //	ratings:  game NUL fingerprint -> standing
@@ -46,15 +52,9 @@ var (
 	bucketActive   = []byte("active")
 	allBuckets     = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketMatches,
 		bucketMoves, bucketByPlayer, bucketActive}
-	keySchema = []byte("schema")
+	keySchema  = []byte("schema")
+	keyJournal = []byte("journal")
 )
-
-// commitInterval is the least time between the starts of two commits of moves while moves keep
-// coming. Each commit writes some 20 KiB and waits for two fsyncs; on the 2-core VM the arcade is
-// measured on, committing every move on its own (1,000 commits a second) wrote 25 MB a second and
-// the disk answered with stalls of up to a second. At most 250 commits a second cost a move at
-// most 4 ms more.
-const commitInterval = 4 * time.Millisecond
 
 // Errors of Open and of the stores. Match them with errors.Is.
 var (
@@ -107,17 +107,75 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	d := &DB{db: db, now: time.Now, active: map[string]string{}, writes: newGroupCommit(db, commitInterval)}
-	if err := d.init(); err != nil {
+	d := &DB{db: db, now: time.Now, active: map[string]string{}}
+	pos, err := d.init()
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
+	// The journal is read under bbolt's lock on the database: what it holds past the database's
+	// position (writes answered before a crash, not yet checkpointed) goes into the database
+	// before anyone reads it, and appends go on in a new segment.
+	j, err := d.replay(path, pos)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := d.loadActive(); err != nil {
+		j.close()
+		db.Close()
+		return nil, err
+	}
+	d.writes = newGroupCommit(db, j, appendInterval, commitInterval)
 	return d, nil
 }
 
-// init creates the buckets, checks the schema version and loads the active matches.
-func (d *DB) init() error {
-	return d.db.Update(func(tx *bolt.Tx) error {
+// replay writes the journal's records past pos into the database, and returns the journal,
+// appending to a new segment. Segments the database has every record of are removed.
+func (d *DB) replay(path string, pos journalPos) (*journal, error) {
+	gens, err := listSegments(path)
+	if err != nil {
+		return nil, err
+	}
+	next := pos.gen + 1
+	var calls []commitCall
+	for _, gen := range gens {
+		next = max(next, gen+1)
+		if gen < pos.gen {
+			continue
+		}
+		from := int64(0)
+		if gen == pos.gen {
+			from = pos.off
+		}
+		payloads, ends, err := readSegment(segmentPath(path, gen), from)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range payloads {
+			e, err := decodeEntry(p)
+			if err != nil {
+				return nil, fmt.Errorf("replay journal segment %d at %d: %w", gen, ends[i], err)
+			}
+			calls = append(calls, commitCall{fn: e.apply, pos: journalPos{gen, ends[i]}})
+		}
+	}
+	// The records, and the new segment as the position (even with no records: it must be after
+	// every segment on disk), in one commit; the group commit skips records that fail as it did.
+	calls = append(calls, commitCall{fn: func(*bolt.Tx) error { return nil }, pos: journalPos{gen: next}})
+	if err := newGroupCommit(d.db, nil, 0, 0).commit(calls); err != nil {
+		return nil, fmt.Errorf("replay journal: %w", err)
+	}
+	removeSegments(path, next)
+	removeUnprepared(path)
+	return createJournal(path, next, segmentBytes)
+}
+
+// init creates the buckets, checks the schema version, and returns the journal position the
+// database has every record before.
+func (d *DB) init() (journalPos, error) {
+	var pos journalPos
+	err := d.db.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
@@ -134,9 +192,20 @@ func (d *DB) init() error {
 			}
 			// Later versions migrate older schemas here, before anything else reads them.
 		}
-		if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-			return err
+		if v := meta.Get(keyJournal); v != nil {
+			var ok bool
+			if pos, ok = parseJournalPos(v); !ok {
+				return fmt.Errorf("%w: journal position %x", ErrDamaged, v)
+			}
 		}
+		return meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+	})
+	return pos, err
+}
+
+// loadActive reads the rooms' unfinished matches.
+func (d *DB) loadActive() error {
+	return d.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(k, v []byte) error {
 			d.active[string(k)] = string(v)
 			return nil
@@ -144,15 +213,22 @@ func (d *DB) init() error {
 	})
 }
 
-// Close closes the database. Pending moves are committed first; later writes fail.
+// Close closes the database. Pending writes are put in the database first; later writes fail.
 func (d *DB) Close() error {
 	d.writes.close()
-	return d.db.Close()
+	jerr := d.writes.journal.close()
+	if err := d.db.Close(); err != nil {
+		return err
+	}
+	return jerr
 }
 
 // Backup writes a consistent copy of the whole database to w while others go on using it, and
 // returns the number of bytes written.
 func (d *DB) Backup(w io.Writer) (int64, error) {
+	if err := d.writes.flush(); err != nil { // the journal's writes belong in the copy
+		return 0, err
+	}
 	var n int64
 	err := d.db.View(func(tx *bolt.Tx) error {
 		var err error

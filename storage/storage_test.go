@@ -76,16 +76,15 @@ func TestMatchRoundTrip(t *testing.T) {
 		t.Fatalf("append after reopen: %v", err)
 	}
 	out := rules.Outcome{Over: true, Scores: []int{30, 20}, Ranks: []int{1, 2}, Reason: "all turns played"}
-	m, err := d2.EndMatch("K7QXM", out, false)
-	if err != nil {
+	if err := d2.EndMatch("K7QXM", out, false); err != nil {
 		t.Fatal(err)
-	}
-	if !m.Rated || m.Plies != 4 {
-		t.Errorf("ended match: rated=%v plies=%d", m.Rated, m.Plies)
 	}
 	got, err := d2.Match(id)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !got.Rated || got.Plies != 4 {
+		t.Errorf("ended match: rated=%v plies=%d", got.Rated, got.Plies)
 	}
 	if len(got.Moves) != 4 || got.Moves[3].Move != "pass" || got.Seed != 42 || got.Options["size"] != "8" || !got.Finished() {
 		t.Errorf("Match = %+v", got)
@@ -100,14 +99,18 @@ func TestMatchRoundTrip(t *testing.T) {
 
 func play(t *testing.T, d *DB, code string, seats []record.Seat, ranks []int, unrated bool) record.Match {
 	t.Helper()
-	if _, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: seats, Started: time.Now()}); err != nil {
+	id, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: seats, Started: time.Now()})
+	if err != nil {
 		t.Fatal(err)
 	}
 	scores := make([]int, len(ranks))
 	for i, r := range ranks {
 		scores[i] = 10 - r
 	}
-	m, err := d.EndMatch(code, rules.Outcome{Over: true, Scores: scores, Ranks: ranks}, unrated)
+	if err := d.EndMatch(code, rules.Outcome{Over: true, Scores: scores, Ranks: ranks}, unrated); err != nil {
+		t.Fatal(err)
+	}
+	m, err := d.Match(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,12 +274,16 @@ func TestConcurrentMatchEnds(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			code := fmt.Sprintf("E%04d", i)
-			if _, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: twoPlayers(), Started: time.Now()}); err != nil {
+			id, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: twoPlayers(), Started: time.Now()})
+			if err != nil {
 				t.Error(err)
 				return
 			}
-			if m, err := d.EndMatch(code, rules.Outcome{Over: true, Scores: []int{9, 8}, Ranks: []int{1, 2}}, false); err != nil || !m.Rated {
-				t.Errorf("EndMatch %s: rated %v, %v", code, m.Rated, err)
+			if err := d.EndMatch(code, rules.Outcome{Over: true, Scores: []int{9, 8}, Ranks: []int{1, 2}}, false); err != nil {
+				t.Errorf("EndMatch %s: %v", code, err)
+			}
+			if m, err := d.Match(id); err != nil || !m.Rated {
+				t.Errorf("match %s: rated %v, %v", code, m.Rated, err)
 			}
 		})
 	}

@@ -23,8 +23,7 @@ func (rc recorder) Record(code string, e rooms.Event) error {
 	case rooms.EventTakeover:
 		return rc.db.SetSeats(code, seatsOf(e.Seats))
 	case rooms.EventEnd:
-		_, err := rc.db.EndMatch(code, e.Outcome, e.Unrated)
-		return err
+		return rc.db.EndMatch(code, e.Outcome, e.Unrated)
 	}
 	return nil
 }

@@ -1,0 +1,86 @@
+package storage
+
+import (
+	"sync"
+	"time"
+)
+
+// A stage hands the items added to it to its handler in batches, in the order they were added,
+// on one goroutine at a time: the items that arrive while a batch is being handled (and for the
+// rest of the interval) make up the next batch. A lone item is handled at once, without waiting
+// for company; under load the batches grow, and the handler runs at most once an interval.
+//
+// The goroutine runs only while there is work: it starts at the first item and ends when the
+// queue is empty. A stage is safe for concurrent use.
+type stage[T any] struct {
+	// interval is the least time from the start of one batch to the start of the next.
+	interval time.Duration
+	handle   func([]T)
+
+	mu      sync.Mutex
+	queue   []T
+	running bool // a goroutine is handling batches; it takes the queue when it is done
+	closed  bool
+	idle    *sync.Cond // signalled when running turns false
+}
+
+// maxBatch bounds the items of one batch.
+const maxBatch = 4096
+
+func newStage[T any](interval time.Duration, handle func([]T)) *stage[T] {
+	s := &stage[T]{interval: interval, handle: handle}
+	s.idle = sync.NewCond(&s.mu)
+	return s
+}
+
+// add queues items for the handler. After close it fails with errClosed and queues nothing.
+func (s *stage[T]) add(items ...T) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	s.queue = append(s.queue, items...)
+	if !s.running && len(s.queue) > 0 {
+		s.running = true
+		go s.loop()
+	}
+	return nil
+}
+
+// loop hands the queue to the handler, batch after batch, until it is empty.
+func (s *stage[T]) loop() {
+	var batch []T
+	var last time.Time
+	for {
+		if !last.IsZero() {
+			time.Sleep(time.Until(last.Add(s.interval)))
+		}
+		last = time.Now()
+		s.mu.Lock()
+		n := min(len(s.queue), maxBatch)
+		if n == 0 {
+			s.running = false
+			s.idle.Broadcast()
+			s.mu.Unlock()
+			return
+		}
+		batch = append(batch[:0], s.queue[:n]...)
+		rest := copy(s.queue, s.queue[n:])
+		clear(s.queue[rest:])
+		s.queue = s.queue[:rest]
+		s.mu.Unlock()
+		s.handle(batch)
+		clear(batch)
+	}
+}
+
+// close refuses further items and blocks until the queued ones are handled.
+func (s *stage[T]) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	for s.running {
+		s.idle.Wait()
+	}
+}
