@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -389,5 +390,57 @@ func TestDamagedJournalPosition(t *testing.T) {
 	db.Close()
 	if _, err := Open(path, time.Second); err == nil {
 		t.Error("opened with a damaged journal position")
+	}
+}
+
+// TestRestoredCopyIgnoresLaterJournal: a copy restored beside a journal that has moved on (its
+// segments removed since the copy) gets none of the later records: a gap in the segments ends
+// the replay, so the database is the copy, not the copy with some later writes.
+func TestRestoredCopyIgnoresLaterJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "arcade.db")
+	d, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.writes.journal.limit = 200
+	if _, err := d.StartMatch(record.Match{Code: "COPYM", Game: "stonetowers", Seats: twoPlayers()}); err != nil {
+		t.Fatal(err)
+	}
+	ply := 0
+	moves := func(n int) {
+		t.Helper()
+		for range n {
+			if err := d.AppendMove("COPYM", ply, record.Move{Seat: rules.Seat(ply % 2), Move: fmt.Sprint(ply)}); err != nil {
+				t.Fatal(err)
+			}
+			ply++
+		}
+	}
+	moves(5)
+	var copyBuf bytes.Buffer
+	if _, err := d.Backup(&copyBuf); err != nil {
+		t.Fatal(err)
+	}
+	moves(20) // on through several segments; the copy's are removed at checkpoints
+	if err := d.writes.flush(); err != nil {
+		t.Fatal(err)
+	}
+	crashAfterAppends(d)
+	moves(3) // in the journal only
+	kill(t, d)
+	if err := os.WriteFile(path, copyBuf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d2, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	open, err := d2.Unfinished()
+	if err != nil || len(open) != 1 {
+		t.Fatalf("unfinished: %+v, %v", open, err)
+	}
+	if n := len(open[0].Moves); n != 5 {
+		t.Errorf("the restored copy has %d moves, want the 5 it was taken with", n)
 	}
 }

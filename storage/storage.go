@@ -130,8 +130,9 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 	return d, nil
 }
 
-// replay writes the journal's records past pos into the database, and returns the journal,
-// appending to a new segment. Segments the database has every record of are removed.
+// replay writes the journal's records past pos into the database, from segment pos.gen on and
+// as long as the segments follow each other, and returns the journal, appending to a new
+// segment. Every segment there was is removed.
 func (d *DB) replay(path string, pos journalPos) (*journal, error) {
 	gens, err := listSegments(path)
 	if err != nil {
@@ -139,11 +140,19 @@ func (d *DB) replay(path string, pos journalPos) (*journal, error) {
 	}
 	next := pos.gen + 1
 	var calls []commitCall
+	want := pos.gen // the segment that continues the database's records
 	for _, gen := range gens {
 		next = max(next, gen+1)
 		if gen < pos.gen {
 			continue
 		}
+		if gen != want {
+			// A segment is missing (the database is a restored copy older than the journal
+			// beside it): what follows does not continue this database, and is not replayed.
+			want = 0
+			continue
+		}
+		want++
 		from := int64(0)
 		if gen == pos.gen {
 			from = pos.off
