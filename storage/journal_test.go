@@ -96,6 +96,35 @@ func TestJournalRecords(t *testing.T) {
 	}
 }
 
+// openAt opens the database at path, or fails the test.
+func openAt(t *testing.T, path string) *DB {
+	t.Helper()
+	d, err := Open(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// start starts a match of two players in room code, and returns a function that records its next
+// n moves, each move's text its number.
+func start(t *testing.T, d *DB, code string) (moves func(n int)) {
+	t.Helper()
+	if _, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: twoPlayers()}); err != nil {
+		t.Fatal(err)
+	}
+	ply := 0
+	return func(n int) {
+		t.Helper()
+		for range n {
+			if err := d.AppendMove(code, ply, record.Move{Seat: rules.Seat(ply % 2), Move: fmt.Sprint(ply)}); err != nil {
+				t.Fatal(err)
+			}
+			ply++
+		}
+	}
+}
+
 // crashAfterAppends makes d's writes stop at the journal, as if the process were killed before
 // any checkpoint: logged writes are answered, and never reach the database.
 func crashAfterAppends(d *DB) {
@@ -137,10 +166,7 @@ func activeCodes(t *testing.T, path string) map[string]string {
 // each of them once; the journal's old segments are gone.
 func TestWritesSurviveACrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "arcade.db")
-	d, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openAt(t, path)
 	// Checkpointed before the crash: a match with three moves, and an abandoned one.
 	if _, err := d.StartMatch(record.Match{Code: "AAAAA", Game: "stonetowers", Seats: twoPlayers()}); err != nil {
 		t.Fatal(err)
@@ -200,10 +226,7 @@ func TestWritesSurviveACrash(t *testing.T) {
 	f.Write([]byte{40, 0, 0, 0, 1, 2, 3, 4, 'm', '{'})
 	f.Close()
 
-	d2, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d2 := openAt(t, path)
 	defer d2.Close()
 	open, err := d2.Unfinished()
 	if err != nil || len(open) != 2 {
@@ -235,10 +258,7 @@ func TestWritesSurviveACrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	d2.Close()
-	d3, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d3 := openAt(t, path)
 	defer d3.Close()
 	if open, _ := d3.Unfinished(); len(open) != 2 || len(open[0].Moves)+len(open[1].Moves) != 10 {
 		t.Errorf("after a clean restart: %+v", open)
@@ -249,25 +269,10 @@ func TestWritesSurviveACrash(t *testing.T) {
 // crash with records in several segments loses none of them.
 func TestJournalSegments(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "arcade.db")
-	d, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openAt(t, path)
 	d.writes.journal.limit = 200 // a couple of records a segment
-	if _, err := d.StartMatch(record.Match{Code: "SEGMT", Game: "stonetowers", Seats: twoPlayers()}); err != nil {
-		t.Fatal(err)
-	}
-	ply := 0
-	move := func() {
-		t.Helper()
-		if err := d.AppendMove("SEGMT", ply, record.Move{Seat: rules.Seat(ply % 2), Move: fmt.Sprint(ply)}); err != nil {
-			t.Fatal(err)
-		}
-		ply++
-	}
-	for range 20 {
-		move()
-	}
+	moves := start(t, d, "SEGMT")
+	moves(20)
 	if err := d.writes.flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -275,17 +280,12 @@ func TestJournalSegments(t *testing.T) {
 		t.Errorf("after a checkpoint the journal has segments %v, want the current (%d) and the next", gens, d.writes.journal.gen)
 	}
 	crashAfterAppends(d)
-	for range 20 {
-		move()
-	}
+	moves(20)
 	if gens, _ := listSegments(path); len(gens) < 5 {
 		t.Fatalf("segments %v; the test wants records in several", gens)
 	}
 	kill(t, d)
-	d2, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d2 := openAt(t, path)
 	defer d2.Close()
 	open, _ := d2.Unfinished()
 	if len(open) != 1 || len(open[0].Moves) != 40 {
@@ -302,19 +302,13 @@ func TestJournalSegments(t *testing.T) {
 // still answered as soon as they are in the journal, and the next checkpoint takes them.
 func TestCommitsDoNotHoldAppends(t *testing.T) {
 	d, _ := openTemp(t)
-	if _, err := d.StartMatch(record.Match{Code: "SLOWC", Game: "stonetowers", Seats: twoPlayers()}); err != nil {
-		t.Fatal(err)
-	}
+	moves := start(t, d, "SLOWC")
 	release := make(chan struct{})
 	held := make(chan struct{})
 	slow := make(chan error, 1)
 	go func() { slow <- d.writes.do(func(*bolt.Tx) error { close(held); <-release; return nil }) }()
 	<-held
-	for i := range 10 {
-		if err := d.AppendMove("SLOWC", i, record.Move{Seat: rules.Seat(i % 2), Move: fmt.Sprint(i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	moves(10)
 	if n := d.writes.unapplied.Load(); n != 10 {
 		t.Errorf("%d moves wait for the checkpoint, want 10", n)
 	}
@@ -335,10 +329,7 @@ func TestCommitsDoNotHoldAppends(t *testing.T) {
 // is gone) is dropped alone, at the checkpoint and again when replayed.
 func TestLoggedWriteThatCannotApply(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "arcade.db")
-	d, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openAt(t, path)
 	if _, err := d.StartMatch(record.Match{Code: "GOODM", Game: "stonetowers", Seats: twoPlayers()}); err != nil {
 		t.Fatal(err)
 	}
@@ -380,10 +371,7 @@ func TestLoggedWriteThatCannotApply(t *testing.T) {
 // TestDamagedJournalPosition: a journal position that is not one is reported, not guessed at.
 func TestDamagedJournalPosition(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "arcade.db")
-	d, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openAt(t, path)
 	d.Close()
 	db, _ := bolt.Open(path, 0o600, nil)
 	db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyJournal, []byte("xyz")) })
@@ -398,24 +386,9 @@ func TestDamagedJournalPosition(t *testing.T) {
 // the replay, so the database is the copy, not the copy with some later writes.
 func TestRestoredCopyIgnoresLaterJournal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "arcade.db")
-	d, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openAt(t, path)
 	d.writes.journal.limit = 200
-	if _, err := d.StartMatch(record.Match{Code: "COPYM", Game: "stonetowers", Seats: twoPlayers()}); err != nil {
-		t.Fatal(err)
-	}
-	ply := 0
-	moves := func(n int) {
-		t.Helper()
-		for range n {
-			if err := d.AppendMove("COPYM", ply, record.Move{Seat: rules.Seat(ply % 2), Move: fmt.Sprint(ply)}); err != nil {
-				t.Fatal(err)
-			}
-			ply++
-		}
-	}
+	moves := start(t, d, "COPYM")
 	moves(5)
 	var copyBuf bytes.Buffer
 	if _, err := d.Backup(&copyBuf); err != nil {
@@ -431,10 +404,7 @@ func TestRestoredCopyIgnoresLaterJournal(t *testing.T) {
 	if err := os.WriteFile(path, copyBuf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	d2, err := Open(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d2 := openAt(t, path)
 	defer d2.Close()
 	open, err := d2.Unfinished()
 	if err != nil || len(open) != 1 {
