@@ -414,3 +414,23 @@ func TestRestoredCopyIgnoresLaterJournal(t *testing.T) {
 		t.Errorf("the restored copy has %d moves, want the 5 it was taken with", n)
 	}
 }
+
+// TestFailedAppend: when the journal cannot be written, the writes of the group fail (the room
+// tells the player the move was not saved), nothing of them reaches the database, and nothing
+// waits for them.
+func TestFailedAppend(t *testing.T) {
+	d, _ := openTemp(t)
+	moves := start(t, d, "FAILS")
+	moves(2)
+	d.writes.journal.f.Close() // the disk is gone
+	if err := d.AppendMove("FAILS", 2, record.Move{Move: "lost"}); err == nil {
+		t.Fatal("a move the journal could not take was answered as saved")
+	}
+	m, err := d.Match(d.active["FAILS"])
+	if err != nil || len(m.Moves) != 2 {
+		t.Errorf("after the failed append: %d moves, %v; want the 2 saved before", len(m.Moves), err)
+	}
+	if n := d.writes.unapplied.Load(); n != 0 {
+		t.Errorf("%d writes still wait for a checkpoint, want 0", n)
+	}
+}
