@@ -46,3 +46,5 @@ require (
 )
 
 replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
+
+replace charm.land/ssh => ./third_party/ssh
