@@ -507,7 +507,9 @@ func (r *Renderer) drawLines(v tea.View, lines []string) {
 
 	// Assemble the frame as Bubble Tea does: screen switch, then cursor visibility and synchronized
 	// output around the updates.
-	var f bytes.Buffer
+	f := framePool.Get().(*bytes.Buffer)
+	defer framePool.Put(f)
+	f.Reset()
 	if altChange {
 		f.WriteString(ansi.ResetModifyOtherKeys + ansi.KittyKeyboard(0, 1))
 		if v.AltScreen {
@@ -551,6 +553,12 @@ func (r *Renderer) drawLines(v tea.View, lines []string) {
 	r.area = area
 	r.frames++
 }
+
+// framePool holds the buffers frames are assembled in. A frame's buffer is free again once the
+// writer's Write has returned (io.Writer's contract: Write must not retain p; an SSH channel
+// copies it into its packets), so a server drawing thousands of frames a second reuses a few
+// buffers instead of growing a new one for each frame.
+var framePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // drawAlt returns the bytes that turn the alternate screen into view v (see altscreen.go). Called
 // with r.mu held.
