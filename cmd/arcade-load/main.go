@@ -764,8 +764,14 @@ func scrape(srv *server) map[string]float64 {
 	if err != nil {
 		return nil
 	}
+	return parseMetrics(string(b))
+}
+
+// parseMetrics reads Prometheus text format: each sample's name (with its labels) and value;
+// of the histograms' buckets it keeps only those of move commits.
+func parseMetrics(text string) map[string]float64 {
 	out := map[string]float64{}
-	for line := range strings.SplitSeq(string(b), "\n") {
+	for line := range strings.SplitSeq(text, "\n") {
 		if strings.HasPrefix(line, "#") || line == "" {
 			continue
 		}
