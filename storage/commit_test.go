@@ -43,7 +43,7 @@ func keys(t *testing.T, db *bolt.DB) map[string]bool {
 // transaction, and every one of them is on disk when do returns.
 func TestGroupCommitShares(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, nil, 0, 0)
+	g := newGroupCommit(db, nil, 0, 0, 0)
 	// Hold the first commit until the others have queued behind it.
 	release := make(chan struct{})
 	first := make(chan error, 1)
@@ -102,7 +102,7 @@ func TestGroupCommitShares(t *testing.T) {
 // transaction are committed.
 func TestGroupCommitFailureIsolated(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, nil, 0, 0)
+	g := newGroupCommit(db, nil, 0, 0, 0)
 	bad := errors.New("bad write")
 	var wg sync.WaitGroup
 	var failed, panicked atomic.Int32
@@ -153,7 +153,7 @@ func TestGroupCommitFailureIsolated(t *testing.T) {
 // TestGroupCommitClose: close waits for the pending writes; later writes fail.
 func TestGroupCommitClose(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, nil, 0, 0)
+	g := newGroupCommit(db, nil, 0, 0, 0)
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
@@ -181,7 +181,7 @@ func TestGroupCommitClose(t *testing.T) {
 func TestGroupCommitInterval(t *testing.T) {
 	db := openBolt(t)
 	const interval = 40 * time.Millisecond
-	g := newGroupCommit(db, nil, 0, interval)
+	g := newGroupCommit(db, nil, 0, interval, interval)
 	var mu sync.Mutex
 	starts := map[int]time.Time{} // when each transaction ran its first write
 	var wg sync.WaitGroup

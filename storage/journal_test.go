@@ -128,7 +128,7 @@ func start(t *testing.T, d *DB, code string) (moves func(n int)) {
 // crashAfterAppends makes d's writes stop at the journal, as if the process were killed before
 // any checkpoint: logged writes are answered, and never reach the database.
 func crashAfterAppends(d *DB) {
-	d.writes.commits = newStage(0, func(calls []commitCall) {
+	d.writes.commits = newStage(0, 0, maxCommitBatch, func(calls []commitCall) {
 		for _, c := range calls {
 			if c.done != nil {
 				c.done <- fmt.Errorf("crashed")
@@ -299,7 +299,8 @@ func TestJournalSegments(t *testing.T) {
 }
 
 // TestCommitsDoNotHoldAppends: while a commit is held up (a slow disk, a match end), moves are
-// still answered as soon as they are in the journal, and the next checkpoint takes them.
+// still answered as soon as they are in the journal; the next checkpoint takes them, at once
+// when a reader needs them.
 func TestCommitsDoNotHoldAppends(t *testing.T) {
 	d, _ := openTemp(t)
 	moves := start(t, d, "SLOWC")
@@ -315,6 +316,11 @@ func TestCommitsDoNotHoldAppends(t *testing.T) {
 	close(release)
 	if err := <-slow; err != nil {
 		t.Fatal(err)
+	}
+	// Nobody waits for the moves' checkpoint: they linger for company (checkpointInterval)
+	// until a reader asks for them.
+	if n := d.writes.unapplied.Load(); n != 10 {
+		t.Errorf("%d moves wait for the checkpoint after the held commit, want 10 (lingering)", n)
 	}
 	m, err := d.Match(d.active["SLOWC"])
 	if err != nil || len(m.Moves) != 10 {

@@ -126,7 +126,7 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
-	d.writes = newGroupCommit(db, j, appendInterval, commitInterval)
+	d.writes = newGroupCommit(db, j, appendInterval, commitInterval, checkpointInterval)
 	return d, nil
 }
 
@@ -172,7 +172,7 @@ func (d *DB) replay(path string, pos journalPos) (*journal, error) {
 	// The records, and the new segment as the position (even with no records: it must be after
 	// every segment on disk), in one commit; the group commit skips records that fail as it did.
 	calls = append(calls, commitCall{fn: func(*bolt.Tx) error { return nil }, pos: journalPos{gen: next}})
-	if err := newGroupCommit(d.db, nil, 0, 0).commit(calls); err != nil {
+	if err := newGroupCommit(d.db, nil, 0, 0, 0).commit(calls); err != nil {
 		return nil, fmt.Errorf("replay journal: %w", err)
 	}
 	removeSegments(path, next)
