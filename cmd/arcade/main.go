@@ -25,6 +25,7 @@ func main() {
 	if err != nil {
 		os.Exit(2) // the flag package has already said why
 	}
+	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg, os.Stdout, nil); err != nil {
