@@ -76,7 +76,7 @@ func newRoom(h *Hub, code string, g rules.Game, opts rules.Options, seats int) *
 		done:     make(chan struct{}),
 		ctx:      ctx,
 		cancel:   cancel,
-		opts:     opts,
+		opts:     maps.Clone(opts), // the room's own, shared read-only with snapshots
 		subs:     map[*Sub]struct{}{},
 		thinking: map[rules.Seat]botToken{},
 	}

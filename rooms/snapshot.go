@@ -1,7 +1,6 @@
 package rooms
 
 import (
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -40,9 +39,10 @@ func (p Phase) String() string {
 
 // Snapshot is one subscriber's view of its room at one moment.
 //
-// Seats, ToMove, Options and the slices of Outcome are the subscriber's own copies. Moves and Chat
-// are shared with other subscribers and later snapshots, and View with subscribers of the same
-// viewer seat: treat them as read-only. The room never reads any of them back.
+// Every slice and map in a snapshot is shared: Options with the room for its whole life, Seats,
+// ToMove and the slices of Outcome with the other subscribers of the same change, Moves and Chat
+// with other subscribers and later snapshots, and View with subscribers of the same viewer seat.
+// Treat them as read-only. The room never changes them once a snapshot holds them.
 type Snapshot struct {
 	Code     string
 	GameID   string
@@ -115,7 +115,8 @@ type ChatLine struct {
 // ChatLines is the number of chat lines a room keeps.
 const ChatLines = 50
 
-// Summary describes an open room for the lobby and `ssh host rooms`.
+// Summary describes an open room for the lobby and `ssh host rooms`. Options is shared with the
+// room: treat it as read-only.
 type Summary struct {
 	Code     string
 	GameID   string
@@ -158,6 +159,8 @@ func (r *Room) newShared() *shared {
 		moves:   r.moves[:len(r.moves):len(r.moves)],
 		views:   map[rules.Seat]any{},
 	}
+	sh.outcome.Scores = slices.Clone(r.outcome.Scores) // the engine's, which may change them
+	sh.outcome.Ranks = slices.Clone(r.outcome.Ranks)
 	if r.phase == Playing {
 		sh.toMove = r.engine.ToMove()
 	}
@@ -170,13 +173,13 @@ func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 		Code:       r.code,
 		GameID:     r.game.ID,
 		GameName:   r.game.Name,
-		Options:    maps.Clone(r.opts),
+		Options:    r.opts, // never changed after newRoom
 		Phase:      r.phase,
 		Seq:        r.seq,
 		Match:      r.match,
-		Seats:      slices.Clone(sh.seats),
+		Seats:      sh.seats,
 		You:        s.seat,
-		ToMove:     slices.Clone(sh.toMove),
+		ToMove:     sh.toMove,
 		Outcome:    sh.outcome,
 		Unrated:    r.unrated,
 		Moves:      sh.moves,
@@ -184,8 +187,6 @@ func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 		Spectators: r.spectators,
 		Notice:     r.notice,
 	}
-	snap.Outcome.Scores = slices.Clone(sh.outcome.Scores)
-	snap.Outcome.Ranks = slices.Clone(sh.outcome.Ranks)
 	if r.engine != nil {
 		seat := s.seat
 		if _, public := r.engine.(rules.PublicViewer); public {
@@ -237,7 +238,7 @@ func (r *Room) publish() {
 		Code:       r.code,
 		GameID:     r.game.ID,
 		GameName:   r.game.Name,
-		Options:    maps.Clone(r.opts),
+		Options:    r.opts, // never changed after newRoom
 		Phase:      r.phase,
 		Seats:      make([]string, len(r.seats)),
 		Spectators: r.spectators,
