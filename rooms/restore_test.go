@@ -55,3 +55,29 @@ func TestRestoreRefusesBadRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreFinishesAnEndedMatch: a match whose last move ended it, with the server stopped
+// before the end was recorded (the room records it after the players see the move), is finished
+// and its end recorded when it is restored.
+func TestRestoreFinishesAnEndedMatch(t *testing.T) {
+	rec := &recorder{}
+	h, _ := newTestHub(t, Config{Recorder: rec})
+	r, err := h.Restore(Resume{
+		Code: "k7qxn", GameID: "race", Options: rules.Options{"target": "3"}, Seed: 5,
+		Seats: []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}},
+		Moves: []MoveRecord{{Seat: 0, Move: "1"}, {Seat: 1, Move: "2"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mustJoin(t, r, bob, false)
+	snap := waitFor(t, b, "the restored room", func(Snapshot) bool { return true })
+	if snap.Phase != Finished || !snap.Outcome.Over || !chatHas(snap, "", "wins") {
+		t.Errorf("restored snapshot: phase %v, outcome %+v, chat %+v", snap.Phase, snap.Outcome, snap.Chat)
+	}
+	if got := rec.kinds(); len(got) != 1 || got[0] != EventEnd {
+		t.Errorf("events recorded by the restore: %v, want the end", got)
+	} else if e := rec.events[0]; e.Ply != 2 || !e.Outcome.Over {
+		t.Errorf("end: %+v", e)
+	}
+}

@@ -393,27 +393,42 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	r.moves = append(r.moves, MoveRecord{Seat: seat, Move: move, Name: r.seats[seat].name()})
 	r.outcome = out
 	r.hub.moves.Add(1)
-	if out.Over {
-		r.finish(out, false)
-	} else {
+	if !out.Over {
 		r.kickBots()
+		r.broadcast()
+		return nil
 	}
+	// The last move is on disk, and the end follows from it: were the server to stop before
+	// the end is recorded, restoring the room would finish the match again. So the players see
+	// the move, and the result, without waiting for a second write.
+	r.conclude(out, false)
 	r.broadcast()
+	r.recordEnd()
 	return nil
 }
 
-// finish ends the match with out. Room goroutine only.
+// finish ends the match with out and records the end. Room goroutine only.
 func (r *Room) finish(out rules.Outcome, unrated bool) {
+	r.conclude(out, unrated)
+	r.recordEnd()
+}
+
+// conclude makes the room Finished with out, and says how it ended. Room goroutine only.
+func (r *Room) conclude(out rules.Outcome, unrated bool) {
 	r.phase = Finished
 	r.outcome, r.unrated = out, unrated
 	clear(r.thinking)
 	for _, st := range r.seats {
 		r.clearGrace(st)
 	}
+	r.system("%s", r.resultLine())
+}
+
+// recordEnd records the end of the match (Finished). Room goroutine only.
+func (r *Room) recordEnd() {
 	if err := r.record(Event{Kind: EventEnd}); err != nil {
 		r.cfg.Logf("rooms: room %s: recording the end of match %d: %v", r.code, r.match, err)
 	}
-	r.system("%s", r.resultLine())
 }
 
 // resultLine says how the match ended. Room goroutine only.

@@ -567,3 +567,44 @@ func TestNewSeedGetsCodeAndMatch(t *testing.T) {
 		t.Errorf("NewSeed calls %v, want %v", calls, want)
 	}
 }
+
+// holdingRecorder records events, holding the end of a match until released.
+type holdingRecorder struct {
+	recorder
+	ending  chan struct{} // closed when the end arrives
+	release chan struct{}
+}
+
+func (r *holdingRecorder) Record(code string, e Event) error {
+	if e.Kind == EventEnd {
+		close(r.ending)
+		<-r.release
+	}
+	return r.recorder.Record(code, e)
+}
+
+// TestLastMoveSeenBeforeEndRecorded: the move that ends a match is on disk before anyone sees it,
+// and the players see it, with the result, without waiting for the end to be recorded.
+func TestLastMoveSeenBeforeEndRecorded(t *testing.T) {
+	rec := &holdingRecorder{ending: make(chan struct{}), release: make(chan struct{})}
+	h, _ := newTestHub(t, Config{Recorder: rec})
+	_, a, b := startPair(t, h, 3)
+	mustMove(t, a, "1")
+	moved := make(chan error, 1)
+	go func() { moved <- b.Move(context.Background(), "2") }()
+	<-rec.ending
+	snap := waitFor(t, a, "the end", func(s Snapshot) bool { return s.Phase == Finished })
+	if len(snap.Moves) != 2 || !snap.Outcome.Over || !chatHas(snap, "", "wins") {
+		t.Errorf("alice's last snapshot: %+v", snap)
+	}
+	if got := rec.kinds(); !slices.Equal(got, []EventKind{EventStart, EventMove, EventMove}) {
+		t.Errorf("events before the end is recorded: %v", got)
+	}
+	close(rec.release)
+	if err := <-moved; err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.kinds(); !slices.Equal(got, []EventKind{EventStart, EventMove, EventMove, EventEnd}) {
+		t.Errorf("events: %v", got)
+	}
+}
