@@ -46,6 +46,13 @@ type disconBoard struct {
 	rowLabels [discon.Size]string
 	row       []byte   // scratch space for a row's bytes
 	rows      []string // the rows as last drawn: a row drawn the same again is the same string
+	// rowGlyphs holds what each row of rows shows: a row whose squares show the same again is
+	// not drawn again.
+	rowGlyphs [discon.Size][discon.Size]disconGlyph
+	legend    []string // disconLegend's lines for legendW
+	legendW   int
+	heights   []string // towerHeights' lines for heightsOf
+	heightsOf [4][discon.Pieces]int
 }
 
 func newDisconBoard() *disconBoard {
@@ -201,14 +208,21 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 	lines = append(lines, b.columnLetters(st))
 	seated := snap.You != rules.Spectator && snap.Phase == rooms.Playing
 	for r := range discon.Size {
-		row := append(b.row[:0], b.rowLabel(r, st)...)
+		var glyphs [discon.Size]disconGlyph
 		for c := range discon.Size {
 			q := discon.At(r, c)
-			row = append(row, b.square(&v.Squares[q], marks[q], seated && q == b.cur, st)...)
+			glyphs[c] = glyphOf(&v.Squares[q], marks[q], seated && q == b.cur)
 		}
-		b.rows = keepLine(b.rows, r, row)
+		if r >= len(b.rows) || glyphs != b.rowGlyphs[r] {
+			row := append(b.row[:0], b.rowLabel(r, st)...)
+			for c := range discon.Size {
+				row = append(row, b.square(glyphs[c], &v.Squares[discon.At(r, c)], st)...)
+			}
+			b.rows = keepLine(b.rows, r, row)
+			b.rowGlyphs[r] = glyphs
+			b.row = row
+		}
 		lines = append(lines, b.rows[r])
-		b.row = row
 	}
 	lines = append(lines, "")
 	if snap.Phase == rooms.Finished {
@@ -219,8 +233,25 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 		lines = append(lines, wrap(b.selection(v, snap, st), width)...)
 		lines = append(lines, "")
 	}
-	lines = append(lines, towerHeights(v, st)...)
-	return append(lines, disconLegend(st, width)...)
+	lines = append(lines, b.towerHeights(v, st)...)
+	if b.legend == nil || b.legendW != width {
+		b.legend, b.legendW = disconLegend(st, width), width
+	}
+	return append(lines, b.legend...)
+}
+
+// towerHeights returns towerHeights(v, st), drawn again only when a height has changed.
+func (b *disconBoard) towerHeights(v discon.View, st styles) []string {
+	var hs [4][discon.Pieces]int // DISCON seats at most four
+	for seat := range min(v.Seats, len(hs)) {
+		for n := 1; n <= discon.Pieces; n++ {
+			hs[seat][n-1] = len(v.Piece(rules.Seat(seat), n).Tower)
+		}
+	}
+	if b.heights == nil || len(b.heights) != v.Seats || hs != b.heightsOf {
+		b.heights, b.heightsOf = towerHeights(v, st), hs
+	}
+	return b.heights
 }
 
 // towerHeights lists the height of every piece's tower, a line per seat: "Red  1:3 2:0 3:5 ...".
@@ -313,8 +344,8 @@ type disconGlyph struct {
 	cursor bool
 }
 
-// square draws one square's four columns, highlighted for the cursor or a destination.
-func (b *disconBoard) square(sq *discon.SquareView, mark byte, cursor bool, st styles) string {
+// glyphOf returns what square sq shows with mark, under the cursor or not.
+func glyphOf(sq *discon.SquareView, mark byte, cursor bool) disconGlyph {
 	g := disconGlyph{pieces: len(sq.Pieces), zone: sq.Zone, mark: mark, cursor: cursor}
 	switch {
 	case g.pieces > 1:
@@ -324,6 +355,13 @@ func (b *disconBoard) square(sq *discon.SquareView, mark byte, cursor bool, st s
 	case len(sq.Stack) > 0:
 		g.discs, g.top = len(sq.Stack), sq.Stack[len(sq.Stack)-1]
 	}
+	return g
+}
+
+// square draws one square's four columns, g being what it shows (glyphOf), highlighted for the
+// cursor or a destination.
+func (b *disconBoard) square(g disconGlyph, sq *discon.SquareView, st styles) string {
+	mark, cursor := g.mark, g.cursor
 	return b.squares.get(g, func() string {
 		cell := b.cell(*sq, mark, st)
 		switch {

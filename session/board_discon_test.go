@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -127,5 +128,38 @@ func TestDisconASCII(t *testing.T) {
 	}
 	if len(lines) > 21+10 {
 		t.Errorf("%d lines", len(lines))
+	}
+}
+
+// TestDisconRedrawEqualsFresh: a board that draws a whole match, frame after frame, with the
+// cursor moving and pieces selected (reusing the rows, tower heights and legend it drew before),
+// draws every frame exactly as a new board does, styles and all.
+func TestDisconRedrawEqualsFresh(t *testing.T) {
+	full, _ := disconSnapshot(t, -1)
+	v, _ := viewOf[discon.View](&full)
+	keys := []rune{tea.KeyRight, tea.KeyDown, tea.KeyEnter, tea.KeyLeft, 'L', tea.KeyUp, 'u'}
+	for _, ascii := range []bool{false, true} {
+		st := newStyles(false, ascii)
+		b := newDisconBoard()
+		frames := 0
+		for plies := 0; plies <= len(full.Moves); plies += 3 {
+			snap, _ := disconSnapshot(t, plies)
+			for i, k := range keys {
+				if i%2 == plies%2 {
+					b.handle(tea.KeyPressMsg{Code: k}, &snap)
+				}
+				fresh := newDisconBoard()
+				fresh.cur, fresh.placed, fresh.sel, fresh.leave = b.cur, b.placed, b.sel, b.leave
+				width := 60 + i%2*19 // the legend at two widths
+				got, want := b.view(&snap, st, width, 24), fresh.view(&snap, st, width, 24)
+				if !slices.Equal(got, want) {
+					t.Fatalf("ascii %v, %d plies, after key %d: redrawn\n%q\nfresh\n%q", ascii, plies, i, got, want)
+				}
+				frames++
+			}
+		}
+		if frames < 50 || v.Seats != 2 {
+			t.Fatalf("only %d frames compared", frames)
+		}
 	}
 }
