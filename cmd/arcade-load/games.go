@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 
 	"github.com/arcade/arcade/rules"
@@ -50,6 +51,18 @@ func gameName(game string) string {
 		}
 	}
 	return game
+}
+
+// pickMove returns a random legal move of seat in state. Stone Towers' moves are chosen from its
+// typed list, and only the chosen one is written out in notation: writing out every legal move at
+// every ply had been a third of the tool's CPU. The choice is the same as from state.Legal.
+func pickMove(state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
+	if st, ok := state.(*stonetowers.State); ok {
+		moves := st.LegalMoves(seat)
+		return moves[rng.IntN(len(moves))].String()
+	}
+	legal := state.Legal(seat)
+	return legal[rng.IntN(len(legal))]
 }
 
 // validGame reports whether the play phase can play game.

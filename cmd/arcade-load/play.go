@@ -155,8 +155,7 @@ func (e kindErr) Unwrap() error { return e.err }
 func (r *room) ply(ctx context.Context, ps *playStats, measure bool) (cand rules.Engine, err error) {
 	seat := r.state.ToMove()[0]
 	mover, opp := r.players[seat], r.players[1-seat]
-	legal := r.state.Legal(seat)
-	move := legal[r.rng.IntN(len(legal))]
+	move := pickMove(r.state, seat, r.rng)
 	next, err := r.state.Apply(seat, move)
 	if err != nil {
 		return nil, fmt.Errorf("local engine refused %q: %w", move, err)

@@ -125,18 +125,28 @@ func (s *State) LegalMoves(seat rules.Seat) []Move {
 		return nil
 	}
 	p := int(seat)
-	var out []Move
 	n := s.b.n
-	for i := 0; i < n*n; i++ {
-		sq := Square{Col: i % n, Row: i / n}
-		if s.b.canBuild(p, i) {
-			out = append(out, Move{Action: Build, Square: sq})
-		} else if s.b.canFortify(p, i) {
-			out = append(out, Move{Action: Fortify, Square: sq})
+	var legal [maxCells]Action // counted first, so that the moves take one allocation
+	count := 0
+	for i := range n * n {
+		switch {
+		case s.b.canBuild(p, i):
+			legal[i] = Build
+		case s.b.canFortify(p, i):
+			legal[i] = Fortify
+		default:
+			continue
 		}
+		count++
 	}
-	if out == nil {
-		out = []Move{{Action: Pass}}
+	if count == 0 {
+		return []Move{{Action: Pass}}
+	}
+	out := make([]Move, 0, count)
+	for i := range n * n {
+		if legal[i] != 0 {
+			out = append(out, Move{Action: legal[i], Square: Square{Col: i % n, Row: i / n}})
+		}
 	}
 	return out
 }
