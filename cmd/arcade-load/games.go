@@ -109,15 +109,15 @@ func (d disconDriver) startMarker(state rules.Engine) string { return d.marker(s
 // marker is the side panel's turn line ("Red: 2 moves left"): a seat has two moves a turn, so
 // every move changes it.
 func (disconDriver) marker(state rules.Engine, _ string) string {
-	v := state.View(rules.Spectator).(discon.View)
-	if v.Turn < 0 {
+	st := state.(*discon.State) // its Turn and MovesLeft: the whole View cost the tool a sixth of its CPU
+	if st.Turn() < 0 {
 		return gameOver
 	}
 	s := "s"
-	if v.MovesLeft == 1 {
+	if st.MovesLeft() == 1 {
 		s = ""
 	}
-	return fmt.Sprintf("%s: %d move%s left", discon.SeatName(v.Turn), v.MovesLeft, s)
+	return fmt.Sprintf("%s: %d move%s left", discon.SeatName(st.Turn()), st.MovesLeft(), s)
 }
 
 func (disconDriver) seeded() bool { return true }
