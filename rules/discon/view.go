@@ -10,7 +10,8 @@ type View struct {
 	Variant Variant
 	// Seats is the number of players.
 	Seats int
-	// Viewer is the seat the view was made for, or rules.Spectator.
+	// Viewer is the seat the view was made for, or rules.Spectator. A room shares one view,
+	// made for rules.Spectator, among all its viewers (see State.PublicView).
 	Viewer rules.Seat
 
 	// Turn is the seat to move, or -1 when the match is over.
@@ -87,6 +88,12 @@ type PieceView struct {
 
 // View returns the match as viewer sees it: a View value (everything in DISCON is public).
 func (s *State) View(viewer rules.Seat) any { return s.ViewOf(viewer) }
+
+var _ rules.PublicViewer = (*State)(nil)
+
+// PublicView marks DISCON's view as the same for every viewer (rules.PublicViewer): a room makes
+// one per move, for rules.Spectator, and shows it to everybody.
+func (s *State) PublicView() {}
 
 // ViewOf is View with a typed result.
 func (s *State) ViewOf(viewer rules.Seat) View {
