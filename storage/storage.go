@@ -7,7 +7,7 @@
 // groups (see groupCommit): the writes of many rooms that arrive during one write share the next
 // one and its fsync. Match starts, moves, seat changes, abandons and match ends go first to a
 // write-ahead journal beside the file (PATH.journal.N, see journal), one append and one fdatasync
-// per group, and into the database at the next checkpoint, a tenth of a second later at most; a
+// per group, and into the database at the next checkpoint, within 10 s (see checkpointInterval); a
 // crash leaves them in the journal, and Open puts them in the database before anything reads it.
 // Readers of what the journal holds (Match, Unfinished, Profile, Leaderboard, Backup) wait for the
 // checkpoint of what came before them.
