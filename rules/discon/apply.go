@@ -3,6 +3,7 @@ package discon
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/arcade/arcade/rules"
 )
@@ -142,13 +143,23 @@ func (s *State) LegalMoves(seat rules.Seat) []Move {
 	if s.over || seat != s.turn {
 		return nil
 	}
-	var out []Move
+	// Gathered on the stack, then copied out once (a View makes a list at every move).
+	var buf [maxLegal]Move
+	n := 0
 	s.eachLegal(seat, func(m Move) bool {
-		out = append(out, m)
+		buf[n] = m
+		n++
 		return true
 	})
-	return out
+	if n == 0 {
+		return nil
+	}
+	return slices.Clone(buf[:n])
 }
+
+// maxLegal bounds the legal moves of a position: each piece has at most 8 knight's jumps, each
+// with its tower carried on or left behind.
+const maxLegal = Pieces * 8 * 2
 
 // eachLegal calls f with every legal move of seat, the seat to move, until f returns false.
 func (s *State) eachLegal(seat rules.Seat, f func(Move) bool) {

@@ -73,3 +73,12 @@ func BenchmarkBotHard4(b *testing.B) {
 		HardBot{}.Move(context.Background(), s, s.turn, rng)
 	}
 }
+
+// BenchmarkView makes the view a room shows after every move.
+func BenchmarkView(b *testing.B) {
+	s := midgame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.View(rules.Spectator)
+	}
+}

@@ -1,6 +1,7 @@
 package discon
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -98,5 +99,24 @@ func TestView(t *testing.T) {
 		if c.String() == "" || !strings.ContainsRune("VPBI", rune(c.Letter())) {
 			t.Errorf("colour %d", c)
 		}
+	}
+}
+
+// TestViewSlicesStandAlone: a view's stacks, towers and lists of pieces are cut from shared
+// arrays; appending to one must not write into another.
+func TestViewSlicesStandAlone(t *testing.T) {
+	s, _ := NewState(Premium, 4, 5)
+	s = play(t, s, "2 a1-c2")
+	v := s.ViewOf(rules.Spectator)
+	want := s.ViewOf(rules.Spectator)
+	for q := range v.Squares {
+		_ = append(v.Squares[q].Stack, Colour(9))
+		_ = append(v.Squares[q].Pieces, PieceID{Seat: 3, Num: 9})
+	}
+	for i := range v.Pieces {
+		_ = append(v.Pieces[i].Tower, Colour(9))
+	}
+	if !reflect.DeepEqual(v, want) {
+		t.Error("appending to one slice of a view changed another")
 	}
 }

@@ -125,12 +125,27 @@ func (s *State) ViewOf(viewer rules.Seat) View {
 	if s.variant == Elementary {
 		v.GoalTowers, v.GoalStoreys = ElementaryGoal(s.seats)
 	}
+	// The towers, stacks and lists of pieces are cut from three arrays, each sized once: a view
+	// is made at every move.
+	discs := s.loose
+	for seat := range s.seats {
+		for i := range Pieces {
+			discs += len(s.pieces[seat][i].tower)
+		}
+	}
+	cs := make([]Colour, 0, discs)
+	ids := make([]PieceID, s.seats*Pieces)
 	for q := range v.Squares {
 		sq := &v.Squares[q]
-		sq.Stack = colours(s.floor[q])
+		sq.Stack, cs = cut(cs, s.floor[q])
 		sq.Zone = rules.Seat(s.zone[q])
 		sq.Home = -1
+		if n := int(s.count[q]); n > 0 {
+			sq.Pieces, ids = ids[:0:n], ids[n:]
+		}
 	}
+	v.Homes = make([]Square, 0, s.seats)
+	v.Pieces = make([]PieceView, 0, s.seats*Pieces)
 	for seat := range rules.Seat(s.seats) {
 		home := homeCorner(s.seats, seat)
 		v.Homes = append(v.Homes, home)
@@ -138,12 +153,9 @@ func (s *State) ViewOf(viewer rules.Seat) View {
 		for i := range Pieces {
 			p := s.pieces[seat][i]
 			id := PieceID{Seat: seat, Num: i + 1}
-			v.Pieces = append(v.Pieces, PieceView{
-				ID:     id,
-				Square: p.sq,
-				Tower:  colours(p.tower),
-				Value:  scoreStack(s.variant, s.seats, p.tower),
-			})
+			pv := PieceView{ID: id, Square: p.sq, Value: scoreStack(s.variant, s.seats, p.tower)}
+			pv.Tower, cs = cut(cs, p.tower)
+			v.Pieces = append(v.Pieces, pv)
 			v.Squares[p.sq].Pieces = append(v.Squares[p.sq].Pieces, id)
 		}
 	}
@@ -155,14 +167,16 @@ func (v View) Piece(seat rules.Seat, num int) PieceView {
 	return v.Pieces[int(seat)*Pieces+num-1]
 }
 
-// colours converts the engine's tower representation to colours, bottom first; nil when empty.
-func colours(t string) []Colour {
+// cut appends the colours of t (the engine's tower representation, bottom first) to cs, and
+// returns them as a slice of their own (nil when t is empty; full, so that an append copies) and
+// cs with them.
+func cut(cs []Colour, t string) (tower, rest []Colour) {
 	if t == "" {
-		return nil
+		return nil, cs
 	}
-	out := make([]Colour, len(t))
+	n := len(cs)
 	for i := range len(t) {
-		out[i] = Colour(t[i])
+		cs = append(cs, Colour(t[i]))
 	}
-	return out
+	return cs[n:len(cs):len(cs)], cs
 }
