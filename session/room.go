@@ -81,6 +81,7 @@ type roomScreen struct {
 	ticking bool
 	cache   frameCache
 	helped  helpCache
+	chat    chatCache
 	labels  []string // seatLabel's drawn labels by seat, for this board
 }
 
@@ -466,18 +467,39 @@ func (r *roomScreen) panel(st styles, w, h int) []string {
 	// Chat and log fill the rest, newest last.
 	lines = append(lines, st.dim.Render(strings.Repeat("─", w)))
 	room := h - len(lines)
-	var chat []string
-	for _, c := range s.Chat {
-		if c.From == "" {
-			chat = append(chat, wrap(st.dim.Render("· ")+c.Text, w)...)
-		} else {
-			chat = append(chat, wrap(st.bold.Render(c.From+":")+" "+c.Text, w)...)
-		}
-	}
+	chat := r.chatLines(st, w)
 	if room > 0 && len(chat) > room {
 		chat = chat[len(chat)-room:]
 	}
 	return append(lines, chat...)
+}
+
+// chatCache holds the chat as last wrapped for the panel: the panel is drawn again at every
+// snapshot, and the chat changes far less often (a room replaces its chat slice, never changes
+// it).
+type chatCache struct {
+	from  []rooms.ChatLine
+	w     int
+	lines []string
+}
+
+// chatLines returns the snapshot's chat wrapped to w columns, oldest first. The result is shared
+// with the cache: callers must not modify it.
+func (r *roomScreen) chatLines(st styles, w int) []string {
+	c := &r.chat
+	if c.lines != nil && c.w == w && slices.Equal(c.from, r.snap.Chat) {
+		return c.lines
+	}
+	var lines []string
+	for _, l := range r.snap.Chat {
+		if l.From == "" {
+			lines = append(lines, wrap(st.dim.Render("· ")+l.Text, w)...)
+		} else {
+			lines = append(lines, wrap(st.bold.Render(l.From+":")+" "+l.Text, w)...)
+		}
+	}
+	*c = chatCache{from: r.snap.Chat, w: w, lines: lines}
+	return lines
 }
 
 // seatLabel draws seat i's letter and colour name in its colour, eight columns for the panel:

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -230,5 +231,32 @@ func TestRoomBodyCache(t *testing.T) {
 	m = next.(Model)
 	if out := plain(m.View().Content); !strings.Contains(out, "f7 ") {
 		t.Errorf("after left the cursor line does not show f7:\n%s", out)
+	}
+}
+
+// TestChatFollowsSnapshots: the panel's chat, wrapped once and kept, shows a new line as soon as a
+// snapshot brings one, and is wrapped again for a new width.
+func TestChatFollowsSnapshots(t *testing.T) {
+	snap := rooms.Snapshot{Code: "K7QXM", GameID: "stonetowers", GameName: "Stone Towers", Phase: rooms.Waiting,
+		Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Empty: true}}, You: 0,
+		Chat: []rooms.ChatLine{{Text: "ann sits down"}}}
+	m := roomModel(t, snap)
+	first := plain(m.View().Content)
+	if !strings.Contains(first, "ann sits down") {
+		t.Fatalf("no chat line:\n%s", first)
+	}
+	again := snap
+	again.Chat = append(slices.Clone(snap.Chat), rooms.ChatLine{From: "bob", Text: "hello there"})
+	m.room.apply(again)
+	if out := plain(m.View().Content); !strings.Contains(out, "bob: hello there") || !strings.Contains(out, "ann sits down") {
+		t.Errorf("the new chat line is not shown:\n%s", out)
+	}
+	wide := newTestModel(120, 30)
+	wide.room = m.room
+	if out := plain(wide.View().Content); !strings.Contains(out, "bob: hello there") {
+		t.Errorf("the chat is gone at a new width:\n%s", out)
+	}
+	if got := m.room.chatLines(m.st, panelWidth); len(got) != 2 {
+		t.Errorf("chat lines %q, want 2", got)
 	}
 }
