@@ -476,7 +476,7 @@ func (r *roomScreen) panel(st styles, w, h int) []string {
 
 // chatCache holds the chat as last wrapped for the panel: the panel is drawn again at every
 // snapshot, and the chat changes far less often (a room replaces its chat slice, never changes
-// it).
+// it). It is keyed by the chat and the width; the styles are the session's, one set for good.
 type chatCache struct {
 	from  []rooms.ChatLine
 	w     int

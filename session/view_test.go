@@ -235,7 +235,7 @@ func TestRoomBodyCache(t *testing.T) {
 }
 
 // TestChatFollowsSnapshots: the panel's chat, wrapped once and kept, shows a new line as soon as a
-// snapshot brings one, and is wrapped again for a new width.
+// snapshot brings one, stays on a larger screen, and is wrapped again for another width.
 func TestChatFollowsSnapshots(t *testing.T) {
 	snap := rooms.Snapshot{Code: "K7QXM", GameID: "stonetowers", GameName: "Stone Towers", Phase: rooms.Waiting,
 		Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Empty: true}}, You: 0,
@@ -258,5 +258,11 @@ func TestChatFollowsSnapshots(t *testing.T) {
 	}
 	if got := m.room.chatLines(m.st, panelWidth); len(got) != 2 {
 		t.Errorf("chat lines %q, want 2", got)
+	}
+	if got := m.room.chatLines(m.st, 8); len(got) <= 2 {
+		t.Errorf("chat wrapped to 8 columns: %q, want more than 2 lines", got)
+	}
+	if got := m.room.chatLines(m.st, panelWidth); len(got) != 2 {
+		t.Errorf("chat back at the panel's width: %q, want 2 lines", got)
 	}
 }
