@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -147,17 +149,50 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
-// TestProcess: the process metrics are there and plausible.
+// TestProcess: the process metrics are there and plausible, and the runtime's counters count.
 func TestProcess(t *testing.T) {
 	r := NewRegistry()
 	RegisterProcess(r)
-	var b strings.Builder
-	if _, err := r.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"go_goroutines ", "go_heap_bytes ", "process_start_time_seconds "} {
-		if !strings.Contains(b.String(), "\n"+name) {
-			t.Errorf("no %s in\n%s", name, b.String())
+	read := func() map[string]float64 {
+		t.Helper()
+		var b strings.Builder
+		if _, err := r.WriteTo(&b); err != nil {
+			t.Fatal(err)
 		}
+		m := map[string]float64{}
+		for line := range strings.SplitSeq(b.String(), "\n") {
+			name, val, ok := strings.Cut(line, " ")
+			if !ok || strings.HasPrefix(line, "#") {
+				continue
+			}
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			m[name] = v
+		}
+		return m
+	}
+	before := read()
+	for _, name := range []string{"go_goroutines", "go_heap_bytes", "process_start_time_seconds", "go_goroutines_created_total"} {
+		if before[name] <= 0 {
+			t.Errorf("%s = %g; want more than 0", name, before[name])
+		}
+	}
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {})
+	}
+	wg.Wait()
+	runtime.GC()
+	after := read()
+	if d := after["go_goroutines_created_total"] - before["go_goroutines_created_total"]; d < 10 {
+		t.Errorf("go_goroutines_created_total went up by %g after 10 goroutines", d)
+	}
+	if d := after["go_gc_cycles_total"] - before["go_gc_cycles_total"]; d < 1 {
+		t.Errorf("go_gc_cycles_total went up by %g after a collection", d)
+	}
+	if gc, assist := after["go_gc_cpu_seconds_total"], after["go_gc_assist_cpu_seconds_total"]; gc <= 0 || assist < 0 || assist > gc {
+		t.Errorf("go_gc_cpu_seconds_total %g, go_gc_assist_cpu_seconds_total %g; want 0 <= assists <= total, total > 0", gc, assist)
 	}
 }

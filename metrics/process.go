@@ -13,7 +13,9 @@ import (
 // RegisterProcess adds the usual figures of the process itself, under their customary names:
 // process_cpu_seconds_total and process_resident_memory_bytes (from /proc/self, so on Linux only),
 // process_start_time_seconds, go_goroutines and go_heap_bytes (memory in live and not yet swept
-// heap objects).
+// heap objects); and counters of goroutines created and of the garbage collector's cycles and CPU
+// time (go_goroutines_created_total, go_gc_cycles_total, go_gc_cpu_seconds_total and
+// go_gc_assist_cpu_seconds_total).
 func RegisterProcess(r *Registry) {
 	if _, err := os.Stat("/proc/self/stat"); err == nil {
 		r.CounterFunc("process_cpu_seconds_total", "User and system CPU time spent, in seconds.", func() float64 {
@@ -31,13 +33,34 @@ func RegisterProcess(r *Registry) {
 		return float64(runtime.NumGoroutine())
 	})
 	r.GaugeFunc("go_heap_bytes", "Bytes of memory in heap objects, live or not yet swept.", func() float64 {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		metrics.Read(s)
-		if s[0].Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		return float64(s[0].Value.Uint64())
+		return runtimeMetric("/memory/classes/heap/objects:bytes")
 	})
+	r.CounterFunc("go_goroutines_created_total", "Goroutines created since the process started.", func() float64 {
+		return runtimeMetric("/sched/goroutines-created:goroutines")
+	})
+	r.CounterFunc("go_gc_cycles_total", "Garbage collections completed.", func() float64 {
+		return runtimeMetric("/gc/cycles/total:gc-cycles")
+	})
+	r.CounterFunc("go_gc_cpu_seconds_total", "CPU time spent collecting garbage, in seconds (the runtime's estimate, brought up to date at the end of each collection).", func() float64 {
+		return runtimeMetric("/cpu/classes/gc/total:cpu-seconds")
+	})
+	r.CounterFunc("go_gc_assist_cpu_seconds_total", "Of go_gc_cpu_seconds_total, the time goroutines spent marking when they allocated during a collection (assists), in seconds.", func() float64 {
+		return runtimeMetric("/cpu/classes/gc/mark/assist:cpu-seconds")
+	})
+}
+
+// runtimeMetric reads one of the Go runtime's metrics (package runtime/metrics) as a float; a
+// metric this runtime does not have reads 0.
+func runtimeMetric(name string) float64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	switch s[0].Value.Kind() {
+	case metrics.KindUint64:
+		return float64(s[0].Value.Uint64())
+	case metrics.KindFloat64:
+		return s[0].Value.Float64()
+	}
+	return 0
 }
 
 // userHZ is the unit of the times in /proc/self/stat.

@@ -556,6 +556,7 @@ type playResult struct {
 	RSSPerSession  float64
 	Threads        int
 	ClientCPUShare float64
+	GC             *gcFigures         `json:",omitempty"`
 	Metrics        map[string]float64 `json:",omitempty"`
 }
 
@@ -621,6 +622,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	}
 	var s0, c0 procSample
 	var bytes0 [2]uint64
+	var metrics0 map[string]float64
 	var stopProfile func()
 	sampled := make(chan struct{})
 	go func() {
@@ -631,6 +633,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 		s0, _ = srv.sample()
 		c0, _ = sampleProc(os.Getpid())
 		bytes0 = sumBytes(clients)
+		metrics0 = scrape(srv)
 		stopProfile = profile(ctx, o, srv, "play", end.Sub(from), logf)
 	}()
 	runRooms(ctx, rooms, ps, begin, from, end, o.interval)
@@ -671,6 +674,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 		errs.add("disconnected", fmt.Errorf("%d of %d playing sessions ended on their own", len(clients)-res.SessionsHeld, len(clients)))
 	}
 	res.Metrics = scrape(srv)
+	res.GC = gcDuring(metrics0, res.Metrics, res.MoveLatency.N)
 	checkMismatches(clients, errs)
 	if !srv.alive() {
 		errs.add("server-exited", fmt.Errorf("the server exited during the run (log %s)", srv.logPath))

@@ -94,6 +94,9 @@ func (r *results) print(w io.Writer) {
 		if q := commitQuantiles(p.Metrics); q != "" {
 			fmt.Fprintf(w, "  move commit          %s (server's histogram: bucket bounds)\n", q)
 		}
+		if g := p.GC; g != nil {
+			fmt.Fprintf(w, "  server collector     %s\n", g)
+		}
 		printMetrics(w, p.Metrics)
 	}
 	fmt.Fprintf(w, "\nerrors                 %d", r.Errors)
@@ -104,6 +107,47 @@ func (r *results) print(w io.Writer) {
 	if r.ServerLog != "" {
 		fmt.Fprintf(w, "server log             %s\n", r.ServerLog)
 	}
+}
+
+// gcFigures are what the server's garbage collector did while the play phase was measured, from
+// its metrics endpoint. The CPU times are the Go runtime's estimates, brought up to date at the
+// end of each collection: they cover the collections that ended in the window.
+type gcFigures struct {
+	Cycles            float64
+	CPUSeconds        float64 // the collector's CPU time, all of it
+	AssistSeconds     float64 // of which goroutines spent marking because they allocated during a mark
+	GoroutinesPerMove float64 // goroutines the server created per move
+}
+
+// gcDuring returns the collector's figures between two scrapes of the server's metrics, or nil if
+// either lacks them.
+func gcDuring(before, after map[string]float64, moves int) *gcFigures {
+	names := []string{"go_gc_cycles_total", "go_gc_cpu_seconds_total", "go_gc_assist_cpu_seconds_total", "go_goroutines_created_total"}
+	var d [4]float64
+	for i, n := range names {
+		b, okb := before[n]
+		a, oka := after[n]
+		if !okb || !oka {
+			return nil
+		}
+		d[i] = a - b
+	}
+	g := &gcFigures{Cycles: d[0], CPUSeconds: d[1], AssistSeconds: d[2]}
+	if moves > 0 {
+		g.GoroutinesPerMove = d[3] / float64(moves)
+	}
+	return g
+}
+
+func (g gcFigures) String() string {
+	s := fmt.Sprintf("%.0f collections", g.Cycles)
+	if g.Cycles > 0 {
+		s += fmt.Sprintf(", %.0f ms of CPU each", g.CPUSeconds/g.Cycles*1000)
+		if g.CPUSeconds > 0 {
+			s += fmt.Sprintf(" (%.0f%% by assists)", 100*g.AssistSeconds/g.CPUSeconds)
+		}
+	}
+	return s + fmt.Sprintf("; %.1f goroutines created per move", g.GoroutinesPerMove)
 }
 
 // printMetrics prints the arcade's own figures from its metrics endpoint.

@@ -41,3 +41,27 @@ func TestCommitQuantiles(t *testing.T) {
 		}
 	}
 }
+
+// TestGCDuring: the collector's figures are the differences between two scrapes, per collection
+// and per move; without the counters there are none.
+func TestGCDuring(t *testing.T) {
+	before := map[string]float64{"go_gc_cycles_total": 4, "go_gc_cpu_seconds_total": 1.0,
+		"go_gc_assist_cpu_seconds_total": 0.4, "go_goroutines_created_total": 1000}
+	after := map[string]float64{"go_gc_cycles_total": 7, "go_gc_cpu_seconds_total": 2.2,
+		"go_gc_assist_cpu_seconds_total": 1.0, "go_goroutines_created_total": 31000}
+	g := gcDuring(before, after, 10000)
+	if g == nil {
+		t.Fatal("no figures")
+	}
+	want := "3 collections, 400 ms of CPU each (50% by assists); 3.0 goroutines created per move"
+	if got := g.String(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	delete(before, "go_gc_cycles_total")
+	if gcDuring(before, after, 10000) != nil {
+		t.Error("figures from a scrape without the cycle counter")
+	}
+	if gcDuring(nil, after, 10000) != nil {
+		t.Error("figures without a first scrape")
+	}
+}
