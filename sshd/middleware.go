@@ -157,7 +157,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
 	})
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
-	var model tea.Model = m
+	var p *tea.Program
 	if s.cfg.FPS <= 0 && sess.EmulatedPty() {
 		// Frames only when something changed (package teaframe). Bubble Tea's own renderer ticks
 		// FPS times a second for every session, idle or not (60 by default: a thousand idle
@@ -168,16 +168,17 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		env := append(slices.Clone(sess.Environ()), "TERM="+pty.Term) // as bubbletea.MakeOptions
 		fr := teaframe.New(sess, teaframe.Options{Width: pty.Window.Width, Height: pty.Window.Height,
 			Env: env, Profile: colorprofile.Env(env), MapNewline: true})
-		model = fr.Wrap(m)
-		opts = append(opts, fr.ProgramOptions()...)
+		p = fr.NewProgram(m, opts...)
 		sess.Context().SetValue(ctxFrames, fr) // restoreTerminal closes it
 		// Bubble Tea's ticker still wakes once a second: start on a 50 ms boundary so that the
 		// tickers of many sessions fire together (see teaframe.AlignTicker).
 		defer teaframe.AlignTicker()
-	} else if s.cfg.FPS > 0 {
-		opts = append(opts, tea.WithFPS(s.cfg.FPS))
+	} else {
+		if s.cfg.FPS > 0 {
+			opts = append(opts, tea.WithFPS(s.cfg.FPS))
+		}
+		p = tea.NewProgram(m, opts...)
 	}
-	p := tea.NewProgram(model, opts...)
 	s.mu.Lock()
 	s.programs[p] = struct{}{}
 	s.mu.Unlock()

@@ -273,9 +273,9 @@ func TestProgram(t *testing.T) {
 	var out syncBuffer
 	views, mu := 0, &sync.Mutex{}
 	r := New(&out, opts)
-	p := tea.NewProgram(r.Wrap(counter{views: &views, mu: mu}), append(r.ProgramOptions(),
+	p := r.NewProgram(counter{views: &views, mu: mu},
 		tea.WithInput(in), tea.WithOutput(&out), tea.WithWindowSize(opts.Width, opts.Height),
-		tea.WithEnvironment(opts.Env), tea.WithoutSignalHandler(), tea.WithColorProfile(colorprofile.TrueColor))...)
+		tea.WithEnvironment(opts.Env), tea.WithoutSignalHandler(), tea.WithColorProfile(colorprofile.TrueColor))
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
 	waitFor := func(s string) {
@@ -348,7 +348,7 @@ func TestLineViewer(t *testing.T) {
 	for turn := range 3 {
 		s, _ := board(turn, "Red built e5")
 		m := lineModel{content: s, views: &views, lines: &lines}
-		r.Wrap(m).Update(frameMsg{})
+		model{inner: m, r: r}.Update(frameMsg{})
 		ref.draw(tea.View{Content: s, AltScreen: true})
 		if viaLines.String() != viaText.String() {
 			t.Fatalf("frame %d from lines:\n%q\nfrom text:\n%q", turn, viaLines.String(), viaText.String())
