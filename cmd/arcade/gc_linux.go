@@ -10,3 +10,6 @@ func machineMemory() int64 {
 	}
 	return int64(si.Totalram) * int64(si.Unit)
 }
+
+// execSelf replaces the process's program (keepStacks).
+var execSelf = syscall.Exec

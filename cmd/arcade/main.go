@@ -21,6 +21,7 @@ func main() {
 		}
 		return
 	}
+	keepStacks(execSelf) // before anything else: it may start the arcade again
 	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if err != nil {
 		os.Exit(2) // the flag package has already said why
