@@ -321,8 +321,13 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 		}
 		if hadOld && old == line && oldPen == pen && y < len(lines) {
 			// The same text from the same style: the same cells. Only the style at its end is
-			// needed, which the line's next version will start from.
-			pen = endPen(line, pen)
+			// needed, which the next line starts from; the last frame's next line started from
+			// it too, so it is only worked out again at the end of the last frame.
+			if y+1 < len(oldPens) {
+				pen = oldPens[y+1]
+			} else {
+				pen = endPen(line, pen)
+			}
 			continue
 		}
 		var cur []cell
