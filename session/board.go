@@ -69,6 +69,14 @@ func (*listBoard) score(snap *rooms.Snapshot, seat int) string {
 	return ""
 }
 
+// viewRef finds the game's view in a snapshot, given by the engine as a *T, without copying it:
+// for views too large to copy at every frame (DISCON's is about 7 KB). The view is shared by every
+// session the room shows it to: read it only.
+func viewRef[T any](snap *rooms.Snapshot) (*T, bool) {
+	v, ok := snap.View.(*T)
+	return v, ok && v != nil
+}
+
 // viewOf finds the game's view of type T in a snapshot (engines give it as a value or a pointer).
 func viewOf[T any](snap *rooms.Snapshot) (T, bool) {
 	switch v := snap.View.(type) {

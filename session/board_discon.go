@@ -76,13 +76,13 @@ const disconLeft, disconTop, disconCell = 3, 1, 4
 func (b *disconBoard) bindings() []key.Binding { return b.help }
 
 // myTurn reports whether the snapshot's viewer is to move.
-func myTurn(v discon.View, snap *rooms.Snapshot) bool {
+func myTurn(v *discon.View, snap *rooms.Snapshot) bool {
 	return snap.You != rules.Spectator && snap.Phase == rooms.Playing && v.Turn == snap.You
 }
 
 // settle puts the cursor on the viewer's home corner the first time and drops a selection that
 // no longer makes sense (not the viewer's turn).
-func (b *disconBoard) settle(v discon.View, snap *rooms.Snapshot) {
+func (b *disconBoard) settle(v *discon.View, snap *rooms.Snapshot) {
 	if !b.placed {
 		b.cur = discon.At(discon.Size/2, discon.Size/2)
 		if snap.You >= 0 && int(snap.You) < len(v.Homes) {
@@ -96,7 +96,7 @@ func (b *disconBoard) settle(v discon.View, snap *rooms.Snapshot) {
 }
 
 func (b *disconBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
-	v, ok := viewOf[discon.View](snap)
+	v, ok := viewRef[discon.View](snap)
 	if !ok {
 		return ""
 	}
@@ -120,7 +120,7 @@ func (b *disconBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
 }
 
 // key handles a key press on the board.
-func (b *disconBoard) key(msg tea.KeyPressMsg, v discon.View, snap *rooms.Snapshot) string {
+func (b *disconBoard) key(msg tea.KeyPressMsg, v *discon.View, snap *rooms.Snapshot) string {
 	r, c := b.cur.Row(), b.cur.Col()
 	k := b.keys
 	switch {
@@ -145,7 +145,7 @@ func (b *disconBoard) key(msg tea.KeyPressMsg, v discon.View, snap *rooms.Snapsh
 
 // act is enter on the cursor's square: it proposes the selected piece's move there, or selects
 // (cycles through) the viewer's pieces there, or drops the selection.
-func (b *disconBoard) act(v discon.View, snap *rooms.Snapshot) string {
+func (b *disconBoard) act(v *discon.View, snap *rooms.Snapshot) string {
 	if !myTurn(v, snap) {
 		return ""
 	}
@@ -174,7 +174,7 @@ func nextPiece(pieces []discon.PieceID, seat rules.Seat, cur int) int {
 }
 
 // moves returns the selected piece's legal moves in the current leave mode.
-func (b *disconBoard) moves(v discon.View) []discon.Move {
+func (b *disconBoard) moves(v *discon.View) []discon.Move {
 	if b.sel == 0 {
 		return nil
 	}
@@ -188,7 +188,7 @@ func (b *disconBoard) moves(v discon.View) []discon.Move {
 }
 
 // moveTo returns the selected piece's legal move to q in the current leave mode.
-func (b *disconBoard) moveTo(v discon.View, q discon.Square) (discon.Move, bool) {
+func (b *disconBoard) moveTo(v *discon.View, q discon.Square) (discon.Move, bool) {
 	for _, m := range b.moves(v) {
 		if m.To == q {
 			return m, true
@@ -198,12 +198,12 @@ func (b *disconBoard) moveTo(v discon.View, q discon.Square) (discon.Move, bool)
 }
 
 func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
-	v, ok := viewOf[discon.View](snap)
+	v, ok := viewRef[discon.View](snap)
 	if !ok {
 		return nil
 	}
 	b.settle(v, snap)
-	marks := b.marks(&v)
+	marks := b.marks(v)
 	lines := make([]string, 0, discon.Size+16)
 	lines = append(lines, b.columnLetters(st))
 	seated := snap.You != rules.Spectator && snap.Phase == rooms.Playing
@@ -241,7 +241,7 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 }
 
 // towerHeights returns towerHeights(v, st), drawn again only when a height has changed.
-func (b *disconBoard) towerHeights(v discon.View, st styles) []string {
+func (b *disconBoard) towerHeights(v *discon.View, st styles) []string {
 	var hs [4][discon.Pieces]int // DISCON seats at most four
 	for seat := range min(v.Seats, len(hs)) {
 		for n := 1; n <= discon.Pieces; n++ {
@@ -255,7 +255,7 @@ func (b *disconBoard) towerHeights(v discon.View, st styles) []string {
 }
 
 // towerHeights lists the height of every piece's tower, a line per seat: "Red  1:3 2:0 3:5 ...".
-func towerHeights(v discon.View, st styles) []string {
+func towerHeights(v *discon.View, st styles) []string {
 	var lines []string
 	for seat := range v.Seats {
 		s := rules.Seat(seat)
@@ -270,7 +270,7 @@ func towerHeights(v discon.View, st styles) []string {
 
 // towerValues lists every tower at the end with its storeys, bottom first, and its value under
 // the variant: "Red 148  1 PPVV=12  2 I=8 ...", wrapped to width.
-func towerValues(v discon.View, st styles, width int) []string {
+func towerValues(v *discon.View, st styles, width int) []string {
 	lines := []string{st.bold.Render("Towers (bottom first) and their values")}
 	for seat := range v.Seats {
 		s := rules.Seat(seat)
@@ -475,7 +475,7 @@ func towerLetters(cs []discon.Colour) string {
 }
 
 // describe says what is on the cursor's square.
-func (b *disconBoard) describe(v discon.View, st styles) string {
+func (b *disconBoard) describe(v *discon.View, st styles) string {
 	sq := v.Squares[b.cur]
 	parts := []string{st.bold.Render(b.cur.String())}
 	switch {
@@ -507,7 +507,7 @@ func (b *disconBoard) describe(v discon.View, st styles) string {
 }
 
 // selection says which piece is selected and whether its tower will be left behind.
-func (b *disconBoard) selection(v discon.View, snap *rooms.Snapshot, st styles) string {
+func (b *disconBoard) selection(v *discon.View, snap *rooms.Snapshot, st styles) string {
 	if !myTurn(v, snap) {
 		return st.dim.Render("Waiting for " + discon.SeatName(v.Turn) + ".")
 	}
@@ -531,7 +531,7 @@ func (b *disconBoard) selection(v discon.View, snap *rooms.Snapshot, st styles) 
 }
 
 func (b *disconBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
-	v, ok := viewOf[discon.View](snap)
+	v, ok := viewRef[discon.View](snap)
 	if !ok {
 		return nil
 	}
@@ -554,7 +554,7 @@ func (b *disconBoard) status(snap *rooms.Snapshot, st styles, width int) []strin
 }
 
 // disconLimits says how high and how many-coloured a tower may be, or the Elementary goal.
-func disconLimits(v discon.View) string {
+func disconLimits(v *discon.View) string {
 	if v.GoalTowers > 0 {
 		return fmt.Sprintf("Goal %d towers of %d+", v.GoalTowers, v.GoalStoreys)
 	}
@@ -569,7 +569,7 @@ func disconLimits(v discon.View) string {
 }
 
 func (b *disconBoard) score(snap *rooms.Snapshot, seat int) string {
-	v, ok := viewOf[discon.View](snap)
+	v, ok := viewRef[discon.View](snap)
 	if !ok || seat >= len(v.Scores) {
 		return ""
 	}

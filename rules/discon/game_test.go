@@ -57,7 +57,7 @@ func TestGameDescription(t *testing.T) {
 
 func TestView(t *testing.T) {
 	s, _ := NewState(Elementary, 3, 11)
-	v0 := s.View(rules.Spectator).(View)
+	v0 := *s.View(rules.Spectator).(*View)
 	if v0.Viewer != rules.Spectator || v0.Turn != 0 || v0.MovesLeft != 2 || v0.FirstPiece != 0 ||
 		v0.LastSeat != -1 || v0.DiscsOnBoard != 96 || v0.HeightLimit != 10 || !v0.HeightEnforced ||
 		v0.ColourLimit != 4 || v0.GoalTowers != 4 || v0.GoalStoreys != 8 || v0.QuietLimit != 9 {

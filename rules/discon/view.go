@@ -86,8 +86,14 @@ type PieceView struct {
 	Value int
 }
 
-// View returns the match as viewer sees it: a View value (everything in DISCON is public).
-func (s *State) View(viewer rules.Seat) any { return s.ViewOf(viewer) }
+// View returns the match as viewer sees it: a *View (everything in DISCON is public). A room shows
+// the same view to every player and spectator, so whoever gets it only reads it. It is a pointer
+// because a View is about 7 KB, and a value would be copied into the interface, and out of it by
+// every frame that draws it.
+func (s *State) View(viewer rules.Seat) any {
+	v := s.ViewOf(viewer)
+	return &v
+}
 
 var _ rules.PublicViewer = (*State)(nil)
 
