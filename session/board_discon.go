@@ -40,15 +40,14 @@ type disconBoard struct {
 	leave  bool // the next move leaves the tower behind
 
 	// What view draws again from frame to frame (a board lives in one session, with one set of
-	// styles): the styled squares, the column letters and the row numbers.
-	squares   memo[disconGlyph]
+	// styles): the column letters and the row numbers. The styled squares are in disconSquares.
 	header    string
 	rowLabels [discon.Size]string
 	row       []byte   // scratch space for a row's bytes
 	rows      []string // the rows as last drawn: a row drawn the same again is the same string
 	// rowGlyphs holds what each row of rows shows: a row whose squares show the same again is
-	// not drawn again.
-	rowGlyphs [discon.Size][discon.Size]disconGlyph
+	// not drawn again. An allocation of its own, without pointers, that the collector skips.
+	rowGlyphs *[discon.Size][discon.Size]disconGlyph
 	legend    []string // disconLegend's lines for legendW
 	legendW   int
 	heights   []string // towerHeights' lines for heightsOf
@@ -56,7 +55,7 @@ type disconBoard struct {
 }
 
 func newDisconBoard() *disconBoard {
-	b := &disconBoard{squares: memo[disconGlyph]{}, keys: disconKeys{
+	b := &disconBoard{rowGlyphs: new([discon.Size][discon.Size]disconGlyph), keys: disconKeys{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
 		Down:     key.NewBinding(key.WithKeys("down", "j")),
 		Left:     key.NewBinding(key.WithKeys("left", "h")),
@@ -358,11 +357,14 @@ func glyphOf(sq *discon.SquareView, mark byte, cursor bool) disconGlyph {
 	return g
 }
 
+// disconSquares holds the squares every DISCON board has drawn.
+var disconSquares sharedMemo[disconGlyph]
+
 // square draws one square's four columns, g being what it shows (glyphOf), highlighted for the
 // cursor or a destination.
 func (b *disconBoard) square(g disconGlyph, sq *discon.SquareView, st styles) string {
 	mark, cursor := g.mark, g.cursor
-	return b.squares.get(g, func() string {
+	return disconSquares.get(st, g, func() string {
 		cell := b.cell(*sq, mark, st)
 		switch {
 		case cursor:
