@@ -21,7 +21,10 @@ func main() {
 		}
 		return
 	}
-	keepStacks(execSelf) // before anything else: it may start the arcade again
+	// Before anything else: it may start the arcade again. If it cannot, the arcade runs as it is.
+	if err := keepStacks(execSelf); err != nil {
+		fmt.Fprintln(os.Stderr, "arcade:", err, "(running with Go's default)")
+	}
 	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if err != nil {
 		os.Exit(2) // the flag package has already said why

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -60,20 +61,23 @@ func withKeptStacks(env []string) ([]string, bool) {
 
 // keepStacks runs the arcade again in this process (exec, so the process ID stays), with
 // keepStacksSetting added to GODEBUG, unless GODEBUG already says something about it. It returns
-// only when it does not: the setting is there already or chosen against, or the exec failed, in
-// which case the arcade runs with the runtime's default. exec is syscall.Exec, or nil where there
-// is none.
-func keepStacks(exec func(argv0 string, argv, envv []string) error) {
+// only when it does not: nil when the setting is there already or chosen against (or exec is nil:
+// there is no syscall.Exec here), and why when the exec could not be done, in which case the
+// arcade runs with the runtime's default.
+func keepStacks(exec func(argv0 string, argv, envv []string) error) error {
 	if exec == nil {
-		return
+		return nil
 	}
 	env, changed := withKeptStacks(os.Environ())
 	if !changed {
-		return
+		return nil
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return
+		return fmt.Errorf("keep goroutine stacks: %w", err)
 	}
-	_ = exec(self, os.Args, env)
+	if err := exec(self, os.Args, env); err != nil {
+		return fmt.Errorf("keep goroutine stacks: run %s again: %w", self, err)
+	}
+	return nil // a test's exec returns
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,15 +47,20 @@ func TestKeepStacksExec(t *testing.T) {
 		return nil
 	}
 	t.Setenv("GODEBUG", "gctrace=0")
-	keepStacks(exec)
+	if err := keepStacks(exec); err != nil {
+		t.Fatal(err)
+	}
 	if len(calls) != 1 || !slices.Contains(calls[0], "GODEBUG=gctrace=0,gcshrinkstackoff=1") {
 		t.Fatalf("exec calls %q", calls)
 	}
 	t.Setenv("GODEBUG", "gcshrinkstackoff=1")
-	keepStacks(exec)
-	keepStacks(nil)
-	if len(calls) != 1 {
+	if keepStacks(exec) != nil || keepStacks(nil) != nil || len(calls) != 1 {
 		t.Errorf("exec called again with the setting there: %d calls", len(calls))
+	}
+	t.Setenv("GODEBUG", "")
+	failed := func(string, []string, []string) error { return errors.New("exec format error") }
+	if err := keepStacks(failed); err == nil || !strings.Contains(err.Error(), "exec format error") {
+		t.Errorf("a failed exec: %v", err)
 	}
 }
 
