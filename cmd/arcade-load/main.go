@@ -89,6 +89,7 @@ type options struct {
 	keepalive  time.Duration
 	timeline   bool
 	serverPID  int
+	diskFloor  time.Duration
 }
 
 type stringList []string
@@ -126,6 +127,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the load tool's own CPU profile here")
 	fs.IntVar(&o.serverPID, "server-pid", 0, "with --addr: the server's process ID, to read its CPU and memory from /proc")
 	fs.BoolVar(&o.timeline, "timeline", false, "log the move latency of every second of the play phase")
+	fs.DurationVar(&o.diskFloor, "disk-floor", 10*time.Second, "measure the disk floor (a bare group commit like the arcade's journal, in the started arcade's data folder, at the play phase's rate of moves) for this long right before and right after the play phase; 0: not at all")
 	fs.DurationVar(&o.keepalive, "keepalive", 0, "idle sessions send an SSH keep-alive this often, as OpenSSH's ServerAliveInterval does (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -139,6 +141,8 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 		return o, fmt.Errorf("--idle must be from 1 to %d", maxSessions)
 	case o.duration <= 0 || o.duration > maxPhase || o.window <= 0 || o.window > maxPhase || o.settle < 0 || o.settle > maxPhase:
 		return o, fmt.Errorf("--duration, --window and --settle must be positive and at most %v", maxPhase)
+	case o.diskFloor < 0 || o.diskFloor > maxPhase:
+		return o, fmt.Errorf("--disk-floor must be from 0 to %v", maxPhase)
 	case !validGame(o.game):
 		return o, fmt.Errorf("--game %q: use stonetowers, discon or coloretta", o.game)
 	case o.interval < 20*time.Millisecond || o.interval > time.Minute:
@@ -177,7 +181,7 @@ func (o options) has(phase string) bool {
 // bound is the longest a run may take; the tool gives up after it.
 func (o options) bound() time.Duration {
 	setup := time.Duration(o.sessions+2*o.idle)*20*time.Millisecond + 3*time.Minute
-	return setup + o.duration + 2*(o.window+o.settle) + 2*time.Minute
+	return setup + o.duration + 2*(o.window+o.settle) + 2*o.diskFloor + 2*time.Minute
 }
 
 func main() {
@@ -296,8 +300,9 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 		}
 	}
 	var arcade *server
+	var data string // the started arcade's data folder
 	if needArcade {
-		data := filepath.Join(tmp, "data")
+		data = filepath.Join(tmp, "data")
 		if o.dataDir != "" {
 			d, err := os.MkdirTemp(o.dataDir, "arcade-load-data-")
 			if err != nil {
@@ -338,7 +343,22 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 		}
 	}
 	if o.has("play") && arcade != nil {
+		floor := func(when string) *diskFloorResult {
+			if o.diskFloor == 0 || data == "" {
+				return nil
+			}
+			logf("disk floor %s the play phase: %v in %s", when, o.diskFloor, data)
+			df, err := diskFloor(ctx, data, float64(o.sessions)/o.interval.Seconds(), o.diskFloor)
+			if err != nil {
+				errs.add("disk-floor", err)
+			}
+			return df
+		}
+		before := floor("before")
 		res.Play, err = playPhase(ctx, o, arcade, logf, errs)
+		if res.Play != nil {
+			res.Play.DiskBefore, res.Play.DiskAfter = before, floor("after")
+		}
 		if err != nil {
 			return res, err
 		}
@@ -558,6 +578,12 @@ type playResult struct {
 	ClientCPUShare float64
 	GC             *gcFigures         `json:",omitempty"`
 	Metrics        map[string]float64 `json:",omitempty"`
+	// MovesOver50 is the share of moves that took over 50 ms (the target's bound) to reach the
+	// opponent's screen, 0 to 1.
+	MovesOver50 float64
+	// DiskBefore and DiskAfter are the disk floor right before and right after the phase
+	// (--disk-floor), if measured.
+	DiskBefore, DiskAfter *diskFloorResult `json:",omitempty"`
 }
 
 func playPhase(ctx context.Context, o options, srv *server, logf func(string, ...any), errs *errorLog) (*playResult, error) {
@@ -655,6 +681,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	res.MovesSent, res.MovesSeen = ps.sent.Load(), ps.seen.Load()
 	res.Late, res.Rematches = ps.late.Load(), ps.rematches.Load()
 	res.MoveLatency, res.KeyLatency = ps.move.summary(), ps.key.summary()
+	res.MovesOver50 = ps.move.over(50 * time.Millisecond)
 	if o.timeline {
 		for i, sm := range ps.move.timeline(from) {
 			logf("play: second %3d: %s", i, sm)

@@ -35,6 +35,12 @@ func (o options) summary() string {
 	if o.addr != "" {
 		s += " addr=" + o.addr
 	}
+	if o.dataDir != "" {
+		s += " data-dir=" + o.dataDir
+	}
+	if o.diskFloor > 0 && o.addr == "" {
+		s += fmt.Sprintf(" disk-floor=%v", o.diskFloor)
+	}
 	if len(o.serverArgs) > 0 {
 		s += " server-args=" + strings.Join(o.serverArgs, " ")
 	}
@@ -84,7 +90,7 @@ func (r *results) print(w io.Writer) {
 		fmt.Fprintf(w, "  new sessions         %.0f/s (every room created and joined in %.1f s)\n", p.SessionsPerSec, p.SetupSeconds)
 		fmt.Fprintf(w, "  moves                %d sent, %d seen; %.0f/s measured over %.0f s; %d late, %d rematches\n",
 			p.MovesSent, p.MovesSeen, p.MovesPerSec, p.Seconds, p.Late, p.Rematches)
-		fmt.Fprintf(w, "  move to opponent     %s\n", p.MoveLatency)
+		fmt.Fprintf(w, "  move to opponent     %s; %.2f%% over 50 ms\n", p.MoveLatency, 100*p.MovesOver50)
 		fmt.Fprintf(w, "  keystroke to redraw  %s\n", p.KeyLatency)
 		fmt.Fprintf(w, "  bytes per move       %.0f to the opponent, %.0f to the mover\n", p.BytesToOpp, p.BytesToMover)
 		fmt.Fprintf(w, "  server CPU           %s of one core; %.3f%% per session\n", pct(p.CPUShare), p.CPUPerSession*100)
@@ -96,6 +102,17 @@ func (r *results) print(w io.Writer) {
 		}
 		if g := p.GC; g != nil {
 			fmt.Fprintf(w, "  server collector     %s\n", g)
+		}
+		if p.DiskBefore != nil || p.DiskAfter != nil {
+			fmt.Fprintf(w, "  disk floor           a bare group commit of the same moves in the data folder, alone:\n")
+			for _, d := range []struct {
+				when string
+				r    *diskFloorResult
+			}{{"before", p.DiskBefore}, {"after", p.DiskAfter}} {
+				if d.r != nil {
+					fmt.Fprintf(w, "    %-6s             %s\n", d.when, d.r)
+				}
+			}
 		}
 		printMetrics(w, p.Metrics)
 	}

@@ -17,7 +17,8 @@ func TestSmoke(t *testing.T) {
 		t.Skip("builds and runs two servers")
 	}
 	res, _ := smokeRun(t, "--sessions", "20", "--idle", "20", "--duration", "3s", "--window", "1s",
-		"--settle", "500ms", "--interval", "300ms", "--turns", "10", "--size", "8", "--probes", "5", "--validate")
+		"--settle", "500ms", "--interval", "300ms", "--turns", "10", "--size", "8", "--probes", "5", "--validate",
+		"--disk-floor", "300ms")
 	if res.Errors > 0 {
 		t.Errorf("%d errors", res.Errors)
 	}
@@ -38,6 +39,8 @@ func TestSmoke(t *testing.T) {
 		t.Errorf("%d moves sent, %d seen", p.MovesSent, p.MovesSeen)
 	case p.BytesToOpp == 0:
 		t.Error("no bytes counted")
+	case p.DiskBefore == nil || p.DiskAfter == nil:
+		t.Errorf("disk floor not measured: before %v, after %v", p.DiskBefore, p.DiskAfter)
 	}
 	if p != nil && p.Metrics["arcade_moves_total"] < float64(p.MovesSent) {
 		t.Errorf("the server's metrics count %g moves, the tool sent %d", p.Metrics["arcade_moves_total"], p.MovesSent)
@@ -57,7 +60,7 @@ func TestSmokeOtherGames(t *testing.T) {
 	for _, game := range []string{"discon", "coloretta"} {
 		t.Run(game, func(t *testing.T) {
 			res, report := smokeRun(t, "--phases", "play", "--game", game, "--sessions", "10", "--idle", "10",
-				"--duration", "3s", "--interval", "300ms", "--validate")
+				"--duration", "3s", "--interval", "300ms", "--validate", "--disk-floor", "0")
 			p := res.Play
 			switch {
 			case res.Errors > 0:
@@ -106,6 +109,8 @@ func TestOptions(t *testing.T) {
 		{"--phases", "idle,dance"},
 		{"--validate", "--sessions", "2000"},
 		{"--game", "chess"},
+		{"--disk-floor", "-1s"},
+		{"--disk-floor", "11m"},
 	} {
 		if _, err := parseOptions(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q accepted", args)

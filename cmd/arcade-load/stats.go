@@ -46,6 +46,22 @@ func (l *latencies) timeline(start time.Time) []summary {
 	return out
 }
 
+// over returns the share of the durations longer than d, 0 to 1 (0 with none).
+func (l *latencies) over(d time.Duration) float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.d) == 0 {
+		return 0
+	}
+	n := 0
+	for _, x := range l.d {
+		if x > d {
+			n++
+		}
+	}
+	return float64(n) / float64(len(l.d))
+}
+
 // summary is a distribution in brief.
 type summary struct {
 	N             int

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The disk floor is what the disk under the arcade's database gives a group commit like the
+// arcade's own, with nothing else running: moves arrive at the play phase's rate, and every
+// diskFloorAppendEvery at most the moves that arrived are written to a file, in place, and
+// flushed with fdatasync, as the arcade's journal does (storage's appendInterval and
+// prepareSegment). A move's latency is from its arrival to the end of its batch's flush.
+//
+// A move reaches the opponent's screen only once it is on disk, so the share of the floor's moves
+// over a latency is about the least share of the arcade's moves over it on that disk at that
+// time. The floor is measured right before the play phase and right after it: a disk's flushes
+// can be fast for minutes and then stall for a few hundred milliseconds at a time.
+const (
+	diskFloorAppendEvery = 4 * time.Millisecond // storage's appendInterval
+	diskFloorRecord      = 100                  // bytes of a move's journal record, about
+	diskFloorFileBytes   = 4 << 20              // the file written round, one journal segment
+)
+
+// diskFloorResult is what a disk floor measured.
+type diskFloorResult struct {
+	Dir     string
+	Latency summary // from a move's arrival to its flush's end
+	Over50  float64 // share of moves over 50 ms (the play target's bound), 0 to 1
+	Flushes int
+}
+
+func (r *diskFloorResult) String() string {
+	return fmt.Sprintf("%s; %.2f%% over 50 ms; %d flushes", r.Latency, 100*r.Over50, r.Flushes)
+}
+
+// errNoMoves: a disk floor measured nothing.
+var errNoMoves = errors.New("no move was flushed")
+
+// diskFloor measures the disk floor in dir for d, with rate moves a second. Its file is removed
+// at the end. It blocks until d has passed or ctx is done.
+func diskFloor(ctx context.Context, dir string, rate float64, d time.Duration) (*diskFloorResult, error) {
+	f, err := os.CreateTemp(dir, "arcade-load-disk-floor-")
+	if err != nil {
+		return nil, fmt.Errorf("disk floor: %w", err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	// Written full first, so that a flush writes data in place and no file metadata.
+	if _, err := f.WriteAt(make([]byte, diskFloorFileBytes), 0); err != nil {
+		return nil, fmt.Errorf("disk floor: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return nil, fmt.Errorf("disk floor: %w", err)
+	}
+
+	var mu sync.Mutex
+	var arrived []time.Time
+	wake := make(chan struct{}, 1) // a token when moves arrive
+	start := time.Now()
+	end := start.Add(d)
+	arrivals := make(chan struct{}) // closed when every move is made
+	go func() {                     // the moves: as many as rate says by now, every millisecond
+		defer close(arrivals)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		made := 0
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				if now.After(end) {
+					return
+				}
+				due := int(now.Sub(start).Seconds() * rate)
+				if due == made {
+					continue
+				}
+				mu.Lock()
+				for ; made < due; made++ {
+					arrived = append(arrived, now)
+				}
+				mu.Unlock()
+				select {
+				case wake <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+
+	// The batches, as the arcade's append stage makes them: a move that finds the flushes idle
+	// goes at once, and under load a batch starts at most every diskFloorAppendEvery.
+	res := &diskFloorResult{Dir: dir}
+	var lat latencies
+	over := 0
+	var record []byte
+	off := int64(0)
+	var last time.Time
+flushes:
+	for ctx.Err() == nil {
+		time.Sleep(time.Until(last.Add(diskFloorAppendEvery)))
+		mu.Lock()
+		batch := arrived
+		arrived = nil
+		mu.Unlock()
+		if len(batch) == 0 {
+			select {
+			case <-ctx.Done():
+			case <-wake:
+				continue
+			case <-arrivals: // closed, and every move flushed
+				break flushes
+			}
+			continue
+		}
+		last = time.Now()
+		// Records of bytes that are not zeros, as a move's are: a virtual disk may treat
+		// writes of zeros apart.
+		n := len(batch) * diskFloorRecord
+		for len(record) < n {
+			record = append(record, "move "...)
+		}
+		if off+int64(n) > diskFloorFileBytes {
+			off = 0
+		}
+		if _, err := f.WriteAt(record[:n], off); err != nil {
+			return nil, fmt.Errorf("disk floor: %w", err)
+		}
+		off += int64(n)
+		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+			return nil, fmt.Errorf("disk floor: %w", err)
+		}
+		done := time.Now()
+		for _, at := range batch {
+			l := done.Sub(at)
+			lat.add(l)
+			if l > 50*time.Millisecond {
+				over++
+			}
+		}
+		res.Flushes++
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Latency = lat.summary()
+	if res.Latency.N == 0 {
+		return nil, errNoMoves
+	}
+	res.Over50 = float64(over) / float64(res.Latency.N)
+	return res, nil
+}
