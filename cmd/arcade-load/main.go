@@ -20,7 +20,10 @@
 //     shuffled from the match's seed, so for those the arcade runs with --load-test-seeds (seeds
 //     that follow from room codes). Reported: sessions held, new sessions per second, the latency
 //     from a move being sent to the opponent's screen showing it (p50, p99, max), keystroke to
-//     redraw, bytes sent to each client per move, server CPU and memory, errors.
+//     redraw, bytes sent to each client per move, server CPU and memory, errors. Right before
+//     and right after it, the disk floor (--disk-floor): a bare group commit of moves at the same
+//     rate in the arcade's data folder, alone, which tells how much of the latency the disk under
+//     the database would cost any server that writes a move down before showing it.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
