@@ -13,7 +13,8 @@ import (
 // not by ultraviolet's cell renderer. The terminal's screen is known from the view's own lines:
 // a line whose text (and the style open at its start) is the same as in the last frame shows the
 // same cells, so only the changed lines are parsed, the old text next to the new, and compared
-// cell by cell; the cells that differ are sent, with absolute cursor moves between runs of them.
+// cell by cell, from where their text stops being the same (commonStart); the cells that differ
+// are sent, with absolute cursor moves between runs of them.
 // Nothing is held between frames but the lines' text: no cell buffers, so an idle session and a
 // busy one cost the same memory.
 //
@@ -212,9 +213,9 @@ func (a *altWriter) setPen(pen string) {
 	a.pen, a.penSet = pen, true
 }
 
-// put writes cells[from:to] at row y.
-func (a *altWriter) put(cells []cell, from, to, y int) {
-	a.moveTo(from, y)
+// put writes cells[from:to] at row y, cells[0] being column x0.
+func (a *altWriter) put(cells []cell, from, to, x0, y int) {
+	a.moveTo(x0+from, y)
 	for _, c := range cells[from:to] {
 		if c.w == 0 {
 			continue // covered by the wide grapheme before it
@@ -237,10 +238,12 @@ func blankFrom(cells []cell) int {
 	return i
 }
 
-// row sends what it takes to turn row y from old into cur (both exactly a.width cells).
-func (a *altWriter) row(y int, old, cur []cell) {
+// row sends what it takes to turn row y from old into cur, both the cells from column x0 to the
+// right edge (a.width-x0 of them; the columns before x0 are the same in both).
+func (a *altWriter) row(y, x0 int, old, cur []cell) {
+	n := len(cur)
 	clearFrom := blankFrom(cur)
-	for x := 0; x < a.width; {
+	for x := 0; x < n; {
 		if old[x] == cur[x] {
 			x++
 			continue
@@ -250,30 +253,30 @@ func (a *altWriter) row(y int, old, cur []cell) {
 			start-- // rewrite a wide grapheme whole
 		}
 		end := x + 1
-		for j := end; j < a.width; {
+		for j := end; j < n; {
 			if old[j] != cur[j] {
 				j++
 				end = j
 				continue
 			}
 			k := j
-			for k < a.width && old[k] == cur[k] {
+			for k < n && old[k] == cur[k] {
 				k++
 			}
-			if k == a.width || k-j > maxGap {
+			if k == n || k-j > maxGap {
 				break
 			}
 			j = k
 		}
-		for end < a.width && (old[end].w == 0 || cur[end].w == 0) {
+		for end < n && (old[end].w == 0 || cur[end].w == 0) {
 			end++
 		}
-		if end > clearFrom && clearFrom < a.width {
+		if end > clearFrom && clearFrom < n {
 			// The rest of the row is blank: write up to it, then erase the rest of the line.
 			if start < clearFrom {
-				a.put(cur, start, clearFrom, y)
+				a.put(cur, start, clearFrom, x0, y)
 			} else {
-				a.moveTo(start, y)
+				a.moveTo(x0+start, y)
 			}
 			if a.x < 0 {
 				return // the last column was written: nothing is left to erase
@@ -282,9 +285,53 @@ func (a *altWriter) row(y int, old, cur []cell) {
 			a.out.WriteString(ansi.EraseLineRight)
 			return
 		}
-		a.put(cur, start, end, y)
+		a.put(cur, start, end, x0, y)
 		x = end
 	}
+}
+
+// sameStartMargin is how many bytes the two versions of a line must still share after a token
+// (an escape sequence, a character, a grapheme cluster) for commonStart to step over it: where a
+// token ends can depend on the character after it (a combining mark joins the letter before it),
+// never on more than one.
+const sameStartMargin = 8
+
+// commonStart returns where two versions of a line, drawn from the same SGR parameters pen,
+// stop being the same: a byte offset at which both have had the same text (so the same cells),
+// the column it falls on, and the SGR parameters in effect there. Only what follows needs to be
+// parsed and compared. It stops at the last token that ends sameStartMargin bytes before the
+// first byte that differs, and before a token that would reach past width columns.
+func commonStart(old, line, pen string, width int, method ansi.Method) (off, x int, penAt string) {
+	p := 0
+	for p < len(old) && p < len(line) && old[p] == line[p] {
+		p++
+	}
+	penAt = pen
+	for i := 0; i < p; {
+		b := old[i]
+		end, w := i+1, 0
+		newPen := pen
+		switch {
+		case b == ansi.ESC:
+			n, params, sgr := escape(old[i:])
+			end = i + n
+			if sgr {
+				newPen = applySGR(pen, params)
+			}
+		case b == '\t' || b >= 0x20 && b < 0x7f && i+1 < len(old) && old[i+1] < 0x80:
+			w = 1
+		case b < 0x20 || b == 0x7f:
+		default:
+			g, gw := ansi.FirstGraphemeCluster(old[i:], method)
+			end, w = i+max(len(g), 1), max(gw, 0)
+		}
+		if end+sameStartMargin > p || x+w > width {
+			break
+		}
+		i, x, pen = end, x+w, newPen
+		off, penAt = i, pen
+	}
+	return off, x, penAt
 }
 
 // scratch holds the cells of the two versions of a line being compared.
@@ -330,12 +377,19 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 			}
 			continue
 		}
+		// A line drawn again from the same style keeps its cells up to where its text changes:
+		// only the rest is parsed and compared.
+		off, x0, from, oldFrom := 0, 0, pen, oldPen
+		if hadOld && oldPen == pen {
+			off, x0, from = commonStart(old, line, pen, width, method)
+			oldFrom = from
+		}
 		var cur []cell
-		cur, pen = parseLine(sc.cur[:0], line, pen, width, method)
+		cur, pen = parseLine(sc.cur[:0], line[off:], from, width-x0, method)
 		sc.cur = cur
 		var prev []cell
 		if hadOld {
-			prev, _ = parseLine(sc.old[:0], old, oldPen, width, method)
+			prev, _ = parseLine(sc.old[:0], old[off:], oldFrom, width-x0, method)
 		} else {
 			prev = sc.old[:0]
 			for range width {
@@ -343,7 +397,7 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 			}
 		}
 		sc.old = prev
-		a.row(y, prev, cur)
+		a.row(y, x0, prev, cur)
 	}
 	return pens
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -234,5 +235,43 @@ func TestParseLine(t *testing.T) {
 	cells, _ = parseLine(nil, "abc漢", "", 4, ansi.WcWidth)
 	if got := fmt.Sprint(cells); got != fmt.Sprint([]cell{{"a", "", 1}, {"b", "", 1}, {"c", "", 1}, blank}) {
 		t.Errorf("a wide grapheme across the edge: %v", got)
+	}
+}
+
+// TestCommonStart: where two versions of a line stop being the same, both have the same cells
+// before it, and parsing each from there, with the style in effect there, gives the rest of its
+// cells and the style at its end, as parsing it whole does.
+func TestCommonStart(t *testing.T) {
+	frags := fragments(true)
+	rng := rand.New(rand.NewPCG(4, 5))
+	line := func() string {
+		var b strings.Builder
+		for range rng.IntN(9) {
+			b.WriteString(frags[rng.IntN(len(frags))])
+		}
+		return b.String()
+	}
+	for i := range 20000 {
+		old := line()
+		cur := old[:rng.IntN(len(old)+1)] + line() // often a shared start, cut anywhere
+		pen := []string{"", "1", "38;2;1;2;3"}[i%3]
+		width := 10 + rng.IntN(80)
+		oldCells, oldEnd := parseLine(nil, old, pen, width, ansi.WcWidth)
+		curCells, curEnd := parseLine(nil, cur, pen, width, ansi.WcWidth)
+		off, x, at := commonStart(old, cur, pen, width, ansi.WcWidth)
+		if !slices.Equal(oldCells[:x], curCells[:x]) {
+			t.Fatalf("%q and %q: cells before column %d differ", old, cur, x)
+		}
+		for _, c := range []struct {
+			s     string
+			cells []cell
+			end   string
+		}{{old, oldCells, oldEnd}, {cur, curCells, curEnd}} {
+			rest, end := parseLine(nil, c.s[off:], at, width-x, ansi.WcWidth)
+			if !slices.Equal(rest, c.cells[x:]) || end != c.end {
+				t.Fatalf("%q (against %q, width %d, pen %q): parsed from byte %d, column %d, pen %q:\n%v %q\nwant\n%v %q",
+					c.s, old, width, pen, off, x, at, rest, end, c.cells[x:], c.end)
+			}
+		}
 	}
 }
