@@ -87,10 +87,11 @@ func (d stoneDriver) engine(string, int) (rules.Engine, error) {
 
 func (d stoneDriver) startMarker(state rules.Engine) string { return d.marker(state, "") }
 
-// marker is the side panel's count of turns left, which every move changes.
+// marker is the side panel's count of turns left, which every move changes. It is read from the
+// state, not from its View, which works out every square's influence.
 func (d stoneDriver) marker(state rules.Engine, _ string) string {
-	v := state.View(rules.Spectator).(stonetowers.View)
-	return fmt.Sprintf("Turns left: R %d · B %d", v.TurnsLeft[0], v.TurnsLeft[1])
+	st := state.(*stonetowers.State)
+	return fmt.Sprintf("Turns left: R %d · B %d", st.TurnsLeft(stonetowers.Red), st.TurnsLeft(stonetowers.Blue))
 }
 
 func (stoneDriver) seeded() bool { return false }
