@@ -64,7 +64,8 @@ func diskFloor(ctx context.Context, dir string, rate float64, d time.Duration) (
 	start := time.Now()
 	end := start.Add(d)
 	arrivals := make(chan struct{}) // closed when every move is made
-	go func() {                     // the moves: as many as rate says by now, every millisecond
+	// The moves: every millisecond, as many as rate says by now.
+	go func() {
 		defer close(arrivals)
 		tick := time.NewTicker(time.Millisecond)
 		defer tick.Stop()
