@@ -169,10 +169,9 @@ func New(w io.Writer, o Options) *Renderer {
 // once per frame. Use r for one program only.
 //
 // A frame is asked for with a timer that sends the program a message (one timer per renderer,
-// reset for each frame), not with a command: Bubble Tea runs every command on a new goroutine,
-// and a command batched with the model's own (tea.Batch) costs three more, one of which waits
-// for the slowest of the batch. A model that waits for its next message in a command (a room's
-// snapshots) then needs one goroutine per message instead of four. With 2,000 sessions playing
+// reset for each frame), not with a command. The timer's function runs on a goroutine of its own,
+// as a command does; but a frame's command batched with the model's own (tea.Batch) cost three
+// goroutines more, one of which waited for the slowest of the batch. With 2,000 sessions playing
 // DISCON, the arcade created 6.8 goroutines per move instead of 9.1.
 func (r *Renderer) NewProgram(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
 	r.latest = m
