@@ -310,14 +310,12 @@ func commonStart(old, line, pen string, width int, method ansi.Method) (off, x i
 	for i := 0; i < p; {
 		b := old[i]
 		end, w := i+1, 0
-		newPen := pen
+		params, sgr := "", false
 		switch {
 		case b == ansi.ESC:
-			n, params, sgr := escape(old[i:])
+			var n int
+			n, params, sgr = escape(old[i:])
 			end = i + n
-			if sgr {
-				newPen = applySGR(pen, params)
-			}
 		case b == '\t' || b >= 0x20 && b < 0x7f && i+1 < len(old) && old[i+1] < 0x80:
 			w = 1
 		case b < 0x20 || b == 0x7f:
@@ -328,7 +326,10 @@ func commonStart(old, line, pen string, width int, method ansi.Method) (off, x i
 		if end+sameStartMargin > p || x+w > width {
 			break
 		}
-		i, x, pen = end, x+w, newPen
+		if sgr {
+			pen = applySGR(pen, params)
+		}
+		i, x = end, x+w
 		off, penAt = i, pen
 	}
 	return off, x, penAt
