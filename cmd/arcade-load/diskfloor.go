@@ -44,19 +44,12 @@ var errNoMoves = errors.New("no move was flushed")
 // diskFloor measures the disk floor in dir for d, with rate moves a second. Its file is removed
 // at the end. It blocks until d has passed or ctx is done.
 func diskFloor(ctx context.Context, dir string, rate float64, d time.Duration) (*diskFloorResult, error) {
-	f, err := os.CreateTemp(dir, "arcade-load-disk-floor-")
+	f, err := prewrittenFile(dir, "arcade-load-disk-floor-", diskFloorFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("disk floor: %w", err)
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	// Written full first, so that a flush writes data in place and no file metadata.
-	if _, err := f.WriteAt(make([]byte, diskFloorFileBytes), 0); err != nil {
-		return nil, fmt.Errorf("disk floor: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return nil, fmt.Errorf("disk floor: %w", err)
-	}
 
 	var mu sync.Mutex
 	var arrived []time.Time

@@ -23,7 +23,9 @@
 //     redraw, bytes sent to each client per move, server CPU and memory, errors. Right before
 //     and right after it, the disk floor (--disk-floor): a bare group commit of moves at the same
 //     rate in the arcade's data folder, alone, which tells how much of the latency the disk under
-//     the database would cost any server that writes a move down before showing it.
+//     the database would cost any server that writes a move down before showing it. With
+//     --disk-watch, a small flush every 20 ms in the same folder while the moves are measured
+//     tells when the disk stalled, and how many of the moves over 50 ms were under way then.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
@@ -93,6 +95,7 @@ type options struct {
 	timeline   bool
 	serverPID  int
 	diskFloor  time.Duration
+	diskWatch  bool
 }
 
 type stringList []string
@@ -131,6 +134,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.IntVar(&o.serverPID, "server-pid", 0, "with --addr: the server's process ID, to read its CPU and memory from /proc")
 	fs.BoolVar(&o.timeline, "timeline", false, "log the move latency of every second of the play phase")
 	fs.DurationVar(&o.diskFloor, "disk-floor", 10*time.Second, "measure the disk floor (a bare group commit like the arcade's journal, in the started arcade's data folder, at the play phase's rate of moves) for this long right before and right after the play phase; 0: not at all")
+	fs.BoolVar(&o.diskWatch, "disk-watch", false, "while the play phase is measured, flush a small write in the started arcade's data folder every 20 ms, and report the disk's stalls and the moves over 50 ms under way in one (adds 50 flushes a second to the disk)")
 	fs.DurationVar(&o.keepalive, "keepalive", 0, "idle sessions send an SSH keep-alive this often, as OpenSSH's ServerAliveInterval does (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -325,6 +329,7 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 		if err != nil {
 			return res, err
 		}
+		arcade.data = data
 		defer func() {
 			arcade.stop()
 			res.ServerLog = serverLogSummary(arcade.logPath)
@@ -587,6 +592,8 @@ type playResult struct {
 	// DiskBefore and DiskAfter are the disk floor right before and right after the phase
 	// (--disk-floor), if measured.
 	DiskBefore, DiskAfter *diskFloorResult `json:",omitempty"`
+	// DiskWatch is what the disk watch saw while the phase was measured (--disk-watch).
+	DiskWatch *diskWatchResult `json:",omitempty"`
 }
 
 func playPhase(ctx context.Context, o options, srv *server, logf func(string, ...any), errs *errorLog) (*playResult, error) {
@@ -653,6 +660,23 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	var bytes0 [2]uint64
 	var metrics0 map[string]float64
 	var stopProfile func()
+	watched := make(chan *diskWatchResult, 1)
+	if o.diskWatch && srv.data != "" {
+		go func() {
+			defer close(watched)
+			if sleep(ctx, time.Until(from)) != nil {
+				return
+			}
+			w, err := watchDisk(ctx, srv.data, end)
+			if err != nil {
+				errs.add("disk-watch", err)
+				return
+			}
+			watched <- w
+		}()
+	} else {
+		close(watched)
+	}
 	sampled := make(chan struct{})
 	go func() {
 		defer close(sampled)
@@ -685,6 +709,9 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	res.Late, res.Rematches = ps.late.Load(), ps.rematches.Load()
 	res.MoveLatency, res.KeyLatency = ps.move.summary(), ps.key.summary()
 	res.MovesOver50 = ps.move.over(50 * time.Millisecond)
+	if res.DiskWatch = <-watched; res.DiskWatch != nil {
+		res.DiskWatch.attribute(&ps.move)
+	}
 	if o.timeline {
 		for i, sm := range ps.move.timeline(from) {
 			logf("play: second %3d: %s", i, sm)

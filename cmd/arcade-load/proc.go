@@ -90,6 +90,7 @@ type server struct {
 	cmd     *exec.Cmd
 	pid     int
 	logPath string
+	data    string // the data folder of an arcade the tool started; empty otherwise
 	exited  chan struct{}
 	mu      sync.Mutex
 	exitErr error

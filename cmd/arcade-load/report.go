@@ -41,6 +41,9 @@ func (o options) summary() string {
 	if o.diskFloor > 0 && o.addr == "" {
 		s += fmt.Sprintf(" disk-floor=%v", o.diskFloor)
 	}
+	if o.diskWatch && o.addr == "" {
+		s += " disk-watch"
+	}
 	if len(o.serverArgs) > 0 {
 		s += " server-args=" + strings.Join(o.serverArgs, " ")
 	}
@@ -113,6 +116,9 @@ func (r *results) print(w io.Writer) {
 					fmt.Fprintf(w, "    %-6s             %s\n", d.when, d.r)
 				}
 			}
+		}
+		if d := p.DiskWatch; d != nil {
+			fmt.Fprintf(w, "  disk watch           a flush every %s in the data folder while the moves were measured:\n    %s\n", ms(diskWatchEvery), d)
 		}
 		printMetrics(w, p.Metrics)
 	}

@@ -62,6 +62,29 @@ func (l *latencies) over(d time.Duration) float64 {
 	return float64(n) / float64(len(l.d))
 }
 
+// overDuring returns how many durations were over bound, and how many of those were under way
+// (from when each began, its measuring time less itself, to its measuring time) while one of
+// spans went on.
+func (l *latencies) overDuring(bound time.Duration, spans []span) (over, during int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, d := range l.d {
+		if d <= bound {
+			continue
+		}
+		over++
+		to := l.at[i]
+		from := to.Add(-d)
+		for _, s := range spans {
+			if s.from.Before(to) && s.to.After(from) {
+				during++
+				break
+			}
+		}
+	}
+	return over, during
+}
+
 // summary is a distribution in brief.
 type summary struct {
 	N             int

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+// The disk watch looks at the disk while the play phase is measured: every diskWatchEvery, a
+// small write in place in a file of its own in the arcade's data folder, and an fdatasync. A
+// stall of the disk holds every flush issued during it, the journal's and the watch's alike, so
+// the watch's slow flushes say when the disk stalled, and the moves over 50 ms that were under way
+// then are the ones the disk held back. It adds diskWatchEvery's flushes to the arcade's (about
+// 50 a second to 250), so it is off unless asked for.
+const (
+	diskWatchEvery = 20 * time.Millisecond
+	// diskStall is a flush long enough to be a stall: a calm one takes 1 to 4 ms on the
+	// development VM's disk.
+	diskStall = 25 * time.Millisecond
+	// diskWatchFileBytes is the size of the watch's file, written round.
+	diskWatchFileBytes = 64 << 10
+)
+
+// span is a stretch of time.
+type span struct{ from, to time.Time }
+
+// diskWatchResult is what a disk watch saw, and what it says of the moves over 50 ms.
+type diskWatchResult struct {
+	Flushes int
+	Stalls  int           // flushes over diskStall
+	Longest time.Duration // the longest flush
+	Stalled time.Duration // the stalls' time, together
+	// SlowMoves is the moves over 50 ms; SlowInStall, how many of them were under way (from
+	// sent to seen) while a stall went on.
+	SlowMoves, SlowInStall int
+	stalls                 []span
+}
+
+func (r *diskWatchResult) String() string {
+	s := fmt.Sprintf("%d flushes, %d over %s (longest %s, %s in all)", r.Flushes, r.Stalls,
+		ms(diskStall), ms(r.Longest), ms(r.Stalled))
+	if r.SlowMoves > 0 {
+		s += fmt.Sprintf("; %d of the %d moves over 50 ms (%.0f%%) were under way in one", r.SlowInStall,
+			r.SlowMoves, 100*float64(r.SlowInStall)/float64(r.SlowMoves))
+	}
+	return s
+}
+
+// attribute counts the moves in lat over 50 ms, and those of them under way during a stall.
+func (r *diskWatchResult) attribute(lat *latencies) {
+	r.SlowMoves, r.SlowInStall = lat.overDuring(50*time.Millisecond, r.stalls)
+}
+
+// watchDisk flushes a small write in dir every diskWatchEvery until end, and returns what it saw.
+// It blocks until end, or until ctx is done (then it returns ctx's error). Its file is removed.
+func watchDisk(ctx context.Context, dir string, end time.Time) (*diskWatchResult, error) {
+	f, err := prewrittenFile(dir, "arcade-load-disk-watch-", diskWatchFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("disk watch: %w", err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	res := &diskWatchResult{}
+	record := []byte("watch") // not zeros: a virtual disk may treat writes of zeros apart
+	tick := time.NewTicker(diskWatchEvery)
+	defer tick.Stop()
+	for off := int64(0); ; off = (off + int64(len(record))) % (diskWatchFileBytes - int64(len(record))) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case now := <-tick.C:
+			if now.After(end) {
+				return res, nil
+			}
+		}
+		from := time.Now()
+		if _, err := f.WriteAt(record, off); err != nil {
+			return nil, fmt.Errorf("disk watch: %w", err)
+		}
+		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+			return nil, fmt.Errorf("disk watch: %w", err)
+		}
+		to := time.Now()
+		d := to.Sub(from)
+		res.Flushes++
+		res.Longest = max(res.Longest, d)
+		if d > diskStall {
+			res.Stalls++
+			res.Stalled += d
+			res.stalls = append(res.stalls, span{from, to})
+		}
+	}
+}
+
+// prewrittenFile creates a file in dir, written full of zeros (size bytes) and flushed, as the
+// arcade prepares its journal segments, so that a write into it later changes data in place and
+// no file metadata.
+func prewrittenFile(dir, prefix string, size int) (*os.File, error) {
+	f, err := os.CreateTemp(dir, prefix)
+	if err != nil {
+		return nil, err
+	}
+	if _, err = f.WriteAt(make([]byte, size), 0); err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
+}
