@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
 	"testing"
 	"time"
 )
@@ -70,32 +69,5 @@ func TestDiskWatch(t *testing.T) {
 	}
 	if _, err := watchDisk(context.Background(), "/nonexistent/folder", time.Now().Add(time.Second)); err == nil {
 		t.Error("a folder that does not exist: no error")
-	}
-}
-
-// TestDiskWatchAttribute: a move over 50 ms counts as held by a stall when it was under way, from
-// sent to seen, while the stall went on; one that began after the stall, or ended before it, does
-// not, nor does a move of 50 ms or less.
-func TestDiskWatchAttribute(t *testing.T) {
-	t0 := time.Now()
-	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
-	var lat latencies
-	move := func(sent, seen int) {
-		lat.d = append(lat.d, ms(seen).Sub(ms(sent)))
-		lat.at = append(lat.at, ms(seen))
-	}
-	move(0, 100)    // over, and under way through the stall from 90 to 150 ms
-	move(140, 200)  // over, and sent before the stall ended
-	move(150, 220)  // over, sent as the stall ended: not in it
-	move(10, 80)    // over, seen before the stall began
-	move(100, 140)  // in the stall, but not over 50 ms
-	move(300, 1000) // over, under way through the second stall
-	w := &diskWatchResult{stalls: []span{{ms(90), ms(150)}, {ms(500), ms(530)}}}
-	w.attribute(&lat)
-	if w.SlowMoves != 5 || w.SlowInStall != 3 {
-		t.Errorf("%d moves over 50 ms, %d in a stall; want 5 and 3", w.SlowMoves, w.SlowInStall)
-	}
-	if got := w.String(); !strings.Contains(got, "3 of the 5 moves over 50 ms (60%)") {
-		t.Errorf("report: %q", got)
 	}
 }

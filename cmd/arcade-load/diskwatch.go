@@ -12,7 +12,7 @@ import (
 // small write in place in a file of its own in the arcade's data folder, and an fdatasync. A
 // stall of the disk holds every flush issued during it, the journal's and the watch's alike, so
 // the watch's slow flushes say when the disk stalled, and the moves over 50 ms that were under way
-// then are the ones the disk held back. It adds diskWatchEvery's flushes to the arcade's (about
+// then are the ones the disk held back (see slowMoves). It adds diskWatchEvery's flushes to the arcade's (about
 // 50 a second to 250), so it is off unless asked for.
 const (
 	diskWatchEvery = 20 * time.Millisecond
@@ -23,34 +23,18 @@ const (
 	diskWatchFileBytes = 64 << 10
 )
 
-// span is a stretch of time.
-type span struct{ from, to time.Time }
-
-// diskWatchResult is what a disk watch saw, and what it says of the moves over 50 ms.
+// diskWatchResult is what a disk watch saw.
 type diskWatchResult struct {
 	Flushes int
 	Stalls  int           // flushes over diskStall
 	Longest time.Duration // the longest flush
 	Stalled time.Duration // the stalls' time, together
-	// SlowMoves is the moves over 50 ms; SlowInStall, how many of them were under way (from
-	// sent to seen) while a stall went on.
-	SlowMoves, SlowInStall int
-	stalls                 []span
+	stalls  []span
 }
 
 func (r *diskWatchResult) String() string {
-	s := fmt.Sprintf("%d flushes, %d over %s (longest %s, %s in all)", r.Flushes, r.Stalls,
+	return fmt.Sprintf("%d flushes, %d over %s (longest %s, %s in all)", r.Flushes, r.Stalls,
 		ms(diskStall), ms(r.Longest), ms(r.Stalled))
-	if r.SlowMoves > 0 {
-		s += fmt.Sprintf("; %d of the %d moves over 50 ms (%.0f%%) were under way in one", r.SlowInStall,
-			r.SlowMoves, 100*float64(r.SlowInStall)/float64(r.SlowMoves))
-	}
-	return s
-}
-
-// attribute counts the moves in lat over 50 ms, and those of them under way during a stall.
-func (r *diskWatchResult) attribute(lat *latencies) {
-	r.SlowMoves, r.SlowInStall = lat.overDuring(50*time.Millisecond, r.stalls)
 }
 
 // watchDisk flushes a small write in dir every diskWatchEvery until end, and returns what it saw.

@@ -96,6 +96,7 @@ type options struct {
 	serverPID  int
 	diskFloor  time.Duration
 	diskWatch  bool
+	gcWatch    bool
 }
 
 type stringList []string
@@ -135,6 +136,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.BoolVar(&o.timeline, "timeline", false, "log the move latency of every second of the play phase")
 	fs.DurationVar(&o.diskFloor, "disk-floor", 10*time.Second, "measure the disk floor (a bare group commit like the arcade's journal, in the started arcade's data folder, at the play phase's rate of moves) for this long right before and right after the play phase; 0: not at all")
 	fs.BoolVar(&o.diskWatch, "disk-watch", false, "while the play phase is measured, flush a small write in the started arcade's data folder every 20 ms, and report the disk's stalls and the moves over 50 ms under way in one (adds 50 flushes a second to the disk)")
+	fs.BoolVar(&o.gcWatch, "gc-watch", false, "start the arcade with gctrace=1 in its GODEBUG, and report its collections while the moves were measured, and the moves over 50 ms under way in one or in the 100 ms after it")
 	fs.DurationVar(&o.keepalive, "keepalive", 0, "idle sessions send an SSH keep-alive this often, as OpenSSH's ServerAliveInterval does (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -325,7 +327,11 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 			args = append(args, "--load-test-seeds")
 		}
 		args = append(args, o.serverArgs...)
-		arcade, err = startServer(ctx, "arcade", o.arcadeBin, args, o.serverEnv, filepath.Join(tmp, "arcade.log"))
+		env := o.serverEnv
+		if o.gcWatch {
+			env = withGCTrace(env, os.Getenv("GODEBUG"))
+		}
+		arcade, err = startServer(ctx, "arcade", o.arcadeBin, args, env, filepath.Join(tmp, "arcade.log"))
 		if err != nil {
 			return res, err
 		}
@@ -592,8 +598,12 @@ type playResult struct {
 	// DiskBefore and DiskAfter are the disk floor right before and right after the phase
 	// (--disk-floor), if measured.
 	DiskBefore, DiskAfter *diskFloorResult `json:",omitempty"`
-	// DiskWatch is what the disk watch saw while the phase was measured (--disk-watch).
+	// DiskWatch is what the disk watch saw while the phase was measured (--disk-watch); GCWatch,
+	// the server's collections then (--gc-watch); SlowMoves, what the moves over 50 ms were under
+	// way during, by those two.
 	DiskWatch *diskWatchResult `json:",omitempty"`
+	GCWatch   *gcWatchResult   `json:",omitempty"`
+	SlowMoves *slowMoves       `json:",omitempty"`
 }
 
 func playPhase(ctx context.Context, o options, srv *server, logf func(string, ...any), errs *errorLog) (*playResult, error) {
@@ -709,8 +719,23 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	res.Late, res.Rematches = ps.late.Load(), ps.rematches.Load()
 	res.MoveLatency, res.KeyLatency = ps.move.summary(), ps.key.summary()
 	res.MovesOver50 = ps.move.over(50 * time.Millisecond)
-	if res.DiskWatch = <-watched; res.DiskWatch != nil {
-		res.DiskWatch.attribute(&ps.move)
+	res.DiskWatch = <-watched
+	if o.gcWatch && !srv.started.IsZero() {
+		if log, err := os.ReadFile(srv.logPath); err != nil {
+			errs.add("gc-watch", err)
+		} else {
+			res.GCWatch = parseGCTrace(log, srv.started, span{from, end})
+		}
+	}
+	if res.DiskWatch != nil || res.GCWatch != nil {
+		var stalls, collections []span
+		if res.DiskWatch != nil {
+			stalls = res.DiskWatch.stalls
+		}
+		if res.GCWatch != nil {
+			collections = res.GCWatch.spans
+		}
+		res.SlowMoves = attributeSlow(&ps.move, stalls, collections, res.DiskWatch != nil, res.GCWatch != nil)
 	}
 	if o.timeline {
 		for i, sm := range ps.move.timeline(from) {

@@ -90,7 +90,8 @@ type server struct {
 	cmd     *exec.Cmd
 	pid     int
 	logPath string
-	data    string // the data folder of an arcade the tool started; empty otherwise
+	data    string    // the data folder of an arcade the tool started; empty otherwise
+	started time.Time // when the tool started it; zero for a server it was pointed at
 	exited  chan struct{}
 	mu      sync.Mutex
 	exitErr error
@@ -144,11 +145,12 @@ func startServer(ctx context.Context, name, bin string, args, env []string, logP
 		return nil, err
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the tool
+	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return nil, err
 	}
-	s := &server{name: name, cmd: cmd, pid: cmd.Process.Pid, logPath: logPath, exited: make(chan struct{})}
+	s := &server{name: name, cmd: cmd, pid: cmd.Process.Pid, logPath: logPath, started: started, exited: make(chan struct{})}
 	found := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(stdout)

@@ -44,6 +44,9 @@ func (o options) summary() string {
 	if o.diskWatch && o.addr == "" {
 		s += " disk-watch"
 	}
+	if o.gcWatch && o.addr == "" {
+		s += " gc-watch"
+	}
 	if len(o.serverArgs) > 0 {
 		s += " server-args=" + strings.Join(o.serverArgs, " ")
 	}
@@ -119,6 +122,12 @@ func (r *results) print(w io.Writer) {
 		}
 		if d := p.DiskWatch; d != nil {
 			fmt.Fprintf(w, "  disk watch           a flush every %s in the data folder while the moves were measured:\n    %s\n", ms(diskWatchEvery), d)
+		}
+		if g := p.GCWatch; g != nil {
+			fmt.Fprintf(w, "  collections          %s\n", g)
+		}
+		if sm := p.SlowMoves; sm != nil {
+			fmt.Fprintf(w, "  moves over 50 ms     %s\n", sm)
 		}
 		printMetrics(w, p.Metrics)
 	}

@@ -18,7 +18,7 @@ func TestSmoke(t *testing.T) {
 	}
 	res, _ := smokeRun(t, "--sessions", "20", "--idle", "20", "--duration", "3s", "--window", "1s",
 		"--settle", "500ms", "--interval", "300ms", "--turns", "10", "--size", "8", "--probes", "5", "--validate",
-		"--disk-floor", "300ms", "--disk-watch")
+		"--disk-floor", "300ms", "--disk-watch", "--gc-watch")
 	if res.Errors > 0 {
 		t.Errorf("%d errors", res.Errors)
 	}
@@ -43,6 +43,8 @@ func TestSmoke(t *testing.T) {
 		t.Errorf("disk floor not measured: before %v, after %v", p.DiskBefore, p.DiskAfter)
 	case p.DiskWatch == nil || p.DiskWatch.Flushes == 0:
 		t.Errorf("disk not watched: %v", p.DiskWatch)
+	case p.GCWatch == nil || p.SlowMoves == nil:
+		t.Errorf("collections not watched (%v), or the slow moves not sorted (%v)", p.GCWatch, p.SlowMoves)
 	}
 	if p != nil && p.Metrics["arcade_moves_total"] < float64(p.MovesSent) {
 		t.Errorf("the server's metrics count %g moves, the tool sent %d", p.Metrics["arcade_moves_total"], p.MovesSent)

@@ -62,27 +62,18 @@ func (l *latencies) over(d time.Duration) float64 {
 	return float64(n) / float64(len(l.d))
 }
 
-// overDuring returns how many durations were over bound, and how many of those were under way
-// (from when each began, its measuring time less itself, to its measuring time) while one of
-// spans went on.
-func (l *latencies) overDuring(bound time.Duration, spans []span) (over, during int) {
+// overSpans returns, for each duration over bound, the span from when it began (its measuring
+// time less itself) to its measuring time.
+func (l *latencies) overSpans(bound time.Duration) []span {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	var out []span
 	for i, d := range l.d {
-		if d <= bound {
-			continue
-		}
-		over++
-		to := l.at[i]
-		from := to.Add(-d)
-		for _, s := range spans {
-			if s.from.Before(to) && s.to.After(from) {
-				during++
-				break
-			}
+		if d > bound {
+			out = append(out, span{l.at[i].Add(-d), l.at[i]})
 		}
 	}
-	return over, during
+	return out
 }
 
 // summary is a distribution in brief.
