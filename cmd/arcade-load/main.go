@@ -25,7 +25,8 @@
 //     rate in the arcade's data folder, alone, which tells how much of the latency the disk under
 //     the database would cost any server that writes a move down before showing it. With
 //     --disk-watch, a small flush every 20 ms in the same folder while the moves are measured
-//     tells when the disk stalled, and how many of the moves over 50 ms were under way then.
+//     tells when the disk stalled; with --gc-watch, the arcade's gctrace tells when it collected;
+//     the report then sorts the moves over 50 ms by which of the two they were under way in.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
