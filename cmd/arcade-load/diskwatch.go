@@ -12,8 +12,8 @@ import (
 // small write in place in a file of its own in the arcade's data folder, and an fdatasync. A
 // stall of the disk holds every flush issued during it, the journal's and the watch's alike, so
 // the watch's slow flushes say when the disk stalled, and the moves over 50 ms that were under way
-// then are the ones the disk held back (see slowMoves). It adds diskWatchEvery's flushes to the arcade's (about
-// 50 a second to 250), so it is off unless asked for.
+// then are the ones the disk held back (see slowMoves). It adds a flush every diskWatchEvery, 50
+// a second beside the arcade's 250, so it is off unless asked for.
 const (
 	diskWatchEvery = 20 * time.Millisecond
 	// diskStall is a flush long enough to be a stall: a calm one takes 1 to 4 ms on the
@@ -35,6 +35,25 @@ type diskWatchResult struct {
 func (r *diskWatchResult) String() string {
 	return fmt.Sprintf("%d flushes, %d over %s (longest %s, %s in all)", r.Flushes, r.Stalls,
 		ms(diskStall), ms(r.Longest), ms(r.Stalled))
+}
+
+// startDiskWatch runs the disk watch in dir over window, on a goroutine of its own. The channel
+// gives what it saw once it is done, or nil when it did not run to the end (errs has why).
+func startDiskWatch(ctx context.Context, dir string, window span, errs *errorLog) <-chan *diskWatchResult {
+	out := make(chan *diskWatchResult, 1)
+	go func() {
+		defer close(out)
+		if sleep(ctx, time.Until(window.from)) != nil {
+			return
+		}
+		w, err := watchDisk(ctx, dir, window.to)
+		if err != nil {
+			errs.add("disk-watch", err)
+			return
+		}
+		out <- w
+	}()
+	return out
 }
 
 // watchDisk flushes a small write in dir every diskWatchEvery until end, and returns what it saw.

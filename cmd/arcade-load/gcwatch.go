@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -41,6 +42,17 @@ type gcWatchResult struct {
 
 func (r *gcWatchResult) String() string {
 	return fmt.Sprintf("%d in the server's gctrace (longest %s, %s in all)", r.Collections, ms(r.Longest), ms(r.Collecting))
+}
+
+// readGCWatch reads the collections over window from the log of srv, an arcade the tool started
+// with withGCTrace. It returns nil when the log cannot be read (errs has why).
+func readGCWatch(srv *server, window span, errs *errorLog) *gcWatchResult {
+	log, err := os.ReadFile(srv.logPath)
+	if err != nil {
+		errs.add("gc-watch", err)
+		return nil
+	}
+	return parseGCTrace(log, srv.started, window)
 }
 
 // parseGCTrace returns the collections in log, a process's standard error with gctrace lines,

@@ -153,6 +153,8 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 		return o, fmt.Errorf("--duration, --window and --settle must be positive and at most %v", maxPhase)
 	case o.diskFloor < 0 || o.diskFloor > maxPhase:
 		return o, fmt.Errorf("--disk-floor must be from 0 to %v", maxPhase)
+	case o.addr != "" && (o.diskWatch || o.gcWatch):
+		return o, errors.New("--disk-watch and --gc-watch need an arcade the tool starts: not with --addr")
 	case !validGame(o.game):
 		return o, fmt.Errorf("--game %q: use stonetowers, discon or coloretta", o.game)
 	case o.interval < 20*time.Millisecond || o.interval > time.Minute:
@@ -671,22 +673,9 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	var bytes0 [2]uint64
 	var metrics0 map[string]float64
 	var stopProfile func()
-	watched := make(chan *diskWatchResult, 1)
-	if o.diskWatch && srv.data != "" {
-		go func() {
-			defer close(watched)
-			if sleep(ctx, time.Until(from)) != nil {
-				return
-			}
-			w, err := watchDisk(ctx, srv.data, end)
-			if err != nil {
-				errs.add("disk-watch", err)
-				return
-			}
-			watched <- w
-		}()
-	} else {
-		close(watched)
+	var watched <-chan *diskWatchResult
+	if o.diskWatch {
+		watched = startDiskWatch(ctx, srv.data, span{from, end}, errs)
 	}
 	sampled := make(chan struct{})
 	go func() {
@@ -720,24 +709,13 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	res.Late, res.Rematches = ps.late.Load(), ps.rematches.Load()
 	res.MoveLatency, res.KeyLatency = ps.move.summary(), ps.key.summary()
 	res.MovesOver50 = ps.move.over(50 * time.Millisecond)
-	res.DiskWatch = <-watched
-	if o.gcWatch && !srv.started.IsZero() {
-		if log, err := os.ReadFile(srv.logPath); err != nil {
-			errs.add("gc-watch", err)
-		} else {
-			res.GCWatch = parseGCTrace(log, srv.started, span{from, end})
-		}
+	if watched != nil {
+		res.DiskWatch = <-watched
 	}
-	if res.DiskWatch != nil || res.GCWatch != nil {
-		var stalls, collections []span
-		if res.DiskWatch != nil {
-			stalls = res.DiskWatch.stalls
-		}
-		if res.GCWatch != nil {
-			collections = res.GCWatch.spans
-		}
-		res.SlowMoves = attributeSlow(&ps.move, stalls, collections, res.DiskWatch != nil, res.GCWatch != nil)
+	if o.gcWatch {
+		res.GCWatch = readGCWatch(srv, span{from, end}, errs)
 	}
+	res.sortSlowMoves(&ps.move)
 	if o.timeline {
 		for i, sm := range ps.move.timeline(from) {
 			logf("play: second %3d: %s", i, sm)

@@ -53,6 +53,21 @@ func attributeSlow(lat *latencies, stalls, collections []span, diskWatched, gcWa
 	return r
 }
 
+// sortSlowMoves sorts the phase's moves over 50 ms, lat, by what its watches saw, when any ran.
+func (p *playResult) sortSlowMoves(lat *latencies) {
+	if p.DiskWatch == nil && p.GCWatch == nil {
+		return
+	}
+	var stalls, collections []span
+	if p.DiskWatch != nil {
+		stalls = p.DiskWatch.stalls
+	}
+	if p.GCWatch != nil {
+		collections = p.GCWatch.spans
+	}
+	p.SlowMoves = attributeSlow(lat, stalls, collections, p.DiskWatch != nil, p.GCWatch != nil)
+}
+
 func (r *slowMoves) String() string {
 	share := func(n int) string {
 		return fmt.Sprintf("%d (%.0f%%)", n, 100*float64(n)/float64(max(r.Over50, 1)))

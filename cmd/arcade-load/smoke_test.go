@@ -115,6 +115,8 @@ func TestOptions(t *testing.T) {
 		{"--game", "chess"},
 		{"--disk-floor", "-1s"},
 		{"--disk-floor", "11m"},
+		{"--addr", "127.0.0.1:2222", "--disk-watch"}, // no data folder to watch
+		{"--addr", "127.0.0.1:2222", "--gc-watch"},   // no log to read
 	} {
 		if _, err := parseOptions(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q accepted", args)
