@@ -92,7 +92,6 @@ func diskFloor(ctx context.Context, dir string, rate float64, d time.Duration) (
 	// goes at once, and under load a batch starts at most every diskFloorAppendEvery.
 	res := &diskFloorResult{Dir: dir}
 	var lat latencies
-	over := 0
 	var record []byte
 	off := int64(0)
 	var last time.Time
@@ -132,11 +131,7 @@ flushes:
 		}
 		done := time.Now()
 		for _, at := range batch {
-			l := done.Sub(at)
-			lat.add(l)
-			if l > 50*time.Millisecond {
-				over++
-			}
+			lat.add(done.Sub(at))
 		}
 		res.Flushes++
 	}
@@ -147,6 +142,6 @@ flushes:
 	if res.Latency.N == 0 {
 		return nil, errNoMoves
 	}
-	res.Over50 = float64(over) / float64(res.Latency.N)
+	res.Over50 = lat.over(targetBound)
 	return res, nil
 }

@@ -69,7 +69,10 @@ func watchDisk(ctx context.Context, dir string, end time.Time) (*diskWatchResult
 	record := []byte("watch") // not zeros: a virtual disk may treat writes of zeros apart
 	tick := time.NewTicker(diskWatchEvery)
 	defer tick.Stop()
-	for off := int64(0); ; off = (off + int64(len(record))) % (diskWatchFileBytes - int64(len(record))) {
+	for off := int64(0); ; off += int64(len(record)) {
+		if off+int64(len(record)) > diskWatchFileBytes {
+			off = 0 // round the file again
+		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()

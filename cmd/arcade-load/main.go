@@ -708,7 +708,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	res.MovesSent, res.MovesSeen = ps.sent.Load(), ps.seen.Load()
 	res.Late, res.Rematches = ps.late.Load(), ps.rematches.Load()
 	res.MoveLatency, res.KeyLatency = ps.move.summary(), ps.key.summary()
-	res.MovesOver50 = ps.move.over(50 * time.Millisecond)
+	res.MovesOver50 = ps.move.over(targetBound)
 	if watched != nil {
 		res.DiskWatch = <-watched
 	}

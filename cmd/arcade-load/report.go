@@ -41,10 +41,10 @@ func (o options) summary() string {
 	if o.diskFloor > 0 && o.addr == "" {
 		s += fmt.Sprintf(" disk-floor=%v", o.diskFloor)
 	}
-	if o.diskWatch && o.addr == "" {
+	if o.diskWatch { // refused with --addr, as is --gc-watch
 		s += " disk-watch"
 	}
-	if o.gcWatch && o.addr == "" {
+	if o.gcWatch {
 		s += " gc-watch"
 	}
 	if len(o.serverArgs) > 0 {

@@ -36,7 +36,7 @@ type slowMoves struct {
 // the disk's stalls, or the collections, when watched (nil when not).
 func attributeSlow(lat *latencies, stalls, collections []span, diskWatched, gcWatched bool) *slowMoves {
 	r := &slowMoves{DiskWatched: diskWatched, GCWatched: gcWatched}
-	for _, m := range lat.overSpans(50 * time.Millisecond) {
+	for _, m := range lat.overSpans(targetBound) {
 		r.Over50++
 		stall, gc := m.overlapsAny(stalls), m.overlapsAny(collections)
 		switch {
@@ -77,7 +77,7 @@ func (r *slowMoves) String() string {
 		parts = append(parts, "a disk stall "+share(r.Stall))
 	}
 	if r.GCWatched {
-		parts = append(parts, "a collection (or the 100 ms after it) "+share(r.Collection))
+		parts = append(parts, fmt.Sprintf("a collection (or the %d ms after it) %s", gcBacklog.Milliseconds(), share(r.Collection)))
 	}
 	if r.DiskWatched && r.GCWatched {
 		parts = append(parts, "both "+share(r.Both))

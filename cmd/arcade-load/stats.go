@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// targetBound is the play target's bound on a move's latency (p99 under 50 ms): the report gives
+// the share of moves over it, and sorts those moves by cause (slowMoves).
+const targetBound = 50 * time.Millisecond
+
 // latencies collects durations; safe for concurrent use.
 type latencies struct {
 	mu sync.Mutex
