@@ -20,8 +20,10 @@ import (
 func TestFlowNewRoomAgainstABot(t *testing.T) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
 	t.Cleanup(func() { hub.Shutdown("test over") })
-	m := New(Config{Hub: hub, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	var tm *teatest.TestModel // set before the room is opened, which is when Send is first called
+	m := New(Config{Hub: hub, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
+		Send: func(msg tea.Msg) { tm.Send(msg) }})
+	tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	// The renderer writes only the cells that changed, so the output is read through a terminal
 	// emulator and the test looks at the screen, as a person would.
 	term := vt10x.New(vt10x.WithSize(80, 24))

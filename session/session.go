@@ -48,6 +48,9 @@ type Config struct {
 	NoColor bool
 	// ASCII draws with ASCII characters only, for terminals with poor Unicode.
 	ASCII bool
+	// Send delivers a message to the session's program: its *tea.Program's Send. The room's
+	// snapshots reach the model through it; a session that opens a room needs it.
+	Send func(tea.Msg)
 }
 
 // ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
@@ -141,11 +144,6 @@ type (
 		sub *rooms.Sub
 		err error
 	}
-	snapshotMsg struct {
-		sub  *rooms.Sub
-		snap rooms.Snapshot
-		ok   bool
-	}
 	moveDoneMsg struct{ err error }
 	actionMsg   struct{ err error }
 	tickMsg     struct{}
@@ -188,14 +186,6 @@ func (m *Model) open(st Start) tea.Cmd {
 	}
 }
 
-// waitSnapshot waits for the next snapshot of sub; the model re-arms it after each one.
-func waitSnapshot(sub *rooms.Sub) tea.Cmd {
-	return func() tea.Msg {
-		snap, ok := <-sub.Updates()
-		return snapshotMsg{sub: sub, snap: snap, ok: ok}
-	}
-}
-
 // Update handles a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -226,20 +216,25 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games())
-		return m, waitSnapshot(msg.sub)
-	case snapshotMsg:
-		if m.room == nil || msg.sub != m.room.sub {
+		m.room.feed = startFeed(msg.sub, m.cfg.Send)
+		return m, nil
+	case *feed:
+		if m.room == nil || msg != m.room.feed {
 			return m, nil // from a room we left
 		}
-		if !msg.ok {
+		snap, fresh, closed := msg.take()
+		var cmd tea.Cmd
+		if fresh {
+			cmd = m.room.apply(snap)
+		}
+		if closed {
 			why := m.room.closedReason()
 			m.room = nil
 			m.conn.set(nil)
 			m.lobby.fail(why)
 			return m, nil
 		}
-		cmd := m.room.apply(msg.snap)
-		return m, tea.Batch(waitSnapshot(msg.sub), cmd)
+		return m, cmd
 	}
 	if msg, ok := msg.(replayMsg); ok {
 		m.busy = false

@@ -145,6 +145,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	req, _ := sess.Context().Value(ctxRequest).(request)
 	pty, _, _ := sess.Pty()
 	player, notice := s.player(sess)
+	var p *tea.Program // set below, before the program runs and so before anything is sent
 	m := session.New(session.Config{
 		Hub:     s.hub,
 		Records: s.cfg.Records,
@@ -155,9 +156,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		Height:  pty.Window.Height,
 		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
+		Send:    func(msg tea.Msg) { p.Send(msg) },
 	})
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
-	var p *tea.Program
 	if s.cfg.FPS <= 0 && sess.EmulatedPty() {
 		// Frames only when something changed (package teaframe). Bubble Tea's own renderer ticks
 		// FPS times a second for every session, idle or not (60 by default: a thousand idle
