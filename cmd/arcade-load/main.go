@@ -52,6 +52,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -215,6 +216,13 @@ func quietCollector() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(toolGCPercent)
 	}
+}
+
+// ownCollections returns how many collections the tool's own runtime has finished.
+func ownCollections() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // realMain runs the tool and returns its exit status: 0, 1 when the run failed or counted
@@ -593,8 +601,11 @@ type playResult struct {
 	RSSPerSession  float64
 	Threads        int
 	ClientCPUShare float64
-	GC             *gcFigures         `json:",omitempty"`
-	Metrics        map[string]float64 `json:",omitempty"`
+	// ClientCollections counts the load tool's own collections that ended while the moves were
+	// measured: its clients' delays in one show up as the server's latency (see quietCollector).
+	ClientCollections uint64
+	GC                *gcFigures         `json:",omitempty"`
+	Metrics           map[string]float64 `json:",omitempty"`
 	// MovesOver50 is the share of moves that took over 50 ms (the target's bound) to reach the
 	// opponent's screen, 0 to 1.
 	MovesOver50 float64
@@ -670,6 +681,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 		from = begin
 	}
 	var s0, c0 procSample
+	var gc0 uint64
 	var bytes0 [2]uint64
 	var metrics0 map[string]float64
 	var stopProfile func()
@@ -685,6 +697,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 		}
 		s0, _ = srv.sample()
 		c0, _ = sampleProc(os.Getpid())
+		gc0 = ownCollections()
 		bytes0 = sumBytes(clients)
 		metrics0 = scrape(srv)
 		stopProfile = profile(ctx, o, srv, "play", end.Sub(from), logf)
@@ -692,6 +705,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	runRooms(ctx, rooms, ps, begin, from, end, o.interval)
 	s1, err := srv.sample()
 	c1, _ := sampleProc(os.Getpid())
+	gc1 := ownCollections()
 	<-sampled
 	if stopProfile != nil {
 		stopProfile()
@@ -704,6 +718,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 		res.RSSPerSession = float64(s1.rss-min(base.rss, s1.rss)) / float64(len(clients))
 	}
 	res.ClientCPUShare = cpuShare(c0, c1)
+	res.ClientCollections = gc1 - min(gc0, gc1)
 	res.Seconds = s1.at.Sub(s0.at).Seconds()
 	res.MovesSent, res.MovesSeen = ps.sent.Load(), ps.seen.Load()
 	res.Late, res.Rematches = ps.late.Load(), ps.rematches.Load()

@@ -102,7 +102,7 @@ func (r *results) print(w io.Writer) {
 		fmt.Fprintf(w, "  server CPU           %s of one core; %.3f%% per session\n", pct(p.CPUShare), p.CPUPerSession*100)
 		fmt.Fprintf(w, "  server RSS           %s (%s before the sessions); %s per session\n", mib(p.RSS), mib(p.RSSBase), kib(p.RSSPerSession))
 		fmt.Fprintf(w, "  server threads       %d\n", p.Threads)
-		fmt.Fprintf(w, "  load tool CPU        %s of one core\n", pct(p.ClientCPUShare))
+		fmt.Fprintf(w, "  load tool CPU        %s of one core; %d collections of its own\n", pct(p.ClientCPUShare), p.ClientCollections)
 		if q := commitQuantiles(p.Metrics); q != "" {
 			fmt.Fprintf(w, "  move commit          %s (server's histogram: bucket bounds)\n", q)
 		}
