@@ -13,12 +13,12 @@ import (
 // program the feed itself; Update takes the newest snapshot out.
 //
 // It replaces a command re-armed after every snapshot. Bubble Tea runs each command in a goroutine
-// of its own, started by a goroutine that lives as long as the program: two goroutines woke, and
-// one was created, for every snapshot of every session. While the Go collector marks, each
-// goroutine that allocates pays at least 64 KiB of marking first, and with thousands of sessions
-// those payments took half the collector's CPU (README, "The collector's marks"). The feed's
-// goroutine allocates nothing: the snapshot is copied into the feed, and the message is the feed's
-// pointer.
+// of its own, started by a dispatcher goroutine that lives as long as the program: for every
+// snapshot of every session the dispatcher woke and allocated, a goroutine was created, and the
+// snapshot message was boxed in an allocation. The feed's goroutine allocates nothing (the
+// snapshot is copied into the feed, and the message is the feed's pointer), which matters while
+// the Go collector marks: each goroutine that allocates then first pays for some marking (README,
+// What changed: "Snapshots by a feed").
 type feed struct {
 	sub *rooms.Sub
 
