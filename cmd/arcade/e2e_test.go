@@ -295,3 +295,35 @@ func TestIdleTimeout(t *testing.T) {
 		t.Fatal("an idle connection was not closed")
 	}
 }
+
+// TestGlobalRequests: a connection's global requests (keep-alives, port forwarding, anything) are
+// answered, refused, while its session goes on, and a second session opens on the same
+// connection. The server serves them in the loop that takes the connection's channels
+// (third_party/ssh, PATCH.md).
+func TestGlobalRequests(t *testing.T) {
+	addr := startServerWith(t)
+	p := connect(t, addr, "gil", newKey(t), "")
+	p.waitFor("Welcome")
+	for _, req := range []string{"keepalive@openssh.com", "tcpip-forward", "no-such-request@example.com"} {
+		done := make(chan error, 1)
+		go func() {
+			ok, _, err := p.conn.SendRequest(req, true, nil)
+			if err == nil && ok {
+				err = errors.New("accepted")
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("global request %s: %v; want it refused", req, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("global request %s: no answer", req)
+		}
+	}
+	p.send("j\r") // the session still runs: the second entry of the menu opens
+	p.waitFor("Room code:")
+	q := attach(t, p.conn, "gil", "")
+	q.waitFor("Welcome")
+}

@@ -451,42 +451,58 @@ func (srv *Server) handleConn(newConn net.Conn) {
 
 	ctx.SetValue(ContextKeyConn, sshConn)
 	applyConnMetadata(ctx, sshConn)
-	// go gossh.DiscardRequests(reqs)
-	go func() {
-		defer recoverAndLog("panic handling requests", conn, nil)
-		srv.handleRequests(ctx, reqs)
-	}()
-	for ch := range chans {
-		handler := srv.ChannelHandlers[ch.ChannelType()]
-		if handler == nil {
-			handler = srv.ChannelHandlers["default"]
+	// Patched for arcade (PATCH.md): the connection's global requests are served by this
+	// goroutine, in the loop that takes its new channels, instead of by a goroutine of their own:
+	// one goroutine fewer per connection. Both channels close when the connection does.
+	for chans != nil || reqs != nil {
+		select {
+		case req, ok := <-reqs:
+			if !ok {
+				reqs = nil
+				continue
+			}
+			srv.handleRequest(ctx, conn, req)
+		case ch, ok := <-chans:
+			if !ok {
+				chans = nil
+				continue
+			}
+			handler := srv.ChannelHandlers[ch.ChannelType()]
+			if handler == nil {
+				handler = srv.ChannelHandlers["default"]
+			}
+			if handler == nil {
+				_ = ch.Reject(gossh.UnknownChannelType, "unsupported channel type")
+				continue
+			}
+			go func(ch gossh.NewChannel) {
+				defer recoverAndLog("panic handling channel", conn, nil)
+				handler(srv, sshConn, ch, ctx)
+			}(ch)
 		}
-		if handler == nil {
-			_ = ch.Reject(gossh.UnknownChannelType, "unsupported channel type")
-			continue
-		}
-		go func(ch gossh.NewChannel) {
-			defer recoverAndLog("panic handling channel", conn, nil)
-			handler(srv, sshConn, ch, ctx)
-		}(ch)
 	}
 }
 
-func (srv *Server) handleRequests(ctx Context, in <-chan *gossh.Request) {
-	for req := range in {
-		handler := srv.RequestHandlers[req.Type]
-		if handler == nil {
-			handler = srv.RequestHandlers["default"]
-		}
-		if handler == nil {
+// handleRequest answers one global request of a connection. A panic in its handler is logged and
+// the request refused; the connection goes on.
+func (srv *Server) handleRequest(ctx Context, conn net.Conn, req *gossh.Request) {
+	replied := false
+	defer func() {
+		if !replied {
 			_ = req.Reply(false, nil)
-			continue
 		}
-		/*reqCtx, cancel := context.WithCancel(ctx)
-		defer cancel() */
-		ret, payload := handler(ctx, srv, req)
-		_ = req.Reply(ret, payload)
+	}()
+	defer recoverAndLog("panic handling requests", conn, nil)
+	handler := srv.RequestHandlers[req.Type]
+	if handler == nil {
+		handler = srv.RequestHandlers["default"]
 	}
+	if handler == nil {
+		return
+	}
+	ret, payload := handler(ctx, srv, req)
+	replied = true
+	_ = req.Reply(ret, payload)
 }
 
 // ListenAndServe listens on the TCP network address srv.Addr and then calls
