@@ -30,8 +30,12 @@ type feed struct {
 
 // startFeed starts the goroutine that feeds sub's snapshots to send (the program's Send, which
 // blocks until the program takes the message or has ended). The goroutine ends when the
-// subscription does.
+// subscription does. A nil send panics here, on the caller's goroutine (the session's, whose
+// panics end the session alone), not later on the feed's.
 func startFeed(sub *rooms.Sub, send func(tea.Msg)) *feed {
+	if send == nil {
+		panic("session: Config.Send is nil, and a room's snapshots need it")
+	}
 	f := &feed{sub: sub}
 	go f.run(send)
 	return f
