@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
+	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/colorprofile"
 
@@ -135,6 +136,36 @@ func (s *Server) route(next ssh.Handler) ssh.Handler {
 			return
 		}
 		sess.Context().SetValue(ctxRequest, req)
+		next(sess)
+	}
+}
+
+// runProgram runs the Bubble Tea program of an interactive session (built by program): wish's
+// bubbletea middleware, without the goroutine it keeps per session to forward the window's
+// changes. Those are sent to the program from the session's request loop instead
+// (ssh.OnWindowChange, third_party/ssh), and the end of the connection quits the program through
+// context.AfterFunc. A session without a PTY is refused, as wish refuses it.
+func (s *Server) runProgram(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		pty, _, ok := sess.Pty()
+		if !ok {
+			wish.Fatalln(sess, "no active terminal, skipping")
+			return
+		}
+		p := s.program(sess)
+		resize := func(w ssh.Window) { p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height}) }
+		if now, ok := ssh.OnWindowChange(sess, resize); !ok {
+			wish.Fatalln(sess, "no active terminal, skipping")
+			return
+		} else if now != pty.Window {
+			go resize(now) // changed since program read it; Send waits for Run to start
+		}
+		stop := context.AfterFunc(sess.Context(), p.Quit)
+		if _, err := p.Run(); err != nil {
+			s.log.Error("program", "err", err)
+		}
+		p.Kill() // puts the terminal back if the program did not end by itself
+		stop()
 		next(sess)
 	}
 }

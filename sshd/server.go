@@ -12,7 +12,6 @@ import (
 	"charm.land/log/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2"
-	"charm.land/wish/v2/bubbletea"
 	"charm.land/wish/v2/ratelimiter"
 	"charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
@@ -124,12 +123,13 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		//   rate      new sessions per source address, before any work is done for them;
 		//   capacity  the concurrent-session cap, with a polite refusal;
 		//   route     plain-text commands answer and exit here; interactive ones go on;
-		//   tea       the Bubble Tea program of an interactive session;
+		//   program   the Bubble Tea program of an interactive session (wish's bubbletea
+		//             middleware, without a goroutine per session for window changes);
 		//   restore   after the program: the terminal put back (for teaframe's renderer).
 		wish.WithMiddleware(
 			recover.MiddlewareWithLogger(cfg.Logger.StandardLog(),
 				s.restoreTerminal,
-				bubbletea.MiddlewareWithProgramHandler(s.program),
+				s.runProgram,
 				s.route,
 				s.capacity,
 				ratelimiter.Middleware(limiter),

@@ -327,3 +327,22 @@ func TestGlobalRequests(t *testing.T) {
 	q := attach(t, p.conn, "gil", "")
 	q.waitFor("Welcome")
 }
+
+// TestWindowChanges: the client's window changes reach the program (sent from the session's
+// request loop, ssh.OnWindowChange in third_party/ssh): too small gets the message, and back to
+// 80 x 24 the lobby again, the last of a quick burst of changes winning.
+func TestWindowChanges(t *testing.T) {
+	addr := startServerWith(t)
+	p := connect(t, addr, "win", newKey(t), "")
+	p.waitFor("Welcome")
+	if err := p.sess.WindowChange(20, 60); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("needs at least 80 x 24")
+	for _, w := range []int{70, 90, 75, 100, 80} {
+		if err := p.sess.WindowChange(24, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.waitFor("Welcome", "New room")
+}

@@ -123,6 +123,7 @@ type session struct {
 	exited            bool
 	pty               *Pty
 	winch             chan Window
+	winFn             func(Window) // set by OnWindowChange; guarded by the mutex
 	env               []string
 	ptyCb             PtyCallback
 	ptyHandler        PtyHandler
@@ -215,6 +216,29 @@ func (sess *session) Subsystem() string {
 
 func (sess *session) EmulatedPty() bool {
 	return sess.ctx.Value(contextKeyEmulatePty) == true
+}
+
+// OnWindowChange makes the session sess call f with each later change of its window, on the
+// goroutine that serves the session's requests, instead of sending the change on the channel Pty
+// returns: a consumer then needs no goroutine of its own waiting on the channel. f should not
+// hold that goroutine long. It returns the window as it is now, and false when sess has no PTY
+// or is not one of this package's sessions. Patched for arcade (PATCH.md).
+func OnWindowChange(sess Session, f func(Window)) (Window, bool) {
+	s, ok := sess.(*session)
+	if !ok {
+		return Window{}, false
+	}
+	s.Lock()
+	defer s.Unlock()
+	if s.pty == nil {
+		return Window{}, false
+	}
+	s.winFn = f
+	select { // a window the channel held is in s.pty.Window already
+	case <-s.winch:
+	default:
+	}
+	return s.pty.Window, true
 }
 
 func (sess *session) Pty() (Pty, <-chan Window, bool) {
@@ -409,8 +433,23 @@ func (sess *session) handleRequests(reqs <-chan *gossh.Request) {
 			}
 			win, _, ok := parseWindow(req.Payload)
 			if ok {
+				// Patched for arcade (PATCH.md): a handler set with OnWindowChange is called
+				// instead of the channel; and the channel keeps the newest window only, so that
+				// this loop, its one sender, never waits on it.
+				sess.Lock()
 				sess.pty.Window = win
-				sess.winch <- win
+				fn := sess.winFn
+				if fn == nil {
+					select {
+					case <-sess.winch:
+					default:
+					}
+					sess.winch <- win
+				}
+				sess.Unlock()
+				if fn != nil {
+					fn(win)
+				}
 			}
 			_ = req.Reply(ok, nil)
 		case agentRequestType:
