@@ -10,7 +10,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
-	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/colorprofile"
 
@@ -140,25 +139,21 @@ func (s *Server) route(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// runProgram runs the Bubble Tea program of an interactive session (built by program): wish's
-// bubbletea middleware, without the goroutine it keeps per session to forward the window's
-// changes. Those are sent to the program from the session's request loop instead
-// (ssh.OnWindowChange, third_party/ssh), and the end of the connection quits the program through
-// context.AfterFunc. A session without a PTY is refused, as wish refuses it.
+// runProgram runs the Bubble Tea program of an interactive session (built by program; route has
+// made sure the session has a PTY): wish's bubbletea middleware, without the goroutine it keeps
+// per session to forward the window's changes. Those are sent to the program from the session's
+// request loop instead (ssh.OnWindowChange, third_party/ssh), and the end of the connection quits
+// the program through context.AfterFunc.
 func (s *Server) runProgram(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		pty, _, ok := sess.Pty()
-		if !ok {
-			wish.Fatalln(sess, "no active terminal, skipping")
-			return
-		}
+		built, _, _ := sess.Pty() // the window program sizes the program to
 		p := s.program(sess)
 		resize := func(w ssh.Window) { p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height}) }
 		if now, ok := ssh.OnWindowChange(sess, resize); !ok {
-			wish.Fatalln(sess, "no active terminal, skipping")
-			return
-		} else if now != pty.Window {
-			go resize(now) // changed since program read it; Send waits for Run to start
+			// Not a session of charm.land/ssh, which wish always gives: it keeps its first size.
+			s.log.Error("window changes not followed", "addr", sess.RemoteAddr().String())
+		} else if now != built.Window {
+			go resize(now) // changed meanwhile; Send waits for Run to start
 		}
 		stop := context.AfterFunc(sess.Context(), p.Quit)
 		if _, err := p.Run(); err != nil {
