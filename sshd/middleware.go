@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
+	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/colorprofile"
 
@@ -17,11 +19,6 @@ import (
 	"github.com/arcade/arcade/session"
 	"github.com/arcade/arcade/teaframe"
 )
-
-// ctxRequest is the context key under which route leaves the parsed request for program.
-type ctxKey struct{}
-
-var ctxRequest = ctxKey{}
 
 // logging records each session's start and end. Everything a client chose (user name, command,
 // TERM) is sanitised first: a log line must not carry escape sequences to an operator's terminal.
@@ -81,97 +78,112 @@ func refuse(sess ssh.Session, msg string) {
 	_ = sess.Exit(1)
 }
 
-// route answers plain-text commands and refuses bad command lines with one line and exit status 2.
-// An interactive request without a PTY gets a hint to use ssh -t. Everything else goes on to the
-// Bubble Tea program with the parsed request in the session's context.
-func (s *Server) route(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		games := s.hub.Games()
-		req, err := parseRequest(sess.Command(), games)
-		if err != nil {
-			msg := err.Error()
-			if errors.Is(err, errUsage) {
-				msg = strings.TrimPrefix(msg, errUsage.Error()+": ")
-			}
-			fmt.Fprintln(sess.Stderr(), "arcade: "+msg)
-			_ = sess.Exit(2)
-			return
-		}
-		switch req.plain {
-		case "help":
-			writeHelp(sess, "-p PORT HOST", games)
-			_ = sess.Exit(0)
-			return
-		case "rooms":
-			writeRooms(sess, s.hub.List(), time.Now())
-			_ = sess.Exit(0)
-			return
-		case "whoami":
-			p, notice := s.player(sess)
-			writeWhoami(sess, p)
-			if notice != "" {
-				fmt.Fprintln(sess, notice)
-			}
-			_ = sess.Exit(0)
-			return
-		case "leaderboard":
-			if s.cfg.Records == nil {
-				fmt.Fprintln(sess.Stderr(), "arcade: this server keeps no records")
-				_ = sess.Exit(1)
-				return
-			}
-			if err := writeLeaderboard(sess, s.cfg.Records, games, req.game, req.json); err != nil {
-				s.log.Error("leaderboard", "err", err)
-				fmt.Fprintln(sess.Stderr(), "arcade: the leaderboard cannot be read right now")
-				_ = sess.Exit(1)
-				return
-			}
-			_ = sess.Exit(0)
-			return
-		}
-		if _, _, ok := sess.Pty(); !ok {
-			fmt.Fprintln(sess.Stderr(), "arcade: this needs a terminal: add -t to your ssh command (ssh -t ...), or try: help")
-			_ = sess.Exit(2)
-			return
-		}
-		sess.Context().SetValue(ctxRequest, req)
-		next(sess)
-	}
+// last ends the middleware chain with h: the handlers after it (wish's empty one) never run.
+func last(h ssh.Handler) wish.Middleware {
+	return func(ssh.Handler) ssh.Handler { return h }
 }
 
-// runProgram runs the Bubble Tea program of an interactive session (built by program; route has
-// made sure the session has a PTY): wish's bubbletea middleware, without the goroutine it keeps
-// per session to forward the window's changes. Those are sent to the program from the session's
-// request loop instead (ssh.OnWindowChange, third_party/ssh), and the end of the connection quits
-// the program through context.AfterFunc.
-func (s *Server) runProgram(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		built, _, _ := sess.Pty() // the window program sizes the program to
-		p := s.program(sess)
-		resize := func(w ssh.Window) { p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height}) }
-		if now, ok := ssh.OnWindowChange(sess, resize); !ok {
-			// Not a session of charm.land/ssh, which wish always gives: it keeps its first size.
-			s.log.Error("window changes not followed", "addr", sess.RemoteAddr().String())
-		} else if now != built.Window {
-			go resize(now) // changed meanwhile; Send waits for Run to start
+// route answers plain-text commands and refuses bad command lines with one line and exit status 2.
+// An interactive request without a PTY gets a hint to use ssh -t. Everything else is played: a
+// Bubble Tea program for the parsed request (play).
+//
+// Nothing of a session is kept in sess.Context(): that context is the connection's, and one
+// connection can carry several sessions (OpenSSH's ControlMaster), each with its own program.
+func (s *Server) route(sess ssh.Session) {
+	games := s.hub.Games()
+	req, err := parseRequest(sess.Command(), games)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, errUsage) {
+			msg = strings.TrimPrefix(msg, errUsage.Error()+": ")
 		}
-		stop := context.AfterFunc(sess.Context(), p.Quit)
-		if _, err := p.Run(); err != nil {
-			s.log.Error("program", "err", err)
+		fmt.Fprintln(sess.Stderr(), "arcade: "+msg)
+		_ = sess.Exit(2)
+		return
+	}
+	switch req.plain {
+	case "help":
+		writeHelp(sess, "-p PORT HOST", games)
+		_ = sess.Exit(0)
+		return
+	case "rooms":
+		writeRooms(sess, s.hub.List(), time.Now())
+		_ = sess.Exit(0)
+		return
+	case "whoami":
+		p, notice := s.player(sess)
+		writeWhoami(sess, p)
+		if notice != "" {
+			fmt.Fprintln(sess, notice)
 		}
-		p.Kill() // puts the terminal back if the program did not end by itself
-		stop()
-		next(sess)
+		_ = sess.Exit(0)
+		return
+	case "leaderboard":
+		if s.cfg.Records == nil {
+			fmt.Fprintln(sess.Stderr(), "arcade: this server keeps no records")
+			_ = sess.Exit(1)
+			return
+		}
+		if err := writeLeaderboard(sess, s.cfg.Records, games, req.game, req.json); err != nil {
+			s.log.Error("leaderboard", "err", err)
+			fmt.Fprintln(sess.Stderr(), "arcade: the leaderboard cannot be read right now")
+			_ = sess.Exit(1)
+			return
+		}
+		_ = sess.Exit(0)
+		return
+	}
+	if _, _, ok := sess.Pty(); !ok {
+		fmt.Fprintln(sess.Stderr(), "arcade: this needs a terminal: add -t to your ssh command (ssh -t ...), or try: help")
+		_ = sess.Exit(2)
+		return
+	}
+	s.play(sess, req)
+}
+
+// play runs the Bubble Tea program of an interactive session (built by program; route has made
+// sure the session has a PTY) until it ends, then puts the terminal back and leaves the session's
+// room: wish's bubbletea middleware, without the goroutine it keeps per session to forward the
+// window's changes. Those are sent to the program from the session's request loop instead
+// (ssh.OnWindowChange, third_party/ssh).
+func (s *Server) play(sess ssh.Session, req request) {
+	built, _, _ := sess.Pty() // the window program sizes the program to
+	p, fr, leave := s.program(sess, req)
+	defer leave()
+	resize := func(w ssh.Window) { p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height}) }
+	if now, ok := ssh.OnWindowChange(sess, resize); !ok {
+		// Not a session of charm.land/ssh, which wish always gives: it keeps its first size.
+		s.log.Error("window changes not followed", "addr", sess.RemoteAddr().String())
+	} else if now != built.Window {
+		go resize(now) // changed meanwhile; Send waits for Run to start
+	}
+	// When the session's channel closes (the client closed it, or the connection dropped), the
+	// program quits and the session leaves its room at once, without waiting for the program to
+	// wind down. The session's context would tell only the connection's end: one connection can
+	// carry several sessions (OpenSSH's ControlMaster).
+	gone := func() { p.Quit(); leave() }
+	if !ssh.OnClose(sess, gone) {
+		stop := context.AfterFunc(sess.Context(), gone)
+		defer stop()
+	}
+	if _, err := p.Run(); err != nil {
+		s.log.Error("program", "err", err)
+	}
+	p.Kill() // puts the terminal back if the program did not end by itself
+	if fr != nil {
+		// teaframe's renderer draws the last frame and puts the terminal back when told
+		// (main screen, cursor, mouse and keyboard modes); Bubble Tea's own does it by itself.
+		fr.Close()
 	}
 }
 
 // program builds the Bubble Tea program of an interactive session and tracks it, so that
-// Shutdown can tell it the server is going away.
-func (s *Server) program(sess ssh.Session) *tea.Program {
-	req, _ := sess.Context().Value(ctxRequest).(request)
+// Shutdown can tell it the server is going away. fr is its teaframe renderer, if it has one.
+// leave, safe to call more than once and from any goroutine, stops tracking the program and
+// has the session leave its room (the seat starts its countdown).
+func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *teaframe.Renderer, leave func()) {
 	pty, _, _ := sess.Pty()
 	player, notice := s.player(sess)
-	var p *tea.Program // set below, before the program runs and so before anything is sent
 	m := session.New(session.Config{
 		Hub:     s.hub,
 		Records: s.cfg.Records,
@@ -182,7 +194,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		Height:  pty.Window.Height,
 		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
-		Send:    func(msg tea.Msg) { p.Send(msg) },
+		Send:    func(msg tea.Msg) { p.Send(msg) }, // p is set below, before anything is sent
 	})
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
 	if s.cfg.FPS <= 0 && sess.EmulatedPty() {
@@ -193,10 +205,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		// drops the buffers of idle sessions. It needs an emulated PTY (wish's default): with a
 		// real one Bubble Tea's renderer also sets the terminal's modes.
 		env := append(slices.Clone(sess.Environ()), "TERM="+pty.Term) // as bubbletea.MakeOptions
-		fr := teaframe.New(sess, teaframe.Options{Width: pty.Window.Width, Height: pty.Window.Height,
+		fr = teaframe.New(sess, teaframe.Options{Width: pty.Window.Width, Height: pty.Window.Height,
 			Env: env, Profile: colorprofile.Env(env), MapNewline: true})
 		p = fr.NewProgram(m, opts...)
-		sess.Context().SetValue(ctxFrames, fr) // restoreTerminal closes it
 		// Bubble Tea's ticker still wakes once a second: start on a 50 ms boundary so that the
 		// tickers of many sessions fire together (see teaframe.AlignTicker).
 		defer teaframe.AlignTicker()
@@ -209,31 +220,14 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	s.mu.Lock()
 	s.programs[p] = struct{}{}
 	s.mu.Unlock()
-	// AfterFunc rather than a goroutine parked on Done: one goroutine less per session.
-	context.AfterFunc(sess.Context(), func() {
-		m.Close() // a dropped connection leaves its room: the seat starts its countdown
-		s.mu.Lock()
-		delete(s.programs, p)
-		s.mu.Unlock()
-	})
-	return p
-}
-
-// framesKey is the type of ctxFrames.
-type framesKey struct{}
-
-// ctxFrames is the context key under which program leaves a session's teaframe.Renderer.
-var ctxFrames = framesKey{}
-
-// restoreTerminal runs when a session's Bubble Tea program has ended and before the session
-// closes: it puts the client's terminal back (main screen, cursor, mouse and keyboard modes), which
-// Bubble Tea's own renderer does by itself but teaframe's needs to be told.
-func (s *Server) restoreTerminal(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		if fr, ok := sess.Context().Value(ctxFrames).(*teaframe.Renderer); ok {
-			fr.Close()
-		}
-		next(sess)
+	var once sync.Once
+	return p, fr, func() {
+		once.Do(func() {
+			m.Close()
+			s.mu.Lock()
+			delete(s.programs, p)
+			s.mu.Unlock()
+		})
 	}
 }
 

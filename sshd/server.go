@@ -122,15 +122,12 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		//   logging   every session's start and end, with sanitised fields;
 		//   rate      new sessions per source address, before any work is done for them;
 		//   capacity  the concurrent-session cap, with a polite refusal;
-		//   route     plain-text commands answer and exit here; interactive ones go on;
-		//   program   the Bubble Tea program of an interactive session (wish's bubbletea
-		//             middleware, without a goroutine per session for window changes);
-		//   restore   after the program: the terminal put back (for teaframe's renderer).
+		//   route     the end of the chain: plain-text commands answer and exit; interactive
+		//             ones play their Bubble Tea program (wish's bubbletea middleware, without
+		//             a goroutine per session for window changes) and put the terminal back.
 		wish.WithMiddleware(
 			recover.MiddlewareWithLogger(cfg.Logger.StandardLog(),
-				s.restoreTerminal,
-				s.runProgram,
-				s.route,
+				last(s.route),
 				s.capacity,
 				ratelimiter.Middleware(limiter),
 				s.logging,

@@ -346,3 +346,38 @@ func TestWindowChanges(t *testing.T) {
 	}
 	p.waitFor("Welcome", "New room")
 }
+
+// TestSessionsShareAConnection: two sessions on one connection (as OpenSSH's ControlMaster makes)
+// each have their own program. The first one quitting ends only itself, with its exit status;
+// the second goes on drawing and playing. (The connection's context is shared by its sessions:
+// nothing of a session may be kept there.)
+func TestSessionsShareAConnection(t *testing.T) {
+	addr := startServerWith(t)
+	p := connect(t, addr, "mux", newKey(t), "")
+	p.waitFor("Welcome")
+	q := attach(t, p.conn, "mux", "")
+	q.waitFor("Welcome")
+	p.send("q")
+	if err := p.sess.Wait(); err != nil {
+		t.Fatalf("first session: %v; want exit status 0", err)
+	}
+	q.send("j\r") // the second entry of the menu opens
+	q.waitFor("Room code:")
+}
+
+// TestClosedSessionLeavesItsRoom: a client that closes a session's channel and keeps the
+// connection (as a ControlMaster's client does when it ends) ends that session's program: its
+// seat shows away to the opponent at once, and the place it held is free for the next session.
+func TestClosedSessionLeavesItsRoom(t *testing.T) {
+	addr := startServerWith(t, "--max-sessions", "2")
+	alice := connect(t, addr, "alice", newKey(t), "new stonetowers")
+	code := roomCode(t, alice.waitFor("Waiting for players"))
+	bob := connect(t, addr, "bob", newKey(t), "join "+code)
+	bob.waitFor("you: bob (Blue)", "playing")
+	if err := bob.sess.Close(); err != nil {
+		t.Fatal(err)
+	}
+	alice.waitFor("away")
+	again := attach(t, bob.conn, "bob", "join "+code) // on the connection bob kept
+	again.waitFor("you: bob (Blue)", "playing")
+}

@@ -124,6 +124,8 @@ type session struct {
 	pty               *Pty
 	winch             chan Window
 	winFn             func(Window) // set by OnWindowChange; guarded by the mutex
+	closeFn           func()       // set by OnClose; guarded by the mutex
+	closed            bool         // the request loop has ended; guarded by the mutex
 	env               []string
 	ptyCb             PtyCallback
 	ptyHandler        PtyHandler
@@ -239,6 +241,29 @@ func OnWindowChange(sess Session, f func(Window)) (Window, bool) {
 	default:
 	}
 	return s.pty.Window, true
+}
+
+// OnClose makes the session sess call f once its channel has closed, whoever closed it (the
+// client, the connection's end, or the session's own Exit), on the goroutine that served the
+// session's requests; at once, on a goroutine of its own, if it has closed already. The session's
+// context cannot tell this: it is the connection's, shared by all the sessions the connection
+// carries. A later call replaces f. It returns false when sess is not one of this package's
+// sessions. Patched for arcade (PATCH.md).
+func OnClose(sess Session, f func()) bool {
+	s, ok := sess.(*session)
+	if !ok {
+		return false
+	}
+	s.Lock()
+	closed := s.closed
+	if !closed {
+		s.closeFn = f
+	}
+	s.Unlock()
+	if closed {
+		go callClose(f)
+	}
+	return true
 }
 
 func (sess *session) Pty() (Pty, <-chan Window, bool) {
@@ -470,6 +495,21 @@ func (sess *session) handleRequests(reqs <-chan *gossh.Request) {
 			_ = req.Reply(false, nil)
 		}
 	}
+	// The channel has closed (reqs closes with it).
+	sess.Lock()
+	sess.closed = true
+	fn := sess.closeFn
+	sess.Unlock()
+	if fn != nil {
+		callClose(fn)
+	}
+}
+
+// callClose calls a handler set with OnClose; a panic in it is logged, and ends neither the
+// connection nor the server.
+func callClose(f func()) {
+	defer recoverAndLog("panic in session close handler", nil, nil)
+	f()
 }
 
 func (sess *session) ptyAllocate(term string, win Window, modes gossh.TerminalModes) (func() error, error) {
