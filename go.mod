@@ -48,3 +48,5 @@ require (
 replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
 
 replace charm.land/ssh => ./third_party/ssh
+
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea

@@ -208,9 +208,6 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		fr = teaframe.New(sess, teaframe.Options{Width: pty.Window.Width, Height: pty.Window.Height,
 			Env: env, Profile: colorprofile.Env(env), MapNewline: true})
 		p = fr.NewProgram(m, opts...)
-		// Bubble Tea's ticker still wakes once a second: start on a 50 ms boundary so that the
-		// tickers of many sessions fire together (see teaframe.AlignTicker).
-		defer teaframe.AlignTicker()
 	} else {
 		if s.cfg.FPS > 0 {
 			opts = append(opts, tea.WithFPS(s.cfg.FPS))

@@ -6,12 +6,12 @@
 // the last one even when nothing happened. Over SSH that is one ticker per session: a thousand idle
 // sessions cost about 30% of a core in wake-ups alone. A lower frame rate trades that for latency
 // (a change waits up to a frame for the next tick). This package removes the trade: the program
-// runs with Bubble Tea's renderer turned off (tea.WithoutRenderer, and tea.WithFPS(1) so that the
-// ticker left behind wakes once a second), and a wrapper model asks for a frame after the messages
-// its model handles. The frame is drawn on the program's own goroutine, Options.Coalesce (2 ms)
-// after the message that asked for it, when a timer sends the program a message: the messages
-// that arrive meanwhile (typed keys, a move's answer with the room's new state) share one frame
-// and one call of the model's View.
+// runs with Bubble Tea's renderer turned off (tea.WithoutRenderer; the arcade's copy of Bubble Tea,
+// third_party/bubbletea, then keeps no ticker either), and a wrapper model asks for a frame after
+// the messages its model handles. The frame is drawn on the program's own goroutine,
+// Options.Coalesce (2 ms) after the message that asked for it, when a timer sends the program a
+// message: the messages that arrive meanwhile (typed keys, a move's answer with the room's new
+// state) share one frame and one call of the model's View.
 //
 // A frame on the alternate screen (where the arcade's screens are) compares only the lines of
 // the view whose text changed, the old text parsed next to the new, and sends the cells that
@@ -30,7 +30,8 @@
 // What Bubble Tea's renderer does that this one does not: View.OnMouse, View.ProgressBar,
 // View.ForegroundColor and View.BackgroundColor are ignored, Println/Printf above an inline program
 // do nothing, and terminal requests made with commands (tea.RequestWindowSize, clipboard, raw
-// sequences) are written by Bubble Tea's once-a-second ticker, so they wait up to a second. On the
+// sequences) are written by Bubble Tea itself: at once with the arcade's copy, and by upstream's
+// once-a-second ticker, up to a second later. On the
 // alternate screen, escape sequences in the view other than SGR styles (hyperlinks, cursor moves)
 // are dropped. In an inline view, a style or hyperlink left open at the end of one line and closed
 // on a later line is drawn right, at the cost of redrawing every line (lipgloss never does this);
@@ -164,9 +165,9 @@ func New(w io.Writer, o Options) *Renderer {
 }
 
 // NewProgram returns a program that runs m, drawn by r, with the options given and those r needs:
-// Bubble Tea's renderer off, and its ticker (which still runs, to flush terminal requests) slowed
-// to once a second. The program's model wraps m; its View is empty, and r calls m's View itself,
-// once per frame. Use r for one program only.
+// Bubble Tea's renderer off (with the arcade's copy of Bubble Tea, no ticker is left behind; with
+// upstream's, tea.WithFPS(1) slows the one left to once a second). The program's model wraps m; its
+// View is empty, and r calls m's View itself, once per frame. Use r for one program only.
 //
 // A frame is asked for with a timer that sends the program a message (one timer per renderer,
 // reset for each frame), not with a command. The timer's function runs on a goroutine of its own,
@@ -219,19 +220,6 @@ type Stats struct {
 // ReadStats returns the counters of every Renderer in the process.
 func ReadStats() Stats {
 	return Stats{Views: views.Load(), Frames: frames.Load(), Bytes: frameBytes.Load(), Held: held.Load()}
-}
-
-// TickQuantum is the boundary AlignTicker waits for.
-const TickQuantum = 50 * time.Millisecond
-
-// AlignTicker sleeps until the next multiple of TickQuantum (at most 50 ms). Bubble Tea starts its
-// ticker, which still wakes once a second with the renderer off (tea.WithFPS(1) is the least it
-// takes), when the program starts; programs started right after AlignTicker have their tickers in
-// phase, and the Go runtime wakes once for all the tickers of a phase instead of once for each. On
-// the 2-core machine the arcade was measured on, 1,000 one-second tickers cost 4.6% of a core
-// spread out and 0.4% on 50 ms boundaries.
-func AlignTicker() {
-	time.Sleep(time.Until(time.Now().Truncate(TickQuantum).Add(TickQuantum)))
 }
 
 // frameMsg asks the wrapper to draw a frame.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -266,37 +267,77 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// programRun is a program drawn by a Renderer, run on a pipe for its input and a buffer for its
+// output, as a test drives it.
+type programRun struct {
+	t    *testing.T
+	r    *Renderer
+	in   *io.PipeWriter
+	out  *syncBuffer
+	done chan error
+}
+
+// runProgram starts m in a program drawn by a new Renderer.
+func runProgram(t *testing.T, m tea.Model) *programRun {
+	t.Helper()
+	in, inW := io.Pipe()
+	out := &syncBuffer{}
+	r := New(out, opts)
+	p := r.NewProgram(m,
+		tea.WithInput(in), tea.WithOutput(out), tea.WithWindowSize(opts.Width, opts.Height),
+		tea.WithEnvironment(opts.Env), tea.WithoutSignalHandler(), tea.WithColorProfile(colorprofile.TrueColor))
+	run := &programRun{t: t, r: r, in: inW, out: out, done: make(chan error, 1)}
+	go func() { _, err := p.Run(); run.done <- err }()
+	return run
+}
+
+// waitFor waits until the output holds s.
+func (run *programRun) waitFor(s string) {
+	run.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(run.out.String(), s) {
+		if time.Now().After(deadline) {
+			run.t.Fatalf("output never showed %q: %q", s, run.out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// send types keys.
+func (run *programRun) send(keys string) {
+	run.t.Helper()
+	if _, err := run.in.Write([]byte(keys)); err != nil {
+		run.t.Fatal(err)
+	}
+}
+
+// quit types q, waits for the program to end and closes the Renderer.
+func (run *programRun) quit() {
+	run.t.Helper()
+	run.send("q")
+	select {
+	case err := <-run.done:
+		if err != nil {
+			run.t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		run.t.Fatal("program did not quit")
+	}
+	run.r.Close()
+}
+
 // TestProgram: a real program drawn by a Renderer; keys typed together share one frame and one
 // call of View; the terminal shows the model's last state.
 func TestProgram(t *testing.T) {
-	in, inW := io.Pipe()
-	var out syncBuffer
 	views, mu := 0, &sync.Mutex{}
-	r := New(&out, opts)
-	p := r.NewProgram(counter{views: &views, mu: mu},
-		tea.WithInput(in), tea.WithOutput(&out), tea.WithWindowSize(opts.Width, opts.Height),
-		tea.WithEnvironment(opts.Env), tea.WithoutSignalHandler(), tea.WithColorProfile(colorprofile.TrueColor))
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
-	waitFor := func(s string) {
-		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for !strings.Contains(out.String(), s) {
-			if time.Now().After(deadline) {
-				t.Fatalf("output never showed %q: %q", s, out.String())
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-	waitFor("keys: 0")
+	run := runProgram(t, counter{views: &views, mu: mu})
+	run.waitFor("keys: 0")
 	time.Sleep(50 * time.Millisecond) // the start's messages (size, profile, environment) settle
 	mu.Lock()
 	before := views
 	mu.Unlock()
-	if _, err := inW.Write([]byte("abcdefgh")); err != nil {
-		t.Fatal(err)
-	}
-	waitFor("8")
+	run.send("abcdefgh")
+	run.waitFor("8")
 	time.Sleep(50 * time.Millisecond)
 	mu.Lock()
 	n := views - before
@@ -304,19 +345,8 @@ func TestProgram(t *testing.T) {
 	if n < 1 || n > 3 {
 		t.Errorf("8 keys typed at once cost %d calls of View; want 1 to 3", n)
 	}
-	if _, err := inW.Write([]byte("q")); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("program did not quit")
-	}
-	r.Close()
-	if !strings.Contains(out.String(), "\x1b[?1049l") {
+	run.quit()
+	if !strings.Contains(run.out.String(), "\x1b[?1049l") {
 		t.Error("terminal not put back after the program")
 	}
 }
@@ -386,4 +416,42 @@ func TestUnicodeCoreMode(t *testing.T) {
 			t.Errorf("alt %v: Close leaves the mode on", alt)
 		}
 	}
+}
+
+// rawModel sends a raw sequence to the terminal when r is typed, and quits on q.
+type rawModel struct{}
+
+func (rawModel) Init() tea.Cmd { return nil }
+
+func (rawModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "r":
+			return rawModel{}, tea.Raw("\x1b]2;raw sequence\a")
+		case "q":
+			return rawModel{}, tea.Quit
+		}
+	}
+	return rawModel{}, nil
+}
+
+func (rawModel) View() tea.View { return tea.View{Content: "raw", AltScreen: true} }
+
+// TestProgramWithoutTicker: with the arcade's copy of Bubble Tea (third_party/bubbletea), a
+// program drawn by a Renderer keeps no goroutine of its own but its event loop and input reader:
+// no ticker (Bubble Tea's renderer is off) and no command dispatcher. A terminal request made
+// with a command, which upstream's ticker wrote, still reaches the terminal.
+func TestProgramWithoutTicker(t *testing.T) {
+	run := runProgram(t, rawModel{})
+	run.waitFor("raw")
+	stacks := make([]byte, 1<<20)
+	stacks = stacks[:runtime.Stack(stacks, true)]
+	for _, f := range []string{"bubbletea/v2.(*Program).startRenderer", "bubbletea/v2.(*Program).handleCommands"} {
+		if bytes.Contains(stacks, []byte(f)) {
+			t.Errorf("a goroutine runs %s:\n%s", f, stacks)
+		}
+	}
+	run.send("r")
+	run.waitFor("\x1b]2;raw sequence\a")
+	run.quit()
 }
