@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"reflect"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -453,8 +454,13 @@ func (srv *Server) handleConn(newConn net.Conn) {
 	applyConnMetadata(ctx, sshConn)
 	// Patched for arcade (PATCH.md): the connection's global requests are served by this
 	// goroutine, in the loop that takes its new channels, instead of by a goroutine of their own:
-	// one goroutine fewer per connection. Both channels close when the connection does.
-	for chans != nil || reqs != nil {
+	// one goroutine fewer per connection. Both channels close when the connection does. So are
+	// the requests of one session at a time (the connection's first, usually its only one), if
+	// the default handler serves sessions: one goroutine fewer per session. Its requests close
+	// when its channel does, at the latest with the connection.
+	var inline *session                  // the session whose requests this loop serves, if any
+	var inlineReqs <-chan *gossh.Request // its requests
+	for chans != nil || reqs != nil || inlineReqs != nil {
 		select {
 		case req, ok := <-reqs:
 			if !ok {
@@ -462,6 +468,16 @@ func (srv *Server) handleConn(newConn net.Conn) {
 				continue
 			}
 			srv.handleRequest(ctx, conn, req)
+		case req, ok := <-inlineReqs:
+			switch {
+			case !ok:
+				endSession(conn, inline)
+			case !serveSessionRequest(inline, req):
+				go inline.refuseRequests(inlineReqs)
+			default:
+				continue
+			}
+			inline, inlineReqs = nil, nil
 		case ch, ok := <-chans:
 			if !ok {
 				chans = nil
@@ -475,12 +491,59 @@ func (srv *Server) handleConn(newConn net.Conn) {
 				_ = ch.Reject(gossh.UnknownChannelType, "unsupported channel type")
 				continue
 			}
+			if inline == nil && ch.ChannelType() == "session" && isDefaultSessionHandler(handler) {
+				if sess, sreqs, ok := acceptSession(srv, sshConn, ch, ctx); ok {
+					inline, inlineReqs = sess, sreqs
+				}
+				continue
+			}
 			go func(ch gossh.NewChannel) {
 				defer recoverAndLog("panic handling channel", conn, nil)
 				handler(srv, sshConn, ch, ctx)
 			}(ch)
 		}
 	}
+}
+
+// isDefaultSessionHandler reports whether h is DefaultSessionHandler, whose sessions the
+// connection's loop may serve itself. Patched for arcade (PATCH.md).
+func isDefaultSessionHandler(h ChannelHandler) bool {
+	return reflect.ValueOf(h).Pointer() == reflect.ValueOf(ChannelHandler(DefaultSessionHandler)).Pointer()
+}
+
+// serveSessionRequest serves one request of sess on the connection's loop, and reports false if
+// it panicked: the panic is logged, the request refused and the session's channel closed, so that
+// a panic ends the session and neither the connection nor the server. Patched for arcade
+// (PATCH.md); upstream's goroutine per session died with its panic and left the session's
+// requests unanswered.
+func serveSessionRequest(sess *session, req *gossh.Request) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Error("ssh: panic in session request", "type", req.Type, "panic", r, "stack", string(debug.Stack()))
+			_ = req.Reply(false, nil)
+			_ = sess.Close()
+			ok = false
+		}
+	}()
+	sess.handleRequest(req)
+	return true
+}
+
+// endSession ends a session whose requests the connection's loop served; a panic in it is logged
+// and ends neither the connection nor the server. Patched for arcade (PATCH.md).
+func endSession(conn net.Conn, sess *session) {
+	defer recoverAndLog("panic ending a session", conn, nil)
+	sess.end()
+}
+
+// refuseRequests refuses the requests left to a session that serveSessionRequest gave up on,
+// until they close with its channel, then ends the session. Patched for arcade (PATCH.md).
+func (sess *session) refuseRequests(reqs <-chan *gossh.Request) {
+	defer recoverAndLog("panic ending a session", nil, nil)
+	for req := range reqs {
+		_ = req.Reply(false, nil)
+	}
+	sess.end()
 }
 
 // handleRequest answers one global request of a connection. A panic in its handler is logged and

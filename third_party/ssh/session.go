@@ -94,10 +94,21 @@ const maxSigBufSize = 128
 
 // DefaultSessionHandler is the default handler for the "session" channel type.
 func DefaultSessionHandler(srv *Server, conn *gossh.ServerConn, newChan gossh.NewChannel, ctx Context) {
+	sess, reqs, ok := acceptSession(srv, conn, newChan, ctx)
+	if !ok {
+		return
+	}
+	sess.handleRequests(reqs)
+}
+
+// acceptSession accepts a session channel. Its requests are then served by handleRequests, or one
+// by one by the connection's loop (Patched for arcade, PATCH.md), and end is called once they
+// have closed.
+func acceptSession(srv *Server, conn *gossh.ServerConn, newChan gossh.NewChannel, ctx Context) (*session, <-chan *gossh.Request, bool) {
 	ch, reqs, err := newChan.Accept()
 	if err != nil {
 		slog.Warn("ssh: failed to accept session channel", "err", err)
-		return
+		return nil, nil, false
 	}
 	sess := &session{
 		Channel:           ch,
@@ -110,7 +121,7 @@ func DefaultSessionHandler(srv *Server, conn *gossh.ServerConn, newChan gossh.Ne
 		ctx:               ctx,
 	}
 	ctx.SetValue(ContextKeySession, sess)
-	sess.handleRequests(reqs)
+	return sess, reqs, true
 }
 
 type session struct {
@@ -126,6 +137,7 @@ type session struct {
 	winFn             func(Window) // set by OnWindowChange; guarded by the mutex
 	closeFn           func()       // set by OnClose; guarded by the mutex
 	closed            bool         // the request loop has ended; guarded by the mutex
+	atEnd             []func()     // run, last first, when the requests have ended (see end)
 	env               []string
 	ptyCb             PtyCallback
 	ptyHandler        PtyHandler
@@ -293,215 +305,227 @@ func (sess *session) Break(c chan<- bool) {
 }
 
 func (sess *session) handleRequests(reqs <-chan *gossh.Request) {
+	defer sess.end()
 	for req := range reqs {
-		switch req.Type {
-		case "shell", "exec":
-			if sess.handled {
-				_ = req.Reply(false, nil)
-				continue
-			}
+		sess.handleRequest(req)
+	}
+}
 
-			payload := struct{ Value string }{}
-			_ = gossh.Unmarshal(req.Payload, &payload)
-			sess.rawCmd = payload.Value
+// handleRequest serves one request of the session. Patched for arcade (PATCH.md): upstream's
+// loop body, so that the connection's loop can serve a session's requests too.
+func (sess *session) handleRequest(req *gossh.Request) {
+	switch req.Type {
+	case "shell", "exec":
+		if sess.handled {
+			_ = req.Reply(false, nil)
+			return
+		}
 
-			// If there's a session policy callback, we need to confirm before
-			// accepting the session.
-			if sess.sessReqCb != nil && !sess.sessReqCb(sess, req.Type) {
-				sess.rawCmd = ""
-				_ = req.Reply(false, nil)
-				continue
-			}
+		payload := struct{ Value string }{}
+		_ = gossh.Unmarshal(req.Payload, &payload)
+		sess.rawCmd = payload.Value
 
-			if sess.handler == nil {
-				_ = req.Reply(false, nil)
-				continue
-			}
+		// If there's a session policy callback, we need to confirm before
+		// accepting the session.
+		if sess.sessReqCb != nil && !sess.sessReqCb(sess, req.Type) {
+			sess.rawCmd = ""
+			_ = req.Reply(false, nil)
+			return
+		}
 
-			sess.handled = true
-			_ = req.Reply(true, nil)
+		if sess.handler == nil {
+			_ = req.Reply(false, nil)
+			return
+		}
 
-			go func() {
-				// Closed from a defer so the pty is still released when the
-				// handler panics, rather than trading a crash for a leak.
-				if sess.pty != nil && !sess.pty.IsZero() {
-					defer func() { _ = sess.pty.Close() }()
-				}
-				defer recoverAndLog("panic in session handler", nil, func() {
-					_ = sess.Exit(1)
-				})
-				if sess.pty != nil && !sess.pty.IsZero() {
-					go func() {
-						defer recoverAndLog("panic copying to pty", nil, nil)
-						_, _ = io.Copy(sess.pty, sess)
-					}()
-					go func() {
-						defer recoverAndLog("panic copying from pty", nil, nil)
-						_, _ = io.Copy(sess, sess.pty)
-					}()
-				}
-				sess.handler(sess)
-				_ = sess.Exit(0)
-			}()
-		case "subsystem":
-			if sess.handled {
-				_ = req.Reply(false, nil)
-				continue
-			}
+		sess.handled = true
+		_ = req.Reply(true, nil)
 
-			payload := struct{ Value string }{}
-			_ = gossh.Unmarshal(req.Payload, &payload)
-			sess.subsystem = payload.Value
+		go func() {
+			// Closed from a defer so the pty is still released when the
+			// handler panics, rather than trading a crash for a leak.
+			if sess.pty != nil && !sess.pty.IsZero() {
+				defer func() { _ = sess.pty.Close() }()
+			}
+			defer recoverAndLog("panic in session handler", nil, func() {
+				_ = sess.Exit(1)
+			})
+			if sess.pty != nil && !sess.pty.IsZero() {
+				go func() {
+					defer recoverAndLog("panic copying to pty", nil, nil)
+					_, _ = io.Copy(sess.pty, sess)
+				}()
+				go func() {
+					defer recoverAndLog("panic copying from pty", nil, nil)
+					_, _ = io.Copy(sess, sess.pty)
+				}()
+			}
+			sess.handler(sess)
+			_ = sess.Exit(0)
+		}()
+	case "subsystem":
+		if sess.handled {
+			_ = req.Reply(false, nil)
+			return
+		}
 
-			// If there's a session policy callback, we need to confirm before
-			// accepting the session.
-			if sess.sessReqCb != nil && !sess.sessReqCb(sess, req.Type) {
-				sess.rawCmd = ""
-				_ = req.Reply(false, nil)
-				continue
-			}
+		payload := struct{ Value string }{}
+		_ = gossh.Unmarshal(req.Payload, &payload)
+		sess.subsystem = payload.Value
 
-			handler := sess.subsystemHandlers[payload.Value]
-			if handler == nil {
-				handler = sess.subsystemHandlers["default"]
-			}
-			if handler == nil {
-				_ = req.Reply(false, nil)
-				continue
-			}
+		// If there's a session policy callback, we need to confirm before
+		// accepting the session.
+		if sess.sessReqCb != nil && !sess.sessReqCb(sess, req.Type) {
+			sess.rawCmd = ""
+			_ = req.Reply(false, nil)
+			return
+		}
 
-			sess.handled = true
-			_ = req.Reply(true, nil)
+		handler := sess.subsystemHandlers[payload.Value]
+		if handler == nil {
+			handler = sess.subsystemHandlers["default"]
+		}
+		if handler == nil {
+			_ = req.Reply(false, nil)
+			return
+		}
 
-			go func() {
-				defer recoverAndLog("panic in subsystem handler", nil, func() {
-					_ = sess.Exit(1)
-				})
-				handler(sess)
-				_ = sess.Exit(0)
-			}()
-		case "env":
-			if sess.handled {
-				_ = req.Reply(false, nil)
-				continue
+		sess.handled = true
+		_ = req.Reply(true, nil)
+
+		go func() {
+			defer recoverAndLog("panic in subsystem handler", nil, func() {
+				_ = sess.Exit(1)
+			})
+			handler(sess)
+			_ = sess.Exit(0)
+		}()
+	case "env":
+		if sess.handled {
+			_ = req.Reply(false, nil)
+			return
+		}
+		var kv struct{ Key, Value string }
+		_ = gossh.Unmarshal(req.Payload, &kv)
+		sess.env = append(sess.env, fmt.Sprintf("%s=%s", kv.Key, kv.Value))
+		_ = req.Reply(true, nil)
+	case "signal":
+		var payload struct{ Signal string }
+		_ = gossh.Unmarshal(req.Payload, &payload)
+		sess.Lock()
+		if sess.sigCh != nil {
+			sess.sigCh <- Signal(payload.Signal)
+		} else {
+			if len(sess.sigBuf) < maxSigBufSize {
+				sess.sigBuf = append(sess.sigBuf, Signal(payload.Signal))
 			}
-			var kv struct{ Key, Value string }
-			_ = gossh.Unmarshal(req.Payload, &kv)
-			sess.env = append(sess.env, fmt.Sprintf("%s=%s", kv.Key, kv.Value))
-			_ = req.Reply(true, nil)
-		case "signal":
-			var payload struct{ Signal string }
-			_ = gossh.Unmarshal(req.Payload, &payload)
-			sess.Lock()
-			if sess.sigCh != nil {
-				sess.sigCh <- Signal(payload.Signal)
-			} else {
-				if len(sess.sigBuf) < maxSigBufSize {
-					sess.sigBuf = append(sess.sigBuf, Signal(payload.Signal))
-				}
-			}
-			sess.Unlock()
-		case "pty-req":
-			if sess.handled || sess.pty != nil {
-				_ = req.Reply(false, nil)
-				continue
-			}
-			ptyReq, ok := parsePtyRequest(req.Payload)
+		}
+		sess.Unlock()
+	case "pty-req":
+		if sess.handled || sess.pty != nil {
+			_ = req.Reply(false, nil)
+			return
+		}
+		ptyReq, ok := parsePtyRequest(req.Payload)
+		if !ok {
+			_ = req.Reply(false, nil)
+			return
+		}
+		if sess.ptyCb != nil {
+			ok := sess.ptyCb(sess.ctx, ptyReq)
 			if !ok {
 				_ = req.Reply(false, nil)
-				continue
+				return
 			}
-			if sess.ptyCb != nil {
-				ok := sess.ptyCb(sess.ctx, ptyReq)
-				if !ok {
-					_ = req.Reply(false, nil)
-					continue
-				}
-			}
-
-			sess.pty = &ptyReq
-			sess.winch = make(chan Window, 1)
-			sess.winch <- ptyReq.Window
-
-			if sess.ptyHandler != nil {
-				closer, err := sess.ptyHandler(sess.ctx, sess, ptyReq)
-				if err != nil {
-					// TODO: handle error
-					_ = req.Reply(false, nil)
-					continue
-				}
-
-				defer func() { _ = closer() }() //nolint:staticcheck // intentional: runs when req channel closes
-
-				if !sess.EmulatedPty() && !sess.pty.IsZero() {
-					go func() {
-						defer recoverAndLog("panic resizing pty", nil, nil)
-						for win := range sess.winch {
-							if err := resizePty(sess, win); err != nil {
-								// TODO: handle error
-								continue
-							}
-						}
-					}()
-				}
-			}
-
-			defer func() { //nolint:staticcheck // intentional: runs when req channel closes
-				// when reqs is closed
-				close(sess.winch)
-			}()
-			_ = req.Reply(ok, nil)
-		case "window-change":
-			if sess.pty == nil {
-				_ = req.Reply(false, nil)
-				continue
-			}
-			win, _, ok := parseWindow(req.Payload)
-			if ok {
-				// Patched for arcade (PATCH.md): a handler set with OnWindowChange is called
-				// instead of the channel; and the channel keeps the newest window only, so that
-				// this loop, its one sender, never waits on it.
-				sess.Lock()
-				sess.pty.Window = win
-				fn := sess.winFn
-				if fn == nil {
-					select {
-					case <-sess.winch:
-					default:
-					}
-					sess.winch <- win
-				}
-				sess.Unlock()
-				if fn != nil {
-					fn(win)
-				}
-			}
-			_ = req.Reply(ok, nil)
-		case agentRequestType:
-			// TODO: option/callback to allow agent forwarding
-			SetAgentRequested(sess.ctx)
-			_ = req.Reply(true, nil)
-		case "break":
-			ok := false
-			sess.Lock()
-			if sess.breakCh != nil {
-				sess.breakCh <- true
-				ok = true
-			}
-			_ = req.Reply(ok, nil)
-			sess.Unlock()
-		default:
-			slog.Debug("ssh: unknown session request", "type", req.Type)
-			_ = req.Reply(false, nil)
 		}
+
+		sess.pty = &ptyReq
+		sess.winch = make(chan Window, 1)
+		sess.winch <- ptyReq.Window
+
+		if sess.ptyHandler != nil {
+			closer, err := sess.ptyHandler(sess.ctx, sess, ptyReq)
+			if err != nil {
+				// TODO: handle error
+				_ = req.Reply(false, nil)
+				return
+			}
+
+			sess.atEnd = append(sess.atEnd, func() { _ = closer() }) // when the requests end
+
+			if !sess.EmulatedPty() && !sess.pty.IsZero() {
+				go func() {
+					defer recoverAndLog("panic resizing pty", nil, nil)
+					for win := range sess.winch {
+						if err := resizePty(sess, win); err != nil {
+							// TODO: handle error
+							continue
+						}
+					}
+				}()
+			}
+		}
+
+		sess.atEnd = append(sess.atEnd, func() { close(sess.winch) }) // when the requests end
+		_ = req.Reply(ok, nil)
+	case "window-change":
+		if sess.pty == nil {
+			_ = req.Reply(false, nil)
+			return
+		}
+		win, _, ok := parseWindow(req.Payload)
+		if ok {
+			// Patched for arcade (PATCH.md): a handler set with OnWindowChange is called
+			// instead of the channel; and the channel keeps the newest window only, so that
+			// this loop, its one sender, never waits on it.
+			sess.Lock()
+			sess.pty.Window = win
+			fn := sess.winFn
+			if fn == nil {
+				select {
+				case <-sess.winch:
+				default:
+				}
+				sess.winch <- win
+			}
+			sess.Unlock()
+			if fn != nil {
+				fn(win)
+			}
+		}
+		_ = req.Reply(ok, nil)
+	case agentRequestType:
+		// TODO: option/callback to allow agent forwarding
+		SetAgentRequested(sess.ctx)
+		_ = req.Reply(true, nil)
+	case "break":
+		ok := false
+		sess.Lock()
+		if sess.breakCh != nil {
+			sess.breakCh <- true
+			ok = true
+		}
+		_ = req.Reply(ok, nil)
+		sess.Unlock()
+	default:
+		slog.Debug("ssh: unknown session request", "type", req.Type)
+		_ = req.Reply(false, nil)
 	}
-	// The channel has closed (reqs closes with it).
+}
+
+// end runs once the session's requests have ended, which they do when its channel closes: it
+// calls the handler set with OnClose, then what pty-req left to be done at the end (upstream
+// deferred those in its request loop). Patched for arcade (PATCH.md).
+func (sess *session) end() {
 	sess.Lock()
 	sess.closed = true
 	fn := sess.closeFn
 	sess.Unlock()
 	if fn != nil {
 		callClose(fn)
+	}
+	for i := len(sess.atEnd) - 1; i >= 0; i-- {
+		sess.atEnd[i]()
 	}
 }
 
