@@ -41,7 +41,7 @@ type Stats struct {
 // NewHub returns a hub for the games of cfg, with cfg's defaults filled in.
 func NewHub(cfg Config) *Hub {
 	cfg = cfg.withDefaults()
-	cfg.Games = slices.Clone(cfg.Games)
+	cfg.Games = slices.Clip(slices.Clone(cfg.Games)) // Games shares it: an append must copy
 	return &Hub{
 		cfg:     cfg,
 		rooms:   map[string]*Room{},
@@ -49,8 +49,10 @@ func NewHub(cfg Config) *Hub {
 	}
 }
 
-// Games returns the catalogue of games, in the order of Config.Games.
-func (h *Hub) Games() []rules.Game { return slices.Clone(h.cfg.Games) }
+// Games returns the catalogue of games, in the order of Config.Games. The slice is the hub's own,
+// shared by every caller (each session keeps it, and a copy per session is more for every
+// collection to scan): callers must not change its elements. Appending to it copies it.
+func (h *Hub) Games() []rules.Game { return h.cfg.Games }
 
 // Game returns the game with the given ID.
 func (h *Hub) Game(id string) (rules.Game, bool) {

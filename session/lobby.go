@@ -71,7 +71,7 @@ type lobbyAction struct {
 func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 	code := newLineInput("Room code: ", 5)
 	code.upper = true
-	return lobby{keys: newLobbyKeys(), games: games, form: newNewForm(games), code: code, recs: recs, me: me,
+	return lobby{keys: newLobbyKeys(), games: games, code: code, recs: recs, me: me,
 		helped: &helpCache{}}
 }
 
@@ -144,6 +144,12 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 			}
 			l.page = item.page
 			switch l.page {
+			case pageNew:
+				if l.form.games == nil {
+					// Built when first opened, and kept with its choices: most sessions
+					// never open it, and every session's lobby is scanned by every collection.
+					l.form = newNewForm(l.games)
+				}
 			case pageJoin:
 				l.code.reset()
 			case pageRooms:

@@ -84,6 +84,22 @@ func TestLobbyGolden(t *testing.T) {
 	golden.RequireEqual(t, plain(out))
 }
 
+// TestNewRoomFormKeepsChoices: the form is built when first opened (a lobby that never opens it
+// holds none), and what was chosen in it is still there when it is opened again.
+func TestNewRoomFormKeepsChoices(t *testing.T) {
+	m := newTestModel(80, 24)
+	if m.lobby.form.games != nil {
+		t.Fatal("a new lobby holds the new-room form")
+	}
+	m = press(m, "enter", "down", "right", "esc", "enter")
+	if st := m.lobby.form.start(); st.Options["size"] != "13" {
+		t.Errorf("form reopened gives %+v; want the size chosen before (13)", st)
+	}
+	if !strings.Contains(plain(m.View().Content), "13") {
+		t.Errorf("the reopened form does not show the size chosen:\n%s", plain(m.View().Content))
+	}
+}
+
 func TestNewRoomFormGolden(t *testing.T) {
 	m := press(newTestModel(80, 24), "enter", "down", "right", "down", "down", "right")
 	out := m.View().Content
