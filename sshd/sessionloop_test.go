@@ -122,7 +122,7 @@ func TestSessionRequestsOnTheConnectionsLoop(t *testing.T) {
 }
 
 // TestSessionRequestPanic: a panic while the connection's loop serves a session's request
-// refuses the request and ends that session; the connection goes on, and its next session works.
+// fails the request and ends that session; the connection goes on, and its next session works.
 func TestSessionRequestPanic(t *testing.T) {
 	client := sessionLoopServer(t, func(s ssh.Session) {
 		_, _ = io.WriteString(s, "hello\n")
@@ -134,7 +134,7 @@ func TestSessionRequestPanic(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		if err := bad.RequestPty("panic", 24, 80, nil); err == nil {
-			t.Error("a PTY request that panicked was granted")
+			t.Error("a PTY request that panicked succeeded")
 		}
 		done <- bad.Wait()
 	}()

@@ -512,15 +512,16 @@ func isDefaultSessionHandler(h ChannelHandler) bool {
 }
 
 // serveSessionRequest serves one request of sess on the connection's loop, and reports false if
-// it panicked: the panic is logged, the request refused and the session's channel closed, so that
-// a panic ends the session and neither the connection nor the server. Patched for arcade
+// it panicked: the panic is logged and the session's channel closed, which fails the request on
+// the client's side if it was not answered (it is not answered here: the handler may have
+// answered before it panicked, and a second answer would be taken for the next request's), so
+// that a panic ends the session and neither the connection nor the server. Patched for arcade
 // (PATCH.md); upstream's goroutine per session died with its panic and left the session's
 // requests unanswered.
 func serveSessionRequest(sess *session, req *gossh.Request) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			slog.Error("ssh: panic in session request", "type", req.Type, "panic", r, "stack", string(debug.Stack()))
-			_ = req.Reply(false, nil)
 			_ = sess.Close()
 			ok = false
 		}
