@@ -237,10 +237,10 @@ func TestStreamEventsEscTimeout(t *testing.T) {
 // sending the events of a later read (the up arrow, which nobody receives yet) does not send what
 // that read left (an ESC) once the send is done: as upstream, the timeout starts again after the
 // read's events are sent, and the "[A" that comes next joins the ESC as the up arrow. Each write
-// here must come within a second (the escape timeout) of the step before it.
+// here must come within 3 s (the escape timeout, long for a busy machine) of the step before it.
 func TestStreamEventsTimeoutDuringSend(t *testing.T) {
 	pr, pw := io.Pipe()
-	s := startStream(t, pr, time.Second)
+	s := startStream(t, pr, 3*time.Second)
 	write(t, pw, false, "\x1b[", "A\x1b")
 	waitGoroutines(t, "the escape timeout has not come due", func(stacks []string) bool {
 		return count(stacks, "ultraviolet.(*eventStream).expire") > 0
