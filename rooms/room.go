@@ -254,6 +254,7 @@ func (r *Room) endSub(s *Sub, why error) {
 		offer(s.ch, snap)
 	}
 	close(s.ch)
+	s.updated()
 }
 
 // check returns nil when s is still subscribed, else why it is not. Room goroutine only.
@@ -279,6 +280,7 @@ func (r *Room) stop(notice string) {
 	for s := range r.subs {
 		offer(s.ch, r.snapshotFor(s, sh))
 		close(s.ch)
+		s.updated()
 		s.gone = ErrRoomClosed
 		r.hub.subs.Add(-1)
 	}

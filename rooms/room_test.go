@@ -608,3 +608,52 @@ func TestLastMoveSeenBeforeEndRecorded(t *testing.T) {
 		t.Errorf("events: %v", got)
 	}
 }
+
+// TestOnUpdate: the function a subscriber sets with OnUpdate is called after each snapshot the
+// room leaves on Updates, with the snapshot already there, and once more after Updates closes;
+// a later OnUpdate replaces it.
+func TestOnUpdate(t *testing.T) {
+	h, _ := newTestHub(t, Config{})
+	_, a, b := startPair(t, h, 10)
+	const closed = -1
+	woken := make(chan int64, 64) // the Seq waiting on Updates when called, or closed
+	a.OnUpdate(func() {
+		select {
+		case snap, ok := <-a.Updates():
+			if !ok {
+				woken <- closed
+				return
+			}
+			woken <- int64(snap.Seq)
+		default:
+			t.Error("called with nothing waiting on Updates")
+			woken <- 0
+		}
+	})
+	next := func() int64 {
+		t.Helper()
+		select {
+		case seq := <-woken:
+			return seq
+		case <-time.After(patience):
+			t.Fatal("OnUpdate's function was not called")
+			return 0
+		}
+	}
+	mustMove(t, a, "1")
+	if seq := next(); seq <= 0 {
+		t.Fatalf("called with %d waiting; want the move's snapshot", seq)
+	}
+	a.Leave()
+	for next() != closed {
+	}
+	replaced := make(chan struct{}, 8)
+	b.OnUpdate(func() { replaced <- struct{}{} })
+	b.OnUpdate(func() {})
+	b.Leave()
+	select {
+	case <-replaced:
+		t.Error("a replaced OnUpdate function was called")
+	case <-time.After(100 * time.Millisecond):
+	}
+}

@@ -228,6 +228,7 @@ func (r *Room) broadcast() {
 	sh := r.newShared()
 	for s := range r.subs {
 		offer(s.ch, r.snapshotFor(s, sh))
+		s.updated()
 	}
 	r.publish()
 }

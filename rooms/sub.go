@@ -23,10 +23,11 @@ const (
 // Sub is one connection's subscription to a room: a player on a seat or a spectator. Its methods are
 // safe for concurrent use; those that return an error block until the room has answered.
 type Sub struct {
-	room    *Room
-	player  Player
-	ch      chan Snapshot // sent to and closed by the room goroutine only
-	seatNow atomic.Int64  // mirror of seat for Seat()
+	room     *Room
+	player   Player
+	ch       chan Snapshot          // sent to and closed by the room goroutine only
+	onUpdate atomic.Pointer[func()] // see OnUpdate
+	seatNow  atomic.Int64           // mirror of seat for Seat()
 
 	// Owned by the room goroutine.
 	seat      rules.Seat
@@ -45,6 +46,21 @@ func (s *Sub) setSeat(seat rules.Seat) {
 // closed when the subscription ends (Leave, replacement by a newer connection, or the room's end,
 // after a last snapshot saying so).
 func (s *Sub) Updates() <-chan Snapshot { return s.ch }
+
+// OnUpdate has the room call f, on the room's goroutine, after each snapshot it leaves on Updates
+// and after it closes Updates, so that a subscriber need not keep a goroutine waiting on the
+// channel: f must return at once and must not call into the room (a Bubble Tea program's Wake,
+// say, after which the model reads Updates without waiting). A later call replaces f. The
+// snapshots left before OnUpdate (the first is there when Join returns) wait on Updates: read it
+// once after calling OnUpdate.
+func (s *Sub) OnUpdate(f func()) { s.onUpdate.Store(&f) }
+
+// updated calls the function OnUpdate set, if any. Room goroutine only.
+func (s *Sub) updated() {
+	if f := s.onUpdate.Load(); f != nil {
+		(*f)()
+	}
+}
 
 // Seat returns the subscriber's seat, or rules.Spectator when watching: the seat taken at Join,
 // moved when a rematch rotates the seats. Snapshot.You says the same with each snapshot.

@@ -2,9 +2,9 @@
 // by code, open rooms, help), the room (board, seats, turn, scores, chat, log) and the end of a
 // match. It knows nothing of SSH: package sshd builds a Model per SSH session from a Config.
 //
-// Room updates arrive through a feed: a goroutine per subscription that takes the snapshots off the
-// subscription's channel and sends them to the program (Config.Send); the room itself never calls
-// into the program. Frames are drawn only when
+// Room updates wake the program: the room leaves each snapshot on the subscription's channel and
+// calls the program's Wake (Config.Wake, which never blocks), and the model takes the newest
+// snapshot when it receives the tea.WakeMsg; the room never waits for the program. Frames are drawn only when
 // something changed: no cursor blinks, no clocks, except a one-second tick while a dropped seat's
 // countdown is on screen.
 package session

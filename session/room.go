@@ -66,7 +66,6 @@ const panelWidth = 28
 // roomScreen is the screen of one room: board, seats, chat, prompt.
 type roomScreen struct {
 	sub     *rooms.Sub
-	feed    *feed // brings sub's snapshots
 	me      rooms.Player
 	games   []rules.Game
 	keys    roomKeys

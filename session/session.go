@@ -48,9 +48,10 @@ type Config struct {
 	NoColor bool
 	// ASCII draws with ASCII characters only, for terminals with poor Unicode.
 	ASCII bool
-	// Send delivers a message to the session's program: its *tea.Program's Send. The room's
-	// snapshots reach the model through it; a session that opens a room needs it.
-	Send func(tea.Msg)
+	// Wake is the session's program's Wake (the arcade's copy of Bubble Tea, third_party): a room
+	// calls it on its own goroutine when a snapshot waits for the model, which then receives a
+	// tea.WakeMsg. It must return at once. A session that opens a room needs it.
+	Wake func()
 }
 
 // ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
@@ -214,27 +215,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.lobby.fail(joinError(msg.err))
 			return m, nil
 		}
+		if m.cfg.Wake == nil {
+			panic("session: Config.Wake is nil, and a room's snapshots need it")
+		}
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games())
-		m.room.feed = startFeed(msg.sub, m.cfg.Send)
-		return m, nil
-	case *feed:
-		if m.room == nil || msg != m.room.feed {
-			return m, nil // from a room we left
-		}
-		snap, fresh, closed := msg.take()
-		var cmd tea.Cmd
-		if fresh {
-			cmd = m.room.apply(snap)
-		}
-		if closed {
-			why := m.room.closedReason()
-			m.room = nil
-			m.conn.set(nil)
-			m.lobby.fail(why)
-			return m, nil
-		}
-		return m, cmd
+		msg.sub.OnUpdate(m.cfg.Wake)
+		return m.takeSnapshots() // the first is there already
+	case tea.WakeMsg:
+		return m.takeSnapshots()
 	}
 	if msg, ok := msg.(replayMsg); ok {
 		m.busy = false
@@ -357,4 +346,26 @@ func moveCmd(sub *rooms.Sub, move string) tea.Cmd {
 // actionCmd runs a room action (chat, bot, rematch) off the UI goroutine.
 func actionCmd(f func() error) tea.Cmd {
 	return func() tea.Msg { return actionMsg{err: f()} }
+}
+
+// takeSnapshots applies the newest snapshot waiting for the room screen, if any, and goes back to
+// the lobby, saying why, if the subscription has ended. Without a room (one left since the room's
+// wake-up) it does nothing.
+func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
+	if m.room == nil {
+		return m, nil
+	}
+	snap, fresh, closed := latest(m.room.sub)
+	var cmd tea.Cmd
+	if fresh {
+		cmd = m.room.apply(snap)
+	}
+	if closed {
+		why := m.room.closedReason()
+		m.room = nil
+		m.conn.set(nil)
+		m.lobby.fail(why)
+		return m, nil
+	}
+	return m, cmd
 }

@@ -499,6 +499,7 @@ type Program struct {
 	externalCtx context.Context
 
 	msgs         chan Msg
+	wakes        chan struct{} // patched for arcade (see PATCH.md): Wake's signal, buffered 1
 	errs         chan error
 	finished     chan struct{}
 	shutdownOnce sync.Once
@@ -596,6 +597,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 	p := &Program{
 		initialModel: model,
 		msgs:         make(chan Msg),
+		wakes:        make(chan struct{}, 1),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
 	}
@@ -734,6 +736,23 @@ func (p *Program) eventLoop(model Model) (Model, error) {
 
 		case err := <-p.errs:
 			return model, err
+
+		case <-p.wakes:
+			// Patched for arcade (see PATCH.md): a WakeMsg, handled as a message from
+			// p.msgs is (no special handling applies to it).
+			var msg Msg = WakeMsg{}
+			if p.filter != nil {
+				if msg = p.filter(model, msg); msg == nil {
+					continue
+				}
+			}
+			var cmd Cmd
+			model, cmd = model.Update(msg)
+			if p.ctx.Err() != nil {
+				return model, nil
+			}
+			p.startCmd(cmd)
+			p.render(model)
 
 		case msg := <-p.msgs:
 			msg = p.translateInputEvent(msg)
@@ -1141,6 +1160,24 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 	p.shutdown(killed)
 
 	return model, err
+}
+
+// WakeMsg is the message Wake has the model receive. Patched for arcade (see PATCH.md).
+type WakeMsg struct{}
+
+// Wake has the program's model receive a WakeMsg soon, and never blocks: wakes that come before
+// the model has received the last one make one WakeMsg. A goroutine that must not wait for the
+// program (a game room's, with news for the model) leaves what it has where the model looks, then
+// calls Wake; the model looks after each WakeMsg. Before Run the wake waits for it; after the
+// program has ended it does nothing. Safe for concurrent use.
+//
+// Patched for arcade (see PATCH.md): Send blocks until the event loop takes the message, so a
+// caller that must not wait needed a goroutine of its own to call it.
+func (p *Program) Wake() {
+	select {
+	case p.wakes <- struct{}{}:
+	default:
+	}
 }
 
 // Send sends a message to the main update function, effectively allowing
