@@ -109,7 +109,7 @@ func TestDisconClickAndLeave(t *testing.T) {
 func TestDisconASCII(t *testing.T) {
 	snap, _ := disconSnapshot(t, 12)
 	b := newDisconBoard()
-	st := newStyles(true, true)
+	st := *newStyles(true, true)
 	v, _ := viewRef[discon.View](&snap)
 	b.handle(tea.MouseClickMsg{X: disconLeft + disconCell*v.Legal[0].From.Col(), Y: disconTop + v.Legal[0].From.Row(),
 		Button: tea.MouseLeft}, &snap)
@@ -139,7 +139,7 @@ func TestDisconRedrawEqualsFresh(t *testing.T) {
 	v, _ := viewRef[discon.View](&full)
 	keys := []rune{tea.KeyRight, tea.KeyDown, tea.KeyEnter, tea.KeyLeft, 'L', tea.KeyUp, 'u'}
 	for _, ascii := range []bool{false, true} {
-		st := newStyles(false, ascii)
+		st := *newStyles(false, ascii)
 		b := newDisconBoard()
 		frames := 0
 		for plies := 0; plies <= len(full.Moves); plies += 3 {

@@ -10,7 +10,7 @@ import (
 // TestHelpCacheKeepsAlternatingLines: a screen that switches between sets of keys (the board's
 // and the move prompt's, at every move) draws each help line once.
 func TestHelpCacheKeepsAlternatingLines(t *testing.T) {
-	st := newStyles(false, false)
+	st := *newStyles(false, false)
 	k := newRoomKeys()
 	board := []key.Binding{k.Prompt, k.Chat, k.Rules, k.Leave}
 	prompt := []key.Binding{k.Send, k.Cancel}

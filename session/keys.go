@@ -7,6 +7,14 @@ type lobbyKeys struct {
 	Up, Down, Left, Right, Enter, Back, Quit, Watch, Refresh key.Binding
 }
 
+// lobbyKeyMap and roomKeyMap are the key maps of every session's lobby and room screen: shared,
+// never changed (withHelp changes a copy), since a copy per session would be more for every
+// collection to scan.
+var (
+	lobbyKeyMap = newLobbyKeys()
+	roomKeyMap  = newRoomKeys()
+)
+
 func newLobbyKeys() lobbyKeys {
 	return lobbyKeys{
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),

@@ -44,7 +44,7 @@ var menuItems = []struct {
 
 // lobby is the lobby's state.
 type lobby struct {
-	keys   lobbyKeys
+	keys   *lobbyKeys // shared (lobbyKeyMap)
 	games  []rules.Game
 	page   lobbyPage
 	menu   int
@@ -71,7 +71,7 @@ type lobbyAction struct {
 func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 	code := newLineInput("Room code: ", 5)
 	code.upper = true
-	return lobby{keys: newLobbyKeys(), games: games, code: code, recs: recs, me: me,
+	return lobby{keys: &lobbyKeyMap, games: games, code: code, recs: recs, me: me,
 		helped: &helpCache{}}
 }
 
@@ -468,7 +468,7 @@ func stepOption(o rules.Option, v string, d int) string {
 	return o.Choices[(i+d+len(o.Choices))%len(o.Choices)]
 }
 
-func (f *newForm) update(km tea.KeyPressMsg, k lobbyKeys) {
+func (f *newForm) update(km tea.KeyPressMsg, k *lobbyKeys) {
 	fields := f.fields()
 	switch {
 	case key.Matches(km, k.Up):

@@ -21,7 +21,7 @@ func TestSharedMemo(t *testing.T) {
 			return s
 		}
 	}
-	all := []styles{newStyles(false, false), newStyles(true, false), newStyles(false, true), newStyles(true, true)}
+	all := []styles{*newStyles(false, false), *newStyles(true, false), *newStyles(false, true), *newStyles(true, true)}
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {

@@ -47,7 +47,7 @@ func namedPaints(st styles) map[string]paint {
 func TestPaintMatchesLipgloss(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
 		for _, ascii := range []bool{false, true} {
-			for name, p := range namedPaints(newStyles(noColor, ascii)) {
+			for name, p := range namedPaints(*newStyles(noColor, ascii)) {
 				style := p.Style()
 				for _, s := range paintCorpus {
 					if got, want := p.Render(s), style.Render(s); got != want {
@@ -67,7 +67,7 @@ func TestPaintMatchesLipgloss(t *testing.T) {
 // TestPaintFastPath: the screens' colour styles take the fast path, and the styles lipgloss draws
 // otherwise (underline, padding, width) do not.
 func TestPaintFastPath(t *testing.T) {
-	st := newStyles(false, false)
+	st := *newStyles(false, false)
 	for name, p := range map[string]paint{"title": st.title, "dim": st.dim, "cursor": st.cursor, "acted": st.acted,
 		"plain": plainPaint, "seat": st.seat[0]} {
 		if !p.fast {

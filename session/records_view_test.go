@@ -78,7 +78,7 @@ func TestReplayGolden(t *testing.T) {
 	if r.at != 10 {
 		t.Fatalf("after end, back, back the replay shows move %d, want 10", r.at)
 	}
-	out := r.view(newStyles(false, false), 80, 24)
+	out := r.view(*newStyles(false, false), 80, 24)
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
 	r.update(keyPress("g"))

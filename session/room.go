@@ -68,7 +68,7 @@ type roomScreen struct {
 	sub     *rooms.Sub
 	me      rooms.Player
 	games   []rules.Game
-	keys    roomKeys
+	keys    *roomKeys // shared (roomKeyMap)
 	snap    rooms.Snapshot
 	have    bool
 	board   boardView
@@ -86,7 +86,7 @@ type roomScreen struct {
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game) *roomScreen {
-	return &roomScreen{sub: sub, me: me, games: games, keys: newRoomKeys(), level: -1}
+	return &roomScreen{sub: sub, me: me, games: games, keys: &roomKeyMap, level: -1}
 }
 
 // apply takes a new snapshot; it returns a tick while a countdown is on screen.

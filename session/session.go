@@ -76,7 +76,7 @@ type Model struct {
 // model is the state of a session.
 type model struct {
 	cfg    Config
-	st     styles
+	st     *styles // shared (newStyles)
 	width  int
 	height int
 	lobby  lobby
@@ -283,7 +283,7 @@ func (m Model) ViewLines() (tea.View, []string) {
 		v := m.View()
 		return v, strings.Split(v.Content, "\n")
 	}
-	lines := m.room.viewLines(m.st, m.width, m.height)
+	lines := m.room.viewLines(*m.st, m.width, m.height)
 	if m.cfg.ASCII {
 		for i, l := range lines {
 			lines[i] = asciiOnly(l)
@@ -312,15 +312,15 @@ func (m Model) render() string {
 		return "\n  " + m.st.title.Render(m.notice) + "\n"
 	}
 	if w < minWidth || h < minHeight {
-		return tooSmall(w, h, m.st)
+		return tooSmall(w, h, *m.st)
 	}
 	if m.replay != nil {
-		return m.replay.view(m.st, w, h)
+		return m.replay.view(*m.st, w, h)
 	}
 	if m.room != nil {
-		return m.room.view(m.st, w, h)
+		return m.room.view(*m.st, w, h)
 	}
-	return m.lobby.view(m.st, m.cfg.Player, w, h, m.busy)
+	return m.lobby.view(*m.st, m.cfg.Player, w, h, m.busy)
 }
 
 // joinError turns a rooms error into a line for the lobby.

@@ -28,16 +28,18 @@ var namedColors = map[string]color.Color{
 	"Magenta": seatColors[4], "Orange": lipgloss.Color("#ffaf5f"), "Purple": lipgloss.Color("#af87ff"),
 }
 
-// The styles of the four combinations of noColor and ascii, made once: newStyles hands out these
-// (a styles value shares its slice and map, which nobody changes).
+// The styles of the four combinations of noColor and ascii, made once: newStyles hands out
+// pointers to these, which nobody changes. A session holds a pointer, not a copy: every copy would
+// be some 500 bytes more for every collection to scan, per session.
 var builtStyles = [2][2]styles{
 	{buildStyles(false, false), buildStyles(false, true)},
 	{buildStyles(true, false), buildStyles(true, true)},
 }
 
-// newStyles returns the styles with or without colour, with or without non-ASCII glyphs.
-func newStyles(noColor, ascii bool) styles {
-	return builtStyles[b2i(noColor)][b2i(ascii)]
+// newStyles returns the styles with or without colour, with or without non-ASCII glyphs. They are
+// shared: the caller must not change them.
+func newStyles(noColor, ascii bool) *styles {
+	return &builtStyles[b2i(noColor)][b2i(ascii)]
 }
 
 // b2i is 1 for true, 0 for false.

@@ -272,13 +272,29 @@ func TestChatFollowsSnapshots(t *testing.T) {
 	if out := plain(wide.View().Content); !strings.Contains(out, "bob: hello there") {
 		t.Errorf("the chat is gone at a new width:\n%s", out)
 	}
-	if got := m.room.chatLines(m.st, panelWidth); len(got) != 2 {
+	if got := m.room.chatLines(*m.st, panelWidth); len(got) != 2 {
 		t.Errorf("chat lines %q, want 2", got)
 	}
-	if got := m.room.chatLines(m.st, 8); len(got) <= 2 {
+	if got := m.room.chatLines(*m.st, 8); len(got) <= 2 {
 		t.Errorf("chat wrapped to 8 columns: %q, want more than 2 lines", got)
 	}
-	if got := m.room.chatLines(m.st, panelWidth); len(got) != 2 {
+	if got := m.room.chatLines(*m.st, panelWidth); len(got) != 2 {
 		t.Errorf("chat back at the panel's width: %q, want 2 lines", got)
+	}
+}
+
+// TestSessionsShareWhatNeverChanges: the styles and the key maps are the same for every session
+// (with the same NO_COLOR and ASCII choices), so sessions point to one copy of each instead of
+// holding their own, which every collection would scan.
+func TestSessionsShareWhatNeverChanges(t *testing.T) {
+	a, b := newTestModel(80, 24), newTestModel(100, 30)
+	if a.st != b.st || a.lobby.keys != b.lobby.keys {
+		t.Error("two sessions hold copies of the styles or the lobby's keys")
+	}
+	if c := New(Config{Hub: fakeHub{testGames}, NoColor: true}); c.st == a.st {
+		t.Error("a NO_COLOR session shares the coloured styles")
+	}
+	if r1, r2 := newRoomScreen(nil, rooms.Player{}, nil), newRoomScreen(nil, rooms.Player{}, nil); r1.keys != r2.keys {
+		t.Error("two room screens hold copies of the room's keys")
 	}
 }
