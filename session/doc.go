@@ -4,7 +4,7 @@
 //
 // Room updates wake the program: the room leaves each snapshot on the subscription's channel and
 // calls the program's Wake (Config.Wake, which never blocks), and the model takes the newest
-// snapshot when it receives the tea.WakeMsg; the room never waits for the program. Frames are drawn only when
-// something changed: no cursor blinks, no clocks, except a one-second tick while a dropped seat's
-// countdown is on screen.
+// snapshot when it receives the tea.WakeMsg; the room never waits for the program. Frames are drawn
+// only when something changed: no cursor blinks, no clocks, except a one-second tick while a
+// dropped seat's countdown is on screen.
 package session

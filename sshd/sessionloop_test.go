@@ -1,11 +1,10 @@
 package sshd
 
 import (
-	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
-	"runtime"
 	"testing"
 	"time"
 
@@ -44,23 +43,12 @@ func sessionLoopServer(t *testing.T, handler ssh.Handler) *gossh.Client {
 }
 
 // waitRequestLoops waits until want goroutines of the process run charm.land/ssh's request loop
-// of a session (the sessions of earlier tests may take a moment to end), and fails the test if
-// that does not happen within 10 s.
+// of a session (the sessions of earlier tests may take a moment to end), for 10 s at most.
 func waitRequestLoops(t *testing.T, want int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		n := bytes.Count(buf, []byte("charm.land/ssh.(*session).handleRequests("))
-		if n == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines run a session's request loop; want %d", n, want)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitGoroutines(t, fmt.Sprintf("not %d goroutines in a session's request loop", want), func(stacks []string) bool {
+		return count(stacks, "charm.land/ssh.(*session).handleRequests(") == want
+	})
 }
 
 // TestSessionRequestsOnTheConnectionsLoop (third_party/ssh, PATCH.md): the connection's loop
