@@ -24,6 +24,8 @@ type config struct {
 	metrics     string // address of the Prometheus endpoint; "" for none
 	fps         int    // 0: frames only on change; N: Bubble Tea's renderer at N frames a second
 	loadSeeds   bool   // matches' seeds follow from their room codes (load testing only)
+
+	keystrokeObfuscation bool // advertise ping@openssh.com (sshd.Config.KeystrokeObfuscation)
 }
 
 // parseConfig reads flags; each flag's default comes from its ARCADE_ variable when set.
@@ -72,6 +74,8 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
 	fs.IntVar(&c.fps, "fps", envInt("FPS", 0), "0 draws a frame only when a screen changed; N uses Bubble Tea's renderer at N frames a second, which ticks while idle (ARCADE_FPS)")
 	fs.StringVar(&c.metrics, "metrics", env("METRICS", ""), "serve Prometheus metrics (and /debug/pprof/) on this address, e.g. 127.0.0.1:9100; off when empty (ARCADE_METRICS)")
+	fs.BoolVar(&c.keystrokeObfuscation, "keystroke-obfuscation", env("KEYSTROKE_OBFUSCATION", "") == "1",
+		"let OpenSSH 9.5+ clients hide keystroke timing with a ping every 20 ms while a player types, each answered: 0.3 to 0.5% of a core per playing session (ARCADE_KEYSTROKE_OBFUSCATION=1)")
 	fs.BoolVar(&c.loadSeeds, "load-test-seeds", env("LOAD_TEST_SEEDS", "") == "1",
 		"LOAD TESTING ONLY: each match's seed (its shuffles) follows from its room code, so that a load tool can play games with hidden cards; anyone who knows the code can then know the cards (ARCADE_LOAD_TEST_SEEDS=1)")
 	if len(bad) > 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/pem"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -188,23 +187,11 @@ func TestOfferedKeyIsNotIdentity(t *testing.T) {
 	addr := startServer(t).(*net.TCPAddr)
 	dir := t.TempDir()
 	alice, mallory := newKey(t), newKey(t)
-	writeKey := func(name string, key ssh.Signer, private bool) string {
-		path := filepath.Join(dir, name)
-		data := ssh.MarshalAuthorizedKey(key.PublicKey())
-		if private {
-			block, err := ssh.MarshalPrivateKey(privateKeys[key], "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			data = pem.EncodeToMemory(block)
-		}
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
+	alicePub := filepath.Join(dir, "alice.pub")
+	if err := os.WriteFile(alicePub, ssh.MarshalAuthorizedKey(alice.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	alicePub := writeKey("alice.pub", alice, false)
-	malloryKey := writeKey("mallory", mallory, true)
+	malloryKey := writePrivateKey(t, dir, "mallory", mallory)
 	cmd := exec.Command(sshPath, "-F", "none", "-p", strconv.Itoa(addr.Port),
 		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
 		"-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "LogLevel=ERROR",

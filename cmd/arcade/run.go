@@ -89,6 +89,8 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Names:       db,
 		Records:     db,
 		FPS:         cfg.fps,
+
+		KeystrokeObfuscation: cfg.keystrokeObfuscation,
 	}, hub)
 	if err != nil {
 		return err
