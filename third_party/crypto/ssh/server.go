@@ -190,7 +190,7 @@ type ServerConfig struct {
 	// OmitPingExtension, when set, leaves ping@openssh.com out of the
 	// SSH_MSG_EXT_INFO the server sends, so that OpenSSH clients (9.5 and
 	// later) do not obscure keystroke timing with chaff: a ping every 20 ms
-	// while the user types, and for up to a second after, each answered by the
+	// while the user types, and for a random while after, each answered by the
 	// server. The server still answers a ping it is sent. (Patched in by
 	// arcade; see PATCH.md at the module's root.)
 	OmitPingExtension bool
