@@ -31,12 +31,12 @@
 // View.ForegroundColor and View.BackgroundColor are ignored, Println/Printf above an inline program
 // do nothing, and terminal requests made with commands (tea.RequestWindowSize, clipboard, raw
 // sequences) are written by Bubble Tea itself: at once with the arcade's copy, and by upstream's
-// once-a-second ticker, up to a second later. On the
-// alternate screen, escape sequences in the view other than SGR styles (hyperlinks, cursor moves)
-// are dropped. In an inline view, a style or hyperlink left open at the end of one line and closed
-// on a later line is drawn right, at the cost of redrawing every line (lipgloss never does this);
-// on the alternate screen it costs nothing. The program's output must
-// not be a terminal the program has to set up (raw mode): with wish, use its default emulated PTY.
+// once-a-second ticker, up to a second later. On the alternate screen, escape sequences in the
+// view other than SGR styles (hyperlinks, cursor moves) are dropped. In an inline view, a style or
+// hyperlink left open at the end of one line and closed on a later line is drawn right, at the
+// cost of redrawing every line (lipgloss never does this); on the alternate screen it costs
+// nothing. The program's output must not be a terminal the program has to set up (raw mode):
+// with wish, use its default emulated PTY.
 package teaframe
 
 import (
