@@ -1,4 +1,4 @@
-// Package coloretta is the engine of Coloretta (shared/RULES.md section 3), 2 to 5 players: collect
+// Package coloretta is the engine of Coloretta (docs/rules.md section 3), 2 to 5 players: collect
 // cards of a few colours from shared game stacks; more than three colours cost points.
 //
 // # Playing
@@ -11,7 +11,7 @@
 // to notation. Apply's errors read as sentences ("stack 2 is full") and wrap rules.ErrNotYourTurn,
 // rules.ErrGameOver or rules.ErrBadNotation where they apply.
 //
-// # Rule decisions not spelled out in RULES.md
+// # Rule decisions not spelled out in docs/rules.md
 //
 //   - Colours, with the letter that stands for each: R red, Y yellow, G green, B blue, P purple,
 //     C cyan, O orange. 2 players use the first 5, 3 players the first 6, 4 and 5 players all 7.

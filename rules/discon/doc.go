@@ -1,4 +1,4 @@
-// Package discon is the engine of DISCON (1969), as ruled in shared/RULES.md section 2: pieces
+// Package discon is the engine of DISCON (1969), as ruled in docs/rules.md section 2: pieces
 // that jump like chess knights collect coloured discs into towers on a 10 x 10 board, 2 to 4
 // players.
 //
@@ -6,7 +6,7 @@
 // ParseMove), the public view for the terminal UI (View), the scoring (ScoreTower) and three bots
 // (EasyBot, GreedyBot, HardBot). Game describes it all to the arcade.
 //
-// # Decisions not spelled out in RULES.md
+// # Decisions not spelled out in docs/rules.md
 //
 // Board and notation. Squares are named by column a to j from the left and row 1 to 10 from the
 // top as drawn, so a1 is the top-left corner and j10 the bottom-right one. A move is written

@@ -1,11 +1,11 @@
 // Package stonetowers is the engine of Stone Towers, a two-player game of castles and influence on
-// a square board, as ruled in RULES.md section 1.
+// a square board, as ruled in docs/rules.md section 1.
 //
 // The engine is a pure value: a *State implements rules.Engine; Apply and Play return a new state and
 // never modify the receiver. Game describes the game to the arcade, with its options, bots and
 // help text. Red is seat 0 and moves first; Blue is seat 1.
 //
-// # Decisions not spelled out in RULES.md
+// # Decisions not spelled out in docs/rules.md
 //
 //   - Coordinates: a square is named like a chess square, column letter then row number ("e5"), but
 //     columns a, b, c, ... run from the left and rows 1, 2, 3, ... from the TOP as the board is drawn:
