@@ -35,8 +35,8 @@ var layers = map[string][]string{
 
 const module = "github.com/arcade/arcade"
 
-// TestImportDirection fails when a package imports against the layering of ARCHITECTURE.md, or
-// when rules imports a charm or bbolt package.
+// TestImportDirection fails when a package imports against the layering of
+// docs/architecture.md, or when rules imports a charm or bbolt package.
 func TestImportDirection(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "./...").Output()
 	if err != nil {

@@ -51,8 +51,7 @@ type Config struct {
 	// the timing of a player's keystrokes: while the player types, and for a random while after,
 	// their client sends a ping every 20 ms and the server answers each. Off by default: it
 	// costs the server 0.3 to 0.5% of a core per player making a move every 2 s, more than the
-	// rest of the arcade's work for that player (README: What changed, Keystroke obfuscation
-	// off by default).
+	// rest of the arcade's work for that player (docs/performance.md, Keystroke obfuscation).
 	KeystrokeObfuscation bool
 }
 
