@@ -144,6 +144,9 @@ func tuneRuntime(gc gcPercent, mem memoryLimit, getenv func(string) string, fsys
 			rs.memoryFrom = fmt.Sprintf("%s: %g%% of %s (%s)", from, share, where, formatBytes(total))
 		} else {
 			rs.memoryFrom = fmt.Sprintf("%s: %g%% of the memory available, which cannot be read", from, share)
+			if getenv("GOMEMLIMIT") != "" {
+				rs.memoryFrom += "; GOMEMLIMIT's stays"
+			}
 		}
 	default:
 		rs.memoryFrom = "GOMEMLIMIT"

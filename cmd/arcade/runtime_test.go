@@ -128,6 +128,8 @@ func TestTuneRuntime(t *testing.T) {
 			150, "--gc-percent", gib, "--memory-limit"},
 		{"a percentage over GOMEMLIMIT", gcPercent{true, -1}, memoryLimit{set: true, percent: 25}, both, machine,
 			-1, "--gc-percent", 2 * gib, "--memory-limit: 25% of machine (8GiB)"},
+		{"a percentage of memory unknown", gcPercent{}, memoryLimit{set: true, percent: 25}, both, fstest.MapFS{},
+			123, "GOGC", 777 << 20, "--memory-limit: 25% of the memory available, which cannot be read; GOMEMLIMIT's stays"},
 		{"off", gcPercent{true, 0}, memoryLimit{set: true, bytes: math.MaxInt64}, both, cgroup,
 			0, "--gc-percent", math.MaxInt64, "--memory-limit"},
 	} {
