@@ -7,7 +7,6 @@ import (
 	"os"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -18,10 +17,7 @@ import (
 //
 //	gc 5 @24.371s 0%: 4.3+251+0.096 ms clock, 8.6+115/141/0+0.19 ms cpu, 755->760->172 MB, ...
 //
-// The process's start is taken as when the tool started it. The arcade may run itself once more
-// at its start (to set its own GODEBUG, cmd/arcade's keepStacks), which restarts the runtime's
-// clock some milliseconds later: a collection's span can then seem that much early, a small part
-// of the 200 to 400 ms one takes at 2,000 sessions.
+// The process's start is taken as when the tool started it.
 
 // gcBacklog is how long after a collection's end the moves it held back are still being caught
 // up with: its span, for telling which moves it slowed, runs on that long. In four 60 s runs on
@@ -45,7 +41,7 @@ func (r *gcWatchResult) String() string {
 }
 
 // readGCWatch reads the collections over window from the log of srv, an arcade the tool started
-// with withGCTrace. It returns nil when the log cannot be read (errs has why).
+// with gctrace=1 (arcadeEnv). It returns nil when the log cannot be read (errs has why).
 func readGCWatch(srv *server, window span, errs *errorLog) *gcWatchResult {
 	log, err := os.ReadFile(srv.logPath)
 	if err != nil {
@@ -83,22 +79,4 @@ func parseGCTrace(log []byte, start time.Time, window span) *gcWatchResult {
 		res.spans = append(res.spans, s)
 	}
 	return res
-}
-
-// withGCTrace returns env with gctrace=1 added to its GODEBUG (the last one, which is the one
-// that counts); when env sets none, to tool, the tool's own, which the server would inherit.
-func withGCTrace(env []string, tool string) []string {
-	out := make([]string, 0, len(env)+1)
-	debug := tool
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
-			debug = v
-			continue
-		}
-		out = append(out, kv)
-	}
-	if debug != "" {
-		debug += ","
-	}
-	return append(out, "GODEBUG="+debug+"gctrace=1")
 }

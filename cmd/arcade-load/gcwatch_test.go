@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"testing"
 	"time"
 )
@@ -31,25 +30,5 @@ not a gc line: gc 8 @1.0s
 	}
 	if got := parseGCTrace([]byte("no collections here\n"), start, window); got.Collections != 0 || got.spans != nil {
 		t.Errorf("a log without gctrace: %+v", got)
-	}
-}
-
-// TestWithGCTrace: gctrace=1 joins the GODEBUG the server would have run with, whichever that is.
-func TestWithGCTrace(t *testing.T) {
-	for _, tc := range []struct {
-		env  []string
-		tool string
-		want []string
-	}{
-		{nil, "", []string{"GODEBUG=gctrace=1"}},
-		{nil, "madvdontneed=1", []string{"GODEBUG=madvdontneed=1,gctrace=1"}},
-		{[]string{"GOGC=800"}, "", []string{"GOGC=800", "GODEBUG=gctrace=1"}},
-		{[]string{"GODEBUG=gcshrinkstackoff=0", "GOGC=800"}, "madvdontneed=1",
-			[]string{"GOGC=800", "GODEBUG=gcshrinkstackoff=0,gctrace=1"}},
-		{[]string{"GODEBUG=a=1", "GODEBUG=b=1"}, "", []string{"GODEBUG=b=1,gctrace=1"}},
-	} {
-		if got := withGCTrace(tc.env, tc.tool); !slices.Equal(got, tc.want) {
-			t.Errorf("withGCTrace(%q, %q) = %q, want %q", tc.env, tc.tool, got, tc.want)
-		}
 	}
 }

@@ -124,7 +124,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.IntVar(&o.size, "size", 12, "Stone Towers board size")
 	fs.IntVar(&o.turns, "turns", 60, "Stone Towers turns per player (a match lasts turns x interval)")
 	fs.Var((*stringList)(&o.serverArgs), "server-arg", "an extra flag for the arcade the tool starts (repeat it)")
-	fs.Var((*stringList)(&o.serverEnv), "server-env", "an extra KEY=VALUE in the environment of the servers the tool starts, e.g. GOGC=200 (repeat it)")
+	fs.Var((*stringList)(&o.serverEnv), "server-env", "an extra KEY=VALUE in the environment of the servers the tool starts, e.g. GOGC=200 (repeat it); the arcade gets GODEBUG=gcshrinkstackoff=1, as deploy/arcade.service sets it, unless a GODEBUG here (or the tool's own) names gcshrinkstackoff")
 	fs.StringVar(&o.arcadeBin, "arcade-bin", "", "arcade binary to start (default: go build ./cmd/arcade)")
 	fs.StringVar(&o.floorBin, "floor-bin", "", "floor binary to start (default: go build ./cmd/arcade-load/floor)")
 	fs.BoolVar(&o.guests, "guests", false, "connect as guests (no key) instead of with one key per client")
@@ -338,10 +338,8 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 			args = append(args, "--load-test-seeds")
 		}
 		args = append(args, o.serverArgs...)
-		env := o.serverEnv
-		if o.gcWatch {
-			env = withGCTrace(env, os.Getenv("GODEBUG"))
-		}
+		env := arcadeEnv(o.serverEnv, os.Getenv("GODEBUG"), o.gcWatch)
+		res.Options += " arcade-" + env[len(env)-1]
 		arcade, err = startServer(ctx, "arcade", o.arcadeBin, args, env, filepath.Join(tmp, "arcade.log"))
 		if err != nil {
 			return res, err

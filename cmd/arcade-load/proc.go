@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -263,4 +264,37 @@ func loadAverage() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// keptStacks is the GODEBUG setting deploy/arcade.service runs the arcade with (goroutine stacks
+// are left at the size they grew to; docs/operations.md says why). The tool starts the arcade
+// with it too, so that its figures are those of the arcade as deployed.
+const keptStacks = "gcshrinkstackoff=1"
+
+// arcadeEnv returns env with the GODEBUG the tool starts the arcade with: env's (the last one,
+// which is the one that counts), else tool's (the tool's own, which the arcade would inherit);
+// with keptStacks added unless it names gcshrinkstackoff already, and gctrace=1 when gcTrace
+// (--gc-watch).
+func arcadeEnv(env []string, tool string, gcTrace bool) []string {
+	out := make([]string, 0, len(env)+1)
+	debug := tool
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			debug = v
+			continue
+		}
+		out = append(out, kv)
+	}
+	var settings []string
+	if debug != "" {
+		settings = strings.Split(debug, ",")
+	}
+	key, _, _ := strings.Cut(keptStacks, "=")
+	if !slices.ContainsFunc(settings, func(s string) bool { return strings.HasPrefix(s, key+"=") }) {
+		settings = append(settings, keptStacks)
+	}
+	if gcTrace {
+		settings = append(settings, "gctrace=1")
+	}
+	return append(out, "GODEBUG="+strings.Join(settings, ","))
 }

@@ -25,6 +25,9 @@ type config struct {
 	fps         int    // 0: frames only on change; N: Bubble Tea's renderer at N frames a second
 	loadSeeds   bool   // matches' seeds follow from their room codes (load testing only)
 
+	gcPercent   gcPercent   // --gc-percent; unset: GOGC, else defaultGCPercent
+	memoryLimit memoryLimit // --memory-limit; unset: GOMEMLIMIT, else defaultMemoryShare of memoryAvailable
+
 	keystrokeObfuscation bool // advertise ping@openssh.com (sshd.Config.KeystrokeObfuscation)
 }
 
@@ -78,6 +81,11 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 		"let OpenSSH 9.5+ clients hide keystroke timing with a ping every 20 ms while a player types, each answered: 0.3 to 0.5% of a core per playing session (ARCADE_KEYSTROKE_OBFUSCATION=1)")
 	fs.BoolVar(&c.loadSeeds, "load-test-seeds", env("LOAD_TEST_SEEDS", "") == "1",
 		"LOAD TESTING ONLY: each match's seed (its shuffles) follows from its room code, so that a load tool can play games with hidden cards; anyone who knows the code can then know the cards (ARCADE_LOAD_TEST_SEEDS=1)")
+	gcFlag, memFlag := env("GC_PERCENT", ""), env("MEMORY_LIMIT", "")
+	fs.StringVar(&gcFlag, "gc-percent", gcFlag,
+		"the collector's target, as GOGC: a percentage or off; when not given, GOGC if set, else 400 (ARCADE_GC_PERCENT)")
+	fs.StringVar(&memFlag, "memory-limit", memFlag,
+		"the runtime's soft memory limit, as GOMEMLIMIT: a size (1536MiB, 2GiB), a percentage of the memory the process may use (the machine's or its cgroup's limit), or off; when not given, GOMEMLIMIT if set, else 50% (ARCADE_MEMORY_LIMIT)")
 	if len(bad) > 0 {
 		err := fmt.Errorf("bad value in %s", strings.Join(bad, ", "))
 		fmt.Fprintln(errOut, "arcade:", err)
@@ -90,6 +98,14 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 		err := fmt.Errorf("unexpected argument %q", fs.Arg(0))
 		fmt.Fprintln(errOut, "arcade:", err)
 		fs.Usage()
+		return c, err
+	}
+	var err error
+	if c.gcPercent, err = parseGCPercent(gcFlag); err == nil {
+		c.memoryLimit, err = parseMemoryLimit(memFlag)
+	}
+	if err != nil {
+		fmt.Fprintln(errOut, "arcade:", err)
 		return c, err
 	}
 	return c, nil

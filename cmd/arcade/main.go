@@ -21,15 +21,10 @@ func main() {
 		}
 		return
 	}
-	// Before anything else: it may start the arcade again. If it cannot, the arcade runs as it is.
-	if err := keepStacks(execSelf); err != nil {
-		fmt.Fprintln(os.Stderr, "arcade:", err, "(running with Go's default)")
-	}
 	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if err != nil {
 		os.Exit(2) // the flag package has already said why
 	}
-	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg, os.Stdout, nil); err != nil {

@@ -25,13 +25,15 @@ const dbFile = "arcade.db"
 // shutdownNotice is what players see when the server stops.
 const shutdownNotice = "The arcade is restarting. Your seat is kept: join your room again in a minute."
 
-// run serves until ctx is done, then shuts down gracefully. When ready is not nil it receives the
-// listening address once the server accepts connections.
+// run applies the runtime's settings (tuneRuntime) and logs them, serves until ctx is done, then
+// shuts down gracefully. When ready is not nil it receives the listening address once the server
+// accepts connections.
 func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) error {
 	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, Prefix: "arcade"})
 	if lvl, err := log.ParseLevel(cfg.logLevel); err == nil {
 		logger.SetLevel(lvl)
 	}
+	logRuntime(logger, tuneRuntime(cfg.gcPercent, cfg.memoryLimit, os.Getenv, os.DirFS("/")), os.Getenv)
 	signer, created, err := hostkeys.Load(filepath.Join(cfg.data, "host_ed25519"))
 	if err != nil {
 		return err
