@@ -416,7 +416,7 @@ func (srv *Server) handleConn(newConn net.Conn) {
 		conn.maxDeadline = time.Now().Add(srv.MaxTimeout)
 	}
 	if srv.HandshakeTimeout > 0 {
-		conn.handshakeDeadline = time.Now().Add(srv.HandshakeTimeout)
+		conn.setHandshakeDeadline(time.Now().Add(srv.HandshakeTimeout))
 	}
 	conn.updateDeadline()
 	defer func() { _ = conn.Close() }()
@@ -432,8 +432,7 @@ func (srv *Server) handleConn(newConn net.Conn) {
 		}
 		return
 	}
-	conn.handshakeDeadline = time.Time{}
-	conn.updateDeadline()
+	conn.clearHandshakeDeadline()
 
 	if err := extractPublicKeyFromPermissions(ctx, sshConn); err != nil {
 		if srv.ConnectionFailedCallback != nil {
