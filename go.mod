@@ -47,8 +47,6 @@ require (
 
 replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
 
-replace charm.land/ssh => ./third_party/ssh
-
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
 replace golang.org/x/crypto => ./third_party/crypto
