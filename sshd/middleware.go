@@ -155,7 +155,7 @@ func (s *Server) play(sess ssh.Session, req request) {
 	go func() {
 		last := built.Window
 		for w := range windows {
-			if w != last { // the channel starts with the window the program was built with
+			if w != last { // the channel starts with the PTY request's window, usually built's
 				last = w
 				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
