@@ -1,7 +1,6 @@
 package sshd
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -143,29 +142,27 @@ func (s *Server) route(sess ssh.Session) {
 
 // play runs the Bubble Tea program of an interactive session (built by program; route has made
 // sure the session has a PTY) until it ends, then puts the terminal back and leaves the session's
-// room: wish's bubbletea middleware, without the goroutine it keeps per session to forward the
-// window's changes. Those are sent to the program from the session's request loop instead
-// (ssh.OnWindowChange, third_party/ssh).
+// room: wish's bubbletea middleware, plus the end of the session's channel.
 func (s *Server) play(sess ssh.Session, req request) {
-	built, _, _ := sess.Pty() // the window program sizes the program to
+	built, windows, _ := sess.Pty() // the window program sizes the program to, and its changes
 	p, fr, leave := s.program(sess, req)
 	defer leave()
-	resize := func(w ssh.Window) { p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height}) }
-	if now, ok := ssh.OnWindowChange(sess, resize); !ok {
-		// Not a session of charm.land/ssh, which wish always gives: it keeps its first size.
-		s.log.Error("window changes not followed", "addr", sess.RemoteAddr().String())
-	} else if now != built.Window {
-		go resize(now) // changed meanwhile; Send waits for Run to start
-	}
-	// When the session's channel closes (the client closed it, or the connection dropped), the
-	// program quits and the session leaves its room at once, without waiting for the program to
-	// wind down. The session's context would tell only the connection's end: one connection can
-	// carry several sessions (OpenSSH's ControlMaster).
-	gone := func() { p.Quit(); leave() }
-	if !ssh.OnClose(sess, gone) {
-		stop := context.AfterFunc(sess.Context(), gone)
-		defer stop()
-	}
+	// One goroutine per session sends the program each change of its window. charm.land/ssh
+	// closes the channel of changes when the session's channel closes (the client closed it, or
+	// the connection dropped): the program then quits and the session leaves its room at once,
+	// without waiting for the program to wind down. The session's context would tell only the
+	// connection's end: one connection can carry several sessions (OpenSSH's ControlMaster).
+	go func() {
+		last := built.Window
+		for w := range windows {
+			if w != last { // the channel starts with the PTY request's window, usually built's
+				last = w
+				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			}
+		}
+		p.Quit()
+		leave()
+	}()
 	if _, err := p.Run(); err != nil {
 		s.log.Error("program", "err", err)
 	}

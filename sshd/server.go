@@ -136,8 +136,9 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		//   rate      new sessions per source address, before any work is done for them;
 		//   capacity  the concurrent-session cap, with a polite refusal;
 		//   route     the end of the chain: plain-text commands answer and exit; interactive
-		//             ones play their Bubble Tea program (wish's bubbletea middleware, without
-		//             a goroutine per session for window changes) and put the terminal back.
+		//             ones play their Bubble Tea program (wish's bubbletea middleware, which
+		//             also ends the program when the session's channel closes) and put the
+		//             terminal back.
 		wish.WithMiddleware(
 			recover.MiddlewareWithLogger(cfg.Logger.StandardLog(),
 				last(s.route),

@@ -285,8 +285,7 @@ func TestIdleTimeout(t *testing.T) {
 
 // TestGlobalRequests: a connection's global requests (keep-alives, port forwarding, anything) are
 // answered, refused, while its session goes on, and a second session opens on the same
-// connection. The server serves them in the loop that takes the connection's channels
-// (third_party/ssh, PATCH.md).
+// connection.
 func TestGlobalRequests(t *testing.T) {
 	addr := startServerWith(t)
 	p := connect(t, addr, "gil", newKey(t), "")
@@ -315,9 +314,8 @@ func TestGlobalRequests(t *testing.T) {
 	q.waitFor("Welcome")
 }
 
-// TestWindowChanges: the client's window changes reach the program (sent from the session's
-// request loop, ssh.OnWindowChange in third_party/ssh): too small gets the message, and back to
-// 80 x 24 the lobby again, the last of a quick burst of changes winning.
+// TestWindowChanges: the client's window changes reach the program: too small gets the message,
+// and back to 80 x 24 the lobby again, the last of a quick burst of changes winning.
 func TestWindowChanges(t *testing.T) {
 	addr := startServerWith(t)
 	p := connect(t, addr, "win", newKey(t), "")

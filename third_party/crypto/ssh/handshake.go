@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // debugHandshake, if set, prints messages sent and received.  Key
@@ -69,10 +70,7 @@ type handshakeTransport struct {
 	// publicKeyAuthAlgorithms is non-empty if we are the server. In that case,
 	// it contains the supported client public key authentication algorithms.
 	publicKeyAuthAlgorithms []string
-
-	// omitPing leaves ping@openssh.com out of the server's SSH_MSG_EXT_INFO
-	// (ServerConfig.OmitPingExtension; patched in by arcade).
-	omitPing bool
+	omitPing                bool // ServerConfig.OmitPingExtension (patched in by arcade)
 
 	// hostKeyAlgorithms is non-empty if we are the client. In that case,
 	// we accept these key types from the server as host key.
@@ -119,8 +117,8 @@ type handshakeTransport struct {
 	// dance to handle a custom server's message.
 	bannerCallback BannerCallback
 
-	// Algorithms agreed in the last key exchange.
-	algorithms *NegotiatedAlgorithms
+	// Algorithms agreed in the last completed key exchange.
+	algorithms atomic.Pointer[NegotiatedAlgorithms]
 
 	// Counters exclusively owned by readLoop.
 	readPacketsLeft uint32
@@ -191,7 +189,7 @@ func (t *handshakeTransport) getSessionID() []byte {
 }
 
 func (t *handshakeTransport) getAlgorithms() NegotiatedAlgorithms {
-	return *t.algorithms
+	return *t.algorithms.Load()
 }
 
 // waitSession waits for the session to be established. This should be
@@ -299,8 +297,8 @@ func (t *handshakeTransport) resetWriteThresholds() {
 	t.writePacketsLeft = packetRekeyThreshold
 	if t.config.RekeyThreshold > 0 {
 		t.writeBytesLeft = int64(t.config.RekeyThreshold)
-	} else if t.algorithms != nil {
-		t.writeBytesLeft = t.algorithms.Write.rekeyBytes()
+	} else if algs := t.algorithms.Load(); algs != nil {
+		t.writeBytesLeft = algs.Write.rekeyBytes()
 	} else {
 		t.writeBytesLeft = 1 << 30
 	}
@@ -416,8 +414,8 @@ func (t *handshakeTransport) resetReadThresholds() {
 	t.readPacketsLeft = packetRekeyThreshold
 	if t.config.RekeyThreshold > 0 {
 		t.readBytesLeft = int64(t.config.RekeyThreshold)
-	} else if t.algorithms != nil {
-		t.readBytesLeft = t.algorithms.Read.rekeyBytes()
+	} else if algs := t.algorithms.Load(); algs != nil {
+		t.readBytesLeft = algs.Read.rekeyBytes()
 	} else {
 		t.readBytesLeft = 1 << 30
 	}
@@ -634,6 +632,7 @@ func (t *handshakeTransport) writePacket(p []byte) error {
 	if err := t.pushPacket(p); err != nil {
 		t.writeError = err
 		t.writeCond.Broadcast()
+		return err
 	}
 
 	return nil
@@ -679,8 +678,7 @@ func (t *handshakeTransport) enterKeyExchange(otherInitPacket []byte) error {
 		magics.serverKexInit = otherInitPacket
 	}
 
-	var err error
-	t.algorithms, err = findAgreedAlgorithms(isClient, clientInit, serverInit)
+	algs, err := findAgreedAlgorithms(isClient, clientInit, serverInit)
 	if err != nil {
 		return err
 	}
@@ -710,16 +708,16 @@ func (t *handshakeTransport) enterKeyExchange(otherInitPacket []byte) error {
 		}
 	}
 
-	kex, ok := kexAlgoMap[t.algorithms.KeyExchange]
+	kex, ok := kexAlgoMap[algs.KeyExchange]
 	if !ok {
-		return fmt.Errorf("ssh: unexpected key exchange algorithm %v", t.algorithms.KeyExchange)
+		return fmt.Errorf("ssh: unexpected key exchange algorithm %v", algs.KeyExchange)
 	}
 
 	var result *kexResult
 	if len(t.hostKeys) > 0 {
-		result, err = t.server(kex, &magics)
+		result, err = t.server(kex, algs.HostKey, &magics)
 	} else {
-		result, err = t.client(kex, &magics)
+		result, err = t.client(kex, algs.HostKey, &magics)
 	}
 
 	if err != nil {
@@ -732,7 +730,7 @@ func (t *handshakeTransport) enterKeyExchange(otherInitPacket []byte) error {
 	}
 	result.SessionID = t.sessionID
 
-	if err := t.conn.prepareKeyChange(t.algorithms, result); err != nil {
+	if err := t.conn.prepareKeyChange(algs, result); err != nil {
 		return err
 	}
 	if err = t.conn.writePacket([]byte{msgNewKeys}); err != nil {
@@ -752,13 +750,13 @@ func (t *handshakeTransport) enterKeyExchange(otherInitPacket []byte) error {
 		extInfo.Payload = append(extInfo.Payload, "server-sig-algs"...)
 		extInfo.Payload = appendInt(extInfo.Payload, len(supportedPubKeyAuthAlgosList))
 		extInfo.Payload = append(extInfo.Payload, supportedPubKeyAuthAlgosList...)
-		if t.omitPing {
+		extInfo.Payload = appendInt(extInfo.Payload, len("ping@openssh.com"))
+		extInfo.Payload = append(extInfo.Payload, "ping@openssh.com"...)
+		extInfo.Payload = appendInt(extInfo.Payload, 1)
+		extInfo.Payload = append(extInfo.Payload, "0"...)
+		if t.omitPing { // server-sig-algs alone (patched in by arcade)
 			extInfo.NumExtensions = 1
-		} else {
-			extInfo.Payload = appendInt(extInfo.Payload, len("ping@openssh.com"))
-			extInfo.Payload = append(extInfo.Payload, "ping@openssh.com"...)
-			extInfo.Payload = appendInt(extInfo.Payload, 1)
-			extInfo.Payload = append(extInfo.Payload, "0"...)
+			extInfo.Payload = extInfo.Payload[:4+len("server-sig-algs")+4+len(supportedPubKeyAuthAlgosList)]
 		}
 		if err := t.conn.writePacket(Marshal(extInfo)); err != nil {
 			return err
@@ -776,6 +774,8 @@ func (t *handshakeTransport) enterKeyExchange(otherInitPacket []byte) error {
 		// after receiving SSH_MSG_NEWKEYS.
 		t.conn.setInitialKEXDone()
 	}
+
+	t.algorithms.Store(algs)
 
 	return nil
 }
@@ -822,17 +822,17 @@ func pickHostKey(hostKeys []Signer, algo string) AlgorithmSigner {
 	return nil
 }
 
-func (t *handshakeTransport) server(kex kexAlgorithm, magics *handshakeMagics) (*kexResult, error) {
-	hostKey := pickHostKey(t.hostKeys, t.algorithms.HostKey)
+func (t *handshakeTransport) server(kex kexAlgorithm, hostKeyAlgo string, magics *handshakeMagics) (*kexResult, error) {
+	hostKey := pickHostKey(t.hostKeys, hostKeyAlgo)
 	if hostKey == nil {
 		return nil, errors.New("ssh: internal error: negotiated unsupported signature type")
 	}
 
-	r, err := kex.Server(t.conn, t.config.Rand, magics, hostKey, t.algorithms.HostKey)
+	r, err := kex.Server(t.conn, t.config.Rand, magics, hostKey, hostKeyAlgo)
 	return r, err
 }
 
-func (t *handshakeTransport) client(kex kexAlgorithm, magics *handshakeMagics) (*kexResult, error) {
+func (t *handshakeTransport) client(kex kexAlgorithm, hostKeyAlgo string, magics *handshakeMagics) (*kexResult, error) {
 	result, err := kex.Client(t.conn, t.config.Rand, magics)
 	if err != nil {
 		return nil, err
@@ -843,7 +843,7 @@ func (t *handshakeTransport) client(kex kexAlgorithm, magics *handshakeMagics) (
 		return nil, err
 	}
 
-	if err := verifyHostKeySignature(hostKey, t.algorithms.HostKey, result); err != nil {
+	if err := verifyHostKeySignature(hostKey, hostKeyAlgo, result); err != nil {
 		return nil, err
 	}
 

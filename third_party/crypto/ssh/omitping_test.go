@@ -1,4 +1,4 @@
-// This file is arcade's, not upstream's: it tests ServerConfig.OmitPingExtension (PATCH.md).
+// This file is arcade's, not upstream's: it tests ServerConfig.OmitPingExtension (see the arcade's third_party/crypto.md).
 
 package ssh
 
