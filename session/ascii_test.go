@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // colourSGR matches an SGR sequence that sets a foreground or background colour.
@@ -46,7 +47,7 @@ func TestASCIIMode(t *testing.T) {
 			}
 		}
 	}
-	if got := asciiOnly("名前 ok ·"); got != "???? ok ." {
+	if got := draw.ASCIIOnly("名前 ok ·"); got != "???? ok ." {
 		t.Errorf("asciiOnly = %q", got)
 	}
 }

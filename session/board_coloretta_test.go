@@ -172,7 +172,7 @@ func slicesHas(ss []string, s string) bool {
 func TestColorettaASCII(t *testing.T) {
 	snap, _ := colorettaMid(t, 5, 22)
 	b := newColorettaBoard()
-	st := *newStyles(true, true)
+	st := *NewStyles(true, true)
 	lines := append(b.view(&snap, st, 51, 21), b.status(&snap, st, panelWidth)...)
 	if n := len(b.view(&snap, st, 51, 21)); n > 21 {
 		t.Errorf("the board has %d lines", n)

@@ -24,7 +24,7 @@ func disconSnapshot(t *testing.T, plies int) (rooms.Snapshot, rules.Engine) {
 
 func TestDisconRoomGolden(t *testing.T) {
 	snap, _ := disconSnapshot(t, 12)
-	v, _ := viewRef[discon.View](&snap)
+	v, _ := ViewRef[discon.View](&snap)
 	if v.Turn != 0 {
 		t.Fatal("not Red's turn")
 	}
@@ -74,7 +74,7 @@ func TestDisconPickAndJump(t *testing.T) {
 // TestDisconClickAndLeave: a click acts like enter; L switches to moves that leave the tower.
 func TestDisconClickAndLeave(t *testing.T) {
 	snap, state := disconSnapshot(t, 8)
-	v, _ := viewRef[discon.View](&snap)
+	v, _ := ViewRef[discon.View](&snap)
 	var want discon.Move
 	for _, m := range v.Legal {
 		if m.Leave {
@@ -109,8 +109,8 @@ func TestDisconClickAndLeave(t *testing.T) {
 func TestDisconASCII(t *testing.T) {
 	snap, _ := disconSnapshot(t, 12)
 	b := newDisconBoard()
-	st := *newStyles(true, true)
-	v, _ := viewRef[discon.View](&snap)
+	st := *NewStyles(true, true)
+	v, _ := ViewRef[discon.View](&snap)
 	b.handle(tea.MouseClickMsg{X: disconLeft + disconCell*v.Legal[0].From.Col(), Y: disconTop + v.Legal[0].From.Row(),
 		Button: tea.MouseLeft}, &snap)
 	lines := append(b.view(&snap, st, 51, 21), b.status(&snap, st, panelWidth)...)
@@ -136,10 +136,10 @@ func TestDisconASCII(t *testing.T) {
 // draws every frame exactly as a new board does, styles and all.
 func TestDisconRedrawEqualsFresh(t *testing.T) {
 	full, _ := disconSnapshot(t, -1)
-	v, _ := viewRef[discon.View](&full)
+	v, _ := ViewRef[discon.View](&full)
 	keys := []rune{tea.KeyRight, tea.KeyDown, tea.KeyEnter, tea.KeyLeft, 'L', tea.KeyUp, 'u'}
 	for _, ascii := range []bool{false, true} {
-		st := *newStyles(false, ascii)
+		st := *NewStyles(false, ascii)
 		b := newDisconBoard()
 		frames := 0
 		for plies := 0; plies <= len(full.Moves); plies += 3 {

@@ -11,6 +11,7 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // fakeRecords serves fixed records.
@@ -78,7 +79,7 @@ func TestReplayGolden(t *testing.T) {
 	if r.at != 10 {
 		t.Fatalf("after end, back, back the replay shows move %d, want 10", r.at)
 	}
-	out := r.view(*newStyles(false, false), 80, 24)
+	out := r.view(*draw.NewStyles(false, false), 80, 24)
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
 	r.update(keyPress("g"))

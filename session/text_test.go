@@ -11,6 +11,7 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/coloretta"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // widthCorpus are strings textWidth must measure as lipgloss does: the screens' glyphs beside
@@ -32,7 +33,7 @@ var widthCorpus = []string{
 func TestTextWidth(t *testing.T) {
 	check := func(where, s string) {
 		t.Helper()
-		if got, want := textWidth(s), lipgloss.Width(s); got != want {
+		if got, want := draw.TextWidth(s), lipgloss.Width(s); got != want {
 			t.Errorf("%s: textWidth(%q) = %d, lipgloss.Width %d", where, s, got, want)
 		}
 	}
@@ -153,7 +154,7 @@ func TestWrap(t *testing.T) {
 		"a \u0301b", "▶ go", "\x1b[1 qa b", strings.Repeat("word ", 12) + "end", "日本 語", "one\ntwo"}, widthCorpus...)
 	for _, s := range texts {
 		for _, width := range []int{0, 1, 5, 10, 28, 80} {
-			got, want := wrap(s, width), wrapSlow(s, width)
+			got, want := draw.Wrap(s, width), wrapSlow(s, width)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") || len(got) != len(want) {
 				t.Errorf("wrap(%q, %d) = %q, want %q", s, width, got, want)
 			}
