@@ -41,7 +41,7 @@ func (fakeRecords) Profile(id string, recent int) (record.Profile, error) {
 func (fakeRecords) Match(id string) (record.Match, error) { return record.Match{}, nil }
 
 func recordsModel() Model {
-	return New(Config{Hub: fakeHub{testGames}, Records: fakeRecords{},
+	return New(Config{Hub: fakeHub{testGames}, Boards: testBoards, Records: fakeRecords{},
 		Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: 80, Height: 24})
 }
 
@@ -72,7 +72,7 @@ func TestReplayGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newReplayScreen(m, stonetowers.Game, states)
+	r := newReplayScreen(m, stonetowers.Game, states, testBoards.board(stonetowers.Game.ID))
 	for _, k := range []string{"G", "h", "h"} {
 		r.update(keyPress(k))
 	}

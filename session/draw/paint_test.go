@@ -1,13 +1,9 @@
-package session
+package draw
 
 import (
 	"testing"
 
 	"charm.land/lipgloss/v2"
-
-	"github.com/arcade/arcade/rules/coloretta"
-	"github.com/arcade/arcade/rules/discon"
-	"github.com/arcade/arcade/session/draw"
 )
 
 // paintCorpus are the texts the paint test draws: empty, spaces, ASCII, the screens' glyphs, wide
@@ -19,27 +15,21 @@ var paintCorpus = []string{
 }
 
 // namedPaints lists every paint of st with a name for failures.
-func namedPaints(st draw.Styles) map[string]draw.Paint {
-	ps := map[string]draw.Paint{
+func namedPaints(st Styles) map[string]Paint {
+	ps := map[string]Paint{
 		"title": st.Title, "dim": st.Dim, "bold": st.Bold, "err": st.Err, "ok": st.OK, "key": st.Key,
-		"sel": st.Sel, "cursor": st.Cursor, "changed": st.Changed, "acted": st.Acted, "plain": draw.PlainPaint,
-		"zero": {}, "cyan": cyanPaint,
+		"sel": st.Sel, "cursor": st.Cursor, "changed": st.Changed, "acted": st.Acted, "plain": PlainPaint,
+		"zero": {},
 	}
 	for i, p := range st.seat {
-		ps["seat"+draw.SeatName(i)] = p
+		ps["seat"+SeatName(i)] = p
 	}
 	for name, p := range st.named {
 		ps["named"+name] = p
 	}
-	for _, c := range discon.Colours {
-		ps["disc"+c.String()] = discStyle(st, c)
+	for name, p := range map[string]Paint{"dim": st.Dim, "bold": st.Bold, "seat": st.seat[0]} {
+		ps["bold "+name] = p.Bold(true)
 	}
-	for c := range coloretta.NumColours {
-		card := coloretta.ColourCard(coloretta.Colour(c))
-		ps["card"+card.String()] = cardStyle(st, card)
-		ps["boldcard"+card.String()] = cardStyle(st, card).Bold(true)
-	}
-	ps["cardwild"] = cardStyle(st, coloretta.Wild)
 	return ps
 }
 
@@ -48,7 +38,7 @@ func namedPaints(st draw.Styles) map[string]draw.Paint {
 func TestPaintMatchesLipgloss(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
 		for _, ascii := range []bool{false, true} {
-			for name, p := range namedPaints(*draw.NewStyles(noColor, ascii)) {
+			for name, p := range namedPaints(*NewStyles(noColor, ascii)) {
 				style := p.Style()
 				for _, s := range paintCorpus {
 					if got, want := p.Render(s), style.Render(s); got != want {
@@ -68,9 +58,9 @@ func TestPaintMatchesLipgloss(t *testing.T) {
 // TestPaintFastPath: the screens' colour styles take the fast path, and the styles lipgloss draws
 // otherwise (underline, padding, width) do not.
 func TestPaintFastPath(t *testing.T) {
-	st := *draw.NewStyles(false, false)
-	for name, p := range map[string]draw.Paint{"title": st.Title, "dim": st.Dim, "cursor": st.Cursor, "acted": st.Acted,
-		"plain": draw.PlainPaint, "seat": st.seat[0]} {
+	st := *NewStyles(false, false)
+	for name, p := range map[string]Paint{"title": st.Title, "dim": st.Dim, "cursor": st.Cursor, "acted": st.Acted,
+		"plain": PlainPaint, "seat": st.seat[0]} {
 		if !p.fast {
 			t.Errorf("%s does not take the fast path", name)
 		}
@@ -80,7 +70,7 @@ func TestPaintFastPath(t *testing.T) {
 		"strikethrough": plain.Strikethrough(true), "padding": plain.Padding(0, 1), "width": plain.Width(5),
 		"margin": plain.MarginLeft(1), "border": plain.Border(lipgloss.NormalBorder()),
 		"value": plain.SetString("v"), "transform": plain.Transform(func(s string) string { return s + "!" })} {
-		p := draw.NewPaint(s)
+		p := NewPaint(s)
 		if p.fast {
 			t.Errorf("%s takes the fast path", name)
 		}

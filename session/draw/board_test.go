@@ -1,11 +1,10 @@
-package session
+package draw
 
 import (
 	"testing"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules/stonetowers"
-	"github.com/arcade/arcade/session/draw"
 )
 
 // TestViewOf: a game's view is found given as a value or a pointer; a nil pointer, another
@@ -16,9 +15,9 @@ func TestViewOf(t *testing.T) {
 		view any
 		ok   bool
 	}{{v, true}, {&v, true}, {(*stonetowers.View)(nil), false}, {"other", false}, {nil, false}} {
-		got, ok := draw.ViewOf[stonetowers.View](&rooms.Snapshot{View: c.view})
+		got, ok := ViewOf[stonetowers.View](&rooms.Snapshot{View: c.view})
 		if ok != c.ok || ok && got.Size != 9 {
-			t.Errorf("viewOf(%#v) = %+v, %v", c.view, got.Size, ok)
+			t.Errorf("ViewOf(%#v) = %+v, %v", c.view, got.Size, ok)
 		}
 	}
 }
