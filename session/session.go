@@ -80,7 +80,7 @@ type Model struct {
 // model is the state of a session.
 type model struct {
 	cfg    Config
-	st     *draw.Styles // shared (newStyles)
+	st     *draw.Styles // shared (NewStyles)
 	width  int
 	height int
 	lobby  lobby

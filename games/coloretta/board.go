@@ -297,7 +297,7 @@ func cardStyle(st draw.Styles, c coloretta.Card) draw.Paint {
 	}
 }
 
-// cardColourNames are the card colours' names capitalised, as styles.colour takes them: "Red",
+// cardColourNames are the card colours' names capitalised, as Styles.Colour takes them: "Red",
 // "Yellow"...
 var cardColourNames = func() (ns [coloretta.NumColours]string) {
 	for c := range ns {
@@ -306,7 +306,7 @@ var cardColourNames = func() (ns [coloretta.NumColours]string) {
 	return ns
 }()
 
-// colourName returns a card colour's name capitalised, as styles.colour takes it.
+// colourName returns a card colour's name capitalised, as Styles.Colour takes it.
 func colourName(c coloretta.Colour) string {
 	if int(c) < len(cardColourNames) {
 		return cardColourNames[c]
@@ -541,7 +541,7 @@ func (b *colorettaBoard) Score(snap *rooms.Snapshot, seat int) string {
 	return strconv.Itoa(v.Players[seat].Total)
 }
 
-// seatLabel names Coloretta's seats by number, with no letter: its cards have the colours.
+// SeatLabel names Coloretta's seats by number, with no letter: its cards have the colours.
 func (b *colorettaBoard) SeatLabel(seat int) (string, string) {
 	if seat >= 0 && seat < len(seatNumbers) {
 		return "", seatNumbers[seat]

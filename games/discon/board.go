@@ -572,7 +572,7 @@ func (b *disconBoard) Score(snap *rooms.Snapshot, seat int) string {
 	return strconv.Itoa(v.Scores[seat])
 }
 
-// seatLabel names DISCON's seats by their own colours: Red, Green, Yellow, Orange.
+// SeatLabel names DISCON's seats by their own colours: Red, Green, Yellow, Orange.
 func (b *disconBoard) SeatLabel(seat int) (string, string) {
 	s := rules.Seat(seat)
 	return string(discon.SeatLetter(s)), discon.SeatName(s)

@@ -7,7 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// paint is a lipgloss style of colours and attributes that draws one line of text without
+// Paint is a lipgloss style of colours and attributes that draws one line of text without
 // lipgloss's work. For such a style lipgloss.Style.Render writes the style's opening SGR sequence,
 // the text and a reset, whatever the text; paint derives both sequences once, when it is made, and
 // Render writes them around the text itself: the bytes lipgloss would write, at the cost of a
@@ -19,11 +19,11 @@ type Paint struct {
 	fast        bool   // open and close may be used: the style has only colours and attributes
 }
 
-// paintSentinel is the text newPaint renders to find the style's sequences: a private-use rune,
+// paintSentinel is the text NewPaint renders to find the style's sequences: a private-use rune,
 // which no SGR sequence holds.
 const paintSentinel = "\uE000"
 
-// newPaint wraps s. The fast path is on only when s has nothing but colours and attributes
+// NewPaint wraps s. The fast path is on only when s has nothing but colours and attributes
 // that style the text as one run: no underline or strikethrough (lipgloss styles spaces apart
 // then), no width, height, padding, margins, border, alignment box, transform, hyperlink or set
 // string, and when rendering the sentinel, "" and " " agrees with open+text+close.
@@ -56,7 +56,7 @@ func NewPaint(s lipgloss.Style) Paint {
 	return p
 }
 
-// plainPaint is the style with no looks at all: Render returns its text as it is (tabs aside).
+// PlainPaint is the style with no looks at all: Render returns its text as it is (tabs aside).
 var PlainPaint = NewPaint(lipgloss.NewStyle())
 
 // Render draws strs joined by spaces (as lipgloss joins them) in the style: the style's sequences

@@ -6,7 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// styles are the looks of the screens. Colour always comes with a letter or symbol, so a screen
+// Styles are the looks of the screens. Colour always comes with a letter or symbol, so a screen
 // without colour (NO_COLOR, or a monochrome terminal) says the same.
 type Styles struct {
 	Title, Dim, Bold, Err, OK, Key, Sel, Cursor, Changed, Acted Paint
@@ -28,7 +28,7 @@ var namedColors = map[string]color.Color{
 	"Magenta": seatColors[4], "Orange": lipgloss.Color("#ffaf5f"), "Purple": lipgloss.Color("#af87ff"),
 }
 
-// The styles of the four combinations of noColor and ascii, made once: newStyles hands out
+// The styles of the four combinations of noColor and ascii, made once: NewStyles hands out
 // pointers to these, which nobody changes. A session holds a pointer, not a copy: every copy would
 // be some 500 bytes more for every collection to scan, per session.
 var builtStyles = [2][2]Styles{
@@ -36,7 +36,7 @@ var builtStyles = [2][2]Styles{
 	{buildStyles(true, false), buildStyles(true, true)},
 }
 
-// newStyles returns the styles with or without colour, with or without non-ASCII glyphs. They are
+// NewStyles returns the styles with or without colour, with or without non-ASCII glyphs. They are
 // shared: the caller must not change them.
 func NewStyles(noColor, ascii bool) *Styles {
 	return &builtStyles[b2i(noColor)][b2i(ascii)]
@@ -50,7 +50,7 @@ func b2i(b bool) int {
 	return 0
 }
 
-// buildStyles makes the styles newStyles returns.
+// buildStyles makes the styles NewStyles returns.
 func buildStyles(noColor, ascii bool) Styles {
 	s := Styles{ASCII: ascii, NoColor: noColor, named: map[string]Paint{}}
 	plain := lipgloss.NewStyle()
@@ -84,7 +84,7 @@ func buildStyles(noColor, ascii bool) Styles {
 	return s
 }
 
-// colour returns the style of a colour by name ("Red", "Orange"...), plain for an unknown name.
+// Colour returns the style of a colour by name ("Red", "Orange"...), plain for an unknown name.
 func (s Styles) Colour(name string) Paint {
 	if st, ok := s.named[name]; ok {
 		return st
@@ -92,7 +92,7 @@ func (s Styles) Colour(name string) Paint {
 	return PlainPaint
 }
 
-// seatStyle returns the style of seat i (any non-negative i).
+// SeatStyle returns the style of seat i (any non-negative i).
 func (s Styles) SeatStyle(i int) Paint {
 	if i < 0 {
 		return s.Dim
@@ -100,7 +100,7 @@ func (s Styles) SeatStyle(i int) Paint {
 	return s.seat[i%len(s.seat)]
 }
 
-// turnMark is the marker of the seat whose turn it is.
+// TurnMark is the marker of the seat whose turn it is.
 func (s Styles) TurnMark() string {
 	if s.ASCII {
 		return ">"

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// fit pads or cuts s (which may hold ANSI styles) to exactly width columns.
+// Fit pads or cuts s (which may hold ANSI styles) to exactly width columns.
 func Fit(s string, width int) string {
 	if width <= 0 {
 		return ""
@@ -23,7 +23,7 @@ func Fit(s string, width int) string {
 	return s + Spaces(width-w)
 }
 
-// appendFit appends s fitted to width columns to buf: fit's bytes, without making a string.
+// AppendFit appends s fitted to width columns to buf: fit's bytes, without making a string.
 func AppendFit(buf []byte, s string, width int) []byte {
 	if width <= 0 {
 		return buf
@@ -45,7 +45,7 @@ const blanks = "                                                                
 	"                                                                                " +
 	"                                                                                "
 
-// spaces returns n spaces (none for n <= 0), without allocating up to len(blanks).
+// Spaces returns n spaces (none for n <= 0), without allocating up to len(blanks).
 func Spaces(n int) string {
 	if n <= len(blanks) {
 		return blanks[:max(n, 0)]
@@ -53,7 +53,7 @@ func Spaces(n int) string {
 	return strings.Repeat(" ", n)
 }
 
-// wrap breaks plain text into lines of at most width columns at spaces.
+// Wrap breaks plain text into lines of at most width columns at spaces.
 func Wrap(s string, width int) []string {
 	if oneLine(s, width) {
 		return []string{s}
@@ -79,7 +79,7 @@ func Wrap(s string, width int) []string {
 
 // oneLine reports whether wrap would return s itself as its one line: s is empty, or its words
 // are separated by single spaces with none before or after, it holds no other white space, and
-// it is at most width columns wide counting as textWidth does without lipgloss (printable ASCII,
+// it is at most width columns wide counting as TextWidth does without lipgloss (printable ASCII,
 // known glyphs, CSI and OSC sequences without spaces), whose widths add up word by word. It says
 // false whenever it is unsure; wrap then does the work.
 func oneLine(s string, width int) bool {
@@ -122,7 +122,7 @@ var asciiGlyphs = map[rune]rune{
 	'←': '<', '→': '>', '↑': '^', '↓': 'v', '•': '*',
 }
 
-// asciiOnly rewrites a finished frame for a terminal with poor Unicode: known glyphs become
+// ASCIIOnly rewrites a finished frame for a terminal with poor Unicode: known glyphs become
 // their ASCII stand-ins, and any other non-ASCII character (in names or chat) becomes '?' as many
 // times as it is wide, so columns stay where they were. Escape sequences are ASCII already.
 func ASCIIOnly(frame string) string {
@@ -141,7 +141,7 @@ func ASCIIOnly(frame string) string {
 	return b.String()
 }
 
-// narrowBits marks the non-ASCII characters below U+2800 that textWidth counts itself, one column
+// narrowBits marks the non-ASCII characters below U+2800 that TextWidth counts itself, one column
 // each: the keys of asciiGlyphs and the box drawing and block elements (U+2500 to U+259F). Any
 // other non-ASCII character makes it ask lipgloss.
 var narrowBits = func() (bits [0x2800 / 64]uint64) {
@@ -159,12 +159,12 @@ var narrowBits = func() (bits [0x2800 / 64]uint64) {
 	return bits
 }()
 
-// narrowGlyph reports whether textWidth may count r (non-ASCII) as one column by itself.
+// narrowGlyph reports whether TextWidth may count r (non-ASCII) as one column by itself.
 func narrowGlyph(r rune) bool {
 	return r >= 0 && r < 0x2800 && narrowBits[r/64]&(1<<(r%64)) != 0
 }
 
-// textWidth returns lipgloss.Width(s), the widest line's columns, without lipgloss's grapheme
+// TextWidth returns lipgloss.Width(s), the widest line's columns, without lipgloss's grapheme
 // segmentation for the text the screens draw: printable ASCII is one column, other C0 controls
 // none; CSI sequences (ESC '[' parameters and intermediates, a final byte 0x40 to 0x7E) and OSC
 // sequences (ESC ']' printable ASCII, then BEL or ESC '\') take none; narrowGlyph's characters
@@ -219,7 +219,7 @@ func TextWidth(s string) int {
 }
 
 // escapeLen returns the length of the CSI or OSC sequence s starts with (at its ESC), or 0 when s
-// does not start with a whole one that textWidth knows to take no columns.
+// does not start with a whole one that TextWidth knows to take no columns.
 func escapeLen(s string) int {
 	if len(s) < 2 {
 		return 0
@@ -253,7 +253,7 @@ func escapeLen(s string) int {
 	return 0
 }
 
-// keepLine sets lines[i] (i at most len(lines)) to the text of b, keeping the string there when
+// KeepLine sets lines[i] (i at most len(lines)) to the text of b, keeping the string there when
 // it holds the same bytes (see sameString), and returns lines.
 func KeepLine(lines []string, i int, b []byte) []string {
 	if i < len(lines) {

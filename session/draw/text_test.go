@@ -7,7 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// widthCorpus are strings textWidth must measure as lipgloss does: the screens' glyphs beside
+// widthCorpus are strings TextWidth must measure as lipgloss does: the screens' glyphs beside
 // ASCII, and what it must leave to lipgloss (combining marks and variation selectors after known
 // glyphs, joiners, wide characters, emoji, other escapes, controls).
 var widthCorpus = []string{
