@@ -6,9 +6,15 @@
 //   - its board view and its load-tool driver, games/<game> (board.go and load.go);
 //   - its line in All.
 //
-// cmd/arcade hands the engines to the hub and the board views to the sessions; cmd/arcade-load
-// picks its driver by --game. Nothing registers itself: a game is served when, and only when, it
-// has its line here, and games_test.go checks that every line has all three.
+// cmd/arcade hands the engines to the hub (which gives the lobby, the new-room form and the ssh
+// commands their list of games) and the board views to the sessions; cmd/arcade-load picks its
+// driver by --game. Nothing registers itself: a game is served when, and only when, it has its
+// line here, and games_test.go checks that every line has all three, that IDs are unique and that
+// every board draws its game's matches.
+//
+// Adding a game: write its engine (rules/<game>, with its bots), its board view (a NewBoard
+// returning a draw.Board) and its load driver (a NewDriver returning a load.Driver) in
+// games/<game>, and add its line to All.
 package games
 
 import (
@@ -20,7 +26,7 @@ import (
 
 	colorettaplay "github.com/arcade/arcade/games/coloretta"
 	disconplay "github.com/arcade/arcade/games/discon"
-	stoneplay "github.com/arcade/arcade/games/stonetowers"
+	stonetowersplay "github.com/arcade/arcade/games/stonetowers"
 	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/discon"
 	"github.com/arcade/arcade/rules/stonetowers"
@@ -42,7 +48,7 @@ type Entry struct {
 // call.
 func All() []Entry {
 	return []Entry{
-		{Game: stonetowers.Game, Board: stoneplay.NewBoard, Load: stoneplay.NewDriver},
+		{Game: stonetowers.Game, Board: stonetowersplay.NewBoard, Load: stonetowersplay.NewDriver},
 		{Game: discon.Game, Board: disconplay.NewBoard, Load: disconplay.NewDriver},
 		{Game: coloretta.Game, Board: colorettaplay.NewBoard, Load: colorettaplay.NewDriver},
 	}
