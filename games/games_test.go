@@ -2,11 +2,13 @@ package games
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/arcade/arcade/games/gametest"
+	"github.com/arcade/arcade/games/load"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session/draw"
@@ -37,6 +39,8 @@ func TestEveryGameHasAllThree(t *testing.T) {
 		}
 		if e.Load == nil || e.Load(rules.Options{}) == nil {
 			t.Errorf("%s has no load driver", g.ID)
+		} else {
+			checkDriver(t, g, e.Load(rules.Options{}))
 		}
 	}
 	if ids := IDs(); len(ids) != len(all) || len(Rules()) != len(all) || len(Boards()) != len(all) {
@@ -44,6 +48,32 @@ func TestEveryGameHasAllThree(t *testing.T) {
 	}
 	if _, ok := Find("no such game"); ok {
 		t.Error("Find finds a game that is not there")
+	}
+}
+
+// checkDriver: the driver opens a room of its game and follows a match to its end, with a marker
+// after every move.
+func checkDriver(t *testing.T, g rules.Game, d load.Driver) {
+	t.Helper()
+	if cmd := d.Command(); !strings.HasPrefix(cmd+" ", "new "+g.ID+" ") {
+		t.Errorf("%s: the driver opens rooms with %q", g.ID, cmd)
+	}
+	state, err := d.Engine("ABCDE", 1)
+	if err != nil {
+		t.Fatalf("%s: the driver's engine: %v", g.ID, err)
+	}
+	if state.Game() != g.ID || d.StartMarker(state) == "" {
+		t.Errorf("%s: the driver builds a match of %s with start marker %q", g.ID, state.Game(), d.StartMarker(state))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for !state.Outcome().Over {
+		seat := state.ToMove()[0]
+		if state, err = state.Apply(seat, d.PickMove(state, seat, rng)); err != nil {
+			t.Fatalf("%s: the driver picks a move the engine refuses: %v", g.ID, err)
+		}
+		if d.Marker(state, "ann") == "" {
+			t.Fatalf("%s: no marker after a move", g.ID)
+		}
 	}
 }
 
