@@ -7,7 +7,8 @@ import (
 )
 
 // Styles are the looks of the screens. Colour always comes with a letter or symbol, so a screen
-// without colour (NO_COLOR, or a monochrome terminal) says the same.
+// without colour (NO_COLOR, or a monochrome terminal) says the same. Get them from NewStyles; a
+// board reads them and never changes them. The seats' styles are SeatStyle's and Colour's.
 type Styles struct {
 	Title, Dim, Bold, Err, OK, Key, Sel, Cursor, Changed, Acted Paint
 	seat                                                        []Paint
