@@ -4,6 +4,7 @@ package arcade_test
 import (
 	"encoding/json"
 	"os/exec"
+	"path"
 	"strings"
 	"testing"
 )
@@ -11,25 +12,31 @@ import (
 // layers maps each package (prefix) of the module to the project packages it may import. The
 // direction is rules <- rooms <- session <- sshd <- cmd; sanitize and rating are leaves; record
 // (the shared vocabulary of the past) sits on rules; storage sits on record and is for cmd only,
-// as is hostkeys.
+// as is hostkeys. session/draw is what a board view needs of session (the Board interface, the
+// styles); games, the catalogue, sits beside sshd: it names each game's engine (rules/<game>),
+// board view and load driver (games/<game>), and only cmd imports it.
 var layers = map[string][]string{
-	"rules":         {"rules"},
-	"rules/":        {"rules"},
-	"rules/catalog": {"rules"},
-	"sanitize":      {},
-	"hostkeys":      {},
-	"rating":        {},
-	"record":        {"rules", "rating"},
-	"storage":       {"rules", "rating", "record"},
-	"rooms":         {"rules", "sanitize"},
-	"session":       {"rooms", "rules", "record", "sanitize"},
-	"sshd":          {"session", "rooms", "rules", "record", "sanitize", "teaframe"},
-	"cmd/arcade":    {"sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
+	"rules":          {"rules"},
+	"rules/":         {"rules"},
+	"sanitize":       {},
+	"hostkeys":       {},
+	"rating":         {},
+	"record":         {"rules", "rating"},
+	"storage":        {"rules", "rating", "record"},
+	"rooms":          {"rules", "sanitize"},
+	"session/draw":   {"rooms", "rules"},
+	"session":        {"session/draw", "rooms", "rules", "record", "sanitize"},
+	"games":          {"games", "session/draw", "rooms", "rules"},
+	"games/":         {"games/load", "session/draw", "rooms", "rules"},
+	"games/load":     {"rules"},
+	"games/gametest": {"rooms", "rules"},
+	"sshd":           {"session", "rooms", "rules", "record", "sanitize", "teaframe"},
+	"cmd/arcade":     {"games", "sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
 	// Leaves used by the upper layers: a Bubble Tea renderer, and Prometheus metrics.
 	"teaframe": {},
 	"metrics":  {},
-	// The load tool plays Stone Towers with the game's own engine; its floor server is bare.
-	"cmd/arcade-load":       {"rules"},
+	// The load tool plays a catalogued game with its driver and engine; its floor server is bare.
+	"cmd/arcade-load":       {"games", "rules"},
 	"cmd/arcade-load/floor": {},
 }
 
@@ -88,10 +95,14 @@ func allowedFor(rel string) ([]string, bool) {
 }
 
 // permitted reports whether rel may import dep: dep is one of allowed, or a package under one of
-// them (rules/stonetowers under rules), except that a game may not import another game.
+// them (rules/stonetowers under rules), except that a game may not import another game: not
+// another engine (rules/<game> imports rules only), not another board view or driver.
 func permitted(rel, dep string, allowed []string) bool {
-	if strings.HasPrefix(rel, "rules/") && rel != "rules/catalog" {
+	if strings.HasPrefix(rel, "rules/") {
 		return dep == "rules"
+	}
+	if strings.HasPrefix(rel, "games/") && strings.HasPrefix(dep, "rules/") && path.Base(rel) != path.Base(dep) {
+		return false
 	}
 	for _, a := range allowed {
 		if dep == a || strings.HasPrefix(dep, a+"/") {

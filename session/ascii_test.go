@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // colourSGR matches an SGR sequence that sets a foreground or background colour.
@@ -17,14 +18,14 @@ var colourSGR = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])(
 
 func screens(t *testing.T, noColor, ascii bool) map[string]string {
 	t.Helper()
-	cfg := Config{Hub: fakeHub{testGames}, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
+	cfg := Config{Hub: fakeHub{testGames}, Boards: testBoards, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
 		Width: 80, Height: 24, NoColor: noColor, ASCII: ascii}
 	lobby := New(cfg)
 	room := New(cfg)
-	room.room = newRoomScreen(nil, cfg.Player, testGames)
+	room.room = newRoomScreen(nil, cfg.Player, testGames, testBoards)
 	room.room.apply(playedSnapshot(t, 14))
 	end := New(cfg)
-	end.room = newRoomScreen(nil, cfg.Player, testGames)
+	end.room = newRoomScreen(nil, cfg.Player, testGames, testBoards)
 	end.room.apply(playedSnapshot(t, -1))
 	return map[string]string{"lobby": lobby.View().Content, "room": room.View().Content, "end": end.View().Content}
 }
@@ -46,7 +47,7 @@ func TestASCIIMode(t *testing.T) {
 			}
 		}
 	}
-	if got := asciiOnly("名前 ok ·"); got != "???? ok ." {
+	if got := draw.ASCIIOnly("名前 ok ·"); got != "???? ok ." {
 		t.Errorf("asciiOnly = %q", got)
 	}
 }

@@ -8,85 +8,43 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/session/draw"
 )
 
-// boardView draws one game's board and turns keys and clicks on it into moves. Each game has
-// one (board_<game>.go); a game without one gets listBoard.
-type boardView interface {
-	// handle is given a key, or a click with coordinates relative to the board's top-left corner,
-	// while the board has focus; it returns a move in notation to propose, or "".
-	handle(msg tea.Msg, snap *rooms.Snapshot) string
-	// view draws the board in at most width x height cells.
-	view(snap *rooms.Snapshot, st styles, width, height int) []string
-	// status returns the game's lines for the side panel: what happened last, what is left.
-	status(snap *rooms.Snapshot, st styles, width int) []string
-	// bindings lists the board's own bindings for the help line; the caller must not change the
-	// slice (a board may return the same one every time).
-	bindings() []key.Binding
-	// score returns seat's score as shown beside its name.
-	score(snap *rooms.Snapshot, seat int) string
-}
+// Boards makes the board view of each game by ID, for one session (a board keeps the session's
+// cursor and what it drew). The catalogue (package games) gives one for every game it serves.
+type Boards map[string]func() draw.Board
 
-// seatLabeler is implemented by boards whose game names its seats otherwise than the room's Red,
-// Blue, Green, Yellow, Magenta: DISCON by its own colours (Red, Green, Yellow, Orange), Coloretta by
-// number, since its cards have colours. letter is one character, or empty for none; name is drawn
-// in the colour of that name when there is one (styles.colour).
-type seatLabeler interface {
-	seatLabel(seat int) (letter, name string)
-}
-
-// boards makes the board view of each game by ID.
-var boards = map[string]func() boardView{}
-
-func newBoardView(gameID string) boardView {
-	if mk, ok := boards[gameID]; ok {
-		return mk()
+// board makes the board view of the game gameID, a listBoard when bs has none.
+func (bs Boards) board(gameID string) draw.Board {
+	if mk, ok := bs[gameID]; ok && mk != nil {
+		if b := mk(); b != nil {
+			return b
+		}
 	}
 	return &listBoard{}
 }
 
-// listBoard is the fallback for a game with no board of its own: it lists the legal moves, to
-// be typed at the : prompt.
+// listBoard is the fallback for a game with no board view of its own: it lists the legal moves,
+// to be typed at the : prompt.
 type listBoard struct{}
 
-func (*listBoard) handle(tea.Msg, *rooms.Snapshot) string { return "" }
+func (*listBoard) Handle(tea.Msg, *rooms.Snapshot) string { return "" }
 
-func (*listBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
-	lines := []string{st.dim.Render("This game is played by typing moves at the : prompt.")}
+func (*listBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []string {
+	lines := []string{st.Dim.Render("This game is played by typing moves at the : prompt.")}
 	if s, ok := snap.View.(fmt.Stringer); ok {
 		lines = append(lines, strings.Split(s.String(), "\n")...)
 	}
 	return lines
 }
 
-func (*listBoard) status(*rooms.Snapshot, styles, int) []string { return nil }
-func (*listBoard) bindings() []key.Binding                      { return nil }
+func (*listBoard) Status(*rooms.Snapshot, draw.Styles, int) []string { return nil }
+func (*listBoard) Bindings() []key.Binding                           { return nil }
 
-func (*listBoard) score(snap *rooms.Snapshot, seat int) string {
+func (*listBoard) Score(snap *rooms.Snapshot, seat int) string {
 	if seat < len(snap.Outcome.Scores) {
 		return fmt.Sprint(snap.Outcome.Scores[seat])
 	}
 	return ""
-}
-
-// viewRef finds the game's view in a snapshot, given by the engine as a *T, without copying it:
-// for views too large to copy at every frame (DISCON's is about 7 KB). The view is shared by every
-// session the room shows it to: read it only.
-func viewRef[T any](snap *rooms.Snapshot) (*T, bool) {
-	v, ok := snap.View.(*T)
-	return v, ok && v != nil
-}
-
-// viewOf finds the game's view of type T in a snapshot (engines give it as a value or a pointer).
-func viewOf[T any](snap *rooms.Snapshot) (T, bool) {
-	switch v := snap.View.(type) {
-	case T:
-		return v, true
-	case *T:
-		if v != nil {
-			return *v, true
-		}
-	}
-	var zero T
-	return zero, false
 }

@@ -24,7 +24,7 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 	// teatest has no Wake: its Send blocks until the program takes the message, and the room must
 	// not wait for the program (which may be waiting for the room), so the wake is sent from a
 	// goroutine of its own.
-	m := New(Config{Hub: hub, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
+	m := New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
 		Wake: func() { go tm.Send(tea.WakeMsg{}) }})
 	tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	// The renderer writes only the cells that changed, so the output is read through a terminal

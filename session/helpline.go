@@ -1,6 +1,10 @@
 package session
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/arcade/arcade/session/draw"
+)
 
 // helpCache keeps a screen's last few help lines, each with what it was drawn from: the width and
 // each binding's help and whether it was enabled. A frame whose bindings say the same as one of
@@ -46,7 +50,7 @@ func (s *helpSlot) same(w int, keys []key.Binding) bool {
 // line returns helpLine(st, w, keys...): a line drawn before when the width and keys are the same
 // (a screen lives in one session, with one set of styles), else a new one, kept for next time in
 // place of the oldest. A nil cache draws every time.
-func (c *helpCache) line(st styles, w int, keys []key.Binding) string {
+func (c *helpCache) line(st draw.Styles, w int, keys []key.Binding) string {
 	if c == nil {
 		return helpLine(st, w, keys...)
 	}
@@ -67,7 +71,7 @@ func (c *helpCache) line(st styles, w int, keys []key.Binding) string {
 }
 
 // help draws the room's key help line, again only when its keys or the width changed.
-func (r *roomScreen) help(st styles, w int) string {
+func (r *roomScreen) help(st draw.Styles, w int) string {
 	c := &r.helped
 	c.keys = r.helpKeys(c.keys[:0])
 	return c.line(st, w, c.keys)

@@ -5,12 +5,14 @@ import (
 	"unsafe"
 
 	"charm.land/bubbles/v2/key"
+
+	"github.com/arcade/arcade/session/draw"
 )
 
 // TestHelpCacheKeepsAlternatingLines: a screen that switches between sets of keys (the board's
 // and the move prompt's, at every move) draws each help line once.
 func TestHelpCacheKeepsAlternatingLines(t *testing.T) {
-	st := *newStyles(false, false)
+	st := *draw.NewStyles(false, false)
 	k := newRoomKeys()
 	board := []key.Binding{k.Prompt, k.Chat, k.Rules, k.Leave}
 	prompt := []key.Binding{k.Send, k.Cancel}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/arcade/arcade/sanitize"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // lineInput is a one-line text field. bubbles' textinput blinks its cursor on a timer; this one
@@ -71,7 +72,7 @@ func (in *lineInput) insert(s string) {
 }
 
 // view draws the prompt, the text and a steady cursor, in at most width columns.
-func (in lineInput) view(st styles, width int) string {
+func (in lineInput) view(st draw.Styles, width int) string {
 	v := string(in.value)
 	room := width - utf8.RuneCountInString(in.prompt) - 1
 	if room < 1 {
@@ -80,5 +81,5 @@ func (in lineInput) view(st styles, width int) string {
 	if r := []rune(v); len(r) > room {
 		v = string(r[len(r)-room:])
 	}
-	return st.key.Render(in.prompt) + v + st.cursor.Render(" ")
+	return st.Key.Render(in.prompt) + v + st.Cursor.Render(" ")
 }

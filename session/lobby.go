@@ -12,6 +12,7 @@ import (
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // lobbyPage is one page of the lobby.
@@ -233,7 +234,7 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 	return lobbyAction{}
 }
 
-func (l lobby) view(st styles, p rooms.Player, w, h int, busy bool) string {
+func (l lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string {
 	var body []string
 	var help []key.Binding
 	k := l.keys
@@ -245,7 +246,7 @@ func (l lobby) view(st styles, p rooms.Player, w, h int, busy bool) string {
 		body = l.form.view(st)
 		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, withHelp(k.Enter, "create"), k.Back}
 	case pageJoin:
-		body = []string{st.bold.Render("Join a room"), "",
+		body = []string{st.Bold.Render("Join a room"), "",
 			"Type the code your friend gave you (5 letters and digits).", "",
 			"  " + l.code.view(st, 30)}
 		help = []key.Binding{withHelp(k.Enter, "join"), k.Back}
@@ -269,7 +270,7 @@ func (l lobby) view(st styles, p rooms.Player, w, h int, busy bool) string {
 	if p.Guest {
 		who += " (guest)"
 	}
-	header := fit(st.title.Render("ARCADE")+st.dim.Render("  board, card and word games over SSH"), w-len(who)-1) + " " + st.bold.Render(who)
+	header := draw.Fit(st.Title.Render("ARCADE")+st.Dim.Render("  board, card and word games over SSH"), w-len(who)-1) + " " + st.Bold.Render(who)
 	lines := []string{header, ""}
 	for _, b := range body {
 		lines = append(lines, "  "+b)
@@ -277,12 +278,12 @@ func (l lobby) view(st styles, p rooms.Player, w, h int, busy bool) string {
 	status := ""
 	switch {
 	case busy:
-		status = st.dim.Render("Opening the room…")
+		status = st.Dim.Render("Opening the room…")
 	case l.msg != "":
-		status = st.err.Render(l.msg)
+		status = st.Err.Render(l.msg)
 	}
 	out := block(lines, w, h-2)
-	out = append(out, fit(" "+status, w), l.helped.line(st, w, help))
+	out = append(out, draw.Fit(" "+status, w), l.helped.line(st, w, help))
 	return strings.Join(out, "\n")
 }
 
@@ -291,16 +292,16 @@ func withHelp(b key.Binding, desc string) key.Binding {
 	return b
 }
 
-func (l lobby) menuView(st styles) []string {
-	lines := []string{st.bold.Render("Welcome! What would you like to do?"), ""}
+func (l lobby) menuView(st draw.Styles) []string {
+	lines := []string{st.Bold.Render("Welcome! What would you like to do?"), ""}
 	for i, it := range menuItems {
 		label := "  " + it.label + "  "
 		if i == l.menu {
-			label = st.sel.Render(label)
+			label = st.Sel.Render(label)
 		}
 		lines = append(lines, label)
 	}
-	lines = append(lines, "", st.dim.Render("Games: "+gameNames(l.games)))
+	lines = append(lines, "", st.Dim.Render("Games: "+gameNames(l.games)))
 	return lines
 }
 
@@ -312,12 +313,12 @@ func gameNames(games []rules.Game) string {
 	return strings.Join(names, ", ")
 }
 
-func (l lobby) roomsView(st styles, w int) []string {
-	lines := []string{st.bold.Render("Open rooms"), ""}
+func (l lobby) roomsView(st draw.Styles, w int) []string {
+	lines := []string{st.Bold.Render("Open rooms"), ""}
 	if len(l.list) == 0 {
 		return append(lines, "No open rooms yet. Create one from the menu: New room.")
 	}
-	lines = append(lines, st.dim.Render(fmt.Sprintf("%-6s %-13s %-9s %-5s %s", "CODE", "GAME", "STATE", "FREE", "PLAYERS")))
+	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-9s %-5s %s", "CODE", "GAME", "STATE", "FREE", "PLAYERS")))
 	now := time.Now()
 	for i, r := range l.list {
 		line := fmt.Sprintf("%-6s %-13s %-9s %-5d %s", r.Code, r.GameName, r.Phase, r.Free, r.SeatList())
@@ -325,44 +326,44 @@ func (l lobby) roomsView(st styles, w int) []string {
 			line += fmt.Sprintf("  (%d watching)", r.Spectators)
 		}
 		_ = now
-		line = fit(line, w-6)
+		line = draw.Fit(line, w-6)
 		if i == l.sel {
-			line = st.sel.Render(line)
+			line = st.Sel.Render(line)
 		}
 		lines = append(lines, line)
 		if len(lines) > 18 {
-			lines = append(lines, st.dim.Render(fmt.Sprintf("… and %d more", len(l.list)-i-1)))
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("… and %d more", len(l.list)-i-1)))
 			break
 		}
 	}
 	return lines
 }
 
-func (l lobby) helpView(st styles) []string {
-	lines := []string{st.bold.Render("Help"), "",
+func (l lobby) helpView(st draw.Styles) []string {
+	lines := []string{st.Bold.Render("Help"), "",
 		"Create a room, give its code to friends: they type `ssh -t HOST join CODE`.",
 		"Alone? Seat a bot. Everyone else can watch: `ssh -t HOST watch CODE`.",
 		"In a room: arrows or hjkl move, enter plays, : types a move, t chats,",
 		"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
-		"", st.bold.Render("Rules of a game:")}
+		"", st.Bold.Render("Rules of a game:")}
 	for i, g := range l.games {
 		label := fmt.Sprintf("  %-14s %s", g.Name, g.Summary)
 		if i == l.game {
-			label = st.sel.Render(label)
+			label = st.Sel.Render(label)
 		}
 		lines = append(lines, label)
 	}
 	return lines
 }
 
-func (l lobby) rulesView(st styles, height int) []string {
+func (l lobby) rulesView(st draw.Styles, height int) []string {
 	if len(l.games) == 0 {
 		return nil
 	}
 	g := l.games[l.game]
 	text := strings.Split(strings.TrimRight(g.Rules, "\n"), "\n")
 	top := min(l.top, max(0, len(text)-height+2))
-	lines := []string{st.bold.Render(g.Name) + st.dim.Render(fmt.Sprintf("  (lines %d-%d of %d)", top+1, min(len(text), top+height-2), len(text))), ""}
+	lines := []string{st.Bold.Render(g.Name) + st.Dim.Render(fmt.Sprintf("  (lines %d-%d of %d)", top+1, min(len(text), top+height-2), len(text))), ""}
 	for i := top; i < len(text) && len(lines) < height; i++ {
 		lines = append(lines, text[i])
 	}
@@ -496,23 +497,23 @@ func (f newForm) start() Start {
 	return st
 }
 
-func (f newForm) view(st styles) []string {
-	lines := []string{st.bold.Render("New room"), ""}
+func (f newForm) view(st draw.Styles) []string {
+	lines := []string{st.Bold.Render("New room"), ""}
 	fields := f.fields()
 	for i, fl := range fields {
 		val := "‹ " + fl.value + " ›"
-		if st.ascii {
+		if st.ASCII {
 			val = "< " + fl.value + " >"
 		}
 		row := fmt.Sprintf("%-12s %s", fl.label, val)
 		if i == f.field {
-			row = st.sel.Render(row)
+			row = st.Sel.Render(row)
 		}
 		lines = append(lines, row)
 	}
 	if f.field < len(fields) {
-		lines = append(lines, "", st.dim.Render(fields[f.field].help))
+		lines = append(lines, "", st.Dim.Render(fields[f.field].help))
 	}
-	lines = append(lines, st.dim.Render("Enter creates the room and shows its code to give to friends."))
+	lines = append(lines, st.Dim.Render("Enter creates the room and shows its code to give to friends."))
 	return lines
 }

@@ -6,33 +6,34 @@ import (
 	"strings"
 
 	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // boardView draws the leaderboard of the game shown.
-func (l lobby) boardView(st styles) []string {
+func (l lobby) boardView(st draw.Styles) []string {
 	if len(l.games) == 0 {
 		return nil
 	}
 	g := l.games[l.game]
-	lines := []string{st.bold.Render("Leaderboard: ") + st.title.Render("‹ "+g.Name+" ›"), ""}
+	lines := []string{st.Bold.Render("Leaderboard: ") + st.Title.Render("‹ "+g.Name+" ›"), ""}
 	if len(l.board) == 0 {
 		return append(lines, "No rated games yet. Rated games are between players with keys, no bots.")
 	}
-	lines = append(lines, st.dim.Render(fmt.Sprintf("%4s  %-16s %7s %5s %6s %5s %5s %5s", "RANK", "NAME", "RATING", "RD", "GAMES", "WON", "LOST", "DRAWN")))
+	lines = append(lines, st.Dim.Render(fmt.Sprintf("%4s  %-16s %7s %5s %6s %5s %5s %5s", "RANK", "NAME", "RATING", "RD", "GAMES", "WON", "LOST", "DRAWN")))
 	for _, s := range l.board {
 		line := fmt.Sprintf("%4d  %-16s %7s %5.0f %6d %5d %5d %5d", s.Rank, s.Name, s.Rating, s.Rating.RD, s.Games, s.Wins, s.Losses, s.Draws)
 		if s.PlayerID == l.me.ID {
-			line = st.bold.Render(line)
+			line = st.Bold.Render(line)
 		}
 		lines = append(lines, line)
 	}
-	return append(lines, "", st.dim.Render("A rating with ? is provisional: too few games to be sure."))
+	return append(lines, "", st.Dim.Render("A rating with ? is provisional: too few games to be sure."))
 }
 
 // mineView draws the player's ratings and latest matches.
-func (l lobby) mineView(st styles, w int) []string {
+func (l lobby) mineView(st draw.Styles, w int) []string {
 	p := l.prof
-	lines := []string{st.bold.Render("My matches and ratings")}
+	lines := []string{st.Bold.Render("My matches and ratings")}
 	if l.me.Guest {
 		return append(lines, "", "Guests have no record. Connect with an SSH key to keep your name, ratings and matches.")
 	}
@@ -48,11 +49,11 @@ func (l lobby) mineView(st styles, w int) []string {
 		games = []string{"No matches yet."}
 	}
 	lines = append(lines, games...)
-	lines = append(lines, "", st.dim.Render(fmt.Sprintf("%-12s %-13s %-16s %s", "MATCH", "GAME", "WHEN (UTC)", "RESULT")))
+	lines = append(lines, "", st.Dim.Render(fmt.Sprintf("%-12s %-13s %-16s %s", "MATCH", "GAME", "WHEN (UTC)", "RESULT")))
 	for i, m := range p.Recent {
-		line := fit(fmt.Sprintf("%-12s %-13s %-16s %s", m.ID, gameName(l, m.Game), m.Started.UTC().Format("Jan 2 15:04"), resultFor(m, l.me.ID)), w-6)
+		line := draw.Fit(fmt.Sprintf("%-12s %-13s %-16s %s", m.ID, gameName(l, m.Game), m.Started.UTC().Format("Jan 2 15:04"), resultFor(m, l.me.ID)), w-6)
 		if i == l.sel {
-			line = st.sel.Render(line)
+			line = st.Sel.Render(line)
 		}
 		lines = append(lines, line)
 	}

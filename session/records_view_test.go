@@ -11,6 +11,7 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // fakeRecords serves fixed records.
@@ -40,7 +41,7 @@ func (fakeRecords) Profile(id string, recent int) (record.Profile, error) {
 func (fakeRecords) Match(id string) (record.Match, error) { return record.Match{}, nil }
 
 func recordsModel() Model {
-	return New(Config{Hub: fakeHub{testGames}, Records: fakeRecords{},
+	return New(Config{Hub: fakeHub{testGames}, Boards: testBoards, Records: fakeRecords{},
 		Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: 80, Height: 24})
 }
 
@@ -71,14 +72,14 @@ func TestReplayGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newReplayScreen(m, stonetowers.Game, states)
+	r := newReplayScreen(m, stonetowers.Game, states, testBoards.board(stonetowers.Game.ID))
 	for _, k := range []string{"G", "h", "h"} {
 		r.update(keyPress(k))
 	}
 	if r.at != 10 {
 		t.Fatalf("after end, back, back the replay shows move %d, want 10", r.at)
 	}
-	out := r.view(*newStyles(false, false), 80, 24)
+	out := r.view(*draw.NewStyles(false, false), 80, 24)
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
 	r.update(keyPress("g"))

@@ -11,6 +11,7 @@ import (
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // replayMsg carries a loaded replay, or why it could not be loaded.
@@ -25,7 +26,7 @@ var errNoRecords = errors.New("this server keeps no records of matches")
 // loadReplay reads a match and replays it off the UI goroutine.
 func (m *Model) loadReplay(id string) tea.Cmd {
 	m.busy = true
-	recs, games := m.cfg.Records, m.cfg.Hub.Games()
+	recs, games, boards := m.cfg.Records, m.cfg.Hub.Games(), m.cfg.Boards
 	return func() tea.Msg {
 		if recs == nil {
 			return replayMsg{err: errNoRecords}
@@ -42,7 +43,7 @@ func (m *Model) loadReplay(id string) tea.Cmd {
 		if err != nil {
 			return replayMsg{err: err}
 		}
-		return replayMsg{screen: newReplayScreen(match, g, states)}
+		return replayMsg{screen: newReplayScreen(match, g, states, boards.board(g.ID))}
 	}
 }
 
@@ -58,10 +59,10 @@ type replayScreen struct {
 	game   rules.Game
 	states []rules.Engine
 	at     int // moves played on the board shown
-	board  boardView
+	board  draw.Board
 }
 
-func newReplayScreen(m record.Match, g rules.Game, states []rules.Engine) *replayScreen {
+func newReplayScreen(m record.Match, g rules.Game, states []rules.Engine, board draw.Board) *replayScreen {
 	return &replayScreen{
 		keys: replayKeys{
 			Back:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "back")),
@@ -70,7 +71,7 @@ func newReplayScreen(m record.Match, g rules.Game, states []rules.Engine) *repla
 			End:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "end")),
 			Leave:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
 		},
-		match: m, game: g, states: states, board: newBoardView(g.ID),
+		match: m, game: g, states: states, board: board,
 	}
 }
 
@@ -124,21 +125,21 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	return snap
 }
 
-func (r *replayScreen) view(st styles, w, h int) string {
+func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	snap := r.snapshot()
-	header := st.title.Render(r.game.Name) + st.dim.Render(" · replay of match ") + st.bold.Render(r.match.ID) +
-		st.dim.Render(fmt.Sprintf(" · move %d of %d", r.at, len(r.states)-1))
+	header := st.Title.Render(r.game.Name) + st.Dim.Render(" · replay of match ") + st.Bold.Render(r.match.ID) +
+		st.Dim.Render(fmt.Sprintf(" · move %d of %d", r.at, len(r.states)-1))
 	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}}
 	bodyH := h - 3
 	boardW := w - panelWidth - 1
-	left := block(r.board.view(&snap, st, boardW, bodyH), boardW, bodyH)
+	left := block(r.board.View(&snap, st, boardW, bodyH), boardW, bodyH)
 	panel := block(room.panel(st, panelWidth, bodyH), panelWidth, bodyH)
-	lines := []string{fit(header, w)}
+	lines := []string{draw.Fit(header, w)}
 	for i := range bodyH {
 		lines = append(lines, left[i]+" "+panel[i])
 	}
 	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
-	lines = append(lines, fit(" "+st.dim.Render("played "+when+" · "+strings.Join(r.match.Names(), " vs ")), w),
+	lines = append(lines, draw.Fit(" "+st.Dim.Render("played "+when+" · "+strings.Join(r.match.Names(), " vs ")), w),
 		helpLine(st, w, r.keys.Back, r.keys.Forward, r.keys.Start, r.keys.End, r.keys.Leave))
 	return strings.Join(lines, "\n")
 }

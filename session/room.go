@@ -12,41 +12,33 @@ import (
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
 )
-
-// seatNames and seatLetters name the seats by colour, in seat order.
-var (
-	seatNames   = []string{"Red", "Blue", "Green", "Yellow", "Magenta"}
-	seatLetters = []string{"R", "B", "G", "Y", "M"}
-)
-
-func seatName(i int) string   { return seatNames[i%len(seatNames)] }
-func seatLetter(i int) string { return seatLetters[i%len(seatLetters)] }
 
 // labelOf returns seat i's letter and name as the room's board calls them.
-func labelOf(b boardView, i int) (letter, name string) {
-	if l, ok := b.(seatLabeler); ok {
-		return l.seatLabel(i)
+func labelOf(b draw.Board, i int) (letter, name string) {
+	if l, ok := b.(draw.SeatLabeler); ok {
+		return l.SeatLabel(i)
 	}
-	return seatLetter(i), seatName(i)
+	return draw.SeatLetter(i), draw.SeatName(i)
 }
 
 // colourOf names seat i as the room's board does: "Red", "Orange", "Seat 2".
-func colourOf(b boardView, i int) string {
+func colourOf(b draw.Board, i int) string {
 	_, name := labelOf(b, i)
 	return name
 }
 
 // seatStyleOf is the style of seat i as the room's board names it.
-func seatStyleOf(b boardView, st styles, i int) paint {
-	if _, ok := b.(seatLabeler); ok {
-		return st.colour(colourOf(b, i))
+func seatStyleOf(b draw.Board, st draw.Styles, i int) draw.Paint {
+	if _, ok := b.(draw.SeatLabeler); ok {
+		return st.Colour(colourOf(b, i))
 	}
-	return st.seatStyle(i)
+	return st.SeatStyle(i)
 }
 
 // seatTag draws seat i's name in its colour.
-func seatTag(b boardView, st styles, i int) string {
+func seatTag(b draw.Board, st draw.Styles, i int) string {
 	return seatStyleOf(b, st, i).Render(colourOf(b, i))
 }
 
@@ -68,10 +60,11 @@ type roomScreen struct {
 	sub     *rooms.Sub
 	me      rooms.Player
 	games   []rules.Game
+	boards  Boards
 	keys    *roomKeys // shared (roomKeyMap)
 	snap    rooms.Snapshot
 	have    bool
-	board   boardView
+	board   draw.Board
 	focus   focus
 	input   lineInput
 	msg     string
@@ -85,14 +78,14 @@ type roomScreen struct {
 	labels  []string // seatLabel's drawn labels by seat, for this board
 }
 
-func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game) *roomScreen {
-	return &roomScreen{sub: sub, me: me, games: games, keys: &roomKeyMap, level: -1}
+func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
+	return &roomScreen{sub: sub, me: me, games: games, boards: boards, keys: &roomKeyMap, level: -1}
 }
 
 // apply takes a new snapshot; it returns a tick while a countdown is on screen.
 func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	if !r.have || r.board == nil {
-		r.board, r.labels = newBoardView(snap.GameID), nil
+		r.board, r.labels = r.boards.board(snap.GameID), nil
 	}
 	prevPhase := r.snap.Phase
 	r.snap, r.have = snap, true
@@ -180,7 +173,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		r.cache.valid = false
 		// The board is drawn from the screen's second line.
 		click.Y--
-		if mv := r.board.handle(click, &r.snap); mv != "" {
+		if mv := r.board.Handle(click, &r.snap); mv != "" {
 			return moveCmd(r.sub, mv), false
 		}
 		return nil, false
@@ -215,7 +208,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return actionCmd(r.sub.Rematch), false
 	}
 	r.cache.valid = false // the board may move its cursor or selection
-	if mv := r.board.handle(km, &r.snap); mv != "" {
+	if mv := r.board.Handle(km, &r.snap); mv != "" {
 		return moveCmd(r.sub, mv), false
 	}
 	return nil, false
@@ -301,13 +294,13 @@ func (r *roomScreen) seatBot() tea.Cmd {
 }
 
 // view draws the room.
-func (r *roomScreen) view(st styles, w, h int) string {
+func (r *roomScreen) view(st draw.Styles, w, h int) string {
 	return strings.Join(r.viewLines(st, w, h), "\n")
 }
 
 // viewLines draws the room as lines: the body's, kept from frame to frame while it does not change,
 // then the message line and the help line. The slice is new at every call.
-func (r *roomScreen) viewLines(st styles, w, h int) []string {
+func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 	if !r.have {
 		return []string{"", "  Entering the room…"}
 	}
@@ -327,19 +320,19 @@ type frameCache struct {
 
 // body draws the header, the board and the side panel, or returns their lines as last drawn when
 // nothing they show has changed since.
-func (r *roomScreen) body(st styles, w, h int) []string {
+func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 	c := &r.cache
 	if c.valid && c.w == w && c.h == h {
 		return c.lines
 	}
 	s := &r.snap
-	header := st.title.Render(s.GameName) + st.dim.Render(" · room ") + st.bold.Render(s.Code) +
-		st.dim.Render(" · "+s.Phase.String())
+	header := st.Title.Render(s.GameName) + st.Dim.Render(" · room ") + st.Bold.Render(s.Code) +
+		st.Dim.Render(" · "+s.Phase.String())
 	right := "watching"
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
-	buf := appendFit(c.buf[:0], header, w-textWidth(right)-1)
+	buf := draw.AppendFit(c.buf[:0], header, w-draw.TextWidth(right)-1)
 	buf = append(append(append(buf, ' '), right...), '\n')
 
 	bodyH := h - 3
@@ -351,12 +344,12 @@ func (r *roomScreen) body(st styles, w, h int) []string {
 	case s.Phase == rooms.Waiting:
 		left = r.waitingLines(st, boardW)
 	default:
-		left = r.board.view(s, st, boardW, bodyH)
+		left = r.board.View(s, st, boardW, bodyH)
 	}
 	panel := r.panel(st, panelWidth, bodyH)
 	for i := range bodyH {
-		buf = appendFit(buf, lineAt(left, i), boardW)
-		buf = appendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
+		buf = draw.AppendFit(buf, lineAt(left, i), boardW)
+		buf = draw.AppendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
 		buf = append(buf, '\n')
 	}
 	// The body's lines, each the string of the last body when it has not changed: a move
@@ -366,24 +359,24 @@ func (r *roomScreen) body(st styles, w, h int) []string {
 	i := 0
 	for rest := buf; len(rest) > 0; i++ {
 		n := bytes.IndexByte(rest, '\n')
-		lines, rest = keepLine(lines, i, rest[:n]), rest[n+1:]
+		lines, rest = draw.KeepLine(lines, i, rest[:n]), rest[n+1:]
 	}
 	*c = frameCache{lines: lines[:i], buf: buf, w: w, h: h, valid: true}
 	return c.lines
 }
 
-func (r *roomScreen) messageLine(st styles, w int) string {
+func (r *roomScreen) messageLine(st draw.Styles, w int) string {
 	switch r.focus {
 	case focusChat, focusPrompt:
-		return fit(" "+r.input.view(st, w-2), w)
+		return draw.Fit(" "+r.input.view(st, w-2), w)
 	}
 	if r.msg == "" {
-		return fit("", w)
+		return draw.Fit("", w)
 	}
 	if r.msgErr {
-		return fit(" "+st.err.Render("✗ "+r.msg), w)
+		return draw.Fit(" "+st.Err.Render("✗ "+r.msg), w)
 	}
-	return fit(" "+r.msg, w)
+	return draw.Fit(" "+r.msg, w)
 }
 
 // helpKeys appends the bindings the help line shows to out and returns it.
@@ -398,7 +391,7 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	s := &r.snap
 	seated := s.You != rules.Spectator
 	if seated && s.Phase == rooms.Playing {
-		out = append(out, r.board.bindings()...)
+		out = append(out, r.board.Bindings()...)
 		out = append(out, k.Prompt)
 	}
 	if seated && s.Phase == rooms.Waiting && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Empty }) {
@@ -414,41 +407,41 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 }
 
 // panel draws the side panel: seats and scores, the game's status, then chat and log.
-func (r *roomScreen) panel(st styles, w, h int) []string {
+func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 	s := &r.snap
 	var lines []string
 	for i, seat := range s.Seats {
 		mark := " "
 		if slices.Contains(s.ToMove, rules.Seat(i)) && s.Phase == rooms.Playing {
-			mark = st.turnMark()
+			mark = st.TurnMark()
 		}
 		name := seat.Name
 		switch {
 		case seat.Empty:
-			name = st.dim.Render("(free seat)")
+			name = st.Dim.Render("(free seat)")
 		case seat.Bot != "":
-			name = st.dim.Render(name)
+			name = st.Dim.Render(name)
 		case seat.Abandoned:
-			name += st.err.Render(" gone")
+			name += st.Err.Render(" gone")
 		case !seat.Connected && !seat.GraceUntil.IsZero():
 			left := time.Until(seat.GraceUntil).Round(time.Second)
-			name += st.err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
+			name += st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
 		}
 		if rules.Seat(i) == s.You {
-			name += st.dim.Render(" (you)")
+			name += st.Dim.Render(" (you)")
 		}
 		if s.Phase == rooms.Finished && seat.Rematch {
-			name += st.ok.Render(" ✓again")
+			name += st.OK.Render(" ✓again")
 		}
 		score := ""
 		if s.Phase != rooms.Waiting {
-			score = r.board.score(s, i)
+			score = r.board.Score(s, i)
 		}
 		left := mark + r.seatLabel(st, i) + " " + name
-		lines = append(lines, fit(left, w-len(score)-1)+" "+st.bold.Render(score))
+		lines = append(lines, draw.Fit(left, w-len(score)-1)+" "+st.Bold.Render(score))
 	}
 	if s.Spectators > 0 {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  %d watching", s.Spectators)))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %d watching", s.Spectators)))
 	}
 	lines = append(lines, "")
 	switch s.Phase {
@@ -456,16 +449,16 @@ func (r *roomScreen) panel(st styles, w, h int) []string {
 		lines = append(lines, r.result(st, w)...)
 	}
 	if s.Phase != rooms.Waiting {
-		lines = append(lines, r.board.status(s, st, w)...)
+		lines = append(lines, r.board.Status(s, st, w)...)
 	}
 	if r.anyAbandoned() {
-		lines = append(lines, st.err.Render("A player has gone."), "b: a bot takes the seat", "x: end the match unrated")
+		lines = append(lines, st.Err.Render("A player has gone."), "b: a bot takes the seat", "x: end the match unrated")
 	}
 	if s.Unrated {
-		lines = append(lines, st.dim.Render("Ended unrated: "+s.Outcome.Reason))
+		lines = append(lines, st.Dim.Render("Ended unrated: "+s.Outcome.Reason))
 	}
 	// Chat and log fill the rest, newest last.
-	lines = append(lines, st.dim.Render(strings.Repeat("─", w)))
+	lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
 	room := h - len(lines)
 	chat := r.chatLines(st, w)
 	if room > 0 && len(chat) > room {
@@ -485,7 +478,7 @@ type chatCache struct {
 
 // chatLines returns the snapshot's chat wrapped to w columns, oldest first. The result is shared
 // with the cache: callers must not modify it.
-func (r *roomScreen) chatLines(st styles, w int) []string {
+func (r *roomScreen) chatLines(st draw.Styles, w int) []string {
 	c := &r.chat
 	if c.lines != nil && c.w == w && slices.Equal(c.from, r.snap.Chat) {
 		return c.lines
@@ -493,9 +486,9 @@ func (r *roomScreen) chatLines(st styles, w int) []string {
 	var lines []string
 	for _, l := range r.snap.Chat {
 		if l.From == "" {
-			lines = append(lines, wrap(st.dim.Render("· ")+l.Text, w)...)
+			lines = append(lines, draw.Wrap(st.Dim.Render("· ")+l.Text, w)...)
 		} else {
-			lines = append(lines, wrap(st.bold.Render(l.From+":")+" "+l.Text, w)...)
+			lines = append(lines, draw.Wrap(st.Bold.Render(l.From+":")+" "+l.Text, w)...)
 		}
 	}
 	*c = chatCache{from: r.snap.Chat, w: w, lines: lines}
@@ -505,7 +498,7 @@ func (r *roomScreen) chatLines(st styles, w int) []string {
 // seatLabel draws seat i's letter and colour name in its colour, eight columns for the panel:
 // "R Red   ". Each seat's is drawn once for the room's board (a room screen lives in one session,
 // with one set of styles).
-func (r *roomScreen) seatLabel(st styles, i int) string {
+func (r *roomScreen) seatLabel(st draw.Styles, i int) string {
 	for len(r.labels) <= i {
 		r.labels = append(r.labels, "")
 	}
@@ -521,7 +514,7 @@ func (r *roomScreen) seatLabel(st styles, i int) string {
 }
 
 // result says who won.
-func (r *roomScreen) result(st styles, w int) []string {
+func (r *roomScreen) result(st draw.Styles, w int) []string {
 	s := &r.snap
 	win := s.Outcome.Winners()
 	var names []string
@@ -539,21 +532,21 @@ func (r *roomScreen) result(st styles, w int) []string {
 	default:
 		head = strings.Join(names, " and ") + " share the win!"
 	}
-	lines := []string{st.title.Render("GAME OVER"), head}
+	lines := []string{st.Title.Render("GAME OVER"), head}
 	if s.Outcome.Reason != "" && !s.Unrated {
-		lines = append(lines, st.dim.Render(s.Outcome.Reason))
+		lines = append(lines, st.Dim.Render(s.Outcome.Reason))
 	}
 	return append(lines, "")
 }
 
-func (r *roomScreen) rulesLines(st styles, w, h int) []string {
+func (r *roomScreen) rulesLines(st draw.Styles, w, h int) []string {
 	g, ok := r.game()
 	if !ok {
 		return []string{"No rules for this game."}
 	}
 	text := strings.Split(strings.TrimRight(g.Rules, "\n"), "\n")
 	top := min(r.top, max(0, len(text)-h+1))
-	lines := []string{st.bold.Render(g.Name + " rules")}
+	lines := []string{st.Bold.Render(g.Name + " rules")}
 	for i := top; i < len(text) && len(lines) < h; i++ {
 		lines = append(lines, text[i])
 	}
@@ -561,7 +554,7 @@ func (r *roomScreen) rulesLines(st styles, w, h int) []string {
 }
 
 // waitingLines fill the board's place while seats are free: the code to give to friends.
-func (r *roomScreen) waitingLines(st styles, w int) []string {
+func (r *roomScreen) waitingLines(st draw.Styles, w int) []string {
 	s := &r.snap
 	free := 0
 	for _, seat := range s.Seats {
@@ -569,11 +562,11 @@ func (r *roomScreen) waitingLines(st styles, w int) []string {
 			free++
 		}
 	}
-	lines := []string{"", st.bold.Render("Waiting for players."), "",
-		"Give your friends the room code:", "", "      " + st.title.Render(spaced(s.Code)), "",
+	lines := []string{"", st.Bold.Render("Waiting for players."), "",
+		"Give your friends the room code:", "", "      " + st.Title.Render(spaced(s.Code)), "",
 		"They join with:", "  ssh -t HOST join " + s.Code, ""}
 	if free > 0 {
-		lines = append(lines, fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, plural(free)))
+		lines = append(lines, fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, draw.Plural(free)))
 		if s.You != rules.Spectator {
 			lines = append(lines, "Alone? Press b to seat a bot (B picks its level).")
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // Hub is what a session needs of the rooms. *rooms.Hub satisfies it; the interface is here, where
@@ -36,6 +37,9 @@ type Records interface {
 // Config is everything a session needs.
 type Config struct {
 	Hub Hub
+	// Boards makes the board view of each of the hub's games (the catalogue's, package games); a
+	// game without one is played by typing moves.
+	Boards Boards
 	// Records serves leaderboards, profiles and replays; nil when none are kept.
 	Records Records
 	// Notice is shown in the lobby when the session starts (e.g. why the player is a guest).
@@ -76,7 +80,7 @@ type Model struct {
 // model is the state of a session.
 type model struct {
 	cfg    Config
-	st     *styles // shared (newStyles)
+	st     *draw.Styles // shared (NewStyles)
 	width  int
 	height int
 	lobby  lobby
@@ -121,7 +125,7 @@ func (m Model) Close() {
 
 // New returns the model of one session.
 func New(cfg Config) Model {
-	m := Model{&model{cfg: cfg, st: newStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
+	m := Model{&model{cfg: cfg, st: draw.NewStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.msg = cfg.Notice
@@ -219,7 +223,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			panic("session: Config.Wake is nil, and a room's snapshots need it")
 		}
 		m.conn.set(msg.sub)
-		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games())
+		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
 		msg.sub.OnUpdate(m.cfg.Wake)
 		return m.takeSnapshots() // the first is there already
 	case tea.WakeMsg:
@@ -271,7 +275,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) View() tea.View {
 	frame := m.render()
 	if m.cfg.ASCII {
-		frame = asciiOnly(frame)
+		frame = draw.ASCIIOnly(frame)
 	}
 	return m.view(frame)
 }
@@ -286,7 +290,7 @@ func (m Model) ViewLines() (tea.View, []string) {
 	lines := m.room.viewLines(*m.st, m.width, m.height)
 	if m.cfg.ASCII {
 		for i, l := range lines {
-			lines[i] = asciiOnly(l)
+			lines[i] = draw.ASCIIOnly(l)
 		}
 	}
 	return m.view(""), lines
@@ -309,7 +313,7 @@ func (m Model) roomShown() bool {
 func (m Model) render() string {
 	w, h := m.width, m.height
 	if m.notice != "" {
-		return "\n  " + m.st.title.Render(m.notice) + "\n"
+		return "\n  " + m.st.Title.Render(m.notice) + "\n"
 	}
 	if w < minWidth || h < minHeight {
 		return tooSmall(w, h, *m.st)

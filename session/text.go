@@ -3,58 +3,12 @@ package session
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
+
+	"github.com/arcade/arcade/session/draw"
 )
-
-// fit pads or cuts s (which may hold ANSI styles) to exactly width columns.
-func fit(s string, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	w := textWidth(s)
-	switch {
-	case w > width:
-		return ansi.Truncate(s, width, "…")
-	case w == width:
-		return s
-	}
-	return s + spaces(width-w)
-}
-
-// appendFit appends s fitted to width columns to buf: fit's bytes, without making a string.
-func appendFit(buf []byte, s string, width int) []byte {
-	if width <= 0 {
-		return buf
-	}
-	w := textWidth(s)
-	if w > width {
-		return append(buf, ansi.Truncate(s, width, "…")...)
-	}
-	buf = append(buf, s...)
-	for n := width - w; n > 0; n -= len(blanks) {
-		buf = append(buf, blanks[:min(n, len(blanks))]...)
-	}
-	return buf
-}
-
-// blanks is a line of spaces wider than any screen, for spaces to cut from.
-const blanks = "                                                                                " +
-	"                                                                                " +
-	"                                                                                " +
-	"                                                                                "
-
-// spaces returns n spaces (none for n <= 0), without allocating up to len(blanks).
-func spaces(n int) string {
-	if n <= len(blanks) {
-		return blanks[:max(n, 0)]
-	}
-	return strings.Repeat(" ", n)
-}
 
 // lineAt returns lines[i], or "" past the end: a short block's missing lines are blank.
 func lineAt(lines []string, i int) string {
@@ -68,77 +22,15 @@ func lineAt(lines []string, i int) string {
 func block(lines []string, width, height int) []string {
 	out := make([]string, height)
 	for i := range out {
-		out[i] = fit(lineAt(lines, i), width)
+		out[i] = draw.Fit(lineAt(lines, i), width)
 	}
 	return out
-}
-
-// wrap breaks plain text into lines of at most width columns at spaces.
-func wrap(s string, width int) []string {
-	if oneLine(s, width) {
-		return []string{s}
-	}
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			switch {
-			case line == "":
-				line = word
-			case textWidth(line)+1+textWidth(word) <= width:
-				line += " " + word
-			default:
-				out = append(out, line)
-				line = word
-			}
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
-// oneLine reports whether wrap would return s itself as its one line: s is empty, or its words
-// are separated by single spaces with none before or after, it holds no other white space, and
-// it is at most width columns wide counting as textWidth does without lipgloss (printable ASCII,
-// known glyphs, CSI and OSC sequences without spaces), whose widths add up word by word. It says
-// false whenever it is unsure; wrap then does the work.
-func oneLine(s string, width int) bool {
-	w, space := 0, true // space: the last character was a space, or there was none yet
-	for i := 0; i < len(s); {
-		switch c := s[i]; {
-		case c == ' ':
-			if space {
-				return false
-			}
-			w, space = w+1, true
-			i++
-		case c > ' ' && c < 0x7f:
-			w, space = w+1, false
-			i++
-		case c == 0x1b:
-			n := escapeLen(s[i:])
-			if n == 0 || strings.ContainsAny(s[i:i+n], " ") {
-				return false
-			}
-			i += n
-		case c < 0x80:
-			return false // a control (some are white space to strings.Fields), DEL
-		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if !narrowGlyph(r) {
-				return false
-			}
-			w, space = w+1, false
-			i += n
-		}
-	}
-	return (s == "" || !space) && w <= width
 }
 
 // tooSmall is the screen for a terminal below the minimum size.
-func tooSmall(w, h int, st styles) string {
+func tooSmall(w, h int, st draw.Styles) string {
 	msg := []string{
-		st.title.Render("arcade"),
+		st.Title.Render("arcade"),
 		"",
 		fmt.Sprintf("This window is %d x %d.", w, h),
 		fmt.Sprintf("The arcade needs at least %d x %d.", minWidth, minHeight),
@@ -148,168 +40,11 @@ func tooSmall(w, h int, st styles) string {
 }
 
 // helpLine draws the enabled bindings' short help on one line of at most width columns.
-func helpLine(st styles, width int, bindings ...key.Binding) string {
+func helpLine(st draw.Styles, width int, bindings ...key.Binding) string {
 	h := help.New()
-	h.Styles.ShortKey = st.key.Style()
-	h.Styles.ShortDesc = st.dim.Style()
-	h.Styles.ShortSeparator = st.dim.Style()
+	h.Styles.ShortKey = st.Key.Style()
+	h.Styles.ShortDesc = st.Dim.Style()
+	h.Styles.ShortSeparator = st.Dim.Style()
 	h.SetWidth(width)
-	return fit(h.ShortHelpView(bindings), width)
-}
-
-// asciiGlyphs are the ASCII stand-ins of the glyphs the screens draw; each keeps its width of one.
-var asciiGlyphs = map[rune]rune{
-	'·': '.', '─': '-', '│': '|', '╭': '+', '╮': '+', '╰': '+', '╯': '+', '…': '~',
-	'‹': '<', '›': '>', '▶': '>', '◀': '<', '✗': 'x', '✓': 'v', '×': 'x', '░': '.',
-	'←': '<', '→': '>', '↑': '^', '↓': 'v', '•': '*',
-}
-
-// asciiOnly rewrites a finished frame for a terminal with poor Unicode: known glyphs become
-// their ASCII stand-ins, and any other non-ASCII character (in names or chat) becomes '?' as many
-// times as it is wide, so columns stay where they were. Escape sequences are ASCII already.
-func asciiOnly(frame string) string {
-	var b strings.Builder
-	b.Grow(len(frame))
-	for _, r := range frame {
-		switch {
-		case r < 0x80:
-			b.WriteRune(r)
-		case asciiGlyphs[r] != 0:
-			b.WriteRune(asciiGlyphs[r])
-		default:
-			b.WriteString(strings.Repeat("?", max(1, ansi.StringWidth(string(r)))))
-		}
-	}
-	return b.String()
-}
-
-// narrowBits marks the non-ASCII characters below U+2800 that textWidth counts itself, one column
-// each: the keys of asciiGlyphs and the box drawing and block elements (U+2500 to U+259F). Any
-// other non-ASCII character makes it ask lipgloss.
-var narrowBits = func() (bits [0x2800 / 64]uint64) {
-	set := func(r rune) {
-		if r >= 0x80 && r < 0x2800 {
-			bits[r/64] |= 1 << (r % 64)
-		}
-	}
-	for r := range asciiGlyphs {
-		set(r)
-	}
-	for r := rune(0x2500); r <= 0x259f; r++ {
-		set(r)
-	}
-	return bits
-}()
-
-// narrowGlyph reports whether textWidth may count r (non-ASCII) as one column by itself.
-func narrowGlyph(r rune) bool {
-	return r >= 0 && r < 0x2800 && narrowBits[r/64]&(1<<(r%64)) != 0
-}
-
-// textWidth returns lipgloss.Width(s), the widest line's columns, without lipgloss's grapheme
-// segmentation for the text the screens draw: printable ASCII is one column, other C0 controls
-// none; CSI sequences (ESC '[' parameters and intermediates, a final byte 0x40 to 0x7E) and OSC
-// sequences (ESC ']' printable ASCII, then BEL or ESC '\') take none; narrowGlyph's characters
-// are one column. On anything else (another escape, a control byte inside a sequence, an
-// unfinished one, DEL, invalid UTF-8, any other non-ASCII character, which may be wide or join its
-// neighbour into one cluster) it returns lipgloss.Width(s) for the whole string.
-func textWidth(s string) int {
-	width, line := 0, 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c >= 0x20 && c < 0x7f:
-			line++
-			i++
-		case c == 0x1b && i+1 < len(s) && s[i+1] == '[': // CSI, the SGR sequences of styles
-			j := i + 2
-			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
-				j++
-			}
-			if j == len(s) || s[j] < 0x40 || s[j] > 0x7e {
-				return lipgloss.Width(s)
-			}
-			i = j + 1
-		case c == '\n':
-			width, line = max(width, line), 0
-			i++
-		case c == 0x1b:
-			n := escapeLen(s[i:])
-			if n == 0 {
-				return lipgloss.Width(s)
-			}
-			i += n
-		case c < 0x20:
-			i++
-		case (c == 0xc2 || c == 0xc3) && i+1 < len(s) && s[i+1]&0xc0 == 0x80: // U+0080 to U+00FF
-			if !narrowGlyph(rune(c&0x1f)<<6 | rune(s[i+1]&0x3f)) {
-				return lipgloss.Width(s)
-			}
-			line++
-			i += 2
-		case c == 0xe2 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80: // U+2000 to U+2FFF
-			if !narrowGlyph(rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)) {
-				return lipgloss.Width(s)
-			}
-			line++
-			i += 3
-		default: // DEL, another character, invalid UTF-8
-			return lipgloss.Width(s)
-		}
-	}
-	return max(width, line)
-}
-
-// escapeLen returns the length of the CSI or OSC sequence s starts with (at its ESC), or 0 when s
-// does not start with a whole one that textWidth knows to take no columns.
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return 0
-	}
-	switch s[1] {
-	case '[':
-		for i := 2; i < len(s); i++ {
-			switch c := s[i]; {
-			case c >= 0x20 && c <= 0x3f: // parameters and intermediates
-			case c >= 0x40 && c <= 0x7e:
-				return i + 1
-			default:
-				return 0
-			}
-		}
-	case ']':
-		for i := 2; i < len(s); i++ {
-			switch c := s[i]; {
-			case c == 0x07:
-				return i + 1
-			case c == 0x1b:
-				if i+1 < len(s) && s[i+1] == '\\' {
-					return i + 2
-				}
-				return 0
-			case c < 0x20 || c >= 0x7f:
-				return 0
-			}
-		}
-	}
-	return 0
-}
-
-// keepLine sets lines[i] (i at most len(lines)) to the text of b, keeping the string there when
-// it holds the same bytes (see sameString), and returns lines.
-func keepLine(lines []string, i int, b []byte) []string {
-	if i < len(lines) {
-		lines[i] = sameString(lines[i], b)
-		return lines
-	}
-	return append(lines, string(b))
-}
-
-// sameString returns b as a string: old itself when it holds the same bytes, so that a line
-// drawn again unchanged costs no allocation (and compares equal to the old one at a glance).
-func sameString(old string, b []byte) string {
-	if string(b) == old { // compared without a conversion
-		return old
-	}
-	return string(b)
+	return draw.Fit(h.ShortHelpView(bindings), width)
 }

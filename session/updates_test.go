@@ -26,7 +26,7 @@ func TestRoomWakesTheModel(t *testing.T) {
 		default:
 		}
 	}
-	m := New(Config{Hub: hub, Player: ann, Width: 80, Height: 24, Wake: wake})
+	m := New(Config{Hub: hub, Boards: testBoards, Player: ann, Width: 80, Height: 24, Wake: wake})
 	update := func(msg tea.Msg) {
 		t.Helper()
 		nm, _ := m.Update(msg)

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"context"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/arcade/arcade/games"
+	"github.com/arcade/arcade/games/gametest"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
@@ -28,8 +28,12 @@ func (h fakeHub) List() []rooms.Summary                          { return nil }
 
 var testGames = []rules.Game{stonetowers.Game}
 
+// testBoards are the catalogue's board views: the golden rooms draw the real boards.
+var testBoards = Boards(games.Boards())
+
 func newTestModel(w, h int) Model {
-	return New(Config{Hub: fakeHub{testGames}, Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: w, Height: h})
+	return New(Config{Hub: fakeHub{testGames}, Boards: testBoards, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
+		Width: w, Height: h})
 }
 
 // plain is a screen without its styles, each line's trailing spaces cut.
@@ -120,54 +124,17 @@ func TestTooSmallGolden(t *testing.T) {
 // snapshot of it.
 func playedSnapshot(t *testing.T, plies int) rooms.Snapshot {
 	t.Helper()
-	state, moves := playBots(t, stonetowers.Game, rules.Options{"size": "12", "turns": "25"}, 2, 7,
+	state, moves := gametest.PlayBots(t, stonetowers.Game, rules.Options{"size": "12", "turns": "25"}, 2, 7,
 		stonetowers.Greedy{}, func(i int, _ rules.Engine) bool { return plies >= 0 && i >= plies })
-	return roomSnapshot("K7QXM", stonetowers.Game, state, moves, []string{"ann", "bob"}, defaultChat)
+	return gametest.Snapshot("K7QXM", stonetowers.Game, state, moves, []string{"ann", "bob"}, defaultChat)
 }
 
 // defaultChat is the chat of the test rooms.
 var defaultChat = []rooms.ChatLine{{Text: "ann sits down"}, {Text: "bob sits down"}, {From: "bob", Text: "good luck!"}}
 
-// playBots plays a seeded match of g with bot in every seat until stop says so (before move i) or
-// the match ends, and returns the state and the move log.
-func playBots(t *testing.T, g rules.Game, opts rules.Options, seats int, seed uint64, bot rules.Bot,
-	stop func(i int, state rules.Engine) bool) (rules.Engine, []rooms.MoveRecord) {
-	t.Helper()
-	state, err := g.New(opts, seats, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var moves []rooms.MoveRecord
-	for i := 0; !state.Outcome().Over && !stop(i, state); i++ {
-		seat := state.ToMove()[0]
-		mv := bot.Move(context.Background(), state, seat, rand.New(rand.NewPCG(seed, uint64(i))))
-		if state, err = state.Apply(seat, mv); err != nil {
-			t.Fatal(err)
-		}
-		moves = append(moves, rooms.MoveRecord{Seat: seat, Move: mv})
-	}
-	return state, moves
-}
-
-// roomSnapshot dresses state as seat 0's snapshot of room code, the seats held by names.
-func roomSnapshot(code string, g rules.Game, state rules.Engine, moves []rooms.MoveRecord, names []string,
-	chat []rooms.ChatLine) rooms.Snapshot {
-	snap := rooms.Snapshot{
-		Code: code, GameID: g.ID, GameName: g.Name, Phase: rooms.Playing,
-		You: 0, ToMove: state.ToMove(), View: state.View(0), Outcome: state.Outcome(), Moves: moves, Chat: chat,
-	}
-	for _, n := range names {
-		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: n, Connected: true})
-	}
-	if snap.Outcome.Over {
-		snap.Phase = rooms.Finished
-	}
-	return snap
-}
-
 func roomModel(t *testing.T, snap rooms.Snapshot) Model {
 	m := newTestModel(80, 24)
-	m.room = newRoomScreen(nil, m.cfg.Player, testGames)
+	m.room = newRoomScreen(nil, m.cfg.Player, testGames, testBoards)
 	m.room.apply(snap)
 	return m
 }
@@ -207,28 +174,6 @@ func TestWaitingGolden(t *testing.T) {
 		Chat: []rooms.ChatLine{{Text: "ann sits down"}}}
 	m := roomModel(t, snap)
 	golden.RequireEqual(t, plain(m.View().Content))
-}
-
-// TestBoardCursorMakesMoves: arrows move the cursor and enter proposes the square's move.
-func TestBoardCursorMakesMoves(t *testing.T) {
-	snap := playedSnapshot(t, 0)
-	b := newStoneBoard()
-	key := func(code rune) string { return b.handle(tea.KeyPressMsg{Code: code}, &snap) }
-	key(tea.KeyUp)
-	key(tea.KeyLeft)
-	if got := key(tea.KeyEnter); got != "f6" {
-		t.Errorf("enter after up, left from the centre proposes %q, want f6", got)
-	}
-	if got := b.handle(tea.KeyPressMsg{Code: 'p', Text: "p"}, &snap); got != "pass" {
-		t.Errorf("p proposes %q, want pass", got)
-	}
-	click := tea.MouseClickMsg{X: stoneLeft + 3*2, Y: stoneTop + 3, Button: tea.MouseLeft}
-	if got := b.handle(click, &snap); got != "" {
-		t.Errorf("first click proposes %q, want only a cursor move", got)
-	}
-	if got := b.handle(click, &snap); got != "c4" {
-		t.Errorf("second click proposes %q, want c4", got)
-	}
 }
 
 // TestRoomBodyCache: typing at the prompt reuses the drawn body; a key the board takes draws it
@@ -294,7 +239,7 @@ func TestSessionsShareWhatNeverChanges(t *testing.T) {
 	if c := New(Config{Hub: fakeHub{testGames}, NoColor: true}); c.st == a.st {
 		t.Error("a NO_COLOR session shares the coloured styles")
 	}
-	if r1, r2 := newRoomScreen(nil, rooms.Player{}, nil), newRoomScreen(nil, rooms.Player{}, nil); r1.keys != r2.keys {
+	if r1, r2 := newRoomScreen(nil, rooms.Player{}, nil, nil), newRoomScreen(nil, rooms.Player{}, nil, nil); r1.keys != r2.keys {
 		t.Error("two room screens hold copies of the room's keys")
 	}
 }

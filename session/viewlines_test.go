@@ -32,7 +32,7 @@ func TestViewLinesMatchView(t *testing.T) {
 	check("next snapshot", m)
 	ascii := newTestModel(80, 24)
 	ascii.cfg.ASCII = true
-	ascii.room = newRoomScreen(nil, ascii.cfg.Player, testGames)
+	ascii.room = newRoomScreen(nil, ascii.cfg.Player, testGames, testBoards)
 	ascii.room.apply(snap)
 	check("ascii room", ascii)
 	small := roomModel(t, snap)

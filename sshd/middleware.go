@@ -183,6 +183,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 	player, notice := s.player(sess)
 	m := session.New(session.Config{
 		Hub:     s.hub,
+		Boards:  s.cfg.Boards,
 		Records: s.cfg.Records,
 		Notice:  notice,
 		Player:  player,

@@ -43,6 +43,8 @@ type Config struct {
 	Names Names
 	// Records serves leaderboards, profiles and replays; nil keeps no records.
 	Records session.Records
+	// Boards makes the board view of each of the hub's games (the catalogue's, games.Boards).
+	Boards session.Boards
 	// FPS chooses the renderer of interactive sessions: 0 draws a frame only when something
 	// changed (package teaframe); more uses Bubble Tea's own renderer at that many frames a
 	// second (at most 120), which ticks even while idle.

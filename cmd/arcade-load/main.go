@@ -119,7 +119,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.DurationVar(&o.settle, "settle", 30*time.Second, "wait after connecting before measuring (idle sessions drop their screen buffers after 5 s, and the memory goes back 10 s later)")
 	fs.StringVar(&o.phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play")
 	fs.IntVar(&o.dialers, "dialers", 32, "connections set up at once")
-	fs.StringVar(&o.game, "game", "stonetowers", "game the play phase plays: stonetowers, discon or coloretta (the last two need an arcade run with --load-test-seeds, which the tool passes to the arcade it starts)")
+	fs.StringVar(&o.game, "game", "stonetowers", "game the play phase plays: "+gameList()+" (a game whose set-up follows from the seed needs an arcade run with --load-test-seeds, which the tool passes to the arcade it starts)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the started arcade's data (its database) in a new folder under this one, e.g. /dev/shm to take the disk's fsync out of the figures (default: the temporary folder)")
 	fs.IntVar(&o.size, "size", 12, "Stone Towers board size")
 	fs.IntVar(&o.turns, "turns", 60, "Stone Towers turns per player (a match lasts turns x interval)")
@@ -157,7 +157,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	case o.addr != "" && (o.diskWatch || o.gcWatch):
 		return o, errors.New("--disk-watch and --gc-watch need an arcade the tool starts: not with --addr")
 	case !validGame(o.game):
-		return o, fmt.Errorf("--game %q: use stonetowers, discon or coloretta", o.game)
+		return o, fmt.Errorf("--game %q: use %s", o.game, gameList())
 	case o.interval < 20*time.Millisecond || o.interval > time.Minute:
 		return o, errors.New("--interval must be from 20ms to 1m")
 	case o.keepalive < 0 || (o.keepalive > 0 && o.keepalive < 100*time.Millisecond):
@@ -334,7 +334,7 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 		args := []string{"--addr", "127.0.0.1:0", "--data", data,
 			"--max-sessions", fmt.Sprint(max(o.sessions, o.idle) + 100), "--max-rooms", fmt.Sprint(o.sessions/2 + 100),
 			"--conn-rate", "100000", "--conn-burst", "100000", "--log-level", "warn", "--metrics", "127.0.0.1:0"}
-		if g, _ := gameDriver(o.game, o.size, o.turns); g != nil && g.seeded() && o.has("play") {
+		if g, _ := gameDriver(o.game, o.size, o.turns); g != nil && g.Seeded() && o.has("play") {
 			args = append(args, "--load-test-seeds")
 		}
 		args = append(args, o.serverArgs...)

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/arcade/arcade/games/load"
 	"github.com/arcade/arcade/rules"
 )
 
@@ -38,7 +39,7 @@ type room struct {
 	id      int
 	code    string
 	players [2]*client
-	game    driver
+	game    load.Driver
 	state   rules.Engine
 	rng     *rand.Rand
 	match   int
@@ -46,9 +47,9 @@ type room struct {
 
 // setupRoom connects two clients, the first creating a room and the second joining it by its
 // code, and waits until both screens show the match's start.
-func setupRoom(ctx context.Context, o dialOpts, id int, game driver) (*room, error) {
+func setupRoom(ctx context.Context, o dialOpts, id int, game load.Driver) (*room, error) {
 	r := &room{id: id, game: game, rng: rand.New(rand.NewPCG(uint64(id), 7))}
-	a, err := dial(ctx, o, 2*id, game.command())
+	a, err := dial(ctx, o, 2*id, game.Command())
 	if err != nil {
 		return nil, fmt.Errorf("creator: %w", err)
 	}
@@ -75,14 +76,14 @@ func setupRoom(ctx context.Context, o dialOpts, id int, game driver) (*room, err
 
 // newMatch starts the local engine for a new match and waits for both screens to show it.
 func (r *room) newMatch(ctx context.Context) error {
-	st, err := r.game.engine(r.code, r.match+1)
+	st, err := r.game.Engine(r.code, r.match+1)
 	if err != nil {
 		return err
 	}
 	r.state = st
 	r.match++
 	for _, c := range r.players {
-		if err := c.waitText(ctx, r.game.startMarker(st), setupTimeout); err != nil {
+		if err := c.waitText(ctx, r.game.StartMarker(st), setupTimeout); err != nil {
 			return err
 		}
 	}
@@ -155,7 +156,7 @@ func (e kindErr) Unwrap() error { return e.err }
 func (r *room) ply(ctx context.Context, ps *playStats, measure bool) (cand rules.Engine, err error) {
 	seat := r.state.ToMove()[0]
 	mover, opp := r.players[seat], r.players[1-seat]
-	move := pickMove(r.state, seat, r.rng)
+	move := r.game.PickMove(r.state, seat, r.rng)
 	next, err := r.state.Apply(seat, move)
 	if err != nil {
 		return nil, fmt.Errorf("local engine refused %q: %w", move, err)
@@ -176,7 +177,7 @@ func (r *room) ply(ctx context.Context, ps *playStats, measure bool) (cand rules
 		ps.key.add(at.Sub(t0))
 	}
 
-	want := r.game.marker(next, mover.name)
+	want := r.game.Marker(next, mover.name)
 	seen := opp.expectNew(want)
 	mine := mover.expect(want)
 	t1 := time.Now()
@@ -248,7 +249,7 @@ func (r *room) resync(ctx context.Context, ps *playStats, cand rules.Engine) err
 	if cand == nil {
 		return nil
 	}
-	want := r.game.marker(cand, r.players[r.state.ToMove()[0]].name)
+	want := r.game.Marker(cand, r.players[r.state.ToMove()[0]].name)
 	for _, c := range r.players {
 		if strings.Contains(c.text(), want) {
 			r.state = cand

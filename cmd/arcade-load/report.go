@@ -29,7 +29,7 @@ type results struct {
 func (o options) summary() string {
 	s := fmt.Sprintf("phases=%s game=%s sessions=%d idle=%d interval=%v duration=%v window=%v",
 		o.phases, o.game, o.sessions, o.idle, o.interval, o.duration, o.window)
-	if o.game == "stonetowers" {
+	if takesOption(o.game, "size") {
 		s += fmt.Sprintf(" size=%d turns=%d", o.size, o.turns)
 	}
 	if o.addr != "" {

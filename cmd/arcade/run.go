@@ -11,10 +11,10 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/hostkeys"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/rules/catalog"
 	"github.com/arcade/arcade/sshd"
 	"github.com/arcade/arcade/storage"
 )
@@ -59,7 +59,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		newSeed = rules.DerivedSeed
 	}
 	hub := rooms.NewHub(rooms.Config{
-		Games:     catalog.Games(),
+		Games:     games.Rules(),
 		MaxRooms:  cfg.maxRooms,
 		SeatGrace: zeroMeansNone(cfg.seatGrace),
 		BotDelay:  zeroMeansNone(cfg.botDelay),
@@ -90,6 +90,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Logger:      logger,
 		Names:       db,
 		Records:     db,
+		Boards:      games.Boards(),
 		FPS:         cfg.fps,
 
 		KeystrokeObfuscation: cfg.keystrokeObfuscation,

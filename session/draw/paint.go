@@ -1,4 +1,4 @@
-package session
+package draw
 
 import (
 	"image/color"
@@ -7,28 +7,28 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// paint is a lipgloss style of colours and attributes that draws one line of text without
+// Paint is a lipgloss style of colours and attributes that draws one line of text without
 // lipgloss's work. For such a style lipgloss.Style.Render writes the style's opening SGR sequence,
 // the text and a reset, whatever the text; paint derives both sequences once, when it is made, and
 // Render writes them around the text itself: the bytes lipgloss would write, at the cost of a
 // string concatenation. Whatever paint cannot prove identical it leaves to lipgloss (see
 // Render). A paint is small and is copied freely: the style lives behind a pointer.
-type paint struct {
+type Paint struct {
 	style       *lipgloss.Style
 	open, close string // the sequences lipgloss writes before and after a line of text
 	fast        bool   // open and close may be used: the style has only colours and attributes
 }
 
-// paintSentinel is the text newPaint renders to find the style's sequences: a private-use rune,
+// paintSentinel is the text NewPaint renders to find the style's sequences: a private-use rune,
 // which no SGR sequence holds.
 const paintSentinel = "\uE000"
 
-// newPaint wraps s. The fast path is on only when s has nothing but colours and attributes
+// NewPaint wraps s. The fast path is on only when s has nothing but colours and attributes
 // that style the text as one run: no underline or strikethrough (lipgloss styles spaces apart
 // then), no width, height, padding, margins, border, alignment box, transform, hyperlink or set
 // string, and when rendering the sentinel, "" and " " agrees with open+text+close.
-func newPaint(s lipgloss.Style) paint {
-	p := paint{style: &s}
+func NewPaint(s lipgloss.Style) Paint {
+	p := Paint{style: &s}
 	top, right, bottom, left := s.GetPadding()
 	mtop, mright, mbottom, mleft := s.GetMargin()
 	link, _ := s.GetHyperlink()
@@ -56,15 +56,15 @@ func newPaint(s lipgloss.Style) paint {
 	return p
 }
 
-// plainPaint is the style with no looks at all: Render returns its text as it is (tabs aside).
-var plainPaint = newPaint(lipgloss.NewStyle())
+// PlainPaint is the style with no looks at all: Render returns its text as it is (tabs aside).
+var PlainPaint = NewPaint(lipgloss.NewStyle())
 
 // Render draws strs joined by spaces (as lipgloss joins them) in the style: the style's sequences
 // around the text when the text is one line without tabs or carriage returns (lipgloss changes
 // those), else lipgloss.Style.Render's own output. The result is byte for byte lipgloss's.
-func (p paint) Render(strs ...string) string {
+func (p Paint) Render(strs ...string) string {
 	if p.style == nil {
-		return plainPaint.Render(strs...) // the zero paint is the plain style
+		return PlainPaint.Render(strs...) // the zero paint is the plain style
 	}
 	if !p.fast {
 		return p.style.Render(strs...)
@@ -98,7 +98,7 @@ func plainLine(s string) bool {
 }
 
 // Style returns the lipgloss style, for code that wants one (bubbles' help styles).
-func (p paint) Style() lipgloss.Style {
+func (p Paint) Style() lipgloss.Style {
 	if p.style == nil {
 		return lipgloss.NewStyle()
 	}
@@ -106,12 +106,12 @@ func (p paint) Style() lipgloss.Style {
 }
 
 // GetForeground returns the style's foreground colour, lipgloss.NoColor when it has none.
-func (p paint) GetForeground() color.Color { return p.Style().GetForeground() }
+func (p Paint) GetForeground() color.Color { return p.Style().GetForeground() }
 
 // Bold returns the paint of the style made bold (or not); the style itself when it is already.
-func (p paint) Bold(b bool) paint {
+func (p Paint) Bold(b bool) Paint {
 	if p.Style().GetBold() == b {
 		return p
 	}
-	return newPaint(p.Style().Bold(b))
+	return NewPaint(p.Style().Bold(b))
 }

@@ -1,4 +1,4 @@
-package session
+package draw
 
 import (
 	"fmt"
@@ -9,25 +9,25 @@ import (
 // TestSharedMemo: a glyph is drawn once per set of styles, by whichever session asks first, and
 // sessions with other styles get their own drawing; the memo starts again past its limit.
 func TestSharedMemo(t *testing.T) {
-	var m sharedMemo[int]
+	var m SharedMemo[int]
 	var mu sync.Mutex
 	draws := map[string]int{}
-	draw := func(st styles, g int) func() string {
+	draw := func(st Styles, g int) func() string {
 		return func() string {
-			s := fmt.Sprintf("%d/%v/%v", g, st.noColor, st.ascii)
+			s := fmt.Sprintf("%d/%v/%v", g, st.NoColor, st.ASCII)
 			mu.Lock()
 			draws[s]++
 			mu.Unlock()
 			return s
 		}
 	}
-	all := []styles{*newStyles(false, false), *newStyles(true, false), *newStyles(false, true), *newStyles(true, true)}
+	all := []Styles{*NewStyles(false, false), *NewStyles(true, false), *NewStyles(false, true), *NewStyles(true, true)}
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
 			for g := range 50 {
 				for _, st := range all {
-					if got, want := m.get(st, g, draw(st, g)), fmt.Sprintf("%d/%v/%v", g, st.noColor, st.ascii); got != want {
+					if got, want := m.Get(st, g, draw(st, g)), fmt.Sprintf("%d/%v/%v", g, st.NoColor, st.ASCII); got != want {
 						t.Errorf("get = %q, want %q", got, want)
 					}
 				}
@@ -44,7 +44,7 @@ func TestSharedMemo(t *testing.T) {
 		}
 	}
 	for g := range sharedMemoLimit + 10 {
-		m.get(all[0], 1000+g, func() string { return "x" })
+		m.Get(all[0], 1000+g, func() string { return "x" })
 	}
 	if n := len(m.m); n > sharedMemoLimit {
 		t.Errorf("%d entries, limit %d", n, sharedMemoLimit)

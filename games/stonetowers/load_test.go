@@ -1,17 +1,19 @@
-package main
+package stonetowers
 
 import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/arcade/arcade/games/load"
+	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
 
-// TestPickMoveAsLegal: the tool's shortcut for Stone Towers picks the move that a pick from
-// Legal with the same random numbers would, through a whole match.
+// TestPickMoveAsLegal: the driver's shortcut picks the move that load.RandomMove with the same
+// random numbers would, through a whole match.
 func TestPickMoveAsLegal(t *testing.T) {
-	d := stoneDriver{size: 12, turns: 60}
-	state, err := d.engine("ABCDE", 1)
+	d := NewDriver(rules.Options{"size": "12", "turns": "60"})
+	state, err := d.Engine("ABCDE", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,8 +21,7 @@ func TestPickMoveAsLegal(t *testing.T) {
 	plies := 0
 	for !state.Outcome().Over {
 		seat := state.ToMove()[0]
-		legal := state.Legal(seat)
-		got, want := pickMove(state, seat, fast), legal[slow.IntN(len(legal))]
+		got, want := d.PickMove(state, seat, fast), load.RandomMove(state, seat, slow)
 		if got != want {
 			t.Fatalf("ply %d: picked %q, want %q", plies, got, want)
 		}

@@ -1,4 +1,4 @@
-package session
+package coloretta
 
 import (
 	"fmt"
@@ -13,9 +13,8 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/coloretta"
+	"github.com/arcade/arcade/session/draw"
 )
-
-func init() { boards[coloretta.Game.ID] = func() boardView { return newColorettaBoard() } }
 
 // colorettaKeys are the Coloretta board's bindings.
 type colorettaKeys struct {
@@ -39,12 +38,15 @@ type colorettaBoard struct {
 
 	// What view draws again from frame to frame (a board lives in one session, with one set of
 	// styles): hands by colour and the cards on the stacks, styled.
-	hands memo[coloretta.Hand]
-	slots memo[colorettaSlot]
+	hands draw.Memo[coloretta.Hand]
+	slots draw.Memo[colorettaSlot]
 }
 
+// NewBoard makes a board view of Coloretta for one session: the catalogue's Entry.Board.
+func NewBoard() draw.Board { return newColorettaBoard() }
+
 func newColorettaBoard() *colorettaBoard {
-	b := &colorettaBoard{hands: memo[coloretta.Hand]{}, slots: memo[colorettaSlot]{}, keys: colorettaKeys{
+	b := &colorettaBoard{hands: draw.Memo[coloretta.Hand]{}, slots: draw.Memo[colorettaSlot]{}, keys: colorettaKeys{
 		Draw:   key.NewBinding(key.WithKeys("d", "D"), key.WithHelp("d", "draw")),
 		Stack:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "stack")),
 		Left:   key.NewBinding(key.WithKeys("left", "h")),
@@ -60,15 +62,15 @@ func newColorettaBoard() *colorettaBoard {
 // of it on a stack's line acts on that stack; the drawn card's box stands right of it).
 const colorettaStackTop, colorettaStackWidth = 3, 30
 
-func (b *colorettaBoard) bindings() []key.Binding { return b.help }
+func (b *colorettaBoard) Bindings() []key.Binding { return b.help }
 
 // colorettaTurn reports whether the snapshot's viewer is to move.
 func colorettaTurn(v coloretta.View, snap *rooms.Snapshot) bool {
 	return snap.You != rules.Spectator && snap.Phase == rooms.Playing && v.ToMove == snap.You
 }
 
-func (b *colorettaBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
-	v, ok := viewOf[coloretta.View](snap)
+func (b *colorettaBoard) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
+	v, ok := draw.ViewOf[coloretta.View](snap)
 	if !ok {
 		return ""
 	}
@@ -121,8 +123,8 @@ func (b *colorettaBoard) showsScores(v coloretta.View) bool {
 	return len(v.Results) > 0 && (v.RoundEnded || v.Over || b.scores)
 }
 
-func (b *colorettaBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
-	v, ok := viewOf[coloretta.View](snap)
+func (b *colorettaBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []string {
+	v, ok := draw.ViewOf[coloretta.View](snap)
 	if !ok {
 		return nil
 	}
@@ -141,35 +143,35 @@ func (b *colorettaBoard) view(snap *rooms.Snapshot, st styles, width, height int
 }
 
 // colorettaHeader is the top line: round, cycle, deck and the Last Cycle card.
-func colorettaHeader(v coloretta.View, st styles) string {
+func colorettaHeader(v coloretta.View, st draw.Styles) string {
 	parts := []string{
-		st.bold.Render(fmt.Sprintf("Round %d/%d", v.Round, v.Rounds)),
+		st.Bold.Render(fmt.Sprintf("Round %d/%d", v.Round, v.Rounds)),
 		fmt.Sprintf("cycle %d", v.Cycle),
 		fmt.Sprintf("deck %d", v.DeckSize),
 	}
 	if v.Over {
 		parts[1] = "game over"
 	}
-	return strings.Join(append(parts, lastCycleNote(v, st)), partSep(st))
+	return strings.Join(append(parts, lastCycleNote(v, st)), draw.PartSep(st))
 }
 
 // lastCycleNote says when the Last Cycle card comes, or that this cycle is the last.
-func lastCycleNote(v coloretta.View, st styles) string {
+func lastCycleNote(v coloretta.View, st draw.Styles) string {
 	if v.LastCycle {
-		return st.err.Render("LAST CYCLE")
+		return st.Err.Render("LAST CYCLE")
 	}
-	return fmt.Sprintf("LC after %d card%s", v.UntilLastCycle, plural(v.UntilLastCycle))
+	return fmt.Sprintf("LC after %d card%s", v.UntilLastCycle, draw.Plural(v.UntilLastCycle))
 }
 
 // table draws the stacks, one a line, beside the drawn card's box (or the deck's).
-func (b *colorettaBoard) table(v coloretta.View, snap *rooms.Snapshot, st styles) []string {
-	left := []string{st.dim.Render("  stacks")}
+func (b *colorettaBoard) table(v coloretta.View, snap *rooms.Snapshot, st draw.Styles) []string {
+	left := []string{st.Dim.Render("  stacks")}
 	cursor := snap.You != rules.Spectator && snap.Phase == rooms.Playing
 	for i, s := range v.Stacks {
 		left = append(left, b.stackLine(i, s, cursor && i == b.cur, snap, st))
 	}
 	if v.Discards.Size() > 0 {
-		left = append(left, st.dim.Render("  discarded ")+b.handGroups(v.Discards, st))
+		left = append(left, st.Dim.Render("  discarded ")+b.handGroups(v.Discards, st))
 	}
 	box := cardBox(v, st)
 	lines := make([]string, max(len(left), len(box)))
@@ -179,7 +181,7 @@ func (b *colorettaBoard) table(v coloretta.View, snap *rooms.Snapshot, st styles
 			l = left[i]
 		}
 		if i < len(box) {
-			l = fit(l, colorettaStackWidth) + box[i]
+			l = draw.Fit(l, colorettaStackWidth) + box[i]
 		}
 		lines[i] = l
 	}
@@ -188,14 +190,14 @@ func (b *colorettaBoard) table(v coloretta.View, snap *rooms.Snapshot, st styles
 
 // stackLine draws stack i: cursor mark, number, its slots up to its capacity and whether it is
 // open, full, or who picked it (what they took stays in view, dim).
-func (b *colorettaBoard) stackLine(i int, s coloretta.StackView, cur bool, snap *rooms.Snapshot, st styles) string {
+func (b *colorettaBoard) stackLine(i int, s coloretta.StackView, cur bool, snap *rooms.Snapshot, st draw.Styles) string {
 	mark := " "
 	if cur {
 		mark = ">"
 	}
 	num := strconv.Itoa(i + 1)
 	if cur {
-		num = st.cursor.Render(num)
+		num = st.Cursor.Render(num)
 	}
 	cards, dim := s.Cards, false
 	if !s.Open() {
@@ -207,27 +209,27 @@ func (b *colorettaBoard) stackLine(i int, s coloretta.StackView, cur bool, snap 
 		if !slot.empty {
 			slot.card = cards[j]
 		}
-		slots = append(slots, b.slots.get(slot, func() string {
+		slots = append(slots, b.slots.Get(slot, func() string {
 			switch {
 			case slot.empty:
-				return st.dim.Render(emptySlot(st))
+				return st.Dim.Render(emptySlot(st))
 			case dim:
-				return st.dim.Render(fmt.Sprintf("%-2s", slot.card.Label()))
+				return st.Dim.Render(fmt.Sprintf("%-2s", slot.card.Label()))
 			}
-			return fit(cardStyle(st, slot.card).Render(slot.card.Label()), 2)
+			return draw.Fit(cardStyle(st, slot.card).Render(slot.card.Label()), 2)
 		}))
 	}
 	var info string
 	switch {
 	case !s.Open():
-		info = st.dim.Render("taken by ") + playerName(snap, s.PickedBy)
+		info = st.Dim.Render("taken by ") + playerName(snap, s.PickedBy)
 	case s.Full():
-		info = st.bold.Render("full")
+		info = st.Bold.Render("full")
 	default:
-		info = st.dim.Render(fmt.Sprintf("%d/%d", len(s.Cards), s.Capacity))
+		info = st.Dim.Render(fmt.Sprintf("%d/%d", len(s.Cards), s.Capacity))
 	}
 	row := mark + num + " [" + strings.Join(slots, " ") + "]"
-	return fit(row, 15) + info
+	return draw.Fit(row, 15) + info
 }
 
 // colorettaSlot is what a place on a stack shows: the key of its memoised string.
@@ -238,32 +240,32 @@ type colorettaSlot struct {
 }
 
 // emptySlot is an empty place on a stack.
-func emptySlot(st styles) string {
-	if st.ascii {
+func emptySlot(st draw.Styles) string {
+	if st.ASCII {
 		return ". "
 	}
 	return "· "
 }
 
 // cardBox draws the drawn card big, in a box, or the deck when no card is drawn.
-func cardBox(v coloretta.View, st styles) []string {
+func cardBox(v coloretta.View, st draw.Styles) []string {
 	title, big, name := "deck", strconv.Itoa(v.DeckSize), "cards"
-	style := st.dim
+	style := st.Dim
 	if v.HasDrawn {
 		title, big, name, style = "drawn", v.Drawn.Label(), v.Drawn.String(), cardStyle(st, v.Drawn).Bold(true)
 	}
 	const inner = 10
 	h, vl, tl, tr, bl, br := "─", "│", "╭", "╮", "╰", "╯"
-	if st.ascii {
+	if st.ASCII {
 		h, vl, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
 	}
 	centre := func(s string) string {
-		w := textWidth(s)
+		w := draw.TextWidth(s)
 		pad := max(inner-w, 0)
 		return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
 	}
 	return []string{
-		st.dim.Render(centre(title)) + " ",
+		st.Dim.Render(centre(title)) + " ",
 		tl + strings.Repeat(h, inner) + tr,
 		vl + style.Render(centre(big)) + vl,
 		vl + style.Render(centre(name)) + vl,
@@ -275,27 +277,27 @@ func cardBox(v coloretta.View, st styles) []string {
 var cyanColor = lipgloss.Color("#5fd7d7")
 
 // cyanPaint is the style of Cyan's cards.
-var cyanPaint = newPaint(lipgloss.NewStyle().Foreground(cyanColor).Bold(true))
+var cyanPaint = draw.NewPaint(lipgloss.NewStyle().Foreground(cyanColor).Bold(true))
 
 // cardStyle returns the style of a card's letter: its colour's, bold for the special cards, and
 // no colour at all without colour (NO_COLOR).
-func cardStyle(st styles, c coloretta.Card) paint {
+func cardStyle(st draw.Styles, c coloretta.Card) draw.Paint {
 	col, ok := c.Colour()
 	if !ok {
-		return st.bold
+		return st.Bold
 	}
 	switch col {
 	case coloretta.Cyan:
-		if st.noColor {
-			return plainPaint
+		if st.NoColor {
+			return draw.PlainPaint
 		}
 		return cyanPaint
 	default:
-		return st.colour(colourName(col))
+		return st.Colour(colourName(col))
 	}
 }
 
-// cardColourNames are the card colours' names capitalised, as styles.colour takes them: "Red",
+// cardColourNames are the card colours' names capitalised, as Styles.Colour takes them: "Red",
 // "Yellow"...
 var cardColourNames = func() (ns [coloretta.NumColours]string) {
 	for c := range ns {
@@ -304,7 +306,7 @@ var cardColourNames = func() (ns [coloretta.NumColours]string) {
 	return ns
 }()
 
-// colourName returns a card colour's name capitalised, as styles.colour takes it.
+// colourName returns a card colour's name capitalised, as Styles.Colour takes it.
 func colourName(c coloretta.Colour) string {
 	if int(c) < len(cardColourNames) {
 		return cardColourNames[c]
@@ -319,22 +321,22 @@ func capitalise(name string) string {
 
 // handGroups writes a hand by colour, most first, then wilds and "+2" cards: "R3 G2 *1 +2x1";
 // each hand once (the board's memo).
-func (b *colorettaBoard) handGroups(h coloretta.Hand, st styles) string {
-	return b.hands.get(h, func() string { return handGroups(h, st) })
+func (b *colorettaBoard) handGroups(h coloretta.Hand, st draw.Styles) string {
+	return b.hands.Get(h, func() string { return handGroups(h, st) })
 }
 
 // handGroups writes a hand by colour, most first, then wilds and "+2" cards: "R3 G2 *1 +2x1".
-func handGroups(h coloretta.Hand, st styles) string {
+func handGroups(h coloretta.Hand, st draw.Styles) string {
 	var parts []string
 	for _, g := range h.Groups() {
 		c := coloretta.ColourCard(g.Colour)
 		parts = append(parts, cardStyle(st, c).Render(fmt.Sprintf("%c%d", c.Letter(), g.Count)))
 	}
 	if h.Wilds > 0 {
-		parts = append(parts, st.bold.Render(fmt.Sprintf("*%d", h.Wilds)))
+		parts = append(parts, st.Bold.Render(fmt.Sprintf("*%d", h.Wilds)))
 	}
 	if h.Plus2 > 0 {
-		parts = append(parts, st.bold.Render(fmt.Sprintf("+2x%d", h.Plus2)))
+		parts = append(parts, st.Bold.Render(fmt.Sprintf("+2x%d", h.Plus2)))
 	}
 	return strings.Join(parts, " ")
 }
@@ -352,29 +354,29 @@ func playerName(snap *rooms.Snapshot, seat rules.Seat) string {
 const colorettaNameW, colorettaHandW = 9, 28
 
 // nameCell draws a player's turn mark and name in colorettaNameW columns, the viewer's bold.
-func nameCell(v coloretta.View, snap *rooms.Snapshot, st styles, seat rules.Seat) string {
+func nameCell(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, seat rules.Seat) string {
 	mark := " "
 	if seat == v.ToMove && !v.Over {
-		mark = st.turnMark()
+		mark = st.TurnMark()
 	}
 	name := ansi.Truncate(playerName(snap, seat), colorettaNameW-2, "…")
 	if seat == snap.You {
-		name = st.bold.Render(name)
+		name = st.Bold.Render(name)
 	}
-	return fit(mark+name, colorettaNameW)
+	return draw.Fit(mark+name, colorettaNameW)
 }
 
 // handLines draws one line per player: hand by colour, what it scores now, and "took n" for a
 // player who picked stack n and sits out the cycle.
-func (b *colorettaBoard) handLines(v coloretta.View, snap *rooms.Snapshot, st styles, width int) []string {
-	lines := []string{st.dim.Render(fit("  hands", colorettaNameW+colorettaHandW) + "score")}
+func (b *colorettaBoard) handLines(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, width int) []string {
+	lines := []string{st.Dim.Render(draw.Fit("  hands", colorettaNameW+colorettaHandW) + "score")}
 	for _, p := range v.Players {
-		line := nameCell(v, snap, st, p.Seat) + fit(b.handGroups(p.Hand, st), colorettaHandW) +
-			st.bold.Render(fmt.Sprintf("%5d", p.Score.Total))
+		line := nameCell(v, snap, st, p.Seat) + draw.Fit(b.handGroups(p.Hand, st), colorettaHandW) +
+			st.Bold.Render(fmt.Sprintf("%5d", p.Score.Total))
 		if p.SitsOut() {
-			line += st.dim.Render(fmt.Sprintf(" took %d", p.Picked+1))
+			line += st.Dim.Render(fmt.Sprintf(" took %d", p.Picked+1))
 		}
-		lines = append(lines, fit(line, width))
+		lines = append(lines, draw.Fit(line, width))
 	}
 	return lines
 }
@@ -382,27 +384,27 @@ func (b *colorettaBoard) handLines(v coloretta.View, snap *rooms.Snapshot, st st
 // scoring draws the last finished round's scoring, two lines a player: the three best colours
 // (with the wilds that joined them) and the round's points; the penalised colours, the "+2"
 // bonus and the total.
-func (b *colorettaBoard) scoring(v coloretta.View, snap *rooms.Snapshot, st styles, width int) []string {
+func (b *colorettaBoard) scoring(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, width int) []string {
 	r, _ := v.LastRound()
 	head := fmt.Sprintf("Round %d scored", r.Round)
 	switch {
 	case v.Over:
 		head = fmt.Sprintf("Final round %d scored", r.Round)
 	case !v.RoundEnded:
-		head += st.dim.Render(" (s: back to the table)")
+		head += st.Dim.Render(" (s: back to the table)")
 	}
-	lines := []string{st.bold.Render(head), st.dim.Render("  +N* = N wilds joined  +2xN = N bonus cards")}
+	lines := []string{st.Bold.Render(head), st.Dim.Render("  +N* = N wilds joined  +2xN = N bonus cards")}
 	for seat, hs := range r.Scores {
 		s := rules.Seat(seat)
-		best := fit(bestColours(hs, st), width-colorettaNameW-11)
+		best := draw.Fit(bestColours(hs, st), width-colorettaNameW-11)
 		lines = append(lines, nameCell(v, snap, st, s)+best+fmt.Sprintf(" round %4d", hs.Total))
-		rest := fit(penalties(hs, st), width-colorettaNameW-11)
+		rest := draw.Fit(penalties(hs, st), width-colorettaNameW-11)
 		total := ""
 		if seat < len(r.Totals) {
 			total = fmt.Sprintf(" total %4d", r.Totals[seat])
 		}
 		if v.Over && seat < len(v.Ranks) {
-			rest = fit(penalties(hs, st), width-colorettaNameW-16) + st.bold.Render(fmt.Sprintf(" %-4s", ordinal(v.Ranks[seat])))
+			rest = draw.Fit(penalties(hs, st), width-colorettaNameW-16) + st.Bold.Render(fmt.Sprintf(" %-4s", ordinal(v.Ranks[seat])))
 		}
 		lines = append(lines, strings.Repeat(" ", colorettaNameW)+rest+total)
 	}
@@ -410,7 +412,7 @@ func (b *colorettaBoard) scoring(v coloretta.View, snap *rooms.Snapshot, st styl
 }
 
 // bestColours writes a hand's three best colours: "R4+1*=15 G3=6 B2=3".
-func bestColours(hs coloretta.HandScore, st styles) string {
+func bestColours(hs coloretta.HandScore, st draw.Styles) string {
 	var parts []string
 	for _, c := range hs.Best {
 		card := coloretta.ColourCard(c.Colour)
@@ -421,13 +423,13 @@ func bestColours(hs coloretta.HandScore, st styles) string {
 		parts = append(parts, cardStyle(st, card).Render(s)+fmt.Sprintf("=%d", c.Points))
 	}
 	if len(parts) == 0 {
-		return st.dim.Render("no colours")
+		return st.Dim.Render("no colours")
 	}
 	return strings.Join(parts, " ")
 }
 
 // penalties writes the penalised colours and the bonus: "minus Y1 P2 =-4  +2x2=4".
-func penalties(hs coloretta.HandScore, st styles) string {
+func penalties(hs coloretta.HandScore, st draw.Styles) string {
 	var parts []string
 	if len(hs.Penalised) > 0 {
 		lost := 0
@@ -439,10 +441,10 @@ func penalties(hs coloretta.HandScore, st styles) string {
 		}
 		parts = append(parts, "minus "+strings.Join(cs, " ")+fmt.Sprintf(" =%d", lost))
 	} else {
-		parts = append(parts, st.dim.Render("no penalty"))
+		parts = append(parts, st.Dim.Render("no penalty"))
 	}
 	if hs.Plus2 > 0 {
-		parts = append(parts, st.bold.Render(fmt.Sprintf("+2x%d", hs.Plus2))+fmt.Sprintf("=%d", hs.Bonus))
+		parts = append(parts, st.Bold.Render(fmt.Sprintf("+2x%d", hs.Plus2))+fmt.Sprintf("=%d", hs.Bonus))
 	}
 	return strings.Join(parts, "  ")
 }
@@ -461,11 +463,11 @@ func ordinal(n int) string {
 }
 
 // hint tells the board's own keys beyond the help line's: the cursor and the scoring.
-func (b *colorettaBoard) hint(v coloretta.View, snap *rooms.Snapshot, st styles) string {
+func (b *colorettaBoard) hint(v coloretta.View, snap *rooms.Snapshot, st draw.Styles) string {
 	var parts []string
 	if colorettaTurn(v, snap) && !b.showsScores(v) {
 		arrows := "←→"
-		if st.ascii {
+		if st.ASCII {
 			arrows = "h l"
 		}
 		parts = append(parts, arrows+" enter: play a stack")
@@ -473,34 +475,34 @@ func (b *colorettaBoard) hint(v coloretta.View, snap *rooms.Snapshot, st styles)
 	if len(v.Results) > 0 && !v.RoundEnded && !v.Over {
 		parts = append(parts, "s: last round's scores")
 	}
-	return st.dim.Render(strings.Join(parts, partSep(st)))
+	return st.Dim.Render(strings.Join(parts, draw.PartSep(st)))
 }
 
 // colorettaPrompt tells the viewer what to do, or whom the table waits for.
-func colorettaPrompt(v coloretta.View, snap *rooms.Snapshot, st styles, width int) []string {
+func colorettaPrompt(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, width int) []string {
 	switch {
 	case v.Over:
-		return []string{st.bold.Render("The game is over.")}
+		return []string{st.Bold.Render("The game is over.")}
 	case colorettaTurn(v, snap) && v.Prompt != "":
-		return wrap(st.ok.Render("Your turn: ")+v.Prompt, width)
+		return draw.Wrap(st.OK.Render("Your turn: ")+v.Prompt, width)
 	case v.ToMove >= 0:
 		what := "to draw or pick"
 		if v.HasDrawn {
 			what = "to place the " + v.Drawn.String() + " card"
 		}
-		return wrap(st.dim.Render("Waiting for "+playerName(snap, v.ToMove)+" "+what+"."), width)
+		return draw.Wrap(st.Dim.Render("Waiting for "+playerName(snap, v.ToMove)+" "+what+"."), width)
 	}
 	return nil
 }
 
-func (b *colorettaBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
-	v, ok := viewOf[coloretta.View](snap)
+func (b *colorettaBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string {
+	v, ok := draw.ViewOf[coloretta.View](snap)
 	if !ok {
 		return nil
 	}
-	lines := []string{fmt.Sprintf("Deck %d%s", v.DeckSize, partSep(st)) + lastCycleNote(v, st)}
+	lines := []string{fmt.Sprintf("Deck %d%s", v.DeckSize, draw.PartSep(st)) + lastCycleNote(v, st)}
 	if last := lastMoveText(v, snap); last != "" {
-		lines = append(lines, wrap("Last: "+last, width)...)
+		lines = append(lines, draw.Wrap("Last: "+last, width)...)
 	}
 	return lines
 }
@@ -531,16 +533,16 @@ func lastMoveText(v coloretta.View, snap *rooms.Snapshot) string {
 	return fmt.Sprintf("%s took stack %d", who, m.Stack+1)
 }
 
-func (b *colorettaBoard) score(snap *rooms.Snapshot, seat int) string {
-	v, ok := viewOf[coloretta.View](snap)
+func (b *colorettaBoard) Score(snap *rooms.Snapshot, seat int) string {
+	v, ok := draw.ViewOf[coloretta.View](snap)
 	if !ok || seat < 0 || seat >= len(v.Players) {
 		return ""
 	}
 	return strconv.Itoa(v.Players[seat].Total)
 }
 
-// seatLabel names Coloretta's seats by number, with no letter: its cards have the colours.
-func (b *colorettaBoard) seatLabel(seat int) (string, string) {
+// SeatLabel names Coloretta's seats by number, with no letter: its cards have the colours.
+func (b *colorettaBoard) SeatLabel(seat int) (string, string) {
 	if seat >= 0 && seat < len(seatNumbers) {
 		return "", seatNumbers[seat]
 	}

@@ -1,4 +1,4 @@
-package session
+package stonetowers
 
 import (
 	"fmt"
@@ -11,9 +11,8 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
+	"github.com/arcade/arcade/session/draw"
 )
-
-func init() { boards[stonetowers.Game.ID] = func() boardView { return newStoneBoard() } }
 
 // stoneKeys are the Stone Towers board's bindings.
 type stoneKeys struct {
@@ -34,7 +33,7 @@ type stoneBoard struct {
 	// styles): the styled squares (by look, and any others in the memo), the column letters of a
 	// board size, the row numbers.
 	looks      [stoneLooks]string
-	squares    memo[stoneGlyph]
+	squares    draw.Memo[stoneGlyph]
 	header     string
 	headerSize int
 	rowLabels  []string
@@ -44,8 +43,11 @@ type stoneBoard struct {
 	rows  []string // the rows as last drawn: a row drawn the same again is the same string
 }
 
+// NewBoard makes a board view of Stone Towers for one session: the catalogue's Entry.Board.
+func NewBoard() draw.Board { return newStoneBoard() }
+
 func newStoneBoard() *stoneBoard {
-	b := &stoneBoard{squares: memo[stoneGlyph]{}, keys: stoneKeys{
+	b := &stoneBoard{squares: draw.Memo[stoneGlyph]{}, keys: stoneKeys{
 		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
 		Down:  key.NewBinding(key.WithKeys("down", "j")),
 		Left:  key.NewBinding(key.WithKeys("left", "h")),
@@ -57,14 +59,14 @@ func newStoneBoard() *stoneBoard {
 	return b
 }
 
-func (b *stoneBoard) bindings() []key.Binding { return b.help }
+func (b *stoneBoard) Bindings() []key.Binding { return b.help }
 
 // origin is where the first square starts: row labels take three columns, the column letters one
 // line.
 const stoneLeft, stoneTop = 3, 1
 
-func (b *stoneBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
-	v, ok := viewOf[stonetowers.View](snap)
+func (b *stoneBoard) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
+	v, ok := draw.ViewOf[stonetowers.View](snap)
 	if !ok {
 		return ""
 	}
@@ -111,8 +113,8 @@ func (b *stoneBoard) settle(v stonetowers.View) {
 	}
 }
 
-func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
-	v, ok := viewOf[stonetowers.View](snap)
+func (b *stoneBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []string {
+	v, ok := draw.ViewOf[stonetowers.View](snap)
 	if !ok {
 		return nil
 	}
@@ -127,7 +129,7 @@ func (b *stoneBoard) view(snap *rooms.Snapshot, st styles, width, height int) []
 		for c, sq := range v.Grid[r][:n] {
 			row = append(row, b.square(sq.Cell, marks[r*n+c], seated && r == b.cur.Row && c == b.cur.Col, st)...)
 		}
-		b.rows = keepLine(b.rows, r, row)
+		b.rows = draw.KeepLine(b.rows, r, row)
 		lines = append(lines, b.rows[r])
 		b.row = row
 	}
@@ -158,22 +160,22 @@ func (b *stoneBoard) markSquares(v stonetowers.View) []byte {
 }
 
 // columnLetters draws the line of column letters over a board of size n, once per size.
-func (b *stoneBoard) columnLetters(n int, st styles) string {
+func (b *stoneBoard) columnLetters(n int, st draw.Styles) string {
 	if b.header == "" || b.headerSize != n {
 		var head strings.Builder
 		head.WriteString("   ")
 		for c := range n {
 			fmt.Fprintf(&head, " %c ", 'a'+c)
 		}
-		b.header, b.headerSize = st.dim.Render(head.String()), n
+		b.header, b.headerSize = st.Dim.Render(head.String()), n
 	}
 	return b.header
 }
 
 // rowLabel draws row r's number (from 0), once per row.
-func (b *stoneBoard) rowLabel(r int, st styles) string {
+func (b *stoneBoard) rowLabel(r int, st draw.Styles) string {
 	for len(b.rowLabels) <= r {
-		b.rowLabels = append(b.rowLabels, st.dim.Render(fmt.Sprintf("%2d ", len(b.rowLabels)+1)))
+		b.rowLabels = append(b.rowLabels, st.Dim.Render(fmt.Sprintf("%2d ", len(b.rowLabels)+1)))
 	}
 	return b.rowLabels[r]
 }
@@ -213,11 +215,11 @@ func (g stoneGlyph) look() (int, bool) {
 
 // square draws one square, highlighted for the cursor or the last action's marks: once per look,
 // kept in the board's table (a drawn square is never empty) or, past it, its memo.
-func (b *stoneBoard) square(c stonetowers.Cell, mark byte, cursor bool, st styles) string {
+func (b *stoneBoard) square(c stonetowers.Cell, mark byte, cursor bool, st draw.Styles) string {
 	g := stoneGlyph{c, mark, cursor}
 	i, ok := g.look()
 	if !ok {
-		return b.squares.get(g, func() string { return b.drawSquare(g, st) })
+		return b.squares.Get(g, func() string { return b.drawSquare(g, st) })
 	}
 	if b.looks[i] == "" {
 		b.looks[i] = b.drawSquare(g, st)
@@ -226,22 +228,22 @@ func (b *stoneBoard) square(c stonetowers.Cell, mark byte, cursor bool, st style
 }
 
 // drawSquare draws a square's look.
-func (b *stoneBoard) drawSquare(g stoneGlyph, st styles) string {
+func (b *stoneBoard) drawSquare(g stoneGlyph, st draw.Styles) string {
 	cell := b.cell(g.cell, g.mark, st)
 	switch {
 	case g.cursor:
-		return st.cursor.Render(cell)
+		return st.Cursor.Render(cell)
 	case g.mark == '+':
-		return st.acted.Render(cell)
+		return st.Acted.Render(cell)
 	case g.mark == '*':
-		return st.changed.Render(cell)
+		return st.Changed.Render(cell)
 	}
 	return cell
 }
 
 // cell draws one square's three columns (unstyled but for the owner's colour when not under the
 // cursor or a mark).
-func (b *stoneBoard) cell(c stonetowers.Cell, mark byte, st styles) string {
+func (b *stoneBoard) cell(c stonetowers.Cell, mark byte, st draw.Styles) string {
 	m := " "
 	if mark != 0 {
 		m = string(mark)
@@ -249,18 +251,18 @@ func (b *stoneBoard) cell(c stonetowers.Cell, mark byte, st styles) string {
 	switch {
 	case c.Owner == stonetowers.Nobody:
 		dot := "·"
-		if st.ascii {
+		if st.ASCII {
 			dot = "."
 		}
-		return m + st.dim.Render(dot) + " "
+		return m + st.Dim.Render(dot) + " "
 	case c.IsCastle():
-		return m + st.seatStyle(int(c.Owner)).Render(fmt.Sprintf("%s%d", seatLetter(int(c.Owner)), c.Level))
+		return m + st.SeatStyle(int(c.Owner)).Render(fmt.Sprintf("%s%d", draw.SeatLetter(int(c.Owner)), c.Level))
 	}
-	return m + st.seatStyle(int(c.Owner)).Render(strings.ToLower(seatLetter(int(c.Owner)))) + " "
+	return m + st.SeatStyle(int(c.Owner)).Render(strings.ToLower(draw.SeatLetter(int(c.Owner)))) + " "
 }
 
 // describe says what the cursor's square is and what enter would do there.
-func (b *stoneBoard) describe(v stonetowers.View, me rules.Seat, st styles) string {
+func (b *stoneBoard) describe(v stonetowers.View, me rules.Seat, st draw.Styles) string {
 	sq := v.At(b.cur)
 	inf := sq.Influence
 	what := "unowned"
@@ -281,24 +283,24 @@ func (b *stoneBoard) describe(v stonetowers.View, me rules.Seat, st styles) stri
 	default:
 		act = "build"
 	}
-	return fmt.Sprintf("%s %s · influence R%d B%d · %s", b.cur, what, inf[0], inf[1], st.bold.Render(act))
+	return fmt.Sprintf("%s %s · influence R%d B%d · %s", b.cur, what, inf[0], inf[1], st.Bold.Render(act))
 }
 
-func (b *stoneBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
-	v, ok := viewOf[stonetowers.View](snap)
+func (b *stoneBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string {
+	v, ok := draw.ViewOf[stonetowers.View](snap)
 	if !ok {
 		return nil
 	}
 	lines := []string{fmt.Sprintf("Turns left: %s %d · %s %d",
-		st.seatStyle(0).Render("R"), v.TurnsLeft[0], st.seatStyle(1).Render("B"), v.TurnsLeft[1])}
+		st.SeatStyle(0).Render("R"), v.TurnsLeft[0], st.SeatStyle(1).Render("B"), v.TurnsLeft[1])}
 	if lm := v.LastMove; lm != nil {
-		who := st.seatStyle(int(lm.Seat)).Render(stonetowers.SeatName(lm.Seat))
+		who := st.SeatStyle(int(lm.Seat)).Render(stonetowers.SeatName(lm.Seat))
 		lines = append(lines, fmt.Sprintf("Last: %s %s", who, pastTense(lm.Move)))
 		if d := dominoSummary(v); d != "" {
-			lines = append(lines, wrap(d, width)...)
+			lines = append(lines, draw.Wrap(d, width)...)
 		}
 	}
-	return append(lines, st.dim.Render("R2 castle·r flag·* changed"))
+	return append(lines, st.Dim.Render("R2 castle·r flag·* changed"))
 }
 
 // dominoSummary counts what the last action's resolution changed.
@@ -314,7 +316,7 @@ func dominoSummary(v stonetowers.View) string {
 		parts = append(parts, fmt.Sprintf("took %d", n))
 	}
 	if n := counts[stonetowers.CastleDestroyed]; n > 0 {
-		parts = append(parts, fmt.Sprintf("destroyed %d castle%s", n, plural(n)))
+		parts = append(parts, fmt.Sprintf("destroyed %d castle%s", n, draw.Plural(n)))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -326,15 +328,8 @@ func dominoSummary(v stonetowers.View) string {
 	return s
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func (b *stoneBoard) score(snap *rooms.Snapshot, seat int) string {
-	v, ok := viewOf[stonetowers.View](snap)
+func (b *stoneBoard) Score(snap *rooms.Snapshot, seat int) string {
+	v, ok := draw.ViewOf[stonetowers.View](snap)
 	if !ok || seat > 1 {
 		return ""
 	}

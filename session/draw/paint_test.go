@@ -1,12 +1,9 @@
-package session
+package draw
 
 import (
 	"testing"
 
 	"charm.land/lipgloss/v2"
-
-	"github.com/arcade/arcade/rules/coloretta"
-	"github.com/arcade/arcade/rules/discon"
 )
 
 // paintCorpus are the texts the paint test draws: empty, spaces, ASCII, the screens' glyphs, wide
@@ -18,27 +15,21 @@ var paintCorpus = []string{
 }
 
 // namedPaints lists every paint of st with a name for failures.
-func namedPaints(st styles) map[string]paint {
-	ps := map[string]paint{
-		"title": st.title, "dim": st.dim, "bold": st.bold, "err": st.err, "ok": st.ok, "key": st.key,
-		"sel": st.sel, "cursor": st.cursor, "changed": st.changed, "acted": st.acted, "plain": plainPaint,
-		"zero": {}, "cyan": cyanPaint,
+func namedPaints(st Styles) map[string]Paint {
+	ps := map[string]Paint{
+		"title": st.Title, "dim": st.Dim, "bold": st.Bold, "err": st.Err, "ok": st.OK, "key": st.Key,
+		"sel": st.Sel, "cursor": st.Cursor, "changed": st.Changed, "acted": st.Acted, "plain": PlainPaint,
+		"zero": {},
 	}
 	for i, p := range st.seat {
-		ps["seat"+seatName(i)] = p
+		ps["seat"+SeatName(i)] = p
 	}
 	for name, p := range st.named {
 		ps["named"+name] = p
 	}
-	for _, c := range discon.Colours {
-		ps["disc"+c.String()] = discStyle(st, c)
+	for name, p := range map[string]Paint{"dim": st.Dim, "bold": st.Bold, "seat": st.seat[0]} {
+		ps["bold "+name] = p.Bold(true)
 	}
-	for c := range coloretta.NumColours {
-		card := coloretta.ColourCard(coloretta.Colour(c))
-		ps["card"+card.String()] = cardStyle(st, card)
-		ps["boldcard"+card.String()] = cardStyle(st, card).Bold(true)
-	}
-	ps["cardwild"] = cardStyle(st, coloretta.Wild)
 	return ps
 }
 
@@ -47,7 +38,7 @@ func namedPaints(st styles) map[string]paint {
 func TestPaintMatchesLipgloss(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
 		for _, ascii := range []bool{false, true} {
-			for name, p := range namedPaints(*newStyles(noColor, ascii)) {
+			for name, p := range namedPaints(*NewStyles(noColor, ascii)) {
 				style := p.Style()
 				for _, s := range paintCorpus {
 					if got, want := p.Render(s), style.Render(s); got != want {
@@ -67,9 +58,9 @@ func TestPaintMatchesLipgloss(t *testing.T) {
 // TestPaintFastPath: the screens' colour styles take the fast path, and the styles lipgloss draws
 // otherwise (underline, padding, width) do not.
 func TestPaintFastPath(t *testing.T) {
-	st := *newStyles(false, false)
-	for name, p := range map[string]paint{"title": st.title, "dim": st.dim, "cursor": st.cursor, "acted": st.acted,
-		"plain": plainPaint, "seat": st.seat[0]} {
+	st := *NewStyles(false, false)
+	for name, p := range map[string]Paint{"title": st.Title, "dim": st.Dim, "cursor": st.Cursor, "acted": st.Acted,
+		"plain": PlainPaint, "seat": st.seat[0]} {
 		if !p.fast {
 			t.Errorf("%s does not take the fast path", name)
 		}
@@ -79,7 +70,7 @@ func TestPaintFastPath(t *testing.T) {
 		"strikethrough": plain.Strikethrough(true), "padding": plain.Padding(0, 1), "width": plain.Width(5),
 		"margin": plain.MarginLeft(1), "border": plain.Border(lipgloss.NormalBorder()),
 		"value": plain.SetString("v"), "transform": plain.Transform(func(s string) string { return s + "!" })} {
-		p := newPaint(s)
+		p := NewPaint(s)
 		if p.fast {
 			t.Errorf("%s takes the fast path", name)
 		}

@@ -1,4 +1,4 @@
-package session
+package draw
 
 import (
 	"testing"
@@ -15,9 +15,9 @@ func TestViewOf(t *testing.T) {
 		view any
 		ok   bool
 	}{{v, true}, {&v, true}, {(*stonetowers.View)(nil), false}, {"other", false}, {nil, false}} {
-		got, ok := viewOf[stonetowers.View](&rooms.Snapshot{View: c.view})
+		got, ok := ViewOf[stonetowers.View](&rooms.Snapshot{View: c.view})
 		if ok != c.ok || ok && got.Size != 9 {
-			t.Errorf("viewOf(%#v) = %+v, %v", c.view, got.Size, ok)
+			t.Errorf("ViewOf(%#v) = %+v, %v", c.view, got.Size, ok)
 		}
 	}
 }

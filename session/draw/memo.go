@@ -1,20 +1,20 @@
-package session
+package draw
 
 import "sync"
 
-// memo memoises styled strings by a comparable key. A board draws the same few glyphs in every
+// Memo memoises styled strings by a comparable key. A board draws the same few glyphs in every
 // frame, and styling one costs allocations, which a thousand sessions pay many times a second. A
 // typed key is hashed as it is (a map[any] boxes its key, which allocates on every lookup). Each
 // board has its own (a board lives in one session, with one set of styles), so it needs no lock;
 // it holds at most memoLimit entries.
-type memo[K comparable] map[K]string
+type Memo[K comparable] map[K]string
 
 // memoLimit bounds a memo: one that would grow past it (a long session of a game whose looks
 // keep changing, as Coloretta's hands do) starts again empty.
 const memoLimit = 1024
 
-// get returns the string for key, drawing it the first time.
-func (m memo[K]) get(key K, draw func() string) string {
+// Get returns the string for key, drawing it the first time.
+func (m Memo[K]) Get(key K, draw func() string) string {
 	if s, ok := m[key]; ok {
 		return s
 	}
@@ -26,32 +26,32 @@ func (m memo[K]) get(key K, draw func() string) string {
 	return s
 }
 
-// sharedMemo is a memo for the boards of every session at once, for glyphs that all sessions
+// SharedMemo is a memo for the boards of every session at once, for glyphs that all sessions
 // draw alike: it is keyed by the glyph and by the two settings a session's styles are made from
-// (newStyles' arguments), which are all that decides how the glyph is drawn. It holds at most
+// (NewStyles' arguments), which are all that decides how the glyph is drawn. It holds at most
 // sharedMemoLimit entries and starts again empty past them.
 //
 // A board used to keep its own memo: with 2,000 sessions playing DISCON that was some 16 MB of
 // maps of strings, which the collector marked through at every collection, for a few hundred
 // distinct squares. The zero value is ready; it is safe for concurrent use.
-type sharedMemo[K comparable] struct {
+type SharedMemo[K comparable] struct {
 	mu sync.RWMutex
 	m  map[styledKey[K]]string
 }
 
-// styledKey is a sharedMemo's key: a glyph in one set of styles.
+// styledKey is a SharedMemo's key: a glyph in one set of styles.
 type styledKey[K comparable] struct {
 	noColor, ascii bool
 	glyph          K
 }
 
-// sharedMemoLimit bounds a sharedMemo.
+// sharedMemoLimit bounds a SharedMemo.
 const sharedMemoLimit = 4096
 
-// get returns the string for glyph in the styles st, drawing it the first time. draw must depend
+// Get returns the string for glyph in the styles st, drawing it the first time. draw must depend
 // only on glyph and on st.
-func (m *sharedMemo[K]) get(st styles, glyph K, draw func() string) string {
-	k := styledKey[K]{noColor: st.noColor, ascii: st.ascii, glyph: glyph}
+func (m *SharedMemo[K]) Get(st Styles, glyph K, draw func() string) string {
+	k := styledKey[K]{noColor: st.NoColor, ascii: st.ASCII, glyph: glyph}
 	m.mu.RLock()
 	s, ok := m.m[k]
 	m.mu.RUnlock()

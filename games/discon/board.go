@@ -1,4 +1,4 @@
-package session
+package discon
 
 import (
 	"fmt"
@@ -14,9 +14,8 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/discon"
+	"github.com/arcade/arcade/session/draw"
 )
-
-func init() { boards[discon.Game.ID] = func() boardView { return newDisconBoard() } }
 
 // disconKeys are the DISCON board's bindings.
 type disconKeys struct {
@@ -54,6 +53,9 @@ type disconBoard struct {
 	heightsOf [4][discon.Pieces]int
 }
 
+// NewBoard makes a board view of DISCON for one session: the catalogue's Entry.Board.
+func NewBoard() draw.Board { return newDisconBoard() }
+
 func newDisconBoard() *disconBoard {
 	b := &disconBoard{rowGlyphs: new([discon.Size][discon.Size]disconGlyph), keys: disconKeys{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
@@ -72,7 +74,7 @@ func newDisconBoard() *disconBoard {
 // letters one line. A square is disconCell columns wide.
 const disconLeft, disconTop, disconCell = 3, 1, 4
 
-func (b *disconBoard) bindings() []key.Binding { return b.help }
+func (b *disconBoard) Bindings() []key.Binding { return b.help }
 
 // myTurn reports whether the snapshot's viewer is to move.
 func myTurn(v *discon.View, snap *rooms.Snapshot) bool {
@@ -94,8 +96,8 @@ func (b *disconBoard) settle(v *discon.View, snap *rooms.Snapshot) {
 	}
 }
 
-func (b *disconBoard) handle(msg tea.Msg, snap *rooms.Snapshot) string {
-	v, ok := viewRef[discon.View](snap)
+func (b *disconBoard) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
+	v, ok := draw.ViewRef[discon.View](snap)
 	if !ok {
 		return ""
 	}
@@ -196,8 +198,8 @@ func (b *disconBoard) moveTo(v *discon.View, q discon.Square) (discon.Move, bool
 	return discon.Move{}, false
 }
 
-func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) []string {
-	v, ok := viewRef[discon.View](snap)
+func (b *disconBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []string {
+	v, ok := draw.ViewRef[discon.View](snap)
 	if !ok {
 		return nil
 	}
@@ -217,7 +219,7 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 			for c := range discon.Size {
 				row = append(row, b.square(glyphs[c], &v.Squares[discon.At(r, c)], st)...)
 			}
-			b.rows = keepLine(b.rows, r, row)
+			b.rows = draw.KeepLine(b.rows, r, row)
 			b.rowGlyphs[r] = glyphs
 			b.row = row
 		}
@@ -228,8 +230,8 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 		return append(lines, towerValues(v, st, width)...)
 	}
 	if seated {
-		lines = append(lines, wrap(b.describe(v, st), width)...)
-		lines = append(lines, wrap(b.selection(v, snap, st), width)...)
+		lines = append(lines, draw.Wrap(b.describe(v, st), width)...)
+		lines = append(lines, draw.Wrap(b.selection(v, snap, st), width)...)
 		lines = append(lines, "")
 	}
 	lines = append(lines, b.towerHeights(v, st)...)
@@ -240,7 +242,7 @@ func (b *disconBoard) view(snap *rooms.Snapshot, st styles, width, height int) [
 }
 
 // towerHeights returns towerHeights(v, st), drawn again only when a height has changed.
-func (b *disconBoard) towerHeights(v *discon.View, st styles) []string {
+func (b *disconBoard) towerHeights(v *discon.View, st draw.Styles) []string {
 	var hs [4][discon.Pieces]int // DISCON seats at most four
 	for seat := range min(v.Seats, len(hs)) {
 		for n := 1; n <= discon.Pieces; n++ {
@@ -254,11 +256,11 @@ func (b *disconBoard) towerHeights(v *discon.View, st styles) []string {
 }
 
 // towerHeights lists the height of every piece's tower, a line per seat: "Red  1:3 2:0 3:5 ...".
-func towerHeights(v *discon.View, st styles) []string {
+func towerHeights(v *discon.View, st draw.Styles) []string {
 	var lines []string
 	for seat := range v.Seats {
 		s := rules.Seat(seat)
-		parts := []string{st.colour(discon.SeatName(s)).Render(fmt.Sprintf("%-7s", discon.SeatName(s)))}
+		parts := []string{st.Colour(discon.SeatName(s)).Render(fmt.Sprintf("%-7s", discon.SeatName(s)))}
 		for n := 1; n <= discon.Pieces; n++ {
 			parts = append(parts, fmt.Sprintf("%d:%-2d", n, len(v.Piece(s, n).Tower)))
 		}
@@ -269,11 +271,11 @@ func towerHeights(v *discon.View, st styles) []string {
 
 // towerValues lists every tower at the end with its storeys, bottom first, and its value under
 // the variant: "Red 148  1 PPVV=12  2 I=8 ...", wrapped to width.
-func towerValues(v *discon.View, st styles, width int) []string {
-	lines := []string{st.bold.Render("Towers (bottom first) and their values")}
+func towerValues(v *discon.View, st draw.Styles, width int) []string {
+	lines := []string{st.Bold.Render("Towers (bottom first) and their values")}
 	for seat := range v.Seats {
 		s := rules.Seat(seat)
-		text := st.colour(discon.SeatName(s)).Render(discon.SeatName(s)) + fmt.Sprintf(" %d:", v.Scores[seat])
+		text := st.Colour(discon.SeatName(s)).Render(discon.SeatName(s)) + fmt.Sprintf(" %d:", v.Scores[seat])
 		for n := 1; n <= discon.Pieces; n++ {
 			p := v.Piece(s, n)
 			tower := towerLetters(p.Tower)
@@ -282,7 +284,7 @@ func towerValues(v *discon.View, st styles, width int) []string {
 			}
 			text += fmt.Sprintf(" %d:%s=%d", n, tower, p.Value)
 		}
-		lines = append(lines, wrap(text, width)...)
+		lines = append(lines, draw.Wrap(text, width)...)
 	}
 	return lines
 }
@@ -310,22 +312,22 @@ func (b *disconBoard) marks(v *discon.View) (marks [discon.Size * discon.Size]by
 }
 
 // columnLetters draws the line of column letters over the board, once.
-func (b *disconBoard) columnLetters(st styles) string {
+func (b *disconBoard) columnLetters(st draw.Styles) string {
 	if b.header == "" {
 		var head strings.Builder
 		head.WriteString("   ")
 		for c := range discon.Size {
 			fmt.Fprintf(&head, " %c  ", 'a'+c)
 		}
-		b.header = st.dim.Render(strings.TrimRight(head.String(), " "))
+		b.header = st.Dim.Render(strings.TrimRight(head.String(), " "))
 	}
 	return b.header
 }
 
 // rowLabel draws row r's number (from 0), once per row.
-func (b *disconBoard) rowLabel(r int, st styles) string {
+func (b *disconBoard) rowLabel(r int, st draw.Styles) string {
 	if b.rowLabels[r] == "" {
-		b.rowLabels[r] = st.dim.Render(fmt.Sprintf("%2d ", r+1))
+		b.rowLabels[r] = st.Dim.Render(fmt.Sprintf("%2d ", r+1))
 	}
 	return b.rowLabels[r]
 }
@@ -358,51 +360,51 @@ func glyphOf(sq *discon.SquareView, mark byte, cursor bool) disconGlyph {
 }
 
 // disconSquares holds the squares every DISCON board has drawn.
-var disconSquares sharedMemo[disconGlyph]
+var disconSquares draw.SharedMemo[disconGlyph]
 
 // square draws one square's four columns, g being what it shows (glyphOf), highlighted for the
 // cursor or a destination.
-func (b *disconBoard) square(g disconGlyph, sq *discon.SquareView, st styles) string {
+func (b *disconBoard) square(g disconGlyph, sq *discon.SquareView, st draw.Styles) string {
 	mark, cursor := g.mark, g.cursor
-	return disconSquares.get(st, g, func() string {
+	return disconSquares.Get(st, g, func() string {
 		cell := b.cell(*sq, mark, st)
 		switch {
 		case cursor:
-			return st.cursor.Render(ansi.Strip(cell)) // reverse video over the whole cell
+			return st.Cursor.Render(ansi.Strip(cell)) // reverse video over the whole cell
 		case mark == '+':
-			return st.changed.Render(cell)
+			return st.Changed.Render(cell)
 		}
 		return cell
 	})
 }
 
 // cell draws one square's four columns.
-func (b *disconBoard) cell(sq discon.SquareView, mark byte, st styles) string {
+func (b *disconBoard) cell(sq discon.SquareView, mark byte, st draw.Styles) string {
 	m := " "
 	if mark != 0 {
 		m = string(mark)
 	}
 	body := disconContent(sq, st)
-	if textWidth(body) < 3 {
+	if draw.TextWidth(body) < 3 {
 		body += zoneMark(sq.Zone, st)
 	}
 	if mark == '*' {
-		m = st.acted.Render(m)
+		m = st.Acted.Render(m)
 	}
 	return m + body
 }
 
 // disconContent draws what stands or lies on a square in two or three columns.
-func disconContent(sq discon.SquareView, st styles) string {
+func disconContent(sq discon.SquareView, st draw.Styles) string {
 	switch n := len(sq.Pieces); {
 	case n > 1:
 		x := "×"
-		if st.ascii {
+		if st.ASCII {
 			x = "x"
 		}
-		return st.colour(discon.SeatName(sq.Pieces[0].Seat)).Render(string(discon.SeatLetter(sq.Pieces[0].Seat)) + x + strconv.Itoa(n))
+		return st.Colour(discon.SeatName(sq.Pieces[0].Seat)).Render(string(discon.SeatLetter(sq.Pieces[0].Seat)) + x + strconv.Itoa(n))
 	case n == 1:
-		return st.colour(discon.SeatName(sq.Pieces[0].Seat)).Render(sq.Pieces[0].String())
+		return st.Colour(discon.SeatName(sq.Pieces[0].Seat)).Render(sq.Pieces[0].String())
 	}
 	switch h := len(sq.Stack); h {
 	case 0:
@@ -416,55 +418,47 @@ func disconContent(sq discon.SquareView, st styles) string {
 }
 
 // zoneMark is the fourth column of a square: a shade in a home zone, else a space.
-func zoneMark(zone rules.Seat, st styles) string {
+func zoneMark(zone rules.Seat, st draw.Styles) string {
 	if zone < 0 {
 		return " "
 	}
-	if st.ascii {
-		return st.colour(discon.SeatName(zone)).Render(".")
+	if st.ASCII {
+		return st.Colour(discon.SeatName(zone)).Render(".")
 	}
-	return st.colour(discon.SeatName(zone)).Render("░")
+	return st.Colour(discon.SeatName(zone)).Render("░")
 }
 
 // discColors are the disc colours' screen colours: violet, pink, blue, ivory.
 var discColors = [4]string{"#af87ff", "#ff87d7", "#5fafff", "#ffffd7"}
 
 // discPaints are the styles of the disc colours' letters, in discColors' order.
-var discPaints = func() (ps [len(discColors)]paint) {
+var discPaints = func() (ps [len(discColors)]draw.Paint) {
 	for i, c := range discColors {
-		ps[i] = newPaint(lipgloss.NewStyle().Foreground(lipgloss.Color(c)))
+		ps[i] = draw.NewPaint(lipgloss.NewStyle().Foreground(lipgloss.Color(c)))
 	}
 	return ps
 }()
 
 // discStyle returns the style of a disc colour's letter: coloured unless the styles have no
 // colour at all (NO_COLOR).
-func discStyle(st styles, c discon.Colour) paint {
-	if st.noColor || int(c) >= len(discColors) {
-		return plainPaint
+func discStyle(st draw.Styles, c discon.Colour) draw.Paint {
+	if st.NoColor || int(c) >= len(discColors) {
+		return draw.PlainPaint
 	}
 	return discPaints[c]
 }
 
 // disconLegend explains the board's marks on two dim lines.
-func disconLegend(st styles, width int) []string {
+func disconLegend(st draw.Styles, width int) []string {
 	var discs []string
 	for _, c := range discon.Colours {
-		discs = append(discs, discStyle(st, c).Render(string(c.Letter()))+st.dim.Render(" "+c.String()))
+		discs = append(discs, discStyle(st, c).Render(string(c.Letter()))+st.Dim.Render(" "+c.String()))
 	}
-	zone := zoneMark(0, styles{seat: []paint{st.dim}, ascii: st.ascii})
+	zone := zoneMark(0, draw.Styles{ASCII: st.ASCII})
 	return []string{
-		fit(strings.Join(discs, "  ")+st.dim.Render("  P3 stack of 3"), width),
-		fit(st.dim.Render("R3 Red's piece 3  ")+zone+st.dim.Render(" home zone  * last move  + jump"), width),
+		draw.Fit(strings.Join(discs, "  ")+st.Dim.Render("  P3 stack of 3"), width),
+		draw.Fit(st.Dim.Render("R3 Red's piece 3  ")+zone+st.Dim.Render(" home zone  * last move  + jump"), width),
 	}
-}
-
-// partSep is the separator between the parts of a line: " · ", " - " in ASCII.
-func partSep(st styles) string {
-	if st.ascii {
-		return " - "
-	}
-	return " · "
 }
 
 // towerLetters writes storeys bottom to top as letters, e.g. "VVP".
@@ -477,9 +471,9 @@ func towerLetters(cs []discon.Colour) string {
 }
 
 // describe says what is on the cursor's square.
-func (b *disconBoard) describe(v *discon.View, st styles) string {
+func (b *disconBoard) describe(v *discon.View, st draw.Styles) string {
 	sq := v.Squares[b.cur]
-	parts := []string{st.bold.Render(b.cur.String())}
+	parts := []string{st.Bold.Render(b.cur.String())}
 	switch {
 	case len(sq.Pieces) > 1:
 		var ids []string
@@ -489,7 +483,7 @@ func (b *disconBoard) describe(v *discon.View, st styles) string {
 		parts = append(parts, discon.SeatName(sq.Pieces[0].Seat)+" home: "+strings.Join(ids, " "))
 	case len(sq.Pieces) == 1:
 		p := v.Piece(sq.Pieces[0].Seat, sq.Pieces[0].Num)
-		what := st.colour(discon.SeatName(p.ID.Seat)).Render(p.ID.String()) + " (" + discon.SeatName(p.ID.Seat) + ")"
+		what := st.Colour(discon.SeatName(p.ID.Seat)).Render(p.ID.String()) + " (" + discon.SeatName(p.ID.Seat) + ")"
 		if len(p.Tower) == 0 {
 			parts = append(parts, what+" no tower")
 		} else {
@@ -505,51 +499,51 @@ func (b *disconBoard) describe(v *discon.View, st styles) string {
 	if sq.Zone >= 0 {
 		parts = append(parts, discon.SeatName(sq.Zone)+" zone")
 	}
-	return strings.Join(parts, partSep(st))
+	return strings.Join(parts, draw.PartSep(st))
 }
 
 // selection says which piece is selected and whether its tower will be left behind.
-func (b *disconBoard) selection(v *discon.View, snap *rooms.Snapshot, st styles) string {
+func (b *disconBoard) selection(v *discon.View, snap *rooms.Snapshot, st draw.Styles) string {
 	if !myTurn(v, snap) {
-		return st.dim.Render("Waiting for " + discon.SeatName(v.Turn) + ".")
+		return st.Dim.Render("Waiting for " + discon.SeatName(v.Turn) + ".")
 	}
 	leave := "takes its tower"
 	if b.leave {
-		leave = st.bold.Render("LEAVES its tower")
+		leave = st.Bold.Render("LEAVES its tower")
 	}
 	if b.sel == 0 {
 		if b.leave {
-			return "Next move " + leave + partSep(st) + "enter picks a piece"
+			return "Next move " + leave + draw.PartSep(st) + "enter picks a piece"
 		}
-		return st.dim.Render("enter on one of your pieces picks it")
+		return st.Dim.Render("enter on one of your pieces picks it")
 	}
 	p := v.Piece(snap.You, b.sel)
 	n := len(b.moves(v))
 	if n == 0 && b.leave && len(p.Tower) == 0 {
 		return fmt.Sprintf("%s has no tower to leave (L)", p.ID)
 	}
-	return strings.Join([]string{st.bold.Render(p.ID.String()) + " picked", fmt.Sprintf("%d jump%s", n, plural(n)),
-		leave, "u drops"}, partSep(st))
+	return strings.Join([]string{st.Bold.Render(p.ID.String()) + " picked", fmt.Sprintf("%d jump%s", n, draw.Plural(n)),
+		leave, "u drops"}, draw.PartSep(st))
 }
 
-func (b *disconBoard) status(snap *rooms.Snapshot, st styles, width int) []string {
-	v, ok := viewRef[discon.View](snap)
+func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string {
+	v, ok := draw.ViewRef[discon.View](snap)
 	if !ok {
 		return nil
 	}
 	var lines []string
 	if v.Turn >= 0 {
 		lines = append(lines, fmt.Sprintf("%s: %d move%s left",
-			st.colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, plural(v.MovesLeft)))
+			st.Colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, draw.Plural(v.MovesLeft)))
 	}
 	lines = append(lines, "Variant "+v.Variant.String(), disconLimits(v))
 	rounds := v.QuietLimit / max(1, v.Seats)
-	lines = append(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, partSep(st), v.QuietRounds, rounds))
+	lines = append(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, draw.PartSep(st), v.QuietRounds, rounds))
 	if v.Note != "" {
-		lines = append(lines, wrap(v.Note, width)...)
+		lines = append(lines, draw.Wrap(v.Note, width)...)
 	}
 	if v.LastSeat >= 0 {
-		who := st.colour(discon.SeatName(v.LastSeat)).Render(string(discon.SeatLetter(v.LastSeat)))
+		who := st.Colour(discon.SeatName(v.LastSeat)).Render(string(discon.SeatLetter(v.LastSeat)))
 		lines = append(lines, "Last: "+who+v.LastMove.String()) // "G2 j10-i8": Green's piece 2
 	}
 	return lines
@@ -565,21 +559,21 @@ func disconLimits(v *discon.View) string {
 		s = fmt.Sprintf("Over %d high costs", v.HeightLimit)
 	}
 	if v.ColourLimit < 4 {
-		s += fmt.Sprintf(", %d colour%s", v.ColourLimit, plural(v.ColourLimit))
+		s += fmt.Sprintf(", %d colour%s", v.ColourLimit, draw.Plural(v.ColourLimit))
 	}
 	return s
 }
 
-func (b *disconBoard) score(snap *rooms.Snapshot, seat int) string {
-	v, ok := viewRef[discon.View](snap)
+func (b *disconBoard) Score(snap *rooms.Snapshot, seat int) string {
+	v, ok := draw.ViewRef[discon.View](snap)
 	if !ok || seat >= len(v.Scores) {
 		return ""
 	}
 	return strconv.Itoa(v.Scores[seat])
 }
 
-// seatLabel names DISCON's seats by their own colours: Red, Green, Yellow, Orange.
-func (b *disconBoard) seatLabel(seat int) (string, string) {
+// SeatLabel names DISCON's seats by their own colours: Red, Green, Yellow, Orange.
+func (b *disconBoard) SeatLabel(seat int) (string, string) {
 	s := rules.Seat(seat)
 	return string(discon.SeatLetter(s)), discon.SeatName(s)
 }

@@ -1,0 +1,92 @@
+// Package games is the arcade's catalogue: the one list of the games it serves, in the order the
+// lobby shows them, each with everything the arcade needs of it. A game lives in three places,
+// all named here:
+//
+//   - its engine, rules/<game> (the rules, the bots, the notation; no UI);
+//   - its board view and its load-tool driver, games/<game> (board.go and load.go);
+//   - its line in All.
+//
+// cmd/arcade hands the engines to the hub (which gives the lobby, the new-room form and the ssh
+// commands their list of games) and the board views to the sessions; cmd/arcade-load picks its
+// driver by --game. Nothing registers itself: a game is served when, and only when, it has its
+// line here, and games_test.go checks that every line has all three, that IDs are unique and that
+// every board draws its game's matches.
+//
+// Adding a game: write its engine (rules/<game>, with its bots), its board view (a NewBoard
+// returning a draw.Board) and its load driver (a NewDriver returning a load.Driver) in
+// games/<game>, and add its line to All.
+package games
+
+import (
+	"slices"
+
+	"github.com/arcade/arcade/games/load"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
+
+	colorettaplay "github.com/arcade/arcade/games/coloretta"
+	disconplay "github.com/arcade/arcade/games/discon"
+	stonetowersplay "github.com/arcade/arcade/games/stonetowers"
+	"github.com/arcade/arcade/rules/coloretta"
+	"github.com/arcade/arcade/rules/discon"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+// Entry is one game of the catalogue.
+type Entry struct {
+	// Game is the engine: its rules, options, bots and help (rules/<game>).
+	Game rules.Game
+	// Board makes a new board view of the game, for one session (games/<game>/board.go).
+	Board func() draw.Board
+	// Load makes the load tool's driver of the game with the tool's options (Stone Towers'
+	// size and turns), which a driver ignores when its game has no such option
+	// (games/<game>/load.go).
+	Load func(rules.Options) load.Driver
+}
+
+// All returns the catalogue, in the order the lobby shows the games. The slice is new on each
+// call.
+func All() []Entry {
+	return []Entry{
+		{Game: stonetowers.Game, Board: stonetowersplay.NewBoard, Load: stonetowersplay.NewDriver},
+		{Game: discon.Game, Board: disconplay.NewBoard, Load: disconplay.NewDriver},
+		{Game: coloretta.Game, Board: colorettaplay.NewBoard, Load: colorettaplay.NewDriver},
+	}
+}
+
+// Rules returns the engines of the catalogue, in its order: the hub's Config.Games.
+func Rules() []rules.Game {
+	var gs []rules.Game
+	for _, e := range All() {
+		gs = append(gs, e.Game)
+	}
+	return gs
+}
+
+// Boards returns the board views of the catalogue by game ID: the sessions' Config.Boards.
+func Boards() map[string]func() draw.Board {
+	bs := map[string]func() draw.Board{}
+	for _, e := range All() {
+		bs[e.Game.ID] = e.Board
+	}
+	return bs
+}
+
+// IDs returns the games' IDs, in the catalogue's order.
+func IDs() []string {
+	var ids []string
+	for _, e := range All() {
+		ids = append(ids, e.Game.ID)
+	}
+	return ids
+}
+
+// Find returns the catalogue's entry of the game with ID id, or false.
+func Find(id string) (Entry, bool) {
+	all := All()
+	i := slices.IndexFunc(all, func(e Entry) bool { return e.Game.ID == id })
+	if i < 0 {
+		return Entry{}, false
+	}
+	return all[i], true
+}

@@ -1,0 +1,159 @@
+package games
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/games/gametest"
+	"github.com/arcade/arcade/games/load"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
+)
+
+// TestEveryGameHasAllThree: every game of the catalogue has an engine, a board view and a load
+// driver, under an ID no other game has.
+func TestEveryGameHasAllThree(t *testing.T) {
+	all := All()
+	if len(all) == 0 {
+		t.Fatal("the catalogue is empty")
+	}
+	seen := map[string]bool{}
+	for i, e := range all {
+		g := e.Game
+		switch {
+		case g.ID == "" || g.Name == "":
+			t.Errorf("entry %d has no game ID or name", i)
+		case seen[g.ID]:
+			t.Errorf("game ID %q is in the catalogue twice", g.ID)
+		}
+		seen[g.ID] = true
+		if g.New == nil {
+			t.Errorf("%s has no engine (Game.New)", g.ID)
+		}
+		if e.Board == nil || e.Board() == nil {
+			t.Errorf("%s has no board view", g.ID)
+		}
+		if e.Load == nil || e.Load(rules.Options{}) == nil {
+			t.Errorf("%s has no load driver", g.ID)
+		} else {
+			checkDriver(t, g, e.Load(rules.Options{}))
+		}
+	}
+	if ids := IDs(); len(ids) != len(all) || len(Rules()) != len(all) || len(Boards()) != len(all) {
+		t.Errorf("IDs, Rules and Boards do not list the %d games: %v", len(all), ids)
+	}
+	if _, ok := Find("no such game"); ok {
+		t.Error("Find finds a game that is not there")
+	}
+}
+
+// checkDriver: the driver opens a room of its game and follows a match to its end, with a marker
+// after every move.
+func checkDriver(t *testing.T, g rules.Game, d load.Driver) {
+	t.Helper()
+	if cmd := d.Command(); !strings.HasPrefix(cmd+" ", "new "+g.ID+" ") {
+		t.Errorf("%s: the driver opens rooms with %q", g.ID, cmd)
+	}
+	state, err := d.Engine("ABCDE", 1)
+	if err != nil {
+		t.Fatalf("%s: the driver's engine: %v", g.ID, err)
+	}
+	if state.Game() != g.ID || d.StartMarker(state) == "" {
+		t.Errorf("%s: the driver builds a match of %s with start marker %q", g.ID, state.Game(), d.StartMarker(state))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for !state.Outcome().Over {
+		seat := state.ToMove()[0]
+		if state, err = state.Apply(seat, d.PickMove(state, seat, rng)); err != nil {
+			t.Fatalf("%s: the driver picks a move the engine refuses: %v", g.ID, err)
+		}
+		if d.Marker(state, "ann") == "" {
+			t.Fatalf("%s: no marker after a move", g.ID)
+		}
+	}
+}
+
+// TestBoardsDrawMatches: each game's board view draws a new match of its game, the same match a
+// few moves in, and at its end, at 80 x 24 (the room gives the board 51 x 21 cells and the side
+// panel 28 columns), for the smallest and largest tables, for a player and for a spectator, in
+// colour and in ASCII, and takes keys and clicks, without panicking.
+func TestBoardsDrawMatches(t *testing.T) {
+	for _, e := range All() {
+		g := e.Game
+		if e.Board == nil || g.New == nil {
+			continue // TestEveryGameHasAllThree says so
+		}
+		opts, err := g.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: default options: %v", g.ID, err)
+		}
+		for _, seats := range []int{g.MinSeats, g.MaxSeats} {
+			fresh, err := g.New(opts, seats, 1)
+			if err != nil {
+				t.Fatalf("%s with %d seats: %v", g.ID, seats, err)
+			}
+			names := []string{"ann", "bob", "cid", "dee", "eve", "fay", "gus", "hal"}[:seats]
+			for _, plies := range []int{0, 7, -1} {
+				state := play(t, fresh, plies)
+				snap := gametest.Snapshot("ABCDE", g, state, nil, names, nil)
+				for _, viewer := range []rules.Seat{0, rules.Spectator} {
+					snap.You, snap.View = viewer, state.View(viewer)
+					for _, ascii := range []bool{false, true} {
+						drawBoard(t, g.ID, e.Board(), &snap, *draw.NewStyles(ascii, ascii))
+					}
+				}
+			}
+		}
+	}
+}
+
+// play plays plies random legal moves from state (all of them, to the end, when plies < 0).
+func play(t *testing.T, state rules.Engine, plies int) rules.Engine {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; !state.Outcome().Over && (plies < 0 || i < plies); i++ {
+		seat := state.ToMove()[0]
+		legal := state.Legal(seat)
+		next, err := state.Apply(seat, legal[rng.IntN(len(legal))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		state = next
+	}
+	return state
+}
+
+// drawBoard has b draw snap and its side panel's lines and scores, then gives it keys and clicks
+// and draws again; the board must draw something.
+func drawBoard(t *testing.T, id string, b draw.Board, snap *rooms.Snapshot, st draw.Styles) {
+	t.Helper()
+	const boardW, boardH, panelW = 51, 21, 28
+	if len(b.View(snap, st, boardW, boardH)) == 0 {
+		t.Errorf("%s: the board draws nothing (%d moves in, viewer %d)", id, len(snap.Moves), snap.You)
+	}
+	b.Status(snap, st, panelW)
+	for seat := range snap.Seats {
+		b.Score(snap, seat)
+	}
+	msgs := []tea.Msg{
+		tea.MouseClickMsg{X: 10, Y: 3, Button: tea.MouseLeft}, tea.MouseClickMsg{X: 10, Y: 3, Button: tea.MouseLeft},
+		tea.MouseClickMsg{X: boardW + 5, Y: boardH + 5, Button: tea.MouseLeft},
+	}
+	for _, k := range []rune{tea.KeyUp, tea.KeyLeft, tea.KeyEnter, tea.KeyRight, tea.KeyDown, tea.KeyEnter, tea.KeySpace, tea.KeyBackspace} {
+		msgs = append(msgs, tea.KeyPressMsg{Code: k})
+	}
+	for _, k := range "dsLup1" {
+		msgs = append(msgs, tea.KeyPressMsg{Code: k, Text: string(k)})
+	}
+	for _, msg := range msgs {
+		b.Handle(msg, snap)
+		b.View(snap, st, boardW, boardH)
+	}
+	if b.Bindings() == nil {
+		t.Errorf("%s: the board has no bindings for the help line", id)
+	}
+}

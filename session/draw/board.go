@@ -1,0 +1,57 @@
+package draw
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+)
+
+// Board draws one game's board and turns keys and clicks on it into moves. Each game has one,
+// in games/<game>/board.go, named in the catalogue (package games). A board lives in one session
+// (it keeps that session's cursor and what it drew), and is called on that session's goroutine
+// only.
+type Board interface {
+	// Handle is given a key, or a click with coordinates relative to the board's top-left corner,
+	// while the board has focus; it returns a move in notation to propose, or "".
+	Handle(msg tea.Msg, snap *rooms.Snapshot) string
+	// View draws the board in at most width x height cells.
+	View(snap *rooms.Snapshot, st Styles, width, height int) []string
+	// Status returns the game's lines for the side panel: what happened last, what is left.
+	Status(snap *rooms.Snapshot, st Styles, width int) []string
+	// Bindings lists the board's own bindings for the help line; the caller must not change the
+	// slice (a board may return the same one every time).
+	Bindings() []key.Binding
+	// Score returns seat's score as shown beside its name.
+	Score(snap *rooms.Snapshot, seat int) string
+}
+
+// SeatLabeler is implemented by boards whose game names its seats otherwise than the room's Red,
+// Blue, Green, Yellow, Magenta: DISCON by its own colours (Red, Green, Yellow, Orange), Coloretta by
+// number, since its cards have colours. letter is one character, or empty for none; name is drawn
+// in the colour of that name when there is one (Styles.Colour).
+type SeatLabeler interface {
+	SeatLabel(seat int) (letter, name string)
+}
+
+// ViewRef finds the game's view in a snapshot, given by the engine as a *T, without copying it:
+// for views too large to copy at every frame (DISCON's is about 7 KB). The view is shared by every
+// session the room shows it to: read it only.
+func ViewRef[T any](snap *rooms.Snapshot) (*T, bool) {
+	v, ok := snap.View.(*T)
+	return v, ok && v != nil
+}
+
+// ViewOf finds the game's view of type T in a snapshot (engines give it as a value or a pointer).
+func ViewOf[T any](snap *rooms.Snapshot) (T, bool) {
+	switch v := snap.View.(type) {
+	case T:
+		return v, true
+	case *T:
+		if v != nil {
+			return *v, true
+		}
+	}
+	var zero T
+	return zero, false
+}
