@@ -116,11 +116,22 @@ func NewTerminalReader(r io.Reader, termType string) *TerminalReader {
 // readBufSize is the size of the read buffer used to read input events at a time.
 const readBufSize = 4096
 
+// sendBufSize is the size of sendBytes's two buffers. Patched for arcade
+// (third_party/ultraviolet.md): a key press is a few bytes, and a longer input (a paste) is read
+// in more pieces, which StreamEvents joins anyway.
+const sendBufSize = 1024
+
 // sendBytes reads data from the reader and sends it to the provided channel.
 // It stops when an error occurs or when the context is closed.
+//
+// Patched for arcade (third_party/ultraviolet.md): two buffers of sendBufSize, used in turn,
+// instead of a new one of readBufSize for every read. readc is unbuffered and its receiver
+// (StreamEvents) copies what it receives before it receives again, so by the time a send
+// completes the buffer sent before it is free.
 func (d *TerminalReader) sendBytes(ctx context.Context, readc chan []byte) error {
-	for {
-		var readBuf [readBufSize]byte
+	var bufs [2][sendBufSize]byte
+	for i := 0; ; i ^= 1 {
+		readBuf := &bufs[i]
 		n, err := d.r.Read(readBuf[:])
 		if err != nil {
 			return err //nolint:wrapcheck
