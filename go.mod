@@ -45,10 +45,10 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 )
 
-replace charm.land/ssh => ./third_party/ssh
+replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
 
-replace golang.org/x/crypto => ./third_party/crypto
+replace charm.land/ssh => ./third_party/ssh
 
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
-replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
+replace golang.org/x/crypto => ./third_party/crypto
