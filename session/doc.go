@@ -6,8 +6,8 @@
 // gets by game ID through Config.Boards; what boards and the session share is package draw.
 //
 // Room updates wake the program: the room leaves each snapshot on the subscription's channel and
-// calls the program's Wake (Config.Wake, which never blocks), and the model takes the newest
-// snapshot when it receives the tea.WakeMsg; the room never waits for the program. Frames are drawn
-// only when something changed: no cursor blinks, no clocks, except a one-second tick while a
-// dropped seat's countdown is on screen.
+// calls the model's wake, which sends the program a message from a short-lived goroutine (at most
+// one on its way per session), and the model takes the newest snapshot when it receives it; the
+// room never waits for the program. Frames are drawn only when something changed: no cursor
+// blinks, no clocks, except a one-second tick while a dropped seat's countdown is on screen.
 package session

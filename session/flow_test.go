@@ -20,12 +20,9 @@ import (
 func TestFlowNewRoomAgainstABot(t *testing.T) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
 	t.Cleanup(func() { hub.Shutdown("test over") })
-	var tm *teatest.TestModel // set before the room is opened, which is when Wake is first called
-	// teatest has no Wake: its Send blocks until the program takes the message, and the room must
-	// not wait for the program (which may be waiting for the room), so the wake is sent from a
-	// goroutine of its own.
+	var tm *teatest.TestModel // set before the room is opened, which is when Send is first called
 	m := New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
-		Wake: func() { go tm.Send(tea.WakeMsg{}) }})
+		Send: func(msg tea.Msg) { tm.Send(msg) }})
 	tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	// The renderer writes only the cells that changed, so the output is read through a terminal
 	// emulator and the test looks at the screen, as a person would.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,10 +53,9 @@ type Config struct {
 	NoColor bool
 	// ASCII draws with ASCII characters only, for terminals with poor Unicode.
 	ASCII bool
-	// Wake is the session's program's Wake (the arcade's copy of Bubble Tea, third_party): a room
-	// calls it on its own goroutine when a snapshot waits for the model, which then receives a
-	// tea.WakeMsg. It must return at once. A session that opens a room needs it.
-	Wake func()
+	// Send is the session's program's Send (tea.Program.Send): the model is woken with it when
+	// a room has left a snapshot for it (see wake). A session that opens a room needs it.
+	Send func(tea.Msg)
 }
 
 // ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
@@ -89,6 +89,7 @@ type model struct {
 	notice string
 	busy   bool // a create or join is under way
 	conn   *conn
+	waking atomic.Bool // a wakeMsg is on its way to the model (see wake)
 }
 
 // conn holds the room subscription of a session, so that the room is left when the connection
@@ -219,14 +220,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.lobby.fail(joinError(msg.err))
 			return m, nil
 		}
-		if m.cfg.Wake == nil {
-			panic("session: Config.Wake is nil, and a room's snapshots need it")
+		if m.cfg.Send == nil {
+			panic("session: Config.Send is nil, and a room's snapshots need it")
 		}
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
-		msg.sub.OnUpdate(m.cfg.Wake)
+		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
-	case tea.WakeMsg:
+	case wakeMsg:
+		m.waking.Store(false) // before taking: a snapshot left after this wakes the model again
 		return m.takeSnapshots()
 	}
 	if msg, ok := msg.(replayMsg); ok {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,22 +12,17 @@ import (
 )
 
 // TestRoomWakesTheModel follows a room's snapshots into the model without a goroutine of the
-// session's: the first is taken on joining; the room's wake-ups (rooms.Sub.OnUpdate, Config.Wake)
-// bring the later ones; a wake-up with nothing waiting changes nothing; when the player opens the
-// room from another terminal, the last snapshot (saying so) is taken before the room is left,
-// and a wake-up after that, in the lobby, changes nothing.
+// session's waiting for them: the first is taken on joining; the room's wake-ups
+// (rooms.Sub.OnUpdate, a wakeMsg sent with Config.Send) bring the later ones; a wake-up with
+// nothing waiting changes nothing; when the player opens the room from another terminal, the last
+// snapshot (saying so) is taken before the room is left, and a wake-up after that, in the lobby,
+// changes nothing.
 func TestRoomWakesTheModel(t *testing.T) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
 	t.Cleanup(func() { hub.Shutdown("test over") })
 	ann := rooms.Player{ID: "SHA256:ann", Name: "ann"}
-	wakes := make(chan struct{}, 1) // as Bubble Tea's: wakes not yet received make one
-	wake := func() {
-		select {
-		case wakes <- struct{}{}:
-		default:
-		}
-	}
-	m := New(Config{Hub: hub, Boards: testBoards, Player: ann, Width: 80, Height: 24, Wake: wake})
+	sent := make(chan tea.Msg) // as a program's Send: it waits until the message is taken
+	m := New(Config{Hub: hub, Boards: testBoards, Player: ann, Width: 80, Height: 24, Send: func(msg tea.Msg) { sent <- msg }})
 	update := func(msg tea.Msg) {
 		t.Helper()
 		nm, _ := m.Update(msg)
@@ -35,8 +31,11 @@ func TestRoomWakesTheModel(t *testing.T) {
 	woken := func() {
 		t.Helper()
 		select {
-		case <-wakes:
-			update(tea.WakeMsg{})
+		case msg := <-sent:
+			if _, ok := msg.(wakeMsg); !ok {
+				t.Fatalf("sent %T, want a wakeMsg", msg)
+			}
+			update(msg)
 		case <-time.After(10 * time.Second):
 			t.Fatal("the room never woke the model")
 		}
@@ -62,7 +61,7 @@ func TestRoomWakesTheModel(t *testing.T) {
 		woken()
 	}
 	seq := m.room.snap.Seq
-	update(tea.WakeMsg{}) // nothing waits
+	update(wakeMsg{}) // nothing waits
 	if m.room == nil || m.room.snap.Seq != seq {
 		t.Fatal("a wake-up with no snapshot waiting changed the room")
 	}
@@ -79,8 +78,59 @@ func TestRoomWakesTheModel(t *testing.T) {
 	if !strings.Contains(m.lobby.msg, "another terminal") {
 		t.Errorf("lobby message %q, want it to say the room was opened from another terminal", m.lobby.msg)
 	}
-	update(tea.WakeMsg{})
+	update(wakeMsg{})
 	if m.room != nil || !strings.Contains(m.lobby.msg, "another terminal") {
 		t.Fatal("a wake-up in the lobby changed it")
+	}
+}
+
+// TestWakeCoalesces: the room's wake-ups given while a wakeMsg is on its way to the model send
+// nothing more (one goroutine sends it, blocked here in Send as it is while the program is busy);
+// once the model has received it, the next wake-up sends another.
+func TestWakeCoalesces(t *testing.T) {
+	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
+	t.Cleanup(func() { hub.Shutdown("test over") })
+	sent := make(chan tea.Msg)
+	m := New(Config{Hub: hub, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
+		Send: func(msg tea.Msg) { sent <- msg }})
+	receive := func() {
+		t.Helper()
+		select {
+		case msg := <-sent:
+			if _, ok := msg.(wakeMsg); !ok {
+				t.Fatalf("sent %T, want a wakeMsg", msg)
+			}
+			nm, _ := m.Update(msg)
+			m = nm.(Model)
+		case <-time.After(10 * time.Second):
+			t.Fatal("no wakeMsg was sent")
+		}
+	}
+	for deadline := time.Now().Add(10 * time.Second); senders() > 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) { // a sender of an earlier test that has not ended
+			t.Fatal("goroutines started by wake before the test are still there")
+		}
+	}
+	for range 1000 {
+		m.wake()
+	}
+	if n := senders(); n != 1 {
+		t.Fatalf("%d goroutines sending a wakeMsg after 1000 wake-ups, want 1", n)
+	}
+	receive()
+	m.wake()
+	receive()
+}
+
+// senders counts the goroutines that wake started and that have not ended (here, none of them
+// ends before its wakeMsg is received).
+func senders() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return strings.Count(string(buf[:n]), "created by github.com/arcade/arcade/session.(*model).wake")
+		}
+		buf = make([]byte, 2*len(buf))
 	}
 }

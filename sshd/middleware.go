@@ -192,7 +192,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		Height:  pty.Window.Height,
 		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
-		Wake:    func() { p.Wake() }, // p is set below, before the model opens a room
+		Send:    func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
 	})
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
 	if s.cfg.FPS <= 0 && sess.EmulatedPty() {

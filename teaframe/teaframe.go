@@ -1,7 +1,7 @@
 // Package teaframe draws a Bubble Tea v2 program's view only when the program has handled a
 // message, instead of on a clock.
 //
-// Bubble Tea's own renderer (v2.0.8) runs a ticker at the program's frame rate, 60 a second by
+// Bubble Tea's own renderer (v2) runs a ticker at the program's frame rate, 60 a second by
 // default, for as long as the program runs; each tick locks the renderer and compares the view with
 // the last one even when nothing happened. Over SSH that is one ticker per session: a thousand idle
 // sessions cost about 30% of a core in wake-ups alone. A lower frame rate trades that for latency
@@ -151,7 +151,7 @@ func New(w io.Writer, o Options) *Renderer {
 	r.out.w = &bytes.Buffer{}
 	// Bubble Tea asks terminals whether they support synchronized output (mode 2026) and Unicode
 	// widths (mode 2027), except where it expects unreliable answers; ask where it asks
-	// (shouldQuerySynchronizedOutput in Bubble Tea v2.0.8).
+	// (shouldQuerySynchronizedOutput in Bubble Tea v2.1.1).
 	prog, hasProg := env.LookupEnv("TERM_PROGRAM")
 	_, sshTTY := env.LookupEnv("SSH_TTY")
 	_, wt := env.LookupEnv("WT_SESSION")

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -456,61 +455,4 @@ func TestProgramWithoutTicker(t *testing.T) {
 	run.send("r")
 	run.waitFor("\x1b]2;raw sequence\a")
 	run.quit()
-}
-
-// wakeModel counts the WakeMsgs it receives; on the first it says so on entered and waits for
-// gate.
-type wakeModel struct {
-	wakes   *atomic.Int64
-	entered chan<- struct{}
-	gate    <-chan struct{}
-}
-
-func (m wakeModel) Init() tea.Cmd { return nil }
-
-func (m wakeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.WakeMsg:
-		if m.wakes.Add(1) == 1 {
-			m.entered <- struct{}{}
-			<-m.gate
-		}
-	case tea.KeyPressMsg:
-		if msg.String() == "q" {
-			return m, tea.Quit
-		}
-	}
-	return m, nil
-}
-
-func (m wakeModel) View() tea.View { return tea.View{Content: "wake", AltScreen: true} }
-
-// TestProgramWake: the arcade's Bubble Tea (third_party/bubbletea) has Program.Wake, which never
-// blocks: the wakes given while the model is busy with the last WakeMsg make one WakeMsg more,
-// and a wake given after the program has ended does nothing.
-func TestProgramWake(t *testing.T) {
-	var wakes atomic.Int64
-	entered, gate := make(chan struct{}), make(chan struct{})
-	run := runProgram(t, wakeModel{wakes: &wakes, entered: entered, gate: gate})
-	run.waitFor("wake")
-	run.p.Wake()
-	select {
-	case <-entered: // the model is in its first WakeMsg
-	case <-time.After(5 * time.Second):
-		t.Fatal("no WakeMsg came")
-	}
-	for range 1000 {
-		run.p.Wake() // returns at once, however many are pending
-	}
-	close(gate)
-	for deadline := time.Now().Add(5 * time.Second); wakes.Load() < 2; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no WakeMsg for the wakes given during the first")
-		}
-	}
-	run.quit()
-	if n := wakes.Load(); n != 2 {
-		t.Errorf("%d WakeMsgs; want 2 (the first, and one for the thousand given during it)", n)
-	}
-	run.p.Wake()
 }

@@ -3,9 +3,7 @@ package tea
 import "github.com/charmbracelet/x/ansi"
 
 // WindowSizeMsg is used to report the terminal size. It's sent to Update once
-// initially and then on every terminal resize. Note that Windows does not
-// have support for reporting when resizes occur as it does not support the
-// SIGWINCH signal.
+// initially and then on every terminal resize.
 type WindowSizeMsg struct {
 	Width  int
 	Height int
@@ -65,4 +63,19 @@ type ModeReportMsg struct {
 
 	// Value is the mode value.
 	Value ansi.ModeSetting
+}
+
+const (
+	maxWindowDimension = 4096
+	maxWindowCells     = 1 << 20
+)
+
+func isPlausibleWindowSize(width, height int) bool {
+	if width < 0 || height < 0 {
+		return false
+	}
+	if width > maxWindowDimension || height > maxWindowDimension {
+		return false
+	}
+	return width*height <= maxWindowCells
 }

@@ -4,9 +4,9 @@
 // both. It's been battle-tested in several large projects and is
 // production-ready.
 //
-// A tutorial is available at https://github.com/charmbracelet/bubbletea/tree/master/tutorials
+// A tutorial is available at https://github.com/charmbracelet/bubbletea/tree/main/tutorials
 //
-// Example programs can be found at https://github.com/charmbracelet/bubbletea/tree/master/examples
+// Example programs can be found at https://github.com/charmbracelet/bubbletea/tree/main/examples
 package tea
 
 import (
@@ -145,6 +145,20 @@ type View struct {
 	// ProgressBar when not nil, shows a progress bar in the terminal's
 	// progress bar section. Support depends on the terminal.
 	ProgressBar *ProgressBar
+
+	// ProgramStatus when not nil, reports the program status to the terminal
+	// using the Program Status Protocol (OSC 7501): whether the program is
+	// idle, working, waiting on the user, done, or failed. Support depends on
+	// the terminal.
+	//
+	// The status usually addresses the root record (empty ID). Changing it
+	// sends a new report, and setting it back to nil clears the record.
+	//
+	// The status is not cleared when the program exits, so done and error
+	// reports stay visible to the user. Report [ProgramStateDone],
+	// [ProgramStateError], or [ProgramStateIdle] before quitting rather than
+	// leaving a working or blocked status behind.
+	ProgramStatus *ProgramStatus
 
 	// AltScreen puts the program in the alternate screen buffer
 	// (i.e. the program goes into full window mode). Note that the altscreen will
@@ -317,15 +331,23 @@ const (
 	ProgressBarWarning
 )
 
-// String return a human-readable value for the given [ProgressBarState].
+// String returns a human-readable name for the given [ProgressBarState].
+// Values outside the known range return "Unknown".
 func (s ProgressBarState) String() string {
-	return [...]string{
-		"None",
-		"Default",
-		"Error",
-		"Indeterminate",
-		"Warning",
-	}[s]
+	switch s {
+	case ProgressBarNone:
+		return "None"
+	case ProgressBarDefault:
+		return "Default"
+	case ProgressBarError:
+		return "Error"
+	case ProgressBarIndeterminate:
+		return "Indeterminate"
+	case ProgressBarWarning:
+		return "Warning"
+	default:
+		return "Unknown"
+	}
 }
 
 // ProgressBar represents the terminal progress bar.
@@ -336,7 +358,7 @@ func (s ProgressBarState) String() string {
 type ProgressBar struct {
 	// State is the current state of the progress bar. It can be one of
 	// [ProgressBarNone], [ProgressBarDefault], [ProgressBarError],
-	// [ProgressBarIndeterminate], and [ProgressBarWarn].
+	// [ProgressBarIndeterminate], and [ProgressBarWarning].
 	State ProgressBarState
 	// Value is the current value of the progress bar. It should be between
 	// 0 and 100.
@@ -499,7 +521,6 @@ type Program struct {
 	externalCtx context.Context
 
 	msgs         chan Msg
-	wakes        chan struct{} // patched for arcade (see PATCH.md): Wake's signal, buffered 1
 	errs         chan error
 	finished     chan struct{}
 	shutdownOnce sync.Once
@@ -597,7 +618,6 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 	p := &Program{
 		initialModel: model,
 		msgs:         make(chan Msg),
-		wakes:        make(chan struct{}, 1),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
 	}
@@ -668,11 +688,13 @@ func (p *Program) handleSignals() chan struct{} {
 
 			case s := <-sig:
 				if atomic.LoadUint32(&p.ignoreSignals) == 0 {
-					switch s {
-					case syscall.SIGINT:
-						p.msgs <- InterruptMsg{}
-					default:
-						p.msgs <- QuitMsg{}
+					var msg Msg = QuitMsg{}
+					if s == syscall.SIGINT {
+						msg = InterruptMsg{}
+					}
+					select {
+					case p.msgs <- msg:
+					case <-p.ctx.Done():
 					}
 					return
 				}
@@ -697,11 +719,12 @@ func (p *Program) handleResize() chan struct{} {
 	return ch
 }
 
-// startCmd runs cmd on a goroutine of its own and sends the program the message it returns.
+// startCmd runs cmd on a goroutine of its own and sends the program the message it returns. A
+// nil cmd is ignored.
 //
-// Patched for arcade (see PATCH.md): upstream sent every command over an unbuffered channel to a
-// goroutine kept for the program's whole life (handleCommands), which started this goroutine;
-// the event loop now starts it itself, one goroutine fewer per program. A nil cmd is ignored.
+// Patched for arcade (third_party/bubbletea.md): upstream sent every command over an unbuffered
+// channel to a goroutine kept for the program's whole life (handleCommands), which started this
+// goroutine; the event loop starts it itself, one goroutine fewer per program.
 func (p *Program) startCmd(cmd Cmd) {
 	if cmd == nil {
 		return
@@ -737,25 +760,12 @@ func (p *Program) eventLoop(model Model) (Model, error) {
 		case err := <-p.errs:
 			return model, err
 
-		case <-p.wakes:
-			// Patched for arcade (see PATCH.md): a WakeMsg, handled as a message from
-			// p.msgs is (no special handling applies to it).
-			var msg Msg = WakeMsg{}
-			if p.filter != nil {
-				if msg = p.filter(model, msg); msg == nil {
-					continue
-				}
-			}
-			var cmd Cmd
-			model, cmd = model.Update(msg)
-			if p.ctx.Err() != nil {
-				return model, nil
-			}
-			p.startCmd(cmd)
-			p.render(model)
-
 		case msg := <-p.msgs:
 			msg = p.translateInputEvent(msg)
+
+			if size, ok := msg.(WindowSizeMsg); ok && !isPlausibleWindowSize(size.Width, size.Height) {
+				continue
+			}
 
 			// Filter messages.
 			if p.filter != nil {
@@ -813,35 +823,38 @@ func (p *Program) eventLoop(model Model) (Model, error) {
 				}
 
 			case readClipboardMsg:
-				p.execute(ansi.RequestSystemClipboard)
+				p.executeQuery(ansi.RequestSystemClipboard)
 
 			case setClipboardMsg:
 				p.execute(ansi.SetSystemClipboard(string(msg)))
 
 			case readPrimaryClipboardMsg:
-				p.execute(ansi.RequestPrimaryClipboard)
+				p.executeQuery(ansi.RequestPrimaryClipboard)
 
 			case setPrimaryClipboardMsg:
 				p.execute(ansi.SetPrimaryClipboard(string(msg)))
 
 			case backgroundColorMsg:
-				p.execute(ansi.RequestBackgroundColor)
+				p.executeQuery(ansi.RequestBackgroundColor)
 
 			case foregroundColorMsg:
-				p.execute(ansi.RequestForegroundColor)
+				p.executeQuery(ansi.RequestForegroundColor)
 
 			case cursorColorMsg:
-				p.execute(ansi.RequestCursorColor)
+				p.executeQuery(ansi.RequestCursorColor)
+
+			case programStatusSupportMsg:
+				p.executeQuery(ansi.RequestProgramStatusSupport)
 
 			case execMsg:
 				// NB: this blocks.
 				p.exec(msg.cmd, msg.fn)
 
 			case terminalVersion:
-				p.execute(ansi.RequestNameVersion)
+				p.executeQuery(ansi.RequestNameVersion)
 
 			case requestCapabilityMsg:
-				p.execute(ansi.RequestTermcap(string(msg)))
+				p.executeQuery(ansi.RequestTermcap(string(msg)))
 
 			case BatchMsg:
 				go p.execBatchMsg(msg)
@@ -858,7 +871,7 @@ func (p *Program) eventLoop(model Model) (Model, error) {
 				go p.checkResize()
 
 			case requestCursorPosMsg:
-				p.execute(ansi.RequestCursorPositionReport)
+				p.executeQuery(ansi.RequestCursorPositionReport)
 
 			case RawMsg:
 				p.execute(fmt.Sprint(msg.Msg))
@@ -876,7 +889,6 @@ func (p *Program) eventLoop(model Model) (Model, error) {
 			var cmd Cmd
 			model, cmd = model.Update(msg) // run update
 
-			// Patched for arcade (see PATCH.md): the command starts here, not in handleCommands.
 			if p.ctx.Err() != nil {
 				return model, nil
 			}
@@ -1051,7 +1063,7 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 			return p.initialModel, fmt.Errorf("bubbletea: error getting terminal size: %w", err)
 		}
 
-		width, height = w, h
+		width, height = p.fallbackDimensions(w, h)
 	}
 
 	p.width, p.height = width, height
@@ -1069,6 +1081,7 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 				p.height,
 			)
 			r.setLogger(p.logger)
+			r.setNoInput(p.disableInput)
 			// XXX: This breaks many things especially when we want the output
 			// to be compatible with terminals that are not necessary a TTY.
 			// This was originally done to work around a Wish emulated-pty
@@ -1114,12 +1127,11 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 		// Query for synchronized updates support (mode 2026) and unicode core
 		// (mode 2027). If the terminal supports it, the renderer will enable
 		// it once we get the response.
-		p.execute(ansi.RequestModeSynchronizedOutput +
+		p.executeQuery(ansi.RequestModeSynchronizedOutput +
 			ansi.RequestModeUnicodeCore)
 	}
 
 	// Initialize the program.
-	// Patched for arcade (see PATCH.md): the command starts here, not in handleCommands.
 	p.startCmd(model.Init())
 
 	// Render the initial view.
@@ -1162,24 +1174,6 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 	return model, err
 }
 
-// WakeMsg is the message Wake has the model receive. Patched for arcade (see PATCH.md).
-type WakeMsg struct{}
-
-// Wake has the program's model receive a WakeMsg soon, and never blocks: wakes that come before
-// the model has received the last one make one WakeMsg. A goroutine that must not wait for the
-// program (a game room's, with news for the model) leaves what it has where the model looks, then
-// calls Wake; the model looks after each WakeMsg. Before Run the wake waits for it; after the
-// program has ended it does nothing. Safe for concurrent use.
-//
-// Patched for arcade (see PATCH.md): Send blocks until the event loop takes the message, so a
-// caller that must not wait needed a goroutine of its own to call it.
-func (p *Program) Wake() {
-	select {
-	case p.wakes <- struct{}{}:
-	default:
-	}
-}
-
 // Send sends a message to the main update function, effectively allowing
 // messages to be injected from outside the program for interoperability
 // purposes.
@@ -1219,8 +1213,8 @@ func (p *Program) Wait() {
 
 // execute writes the given sequence to the program output.
 //
-// Patched for arcade (see PATCH.md): without a renderer no ticker flushes the queue, so the
-// sequence is written at once.
+// Patched for arcade (third_party/bubbletea.md): without a renderer no ticker flushes the
+// output buffer, so the sequence is written at once.
 func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
@@ -1228,6 +1222,22 @@ func (p *Program) execute(seq string) {
 	if p.disableRenderer {
 		_ = p.flush()
 	}
+}
+
+// executeQuery writes a terminal query to the program output. Queries expect a
+// reply on p.input, so when input is disabled the query is skipped: the
+// program cannot read the response, and the terminal's reply would leak into
+// the shell once the program exits (#1590).
+//
+// This covers every query that expects a reply, not just the startup
+// capability probe: background, foreground, and cursor color requests, cursor
+// position reports, clipboard reads, and terminal version and termcap
+// queries.
+func (p *Program) executeQuery(seq string) {
+	if p.disableInput {
+		return
+	}
+	p.execute(seq)
 }
 
 // flush flushes the output buffer to the program output.
@@ -1404,10 +1414,9 @@ func (p *Program) Printf(template string, args ...any) {
 
 // startRenderer starts the renderer.
 //
-// Patched for arcade (see PATCH.md): without a renderer (WithoutRenderer) there is nothing to
-// flush FPS times a second but the queue of sequences, which execute then writes at once; so no
-// ticker and no goroutine are started (upstream kept both for the program's whole life), and
-// stopRenderer has none to stop.
+// Patched for arcade (third_party/bubbletea.md): without a renderer (WithoutRenderer) there is
+// nothing to flush FPS times a second but the output buffer, which execute then writes at once;
+// so no ticker and no goroutine are started, and stopRenderer has none to stop.
 func (p *Program) startRenderer() {
 	if p.disableRenderer {
 		p.renderer.start()
@@ -1448,7 +1457,7 @@ func (p *Program) startRenderer() {
 // the last frame.
 func (p *Program) stopRenderer(kill bool) {
 	// Stop the renderer before acquiring the mutex to avoid a deadlock.
-	if !p.disableRenderer { // patched for arcade (see PATCH.md): no ticker to stop
+	if !p.disableRenderer { // patched for arcade: no ticker to stop without a renderer
 		p.once.Do(func() {
 			p.rendererDone <- struct{}{}
 		})

@@ -854,6 +854,10 @@ func (p *EventDecoder) parseOsc(b []byte) (int, Event) {
 
 		sel := ClipboardSelection(parts[0][0]) //nolint:unconvert
 		return i, ClipboardEvent{Selection: sel, Content: string(bts)}
+	case 7501:
+		if data[0] == '?' {
+			return i, ProgramStatusSupportEvent{}
+		}
 	}
 
 	return i, UnknownOscEvent(b[:i])
@@ -1761,7 +1765,7 @@ func rgbToHSL(r, g, b uint8) (h, s, l float64) {
 	} else {
 		switch Cmax {
 		case Rnot:
-			h = 60 * (math.Mod((Gnot-Bnot)/Δ, 6))
+			h = 60 * math.Mod((Gnot-Bnot)/Δ, 6)
 		case Gnot:
 			h = 60 * (((Bnot - Rnot) / Δ) + 2)
 		case Bnot:

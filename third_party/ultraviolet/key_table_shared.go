@@ -2,7 +2,7 @@ package uv
 
 import "sync"
 
-// Patched for arcade (see PATCH.md): key tables are shared.
+// Patched for arcade (third_party/ultraviolet.md): key tables are shared.
 //
 // A key table is about 140 KiB of map, built for every TerminalReader, that is for every Bubble
 // Tea program; a server with a program per SSH session held one per session, and the garbage

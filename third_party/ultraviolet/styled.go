@@ -98,6 +98,53 @@ func (s *StyledString) Bounds() Rectangle {
 
 // printString draws a string starting at the given position. If s is nil, it
 // will build and return a slice of [Line]s instead (unwrapped, ignoring bounds).
+// passThrough reports whether a zero-width sequence should be carried in a
+// cell's content and replayed to the terminal, rather than dropped.
+//
+// The string-type sequences carry private data rather than driving the cursor:
+// APC for image protocols, DCS for device control, SOS and PM for whatever an
+// application agrees with its terminal. One means it to reach the terminal, and
+// a cell carrying one still advances by its own width, so the renderer's column
+// model still holds.
+//
+// Everything else is dropped, as it was before:
+//
+//   - A CSI can move the cursor or erase part of the screen, and an ESC Fs
+//     sequence can reset the terminal outright. Replaying one from inside a
+//     cell would move the real cursor somewhere the model cannot see, which is
+//     the drift a cell buffer exists to keep out.
+//   - An OSC is dropped despite carrying data, because a cell is painted again
+//     every time it changes and on every full repaint. A window title survives
+//     that, but a clipboard write (OSC 52) or a notification (OSC 9) is not
+//     something to fire again on each resize. Hyperlinks, the one OSC a cell
+//     has a place for, are read into [Link] above.
+func passThrough[T []byte | string](seq T) bool {
+	if !ansi.HasApcPrefix(seq) && !ansi.HasDcsPrefix(seq) &&
+		!ansi.HasSosPrefix(seq) && !ansi.HasPmPrefix(seq) {
+		return false
+	}
+	return terminated(seq)
+}
+
+// terminated reports whether a string-type sequence ended with ST.
+//
+// The parser hands back whatever it has when the input runs out, so a string
+// that stops mid-sequence still arrives here. Carrying an unterminated
+// introducer into a cell would be worse than dropping it: the terminal would
+// swallow everything painted after that cell, looking for an end that never
+// comes.
+//
+// Only the two-byte ST is accepted. The one-byte C1 form, 0x9c, is also a
+// UTF-8 continuation byte, so a sequence that ran out partway through a
+// character such as U+071C ("\u071c", encoded dc 9c) ends in a byte
+// indistinguishable from a terminator. The parser and the terminal need not
+// resolve that ambiguity the same way, and guessing wrong reintroduces exactly
+// the swallowing this guards against.
+func terminated[T []byte | string](seq T) bool {
+	n := len(seq)
+	return n >= 2 && seq[n-1] == '\\' && seq[n-2] == ansi.ESC
+}
+
 func printString[T []byte | string](
 	s Screen,
 	m WidthMethod,
@@ -113,9 +160,11 @@ func printString[T []byte | string](
 		tailc = *NewCell(m, tail)
 	}
 
-	decoder := ansi.DecodeSequenceWc[T]
+	// A [WidthMethod] the ansi package doesn't know about falls back to
+	// wcwidth, so the segmenter below always agrees with the decoder.
+	decoder, method := ansi.DecodeSequenceWc[T], ansi.WcWidth
 	if m == ansi.GraphemeWidth {
-		decoder = ansi.DecodeSequence[T]
+		decoder, method = ansi.DecodeSequence[T], ansi.GraphemeWidth
 	}
 
 	if s == nil {
@@ -126,12 +175,36 @@ func printString[T []byte | string](
 	var style Style
 	var link Link
 	var state byte
+	lastX, lastY := -1, -1 // last cell written, for folding in combining marks
+	var pending []byte     // pass-through sequences awaiting a cell to ride on
 	for len(str) > 0 {
 		seq, width, n, newState := decoder(str, state, p)
-		switch width {
-		case 1, 2, 3, 4: // wide cells can go up to 4 cells wide
+		// The decoder's ASCII fast path doesn't check for trailing combining
+		// sequences, so re-decode as a full cluster when one starts here.
+		// The str[1] >= 0xc0 check skips the segmenter for plain ASCII.
+		if n == 1 && seq[0] > 0x1f && seq[0] < 0x7f && len(str) > 1 && str[1] >= 0xc0 {
+			if cluster, cw := ansi.FirstGraphemeCluster(str, method); len(cluster) > 1 {
+				seq, width, n = cluster, cw, len(cluster)
+			}
+		}
+		switch {
+		// Any positive width is a printable grapheme cluster. Wcwidth measures
+		// a cluster per codepoint, so this is not bounded by how wide a glyph
+		// can be: a ZWJ emoji sequence such as "👨‍👩‍👧‍👦" is eight columns,
+		// and capping the width here would fall through to the escape sequence
+		// branch and drop the cluster from the screen.
+		case width > 0:
 			cell.Width = width
 			cell.Content = string(seq)
+			// Any pass-through sequences seen since the last cell belong in
+			// front of this glyph, the order they arrived in. Checked rather
+			// than joined unconditionally, because there are none at all on the
+			// overwhelmingly common path and the join is not free.
+			if len(pending) > 0 {
+				pending = append(pending, cell.Content...)
+				cell.Content = string(pending)
+				pending = pending[:0]
+			}
 			cell.Style = style
 			cell.Link = link
 
@@ -141,6 +214,7 @@ func printString[T []byte | string](
 					lines = append(lines, Line{})
 				}
 				lines[y] = append(lines[y], cell)
+				lastX, lastY = len(lines[y])-1, y
 				x += width
 			} else {
 				// Drawing to screen: handle wrapping, truncation, and bounds
@@ -158,10 +232,12 @@ func printString[T []byte | string](
 						cell.Style = style
 						cell.Link = link
 						s.SetCell(x, y, &cell)
+						lastX, lastY = x, y
 						x += tailc.Width
 					} else {
 						// Print the cell to the screen
 						s.SetCell(x, y, &cell)
+						lastX, lastY = x, y
 						x += width
 					}
 				}
@@ -195,8 +271,26 @@ func printString[T []byte | string](
 				} else {
 					x = bounds.Min.X
 				}
-			default:
-				cell.Content += string(seq)
+			case len(seq) > 0 && seq[0] >= 0xc0:
+				// A zero-width grapheme, i.e. a combining mark the re-decode
+				// above couldn't fold because an escape sequence sits between
+				// it and its base, as in "a\x1b[31m\u0301". Every escape
+				// introducer is a C0 or C1 byte, so a UTF-8 lead byte here is
+				// always text. The mark belongs to the cell we last wrote; the
+				// accumulator below would let the next glyph clobber it.
+				if s == nil {
+					if lastY >= 0 && lastY < len(lines) && lastX < len(lines[lastY]) {
+						lines[lastY][lastX].Content += string(seq)
+					}
+				} else if lastX >= 0 {
+					if prev := s.CellAt(lastX, lastY); prev != nil {
+						folded := *prev
+						folded.Content += string(seq)
+						s.SetCell(lastX, lastY, &folded)
+					}
+				}
+			case passThrough(seq):
+				pending = append(pending, string(seq)...)
 			}
 		}
 
@@ -204,10 +298,28 @@ func printString[T []byte | string](
 		state = newState
 		str = str[n:]
 
-		if y >= bounds.Max.Y {
+		if s != nil && y >= bounds.Max.Y {
 			// We've reached the bottom of the bounds, stop processing further
 			// lines.
 			break
+		}
+	}
+
+	// Pass-through sequences left at the end of the string have no glyph to
+	// ride in front of, so fold them into the last cell written instead. The
+	// alternative is a width-0 cell one past the content, which lands outside
+	// the bounds whenever the string filled them.
+	if len(pending) > 0 {
+		if s == nil {
+			if lastY >= 0 && lastY < len(lines) && lastX >= 0 && lastX < len(lines[lastY]) {
+				lines[lastY][lastX].Content += string(pending)
+			}
+		} else if lastX >= 0 {
+			if prev := s.CellAt(lastX, lastY); prev != nil {
+				folded := *prev
+				folded.Content += string(pending)
+				s.SetCell(lastX, lastY, &folded)
+			}
 		}
 	}
 
@@ -328,7 +440,9 @@ func ReadStyle(params ansi.Params, pen *Style) {
 
 // ReadLink reads a hyperlink escape sequence from a data buffer into link.
 func ReadLink(p []byte, link *Link) {
-	params := bytes.Split(p, []byte{';'})
+	// OSC 8 sequences have this structure `OSC 8 ; params ; URI ST`.
+	// Only the first two semicolons are delimiters, semicolons that follow after are part of the URI.
+	params := bytes.SplitN(p, []byte{';'}, 3)
 	if len(params) != 3 {
 		return
 	}

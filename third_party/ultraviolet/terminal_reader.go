@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,17 +114,22 @@ func NewTerminalReader(r io.Reader, termType string) *TerminalReader {
 }
 
 // readBufSize is the size of the read buffer used to read input events at a time.
-const readBufSize = 1024 // patched for arcade (see PATCH.md): 4096 upstream
+const readBufSize = 4096
+
+// sendBufSize is the size of sendBytes's two buffers. Patched for arcade
+// (third_party/ultraviolet.md): a key press is a few bytes, and a longer input (a paste) is read
+// in more pieces, which StreamEvents joins anyway.
+const sendBufSize = 1024
 
 // sendBytes reads data from the reader and sends it to the provided channel.
 // It stops when an error occurs or when the context is closed.
 //
-// Patched for arcade (see PATCH.md): two buffers, used in turn, instead of a new one for every
-// read. readc is unbuffered and its receiver copies what it receives before it receives again, so
-// by the time a send completes the buffer sent before it is free. Since the third patch, only
-// Windows uses sendBytes (through streamData and streamDataInput).
+// Patched for arcade (third_party/ultraviolet.md): two buffers of sendBufSize, used in turn,
+// instead of a new one of readBufSize for every read. readc is unbuffered and its receiver
+// (StreamEvents) copies what it receives before it receives again, so by the time a send
+// completes the buffer sent before it is free.
 func (d *TerminalReader) sendBytes(ctx context.Context, readc chan []byte) error {
-	var bufs [2][readBufSize]byte
+	var bufs [2][sendBufSize]byte
 	for i := 0; ; i ^= 1 {
 		readBuf := &bufs[i]
 		n, err := d.r.Read(readBuf[:])
@@ -143,186 +147,90 @@ func (d *TerminalReader) sendBytes(ctx context.Context, readc chan []byte) error
 
 // StreamEvents sends events to the provided channel. It stops when the context
 // is closed or when an error occurs.
-//
-// Patched for arcade (see PATCH.md): the calling goroutine reads d.r itself and the escape
-// timeout is a time.AfterFunc timer, so that a reader waiting for input holds one goroutine, not
-// two. Upstream read in a second goroutine (streamData) and selected over it, ctx and a timer.
-// The buffer and the decoder are shared by the read path and the timer's callback under
-// eventStream.mu; the scans of the buffer are the same as upstream's. ctx is checked after every
-// read (a blocked read returns when the reader is canceled or closed, which upstream waited for
-// too) and in the timer's callback, and no send on eventc outlives ctx.
 func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) error {
-	s := &eventStream{d: d, ctx: ctx, eventc: eventc}
-	next := func() ([]byte, error) {
-		n, err := d.r.Read(s.readBuf[:])
-		return s.readBuf[:n], err
-	}
-	if runtime.GOOS == "windows" {
-		// Windows' console reader has its own read loop (terminal_reader_windows.go).
-		var wait func()
-		next, wait = d.streamDataInput(ctx)
-		defer wait()
-	}
-	for {
-		if done, err := s.received(next()); done {
-			return err
-		}
-	}
-}
-
-// eventStream is the state of one StreamEvents call.
-//
-// Patched for arcade (see PATCH.md): upstream kept it in StreamEvents's local variables.
-type eventStream struct {
-	d      *TerminalReader
-	ctx    context.Context
-	eventc chan<- Event
-
-	mu       sync.Mutex
-	buf      bytes.Buffer // the input read but not yet sent as events
-	ttimeout time.Time    // when buf expires, if no more input comes
-	timer    *time.Timer  // runs expire; nil until buf first keeps bytes
-	due      time.Time    // when the timer was last set to run expire; zero if it is not set
-	done     bool         // StreamEvents returns, or has returned
-
-	// readBuf is read into by StreamEvents's goroutine alone. It comes last: the collector
-	// scans an object only as far as its last pointer.
-	readBuf [readBufSize]byte
-}
-
-// received handles what one read returned: it sends the events in buf and arms the escape
-// timeout for what remains, or, on an error or when ctx is done, sends all of buf as it is and
-// reports that StreamEvents returns, and with what.
-//
-// Patched for arcade (see PATCH.md): upstream's readc and errc cases (and ctx.Done) of the
-// select in StreamEvents.
-func (s *eventStream) received(data []byte, err error) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx.Err() != nil {
-		s.finish()
-		return true, nil
-	}
-	if err != nil {
-		s.finish()
-		if errors.Is(err, io.EOF) || errors.Is(err, cancelreader.ErrCanceled) {
-			return true, nil
-		}
-		return true, err // return the first error encountered
-	}
-
-	d := s.d
-	d.logf("input: %q", data)
-	s.buf.Write(data)
-	s.ttimeout = time.Now().Add(d.EscTimeout)
-	n := d.sendEvents(s.ctx, s.eventc, s.buf.Bytes(), false)
-	if s.timer != nil {
-		s.timer.Stop()
-	}
-
-	if n > 0 {
-		d.logf("processed %d bytes from buffer", n)
-		s.buf.Next(n)
-	}
-
-	s.due = time.Time{}
-	if s.buf.Len() > 0 {
-		d.logf("resetting timeout for remaining buffer after parse")
-		s.arm()
-	}
-	return false, nil
-}
-
-// arm sets the timer to run expire after the escape timeout. s.mu must be held.
-//
-// Patched for arcade (see PATCH.md).
-func (s *eventStream) arm() {
-	s.due = time.Now().Add(s.d.EscTimeout)
-	if s.timer == nil {
-		s.timer = time.AfterFunc(s.d.EscTimeout, s.expire)
-	} else {
-		s.timer.Reset(s.d.EscTimeout)
-	}
-}
-
-// expire is the escape timeout's callback.
-//
-// Patched for arcade (see PATCH.md): upstream's timeout case of the select in StreamEvents. A
-// call that came due while the read path held mu, which then stopped or reset the timer, finds
-// due not set or not yet come and does nothing: upstream drained the timer's channel then.
-func (s *eventStream) expire() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.done || s.due.IsZero() || time.Now().Before(s.due) {
-		return
-	}
-	if s.ctx.Err() != nil {
-		s.finish()
-		return
-	}
-
-	d := s.d
-	d.logf("timeout reached")
-
-	// Timeout reached process the buffer including any incomplete sequences.
-	var n int // n is the number of bytes processed
-	timedout := time.Now().After(s.ttimeout)
-	if s.buf.Len() > 0 && timedout {
-		d.logf("timeout expired, processing buffer")
-		n = d.sendEvents(s.ctx, s.eventc, s.buf.Bytes(), true)
-	}
-
-	if n > 0 {
-		s.buf.Next(n)
-	}
-
-	s.due = time.Time{}
-	if s.buf.Len() > 0 {
-		d.logf("resetting timeout for remaining buffer")
-		s.arm()
-	}
-}
-
-// finish sends all of buf as it is and stops the timer, for good. s.mu must be held.
-//
-// Patched for arcade (see PATCH.md).
-func (s *eventStream) finish() {
-	s.done = true
-	if s.timer != nil {
-		s.timer.Stop()
-	}
-	s.d.sendEvents(s.ctx, s.eventc, s.buf.Bytes(), true)
-	s.buf.Reset()
-}
-
-// streamDataInput runs streamData in a goroutine of its own, as upstream StreamEvents did on
-// every platform. next returns what streamData sends, or the error it ends with (io.EOF if it
-// ends for ctx); wait waits for the goroutine to end, as upstream did before returning.
-//
-// Patched for arcade (see PATCH.md): used on Windows only, where streamData reads the console's
-// input records; the caller copies what next returns before it calls next again, which
-// sendBytes's two buffers need.
-func (d *TerminalReader) streamDataInput(ctx context.Context) (next func() ([]byte, error), wait func()) {
-	readc := make(chan []byte)
+	var buf bytes.Buffer
 	errc := make(chan error, 1)
-	ended := make(chan struct{})
+	readc := make(chan []byte)
+	timeout := time.NewTimer(d.EscTimeout)
+	ttimeout := time.Now().Add(d.EscTimeout)
+
+	var wg sync.WaitGroup
+	wg.Add(1)
+
 	go func() {
-		defer close(ended)
-		err := d.streamData(ctx, readc)
-		if err == nil {
-			err = io.EOF
+		defer wg.Done()
+		if err := d.streamData(ctx, readc); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, cancelreader.ErrCanceled) {
+				errc <- nil
+				return
+			}
+			errc <- err
+			return
 		}
-		errc <- err
 	}()
-	next = func() ([]byte, error) {
+
+	for {
 		select {
-		case read := <-readc:
-			return read, nil
+		case <-ctx.Done():
+			d.sendEvents(eventc, buf.Bytes(), true)
+			wg.Wait()
+			return nil
 		case err := <-errc:
-			return nil, err
+			d.sendEvents(eventc, buf.Bytes(), true)
+			wg.Wait()
+			return err // return the first error encountered
+		case <-timeout.C:
+			d.logf("timeout reached")
+
+			// Timeout reached process the buffer including any incomplete sequences.
+			var n int // n is the number of bytes processed
+			timedout := time.Now().After(ttimeout)
+			if buf.Len() > 0 && timedout {
+				d.logf("timeout expired, processing buffer")
+				n = d.sendEvents(eventc, buf.Bytes(), true)
+			}
+
+			if n > 0 {
+				buf.Next(n)
+			}
+
+			if buf.Len() > 0 {
+				if !timeout.Stop() {
+					// drain the channel if it was already running
+					select {
+					case <-timeout.C:
+					default:
+					}
+				}
+
+				d.logf("resetting timeout for remaining buffer")
+				timeout.Reset(d.EscTimeout)
+			}
+
+		case read := <-readc:
+			d.logf("input: %q", read)
+			buf.Write(read)
+			ttimeout = time.Now().Add(d.EscTimeout)
+			n := d.sendEvents(eventc, buf.Bytes(), false)
+			if !timeout.Stop() {
+				// drain the channel if it was already running
+				select {
+				case <-timeout.C:
+				default:
+				}
+			}
+
+			if n > 0 {
+				d.logf("processed %d bytes from buffer", n)
+				buf.Next(n)
+			}
+
+			if buf.Len() > 0 {
+				d.logf("resetting timeout for remaining buffer after parse")
+				timeout.Reset(d.EscTimeout)
+			}
 		}
 	}
-	return next, func() { <-ended }
 }
 
 // SetLogger sets the logger to use for debugging. If nil, no logging will be
@@ -331,18 +239,10 @@ func (d *TerminalReader) SetLogger(logger Logger) {
 	d.logger = logger
 }
 
-// sendEvents sends the events in buf and returns how many bytes of buf they took.
-//
-// Patched for arcade (see PATCH.md): a send gives up when ctx is done, so that neither the reader
-// nor the escape timeout's callback waits forever for a program that has ended.
-func (d *TerminalReader) sendEvents(ctx context.Context, eventc chan<- Event, buf []byte, expired bool) int {
+func (d *TerminalReader) sendEvents(eventc chan<- Event, buf []byte, expired bool) int {
 	n, events := d.eventScanner.scanEvents(buf, expired)
 	for _, event := range events {
-		select {
-		case eventc <- event:
-		case <-ctx.Done():
-			return n
-		}
+		eventc <- event
 	}
 	return n
 }
