@@ -19,7 +19,7 @@ import (
 func openTemp(t *testing.T) (*DB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "arcade.db")
-	d, err := Open(path, time.Second)
+	d, err := Open(path, Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestMatchRoundTrip(t *testing.T) {
 	}
 	// Reopen: the unfinished match is still the room's.
 	d.Close()
-	d2, err := Open(path, time.Second)
+	d2, err := Open(path, Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestOpenRefusals(t *testing.T) {
 	if err := os.WriteFile(garbage, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(garbage, time.Second); !errors.Is(err, ErrDamaged) {
+	if _, err := Open(garbage, Options{LockTimeout: time.Second}); !errors.Is(err, ErrDamaged) {
 		t.Errorf("garbage file: %v, want ErrDamaged", err)
 	}
 	if after, _ := os.ReadFile(garbage); !bytes.Equal(after, data) {
@@ -220,16 +220,16 @@ func TestOpenRefusals(t *testing.T) {
 	}
 	small := filepath.Join(dir, "small.db")
 	os.WriteFile(small, []byte("tiny"), 0o600)
-	if _, err := Open(small, time.Second); !errors.Is(err, ErrDamaged) {
+	if _, err := Open(small, Options{LockTimeout: time.Second}); !errors.Is(err, ErrDamaged) {
 		t.Errorf("tiny file: %v, want ErrDamaged", err)
 	}
 
 	path := filepath.Join(dir, "arcade.db")
-	d, err := Open(path, time.Second)
+	d, err := Open(path, Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(path, 100*time.Millisecond); !errors.Is(err, ErrLocked) {
+	if _, err := Open(path, Options{LockTimeout: 100 * time.Millisecond}); !errors.Is(err, ErrLocked) {
 		t.Errorf("second open: %v, want ErrLocked", err)
 	}
 	d.Close()
@@ -238,7 +238,7 @@ func TestOpenRefusals(t *testing.T) {
 	db, _ := bolt.Open(path, 0o600, nil)
 	db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("99")) })
 	db.Close()
-	if _, err := Open(path, time.Second); !errors.Is(err, ErrNewerSchema) {
+	if _, err := Open(path, Options{LockTimeout: time.Second}); !errors.Is(err, ErrNewerSchema) {
 		t.Errorf("newer schema: %v, want ErrNewerSchema", err)
 	}
 }
@@ -255,7 +255,7 @@ func TestBackupWhileInUse(t *testing.T) {
 	if err := os.WriteFile(copyPath, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Open(copyPath, time.Second)
+	c, err := Open(copyPath, Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("open the copy: %v", err)
 	}
