@@ -299,3 +299,32 @@ func TestConcurrentMatchEnds(t *testing.T) {
 		t.Errorf("unfinished after the ends: %d, %v", len(open), err)
 	}
 }
+
+// openAt opens the database at path, or fails the test.
+func openAt(t *testing.T, path string) *DB {
+	t.Helper()
+	d, err := Open(path, Options{LockTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// start starts a match of two players in room code, and returns a function that records its next
+// n moves, each move's text its number.
+func start(t *testing.T, d *DB, code string) (moves func(n int)) {
+	t.Helper()
+	if _, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: twoPlayers()}); err != nil {
+		t.Fatal(err)
+	}
+	ply := 0
+	return func(n int) {
+		t.Helper()
+		for range n {
+			if err := d.AppendMove(code, ply, record.Move{Seat: 0, Move: fmt.Sprint(ply)}); err != nil {
+				t.Fatal(err)
+			}
+			ply++
+		}
+	}
+}
