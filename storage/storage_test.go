@@ -165,10 +165,12 @@ func TestMultiplayerRatedPairwise(t *testing.T) {
 	}
 }
 
-// TestConcurrentWriters: many rooms recording at once (run with -race).
+// TestConcurrentWriters: many rooms recording at once (run with -race): every write is in the
+// database, in order, and the writes shared commits.
 func TestConcurrentWriters(t *testing.T) {
 	d, _ := openTemp(t)
 	const rooms, moves = 16, 30
+	commits := txID(t, d)
 	var wg sync.WaitGroup
 	for r := range rooms {
 		wg.Add(1)
@@ -188,6 +190,9 @@ func TestConcurrentWriters(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if commits = txID(t, d) - commits; commits >= rooms*(moves+1) {
+		t.Errorf("%d writes took %d commits; want them to share commits", rooms*(moves+1), commits)
+	}
 	open, err := d.Unfinished()
 	if err != nil || len(open) != rooms {
 		t.Fatalf("Unfinished: %d matches, %v", len(open), err)
@@ -327,4 +332,14 @@ func start(t *testing.T, d *DB, code string) (moves func(n int)) {
 			ply++
 		}
 	}
+}
+
+// txID returns the ID of the last transaction committed: commits count it up by one.
+func txID(t *testing.T, d *DB) int {
+	t.Helper()
+	var id int
+	if err := d.db.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
