@@ -343,3 +343,34 @@ func txID(t *testing.T, d *DB) int {
 	}
 	return id
 }
+
+// TestRestoreBackup: restoring is copying a backup over the file while no server runs; the
+// database then holds what the backup held, and nothing written after it.
+func TestRestoreBackup(t *testing.T) {
+	d, path := openTemp(t)
+	moves := start(t, d, "REST1")
+	moves(3)
+	id := d.active["REST1"]
+	var buf bytes.Buffer
+	if _, err := d.Backup(&buf); err != nil {
+		t.Fatal(err)
+	}
+	moves(2)
+	play(t, d, "REST2", twoPlayers(), []int{1, 2}, false)
+	d.Close()
+
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d = openAt(t, path)
+	defer d.Close()
+	if got := moveTexts(t, d, id); got != "0 1 2" {
+		t.Errorf("moves after the restore: %q, want the 3 in the backup", got)
+	}
+	if board, err := d.Leaderboard("stonetowers", 0); err != nil || len(board) != 0 {
+		t.Errorf("leaderboard after the restore: %+v, %v; want the backup's (empty)", board, err)
+	}
+	if err := d.AppendMove("REST1", 3, record.Move{Move: "3"}); err != nil {
+		t.Errorf("the restored room's next move: %v", err)
+	}
+}
