@@ -3,8 +3,8 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -43,7 +43,7 @@ func keys(t *testing.T, db *bolt.DB) map[string]bool {
 // transaction, and every one of them is on disk when do returns.
 func TestGroupCommitShares(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, nil, 0, 0, 0)
+	g := newGroupCommit(db, slog.New(slog.DiscardHandler))
 	// Hold the first commit until the others have queued behind it.
 	release := make(chan struct{})
 	first := make(chan error, 1)
@@ -51,9 +51,9 @@ func TestGroupCommitShares(t *testing.T) {
 		first <- g.do(func(tx *bolt.Tx) error { <-release; return put("first")(tx) })
 	}()
 	for {
-		g.commits.mu.Lock()
-		running := g.commits.running && len(g.commits.queue) == 0
-		g.commits.mu.Unlock()
+		g.calls.mu.Lock()
+		running := g.calls.running && len(g.calls.queue) == 0
+		g.calls.mu.Unlock()
 		if running {
 			break
 		}
@@ -77,9 +77,9 @@ func TestGroupCommitShares(t *testing.T) {
 		})
 	}
 	for {
-		g.commits.mu.Lock()
-		queued := len(g.commits.queue)
-		g.commits.mu.Unlock()
+		g.calls.mu.Lock()
+		queued := len(g.calls.queue)
+		g.calls.mu.Unlock()
 		if queued == n {
 			break
 		}
@@ -102,7 +102,7 @@ func TestGroupCommitShares(t *testing.T) {
 // transaction are committed.
 func TestGroupCommitFailureIsolated(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, nil, 0, 0, 0)
+	g := newGroupCommit(db, slog.New(slog.DiscardHandler))
 	bad := errors.New("bad write")
 	var wg sync.WaitGroup
 	var failed, panicked atomic.Int32
@@ -153,7 +153,7 @@ func TestGroupCommitFailureIsolated(t *testing.T) {
 // TestGroupCommitClose: close waits for the pending writes; later writes fail.
 func TestGroupCommitClose(t *testing.T) {
 	db := openBolt(t)
-	g := newGroupCommit(db, nil, 0, 0, 0)
+	g := newGroupCommit(db, slog.New(slog.DiscardHandler))
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
@@ -164,9 +164,9 @@ func TestGroupCommitClose(t *testing.T) {
 	}
 	time.Sleep(time.Millisecond)
 	g.close()
-	g.commits.mu.Lock()
-	running, pending := g.commits.running, len(g.commits.queue)
-	g.commits.mu.Unlock()
+	g.calls.mu.Lock()
+	running, pending := g.calls.running, len(g.calls.queue)
+	g.calls.mu.Unlock()
 	if running || pending != 0 {
 		t.Errorf("after close: running %v with %d pending", running, pending)
 	}
@@ -174,49 +174,4 @@ func TestGroupCommitClose(t *testing.T) {
 		t.Errorf("write after close: %v, want errClosed", err)
 	}
 	wg.Wait()
-}
-
-// TestGroupCommitInterval: while writes keep coming, commits start at least an interval apart,
-// and the writes that arrive meanwhile share them.
-func TestGroupCommitInterval(t *testing.T) {
-	db := openBolt(t)
-	const interval = 40 * time.Millisecond
-	g := newGroupCommit(db, nil, 0, interval, interval)
-	var mu sync.Mutex
-	starts := map[int]time.Time{} // when each transaction ran its first write
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Go(func() {
-			for i := range 5 {
-				err := g.do(func(tx *bolt.Tx) error {
-					mu.Lock()
-					if _, ok := starts[tx.ID()]; !ok {
-						starts[tx.ID()] = time.Now()
-					}
-					mu.Unlock()
-					return put(fmt.Sprint(w, i))(tx)
-				})
-				if err != nil {
-					t.Error(err)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	var times []time.Time
-	for _, at := range starts {
-		times = append(times, at)
-	}
-	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
-	for i := 1; i < len(times); i++ {
-		// Allow for the clock reading inside the transaction coming a little after its start.
-		if gap := times[i].Sub(times[i-1]); gap < interval-5*time.Millisecond {
-			t.Errorf("commits %d and %d started %v apart, want at least %v", i-1, i, gap, interval)
-		}
-	}
-	// Five rounds of four writes make five or six commits; a writer the machine holds back past a
-	// commit's wait adds one. Half as many commits as writes is far past any such delay.
-	if len(times) > 10 {
-		t.Errorf("20 writes from 4 writers took %d commits; want them grouped", len(times))
-	}
 }

@@ -46,7 +46,7 @@ func (d *DB) StartMatch(m record.Match) (string, error) {
 	m.ID = d.newID()
 	d.mu.Unlock()
 	m.Version, m.Moves, m.Plies = record.Version, nil, 0
-	err := d.writes.log(startEntry{Match: m})
+	err := d.writes.do(startEntry{Match: m}.apply)
 	if err != nil {
 		return "", fmt.Errorf("record match start: %w", err)
 	}
@@ -68,13 +68,13 @@ func (d *DB) activeID(code string) (string, error) {
 }
 
 // AppendMove records move number ply (0-based) of the room's unfinished match. It returns once
-// the move is on disk; concurrent calls share their appends to the journal (see groupCommit).
+// the move is on disk; concurrent calls share their commits (see groupCommit).
 func (d *DB) AppendMove(code string, ply int, mv record.Move) error {
 	id, err := d.activeID(code)
 	if err != nil {
 		return err
 	}
-	return d.writes.log(moveEntry{ID: id, Ply: ply, Move: mv})
+	return d.writes.do(moveEntry{ID: id, Ply: ply, Move: mv}.apply)
 }
 
 // SetSeats records new seat holders of the room's unfinished match (a bot took over a seat).
@@ -83,18 +83,18 @@ func (d *DB) SetSeats(code string, seats []record.Seat) error {
 	if err != nil {
 		return err
 	}
-	return d.writes.log(seatsEntry{ID: id, Seats: seats})
+	return d.writes.do(seatsEntry{ID: id, Seats: seats}.apply)
 }
 
 // EndMatch records the end of the room's unfinished match and, when the match is rateable (no
-// bots, no guests, not abandoned), updates the players' ratings, all at the next checkpoint. It
-// returns once the end is on disk (in the journal).
+// bots, no guests, not abandoned), updates the players' ratings, in one commit. It returns once
+// that is on disk.
 func (d *DB) EndMatch(code string, out rules.Outcome, unrated bool) error {
 	id, err := d.activeID(code)
 	if err != nil {
 		return err
 	}
-	err = d.writes.log(endEntry{Code: code, ID: id, Ended: d.now().UTC(), Outcome: out, Unrated: unrated})
+	err = d.writes.do(endEntry{Code: code, ID: id, Ended: d.now().UTC(), Outcome: out, Unrated: unrated}.apply)
 	if err != nil {
 		return fmt.Errorf("record match end: %w", err)
 	}
@@ -110,7 +110,7 @@ func (d *DB) Abandon(code string) error {
 	d.mu.Lock()
 	delete(d.active, code)
 	d.mu.Unlock()
-	return d.writes.log(abandonEntry{Code: code})
+	return d.writes.do(abandonEntry{Code: code}.apply)
 }
 
 func countMoves(tx *bolt.Tx, id string) int {
@@ -149,9 +149,6 @@ func loadMatch(tx *bolt.Tx, id string) (record.Match, error) {
 // Match returns the match with the given ID, with its moves.
 func (d *DB) Match(id string) (record.Match, error) {
 	var m record.Match
-	if err := d.writes.flush(); err != nil { // its last moves may be in the journal only
-		return m, err
-	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		var err error
 		m, err = loadMatch(tx, strings.ToLower(strings.TrimSpace(id)))
@@ -163,9 +160,6 @@ func (d *DB) Match(id string) (record.Match, error) {
 // Unfinished returns every room's unfinished match with its moves, to resume after a restart.
 func (d *DB) Unfinished() ([]record.Match, error) {
 	var out []record.Match
-	if err := d.writes.flush(); err != nil { // their last moves may be in the journal only
-		return nil, err
-	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
 			m, err := loadMatch(tx, string(id))

@@ -43,7 +43,7 @@ func (d *DB) Claim(id, name string) error {
 	if owner == id && known {
 		return nil
 	}
-	return d.db.Update(func(tx *bolt.Tx) error {
+	return d.writes.do(func(tx *bolt.Tx) error {
 		names := tx.Bucket(bucketNames)
 		if o := names.Get(lower); o != nil && string(o) != id {
 			return ErrNameTaken

@@ -52,9 +52,6 @@ func rate(tx *bolt.Tx, m record.Match, now time.Time) error {
 // Provisional ratings are marked; they rank after established ones.
 func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 	var out []record.Standing
-	if err := d.writes.flush(); err != nil { // the latest match ends may be in the journal only
-		return nil, err
-	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		prefix := []byte(game + "\x00")
 		c := tx.Bucket(bucketRatings).Cursor()
@@ -99,9 +96,6 @@ func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 // played and won per game, and the latest recent matches (without moves), newest first.
 func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 	p := record.Profile{PlayerID: id, Played: map[string]int{}, Won: map[string]int{}}
-	if err := d.writes.flush(); err != nil { // the latest match starts may be in the journal only
-		return p, err
-	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		var pl player
 		if _, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &pl); err != nil {

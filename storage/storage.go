@@ -3,19 +3,23 @@
 // disconnects, crashes and restarts.
 //
 // The file is opened once, with a lock timeout, and its buckets are created at open. Values are
-// JSON, copied out of transactions before use. What rooms write while they play is written in
-// groups (see groupCommit): the writes of many rooms that arrive during one write share the next
-// one and its fsync. Match starts, moves, seat changes, abandons and match ends go first to a
-// write-ahead journal beside the file (PATH.journal.N, see journal), one append and one fdatasync
-// per group, and into the database at the next checkpoint, within 10 s (see checkpointInterval); a
-// crash leaves them in the journal, and Open puts them in the database before anything reads it.
-// Readers of what the journal holds (Match, Unfinished, Profile, Leaderboard, Backup) wait for the
-// checkpoint of what came before them.
+// JSON, copied out of transactions before use. bbolt is the only on-disk format: a write returns
+// once the bbolt transaction that holds it is committed to disk, and readers read the file.
+//
+// Writes are committed in groups (see groupCommit): the writes of every room that arrive while
+// one transaction is being committed share the next transaction and its fsyncs. A transaction
+// that cannot be written or synced fails its writes, and the store with them: every later write
+// fails with ErrFailed until the server is restarted (what the file holds after a failed sync is
+// not known, so nothing more is written to it); reads go on.
+//
+// A data folder last used by an arcade that kept a journal beside the database
+// (PATH.journal.N) has the journal's records applied once, at the first Open, and the journal
+// removed (see migrateJournal).
 //
 // Layout (bucket: key -> value):
 //
-//	meta:     "schema" -> schema version; "journal" -> the journal position the database has
-//	          every record before (segment and offset, 8 bytes each, big-endian)
+//	meta:     "schema" -> schema version; "journal" -> only while an old journal is being
+//	          applied: the position the database has every record before
 //	players:  key fingerprint -> player
 //	names:    lower-case name -> key fingerprint
 //	ratings:  game NUL fingerprint -> standing
@@ -29,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strconv"
 	"sync"
@@ -52,8 +57,7 @@ var (
 	bucketActive   = []byte("active")
 	allBuckets     = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketMatches,
 		bucketMoves, bucketByPlayer, bucketActive}
-	keySchema  = []byte("schema")
-	keyJournal = []byte("journal")
+	keySchema = []byte("schema")
 )
 
 // Errors of Open and of the stores. Match them with errors.Is.
@@ -68,28 +72,46 @@ var (
 	ErrNameTaken = errors.New("that name belongs to another key")
 	// ErrNoMatch: no match has that ID.
 	ErrNoMatch = errors.New("no match with that ID")
+	// ErrFailed: a commit could not be written or synced to disk. The write that met it and
+	// every later one fail with it until the server is restarted.
+	ErrFailed = errors.New("the database failed to write to disk; restart the server")
 )
+
+// Options are the settings of Open.
+type Options struct {
+	// LockTimeout is how long Open waits for another process to release the file.
+	LockTimeout time.Duration
+	// Logger receives what the operator should know: an old journal applied, a failed commit.
+	// nil: nothing is logged.
+	Logger *slog.Logger
+
+	// openFile opens the database file for bbolt (tests reach the file through it); nil:
+	// os.OpenFile.
+	openFile func(string, int, os.FileMode) (*os.File, error)
+}
 
 // DB is the arcade's database. Its methods are safe for concurrent use.
 type DB struct {
 	db     *bolt.DB
 	now    func() time.Time
-	writes *groupCommit // what rooms write while they play, committed in groups
+	log    *slog.Logger
+	writes *groupCommit // every write, committed in groups
 
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
 	seq    uint32            // tail of match IDs made in the same millisecond
 }
 
-// Open opens (or creates) the database at path. It waits at most lockTimeout for another process
-// to release the file, then fails with ErrLocked. A file that is not a bbolt database, or that
-// fails bbolt's checks, fails with ErrDamaged and is never written to.
-func Open(path string, lockTimeout time.Duration) (*DB, error) {
+// Open opens (or creates) the database at path. It waits at most opts.LockTimeout for another
+// process to release the file, then fails with ErrLocked. A file that is not a bbolt database,
+// or that fails bbolt's checks, fails with ErrDamaged and is never written to. An old journal
+// beside the file is applied and removed (see migrateJournal).
+func Open(path string, opts Options) (*DB, error) {
 	if info, err := os.Stat(path); err == nil && info.Size() > 0 && info.Size() < 4096 {
 		return nil, fmt.Errorf("%w: %s is only %d bytes", ErrDamaged, path, info.Size())
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout: lockTimeout,
+		Timeout: opts.LockTimeout,
 		// Map 1 GiB of address space at once, so the map is not grown (which waits for every
 		// reader) as the file grows.
 		InitialMmapSize: 1 << 30,
@@ -97,6 +119,7 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 		// a map: what etcd runs bbolt with, for the same reason (many small commits).
 		NoFreelistSync: true,
 		FreelistType:   bolt.FreelistMapType,
+		OpenFile:       opts.openFile,
 	})
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
@@ -107,84 +130,31 @@ func Open(path string, lockTimeout time.Duration) (*DB, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	d := &DB{db: db, now: time.Now, active: map[string]string{}}
-	pos, err := d.init()
-	if err != nil {
-		db.Close()
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	d := &DB{db: db, now: time.Now, log: logger, active: map[string]string{}}
+	d.writes = newGroupCommit(db, logger)
+	if err := d.init(); err != nil {
+		d.Close()
 		return nil, err
 	}
-	// The journal is read under bbolt's lock on the database: what it holds past the database's
-	// position (writes answered before a crash, not yet checkpointed) goes into the database
-	// before anyone reads it, and appends go on in a new segment.
-	j, err := d.replay(path, pos)
-	if err != nil {
-		db.Close()
+	// Under bbolt's lock on the file, before anyone reads it.
+	if err := d.migrateJournal(path); err != nil {
+		d.Close()
 		return nil, err
 	}
 	if err := d.loadActive(); err != nil {
-		j.close()
-		db.Close()
+		d.Close()
 		return nil, err
 	}
-	d.writes = newGroupCommit(db, j, appendInterval, commitInterval, checkpointInterval)
 	return d, nil
 }
 
-// replay writes the journal's records past pos into the database, from segment pos.gen on and
-// as long as the segments follow each other, and returns the journal, appending to a new
-// segment. Every segment there was is removed.
-func (d *DB) replay(path string, pos journalPos) (*journal, error) {
-	gens, err := listSegments(path)
-	if err != nil {
-		return nil, err
-	}
-	next := pos.gen + 1
-	var calls []commitCall
-	want := pos.gen // the segment that continues the database's records
-	for _, gen := range gens {
-		next = max(next, gen+1)
-		if gen < pos.gen {
-			continue
-		}
-		if gen != want {
-			// A segment is missing (the database is a restored copy older than the journal
-			// beside it): what follows does not continue this database, and is not replayed.
-			want = 0
-			continue
-		}
-		want++
-		from := int64(0)
-		if gen == pos.gen {
-			from = pos.off
-		}
-		payloads, ends, err := readSegment(segmentPath(path, gen), from)
-		if err != nil {
-			return nil, err
-		}
-		for i, p := range payloads {
-			e, err := decodeEntry(p)
-			if err != nil {
-				return nil, fmt.Errorf("replay journal segment %d at %d: %w", gen, ends[i], err)
-			}
-			calls = append(calls, commitCall{fn: e.apply, pos: journalPos{gen, ends[i]}})
-		}
-	}
-	// The records, and the new segment as the position (even with no records: it must be after
-	// every segment on disk), in one commit; the group commit skips records that fail as it did.
-	calls = append(calls, commitCall{fn: func(*bolt.Tx) error { return nil }, pos: journalPos{gen: next}})
-	if err := newGroupCommit(d.db, nil, 0, 0, 0).commit(calls); err != nil {
-		return nil, fmt.Errorf("replay journal: %w", err)
-	}
-	removeSegments(path, next)
-	removeUnprepared(path)
-	return createJournal(path, next, segmentBytes)
-}
-
-// init creates the buckets, checks the schema version, and returns the journal position the
-// database has every record before.
-func (d *DB) init() (journalPos, error) {
-	var pos journalPos
-	err := d.db.Update(func(tx *bolt.Tx) error {
+// init creates the buckets and checks the schema version.
+func (d *DB) init() error {
+	return d.db.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
@@ -201,15 +171,8 @@ func (d *DB) init() (journalPos, error) {
 			}
 			// Later versions migrate older schemas here, before anything else reads them.
 		}
-		if v := meta.Get(keyJournal); v != nil {
-			var ok bool
-			if pos, ok = parseJournalPos(v); !ok {
-				return fmt.Errorf("%w: journal position %x", ErrDamaged, v)
-			}
-		}
 		return meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
 	})
-	return pos, err
 }
 
 // loadActive reads the rooms' unfinished matches.
@@ -222,22 +185,16 @@ func (d *DB) loadActive() error {
 	})
 }
 
-// Close closes the database. Pending writes are put in the database first; later writes fail.
+// Close closes the database. Pending writes are committed first; later writes fail.
 func (d *DB) Close() error {
 	d.writes.close()
-	jerr := d.writes.journal.close()
-	if err := d.db.Close(); err != nil {
-		return err
-	}
-	return jerr
+	return d.db.Close()
 }
 
 // Backup writes a consistent copy of the whole database to w while others go on using it, and
-// returns the number of bytes written.
+// returns the number of bytes written. The copy is a complete database: restoring it is putting
+// it in place of the file while no server runs.
 func (d *DB) Backup(w io.Writer) (int64, error) {
-	if err := d.writes.flush(); err != nil { // the journal's writes belong in the copy
-		return 0, err
-	}
 	var n int64
 	err := d.db.View(func(tx *bolt.Tx) error {
 		var err error

@@ -19,7 +19,7 @@ import (
 func openTemp(t *testing.T) (*DB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "arcade.db")
-	d, err := Open(path, time.Second)
+	d, err := Open(path, Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestMatchRoundTrip(t *testing.T) {
 	}
 	// Reopen: the unfinished match is still the room's.
 	d.Close()
-	d2, err := Open(path, time.Second)
+	d2, err := Open(path, Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,10 +165,12 @@ func TestMultiplayerRatedPairwise(t *testing.T) {
 	}
 }
 
-// TestConcurrentWriters: many rooms recording at once (run with -race).
+// TestConcurrentWriters: many rooms recording at once (run with -race): every write is in the
+// database, in order, and the writes shared commits.
 func TestConcurrentWriters(t *testing.T) {
 	d, _ := openTemp(t)
 	const rooms, moves = 16, 30
+	commits := txID(t, d)
 	var wg sync.WaitGroup
 	for r := range rooms {
 		wg.Add(1)
@@ -188,6 +190,9 @@ func TestConcurrentWriters(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if commits = txID(t, d) - commits; commits >= rooms*(moves+1) {
+		t.Errorf("%d writes took %d commits; want them to share commits", rooms*(moves+1), commits)
+	}
 	open, err := d.Unfinished()
 	if err != nil || len(open) != rooms {
 		t.Fatalf("Unfinished: %d matches, %v", len(open), err)
@@ -212,7 +217,7 @@ func TestOpenRefusals(t *testing.T) {
 	if err := os.WriteFile(garbage, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(garbage, time.Second); !errors.Is(err, ErrDamaged) {
+	if _, err := Open(garbage, Options{LockTimeout: time.Second}); !errors.Is(err, ErrDamaged) {
 		t.Errorf("garbage file: %v, want ErrDamaged", err)
 	}
 	if after, _ := os.ReadFile(garbage); !bytes.Equal(after, data) {
@@ -220,16 +225,16 @@ func TestOpenRefusals(t *testing.T) {
 	}
 	small := filepath.Join(dir, "small.db")
 	os.WriteFile(small, []byte("tiny"), 0o600)
-	if _, err := Open(small, time.Second); !errors.Is(err, ErrDamaged) {
+	if _, err := Open(small, Options{LockTimeout: time.Second}); !errors.Is(err, ErrDamaged) {
 		t.Errorf("tiny file: %v, want ErrDamaged", err)
 	}
 
 	path := filepath.Join(dir, "arcade.db")
-	d, err := Open(path, time.Second)
+	d, err := Open(path, Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(path, 100*time.Millisecond); !errors.Is(err, ErrLocked) {
+	if _, err := Open(path, Options{LockTimeout: 100 * time.Millisecond}); !errors.Is(err, ErrLocked) {
 		t.Errorf("second open: %v, want ErrLocked", err)
 	}
 	d.Close()
@@ -238,7 +243,7 @@ func TestOpenRefusals(t *testing.T) {
 	db, _ := bolt.Open(path, 0o600, nil)
 	db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("99")) })
 	db.Close()
-	if _, err := Open(path, time.Second); !errors.Is(err, ErrNewerSchema) {
+	if _, err := Open(path, Options{LockTimeout: time.Second}); !errors.Is(err, ErrNewerSchema) {
 		t.Errorf("newer schema: %v, want ErrNewerSchema", err)
 	}
 }
@@ -255,7 +260,7 @@ func TestBackupWhileInUse(t *testing.T) {
 	if err := os.WriteFile(copyPath, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Open(copyPath, time.Second)
+	c, err := Open(copyPath, Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("open the copy: %v", err)
 	}
@@ -297,5 +302,75 @@ func TestConcurrentMatchEnds(t *testing.T) {
 	}
 	if open, err := d.Unfinished(); err != nil || len(open) != 0 {
 		t.Errorf("unfinished after the ends: %d, %v", len(open), err)
+	}
+}
+
+// openAt opens the database at path, or fails the test.
+func openAt(t *testing.T, path string) *DB {
+	t.Helper()
+	d, err := Open(path, Options{LockTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// start starts a match of two players in room code, and returns a function that records its next
+// n moves, each move's text its number.
+func start(t *testing.T, d *DB, code string) (moves func(n int)) {
+	t.Helper()
+	if _, err := d.StartMatch(record.Match{Code: code, Game: "stonetowers", Seats: twoPlayers()}); err != nil {
+		t.Fatal(err)
+	}
+	ply := 0
+	return func(n int) {
+		t.Helper()
+		for range n {
+			if err := d.AppendMove(code, ply, record.Move{Seat: 0, Move: fmt.Sprint(ply)}); err != nil {
+				t.Fatal(err)
+			}
+			ply++
+		}
+	}
+}
+
+// txID returns the ID of the last transaction committed: commits count it up by one.
+func txID(t *testing.T, d *DB) int {
+	t.Helper()
+	var id int
+	if err := d.db.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestRestoreBackup: restoring is copying a backup over the file while no server runs; the
+// database then holds what the backup held, and nothing written after it.
+func TestRestoreBackup(t *testing.T) {
+	d, path := openTemp(t)
+	moves := start(t, d, "REST1")
+	moves(3)
+	id := d.active["REST1"]
+	var buf bytes.Buffer
+	if _, err := d.Backup(&buf); err != nil {
+		t.Fatal(err)
+	}
+	moves(2)
+	play(t, d, "REST2", twoPlayers(), []int{1, 2}, false)
+	d.Close()
+
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d = openAt(t, path)
+	defer d.Close()
+	if got := moveTexts(t, d, id); got != "0 1 2" {
+		t.Errorf("moves after the restore: %q, want the 3 in the backup", got)
+	}
+	if board, err := d.Leaderboard("stonetowers", 0); err != nil || len(board) != 0 {
+		t.Errorf("leaderboard after the restore: %+v, %v; want the backup's (empty)", board, err)
+	}
+	if err := d.AppendMove("REST1", 3, record.Move{Move: "3"}); err != nil {
+		t.Errorf("the restored room's next move: %v", err)
 	}
 }

@@ -11,19 +11,19 @@ import (
 )
 
 // The disk floor is what the disk under the arcade's database gives a group commit like the
-// arcade's own, with nothing else running: moves arrive at the play phase's rate, and every
-// diskFloorAppendEvery at most the moves that arrived are written to a file, in place, and
-// flushed with fdatasync, as the arcade's journal does (storage's appendInterval and
-// prepareSegment). A move's latency is from its arrival to the end of its batch's flush.
+// arcade's own, with nothing else running: moves arrive at the play phase's rate, and the moves
+// that arrived while a batch was flushed make up the next batch, as storage's group commit does.
+// A batch is written as a bbolt commit writes it, in a file written full beforehand: a page for
+// each move (the leaf of its match) and an fdatasync, then the meta page and an fdatasync. A
+// move's latency is from its arrival to the end of its batch's second flush.
 //
 // A move reaches the opponent's screen only once it is on disk, so the share of the floor's moves
 // over a latency is about the least share of the arcade's moves over it on that disk at that
 // time. The floor is measured right before the play phase and right after it: a disk's flushes
 // can be fast for minutes and then stall for a few hundred milliseconds at a time.
 const (
-	diskFloorAppendEvery = 4 * time.Millisecond // storage's appendInterval
-	diskFloorRecord      = 100                  // bytes of a move's journal record, about
-	diskFloorFileBytes   = 4 << 20              // the file written round, one journal segment
+	diskFloorPage      = 4096    // bbolt's page, on Linux
+	diskFloorFileBytes = 4 << 20 // the file written round
 )
 
 // diskFloorResult is what a disk floor measured.
@@ -31,7 +31,7 @@ type diskFloorResult struct {
 	Dir     string
 	Latency summary // from a move's arrival to its flush's end
 	Over50  float64 // share of moves over 50 ms (the play target's bound), 0 to 1
-	Flushes int
+	Flushes int     // batches, of two fdatasyncs each
 }
 
 func (r *diskFloorResult) String() string {
@@ -88,16 +88,14 @@ func diskFloor(ctx context.Context, dir string, rate float64, d time.Duration) (
 		}
 	}()
 
-	// The batches, as the arcade's append stage makes them: a move that finds the flushes idle
-	// goes at once, and under load a batch starts at most every diskFloorAppendEvery.
+	// The batches, as the arcade's group commit makes them: a move that finds the flushes idle
+	// goes at once, and the moves that arrive meanwhile wait for the next batch.
 	res := &diskFloorResult{Dir: dir}
 	var lat latencies
 	var record []byte
-	off := int64(0)
-	var last time.Time
+	off := int64(diskFloorPage)
 flushes:
 	for ctx.Err() == nil {
-		time.Sleep(time.Until(last.Add(diskFloorAppendEvery)))
 		mu.Lock()
 		batch := arrived
 		arrived = nil
@@ -112,20 +110,25 @@ flushes:
 			}
 			continue
 		}
-		last = time.Now()
-		// Records of bytes that are not zeros, as a move's are: a virtual disk may treat
-		// writes of zeros apart.
-		n := len(batch) * diskFloorRecord
+		// Pages of bytes that are not zeros, as a database's are: a virtual disk may treat
+		// writes of zeros apart. The first page of the file is the meta page.
+		n := min(len(batch)*diskFloorPage, diskFloorFileBytes-diskFloorPage)
 		for len(record) < n {
 			record = append(record, "move "...)
 		}
 		if off+int64(n) > diskFloorFileBytes {
-			off = 0
+			off = diskFloorPage
 		}
 		if _, err := f.WriteAt(record[:n], off); err != nil {
 			return nil, fmt.Errorf("disk floor: %w", err)
 		}
 		off += int64(n)
+		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+			return nil, fmt.Errorf("disk floor: %w", err)
+		}
+		if _, err := f.WriteAt(record[:diskFloorPage], 0); err != nil {
+			return nil, fmt.Errorf("disk floor: %w", err)
+		}
 		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
 			return nil, fmt.Errorf("disk floor: %w", err)
 		}

@@ -10,10 +10,10 @@ import (
 
 // The disk watch looks at the disk while the play phase is measured: every diskWatchEvery, a
 // small write in place in a file of its own in the arcade's data folder, and an fdatasync. A
-// stall of the disk holds every flush issued during it, the journal's and the watch's alike, so
+// stall of the disk holds every flush issued during it, the database's and the watch's alike, so
 // the watch's slow flushes say when the disk stalled, and the moves over 50 ms that were under way
 // then are the ones the disk held back (see slowMoves). It adds a flush every diskWatchEvery, 50
-// a second beside the arcade's 250, so it is off unless asked for.
+// a second beside the arcade's own, so it is off unless asked for.
 const (
 	diskWatchEvery = 20 * time.Millisecond
 	// diskStall is a flush long enough to be a stall: a calm one takes 1 to 4 ms on the
@@ -100,9 +100,9 @@ func watchDisk(ctx context.Context, dir string, end time.Time) (*diskWatchResult
 	}
 }
 
-// prewrittenFile creates a file in dir, written full of zeros (size bytes) and flushed, as the
-// arcade prepares its journal segments, so that a write into it later changes data in place and
-// no file metadata.
+// prewrittenFile creates a file in dir, written full of zeros (size bytes) and flushed, so that a
+// write into it later changes data in place and no file metadata, as most of a bbolt commit's
+// writes do.
 func prewrittenFile(dir, prefix string, size int) (*os.File, error) {
 	f, err := os.CreateTemp(dir, prefix)
 	if err != nil {

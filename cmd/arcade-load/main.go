@@ -136,7 +136,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the load tool's own CPU profile here")
 	fs.IntVar(&o.serverPID, "server-pid", 0, "with --addr: the server's process ID, to read its CPU and memory from /proc")
 	fs.BoolVar(&o.timeline, "timeline", false, "log the move latency of every second of the play phase")
-	fs.DurationVar(&o.diskFloor, "disk-floor", 10*time.Second, "measure the disk floor (a bare group commit like the arcade's journal, in the started arcade's data folder, at the play phase's rate of moves) for this long right before and right after the play phase; 0: not at all")
+	fs.DurationVar(&o.diskFloor, "disk-floor", 10*time.Second, "measure the disk floor (a bare group commit like the arcade's into bbolt, in the started arcade's data folder, at the play phase's rate of moves) for this long right before and right after the play phase; 0: not at all")
 	fs.BoolVar(&o.diskWatch, "disk-watch", false, "while the play phase is measured, flush a small write in the started arcade's data folder every 20 ms, and report the disk's stalls and the moves over 50 ms under way in one (adds 50 flushes a second to the disk)")
 	fs.BoolVar(&o.gcWatch, "gc-watch", false, "start the arcade with gctrace=1 in its GODEBUG, and report its collections while the moves were measured, and the moves over 50 ms under way in one or in the 100 ms after it")
 	fs.DurationVar(&o.keepalive, "keepalive", 0, "idle sessions send an SSH keep-alive this often, as OpenSSH's ServerAliveInterval does (0: none)")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func backup(dataDir, file string, out io.Writer) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	n, how, err := copyDatabase(dataDir, tmp)
+	n, how, err := copyDatabase(dataDir, tmp, out)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -90,7 +91,9 @@ func backup(dataDir, file string, out io.Writer) error {
 	return nil
 }
 
-func copyDatabase(dataDir string, w io.Writer) (int64, string, error) {
+// copyDatabase writes the database in dataDir to w, and says where it came from. Opening the file
+// itself applies the journal of an older arcade, if one is there, and says so on logOut.
+func copyDatabase(dataDir string, w, logOut io.Writer) (int64, string, error) {
 	conn, err := net.Dial("unix", filepath.Join(dataDir, adminSocket))
 	if err == nil {
 		defer conn.Close()
@@ -100,7 +103,8 @@ func copyDatabase(dataDir string, w io.Writer) (int64, string, error) {
 		n, err := io.Copy(w, conn)
 		return n, "from the running server", err
 	}
-	db, err := storage.Open(filepath.Join(dataDir, dbFile), 2*time.Second)
+	db, err := storage.Open(filepath.Join(dataDir, dbFile), storage.Options{LockTimeout: 2 * time.Second,
+		Logger: slog.New(slog.NewTextHandler(logOut, nil))})
 	if err != nil {
 		return 0, "", err
 	}

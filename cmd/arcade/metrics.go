@@ -28,7 +28,7 @@ func newServerMetrics() *serverMetrics {
 	reg := metrics.NewRegistry()
 	m := &serverMetrics{reg: reg}
 	m.moveCommit = reg.Histogram("arcade_move_commit_seconds",
-		"Time from a room handing an accepted move to storage until it is on disk (in the journal), after "+
+		"Time from a room handing an accepted move to storage until it is committed to the database on disk, after "+
 			"which the room sends it to every screen. This is the only step of a move that waits; the rest "+
 			"(judging, drawing) takes microseconds.",
 		metrics.ExponentialBuckets(0.0005, 2, 14)) // 0.5 ms .. 4 s

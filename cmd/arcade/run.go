@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -41,7 +42,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	if created {
 		logger.Info("created a new host key", "path", filepath.Join(cfg.data, "host_ed25519"))
 	}
-	db, err := storage.Open(filepath.Join(cfg.data, dbFile), 2*time.Second)
+	db, err := storage.Open(filepath.Join(cfg.data, dbFile), storage.Options{LockTimeout: 2 * time.Second, Logger: slog.New(logger)})
 	if err != nil {
 		return err
 	}

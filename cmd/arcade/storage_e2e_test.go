@@ -53,7 +53,7 @@ func TestBackupWhileRunning(t *testing.T) {
 	if !strings.Contains(out.String(), "from the running server") {
 		t.Errorf("backup said %q", out.String())
 	}
-	db, err := storage.Open(file, time.Second)
+	db, err := storage.Open(file, storage.Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("the backup does not open: %v", err)
 	}
