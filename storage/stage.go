@@ -1,17 +1,24 @@
 package storage
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // A stage hands the items added to it to its handler in batches, in the order they were added,
 // on one goroutine at a time: the items that arrive while a batch is being handled make up the
 // next batch. A lone item is handled at once, without waiting for company; under load the
-// batches grow with the time a batch takes.
+// batches grow with the time a batch takes, and a batch starts at least minGap after the one
+// before it, so that a stream of items that each take less than minGap to handle still comes in
+// batches.
 //
 // The goroutine runs only while there is work: it starts at the first item and ends when the
-// queue is empty. A stage is safe for concurrent use.
+// queue is empty minGap after its last batch started. A stage is safe for concurrent use.
 type stage[T any] struct {
-	maxBatch int // the most items in one batch
+	maxBatch int           // the most items in one batch
+	minGap   time.Duration // the least time from one batch's start to the next one's
 	handle   func([]T)
+	sleep    func(time.Duration) // time.Sleep; tests replace it
 
 	mu      sync.Mutex
 	queue   []T
@@ -20,8 +27,8 @@ type stage[T any] struct {
 	idle    *sync.Cond // signalled when running turns false
 }
 
-func newStage[T any](maxBatch int, handle func([]T)) *stage[T] {
-	s := &stage[T]{maxBatch: maxBatch, handle: handle}
+func newStage[T any](maxBatch int, minGap time.Duration, handle func([]T)) *stage[T] {
+	s := &stage[T]{maxBatch: maxBatch, minGap: minGap, handle: handle, sleep: time.Sleep}
 	s.idle = sync.NewCond(&s.mu)
 	return s
 }
@@ -61,8 +68,12 @@ func (s *stage[T]) loop() {
 		clear(s.queue[rest:])
 		s.queue = s.queue[:rest]
 		s.mu.Unlock()
+		start := time.Now()
 		s.handle(batch)
 		clear(batch)
+		if wait := s.minGap - time.Since(start); wait > 0 {
+			s.sleep(wait) // the items that arrive meanwhile join the next batch
+		}
 	}
 }
 

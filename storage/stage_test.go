@@ -58,7 +58,7 @@ func holdBatch(s *stage[int], first int) (entered, hold chan struct{}) {
 // order, in batches of at most maxBatch; close waits for them and refuses more.
 func TestStageBatches(t *testing.T) {
 	l := newBatchLog()
-	s := newStage(3, l.handle)
+	s := newStage(3, 0, l.handle)
 	entered, hold := holdBatch(s, 0)
 	if err := s.add(0); err != nil { // held in the handler while the rest queues
 		t.Fatal(err)
@@ -82,4 +82,37 @@ func TestStageBatches(t *testing.T) {
 	if err := s.add(7); err != errClosed {
 		t.Fatalf("add after close: %v, want errClosed", err)
 	}
+}
+
+// TestStageGap: after a batch, the stage waits out minGap from the batch's start before it takes
+// the next, and the items that arrive meanwhile make up one batch; a lone item is handled at once.
+func TestStageGap(t *testing.T) {
+	l := newBatchLog()
+	s := newStage(10, time.Second, l.handle)
+	slept, wake := make(chan time.Duration, 1), make(chan struct{})
+	s.sleep = func(d time.Duration) { slept <- d; <-wake }
+	if err := s.add(0); err != nil {
+		t.Fatal(err)
+	}
+	l.next(t) // handled at once: no batch came before it
+	if d := <-slept; d <= 0 || d > time.Second {
+		t.Fatalf("waited %v after the first batch, want at most the gap", d)
+	}
+	for i := 1; i <= 4; i++ { // arrive during the gap
+		if err := s.add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := l.snapshot(); len(got) != 1 {
+		t.Fatalf("batches %v handled during the gap, want only the first", got)
+	}
+	wake <- struct{}{}
+	l.next(t)
+	<-slept
+	close(wake) // the queue is empty after this gap: the goroutine ends
+	want := [][]int{{0}, {1, 2, 3, 4}}
+	if got := l.snapshot(); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("batches %v, want %v", got, want)
+	}
+	s.close()
 }
