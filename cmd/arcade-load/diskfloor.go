@@ -24,6 +24,9 @@ import (
 const (
 	diskFloorPage      = 4096    // bbolt's page, on Linux
 	diskFloorFileBytes = 4 << 20 // the file written round
+	// diskFloorGap is the least time from one batch's start to the next one's, as storage's
+	// commitGap.
+	diskFloorGap = 4 * time.Millisecond
 )
 
 // diskFloorResult is what a disk floor measured.
@@ -89,7 +92,8 @@ func diskFloor(ctx context.Context, dir string, rate float64, d time.Duration) (
 	}()
 
 	// The batches, as the arcade's group commit makes them: a move that finds the flushes idle
-	// goes at once, and the moves that arrive meanwhile wait for the next batch.
+	// goes at once, and the moves that arrive meanwhile wait for the next batch, which starts
+	// diskFloorGap after this one at the earliest (storage's commitGap).
 	res := &diskFloorResult{Dir: dir}
 	var lat latencies
 	var record []byte
@@ -110,6 +114,7 @@ flushes:
 			}
 			continue
 		}
+		start := time.Now()
 		// Pages of bytes that are not zeros, as a database's are: a virtual disk may treat
 		// writes of zeros apart. The first page of the file is the meta page.
 		n := min(len(batch)*diskFloorPage, diskFloorFileBytes-diskFloorPage)
@@ -137,6 +142,9 @@ flushes:
 			lat.add(done.Sub(at))
 		}
 		res.Flushes++
+		if wait := diskFloorGap - time.Since(start); wait > 0 {
+			time.Sleep(wait)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
