@@ -96,6 +96,9 @@ func (r *Room) botMoved(seat rules.Seat, tok botToken, move string) {
 	}
 	delete(r.thinking, seat)
 	err := r.apply(seat, move)
+	if errors.Is(err, ErrStorageDown) {
+		return // nothing can be saved until the restart, which resumes the match with its bots
+	}
 	if err != nil && !errors.Is(err, ErrNotSaved) {
 		r.cfg.Logf("rooms: room %s: %s bot (%s) made an illegal move %q: %v; playing the first legal move instead",
 			r.code, r.game.ID, r.seats[seat].bot, move, err)

@@ -47,7 +47,8 @@ type Config struct {
 //
 // Record is called on the room's goroutine, so it should be quick (e.g. a batched commit); it is
 // called for one room at a time but for many rooms concurrently. For an EventMove an error refuses
-// the move: the player gets ErrNotSaved and nothing changes (a bot tries again a second later).
+// the move: the player gets ErrNotSaved and nothing changes (a bot tries again a second later),
+// or ErrStorageDown when the error wraps it (bots then wait for the restart).
 // Errors for the other events are logged and the room goes on.
 type Recorder interface {
 	Record(code string, e Event) error

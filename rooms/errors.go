@@ -47,4 +47,8 @@ var (
 	ErrNotAbandoned = errors.New("no seat has been abandoned")
 	// ErrNotSaved: the Recorder refused the move; nothing changed.
 	ErrNotSaved = errors.New("the move could not be saved; try again")
+	// ErrStorageDown: the Recorder refused the move and can save nothing more until the server
+	// is restarted (its disk failed); nothing changed, and the match comes back after the
+	// restart as it was. A Recorder says so by wrapping it in its error.
+	ErrStorageDown = errors.New("the server cannot save moves until it is restarted; the match is kept as it was")
 )

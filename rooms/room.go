@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -389,6 +390,9 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	ply := len(r.moves)
 	if err := r.record(Event{Kind: EventMove, Ply: ply, Seat: seat, Move: move, Outcome: out}); err != nil {
 		r.cfg.Logf("rooms: room %s: recording move %d: %v", r.code, ply, err)
+		if errors.Is(err, ErrStorageDown) {
+			return ErrStorageDown
+		}
 		return ErrNotSaved
 	}
 	r.engine = next

@@ -3,6 +3,7 @@ package rooms
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -361,11 +362,15 @@ type recorder struct {
 	mu     sync.Mutex
 	events []Event
 	refuse bool
+	down   bool // refuse every move with ErrStorageDown
 }
 
 func (r *recorder) Record(code string, e Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.down && e.Kind == EventMove {
+		return fmt.Errorf("%w: fdatasync: input/output error", ErrStorageDown)
+	}
 	if r.refuse && e.Kind == EventMove {
 		return errors.New("disk full")
 	}
@@ -478,6 +483,55 @@ func TestBotRetriesARefusedMove(t *testing.T) {
 		}
 		if snap.Moves[0].Seat != 0 || !l.contains("recording move 0: disk busy") {
 			t.Errorf("moves %v", snap.Moves)
+		}
+	})
+}
+
+// TestStorageDown: a Recorder that can save nothing more until the restart refuses the move with
+// ErrStorageDown, which the player sees; nothing changes, and a bot does not try again.
+func TestStorageDown(t *testing.T) {
+	rec := &recorder{}
+	h, l := newTestHub(t, Config{Recorder: rec})
+	_, a, b := startPair(t, h, 3)
+	rec.mu.Lock()
+	rec.down = true
+	rec.mu.Unlock()
+	if err := a.Move(context.Background(), "1"); !errors.Is(err, ErrStorageDown) {
+		t.Errorf("move with the storage down: %v", err)
+	}
+	if snap, ok := pending(b); ok {
+		t.Errorf("a refused move was broadcast: %+v", snap)
+	}
+	if !l.contains("recording move 0: " + ErrStorageDown.Error()) {
+		t.Error("the refusal was not logged")
+	}
+}
+
+// countingRecorder refuses every move with ErrStorageDown and counts the tries.
+type countingRecorder struct{ tries atomic.Int32 }
+
+func (c *countingRecorder) Record(code string, e Event) error {
+	if e.Kind == EventMove {
+		c.tries.Add(1)
+		return fmt.Errorf("%w: sync failed", ErrStorageDown)
+	}
+	return nil
+}
+
+func TestBotWaitsWhileStorageIsDown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &countingRecorder{}
+		h, _ := newTestHub(t, Config{Recorder: rec})
+		r := mustCreate(t, h, rules.Options{"target": "10"}, 2)
+		d := mustJoin(t, r, dave, true)
+		if err := d.AddBot(0, "easy"); err != nil {
+			t.Fatal(err)
+		}
+		mustJoin(t, r, alice, false) // the match starts; the bot moves first
+		time.Sleep(10 * botRetry)
+		synctest.Wait()
+		if n := rec.tries.Load(); n != 1 {
+			t.Errorf("the bot tried %d times, want once: nothing can be saved until the restart", n)
 		}
 	})
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/arcade/arcade/record"
@@ -11,8 +13,21 @@ import (
 // recorder records the rooms' matches in the database: it is the rooms.Recorder of the hub.
 type recorder struct{ db *storage.DB }
 
-// Record implements rooms.Recorder.
+// Record implements rooms.Recorder. A store that has failed (storage.ErrFailed) can save nothing
+// more until the restart, which the error says to the rooms (rooms.ErrStorageDown).
 func (rc recorder) Record(code string, e rooms.Event) error {
+	return storageDown(rc.record(code, e))
+}
+
+// storageDown returns err, wrapped in rooms.ErrStorageDown when it says the store has failed.
+func storageDown(err error) error {
+	if errors.Is(err, storage.ErrFailed) {
+		return fmt.Errorf("%w: %w", rooms.ErrStorageDown, err)
+	}
+	return err
+}
+
+func (rc recorder) record(code string, e rooms.Event) error {
 	switch e.Kind {
 	case rooms.EventStart:
 		_, err := rc.db.StartMatch(record.Match{Code: code, Game: e.GameID, Options: e.Options,
