@@ -19,10 +19,10 @@ const maxBatch = 4096
 
 // commitGap is the least time from one commit's start to the next one's. Where a commit takes
 // less (a fast disk, tmpfs), moves arriving one at a time would each get a transaction of their
-// own, with its page copies, allocations and two fdatasyncs; waiting for company this long keeps
-// commits to a few hundred a second under load. A write that comes when no commit has started
-// for commitGap is committed at once.
-const commitGap = 4 * time.Millisecond
+// own, with its page reads and copies, allocations and two fdatasyncs; waiting for company this
+// long keeps commits to a hundred a second under load, at the price of up to commitGap more for
+// a move. A write that comes when no commit has started for commitGap is committed at once.
+const commitGap = 10 * time.Millisecond
 
 // groupCommit commits writes to bbolt in groups: the writes that arrive while a transaction is
 // being committed wait for it to end and then share the next one, in the order they came (see
