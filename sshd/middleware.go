@@ -144,7 +144,8 @@ func (s *Server) route(sess ssh.Session) {
 // sure the session has a PTY) until it ends, then puts the terminal back and leaves the session's
 // room: wish's bubbletea middleware, plus the end of the session's channel.
 func (s *Server) play(sess ssh.Session, req request) {
-	built, windows, _ := sess.Pty() // the window program sizes the program to, and its changes
+	pty, windows, _ := sess.Pty() // the window program sizes the program to, and its changes
+	built := clampWindow(pty.Window)
 	p, fr, leave := s.program(sess, req)
 	defer leave()
 	// One goroutine per session sends the program each change of its window. charm.land/ssh
@@ -153,9 +154,11 @@ func (s *Server) play(sess ssh.Session, req request) {
 	// without waiting for the program to wind down. The session's context would tell only the
 	// connection's end: one connection can carry several sessions (OpenSSH's ControlMaster).
 	go func() {
-		last := built.Window
+		last := built
 		for w := range windows {
-			if w != last { // the channel starts with the PTY request's window, usually built's
+			// The channel starts with the PTY request's window, usually built's; sizes beyond the
+			// bounds all clamp to the same window, sent once.
+			if w = clampWindow(w); w != last {
 				last = w
 				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
@@ -180,6 +183,7 @@ func (s *Server) play(sess ssh.Session, req request) {
 // has the session leave its room (the seat starts its countdown).
 func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *teaframe.Renderer, leave func()) {
 	pty, _, _ := sess.Pty()
+	win := clampWindow(pty.Window)
 	player, notice := s.player(sess)
 	m := session.New(session.Config{
 		Hub:     s.hub,
@@ -188,13 +192,16 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		Notice:  notice,
 		Player:  player,
 		Start:   req.start,
-		Width:   pty.Window.Width,
-		Height:  pty.Window.Height,
+		Width:   win.Width,
+		Height:  win.Height,
 		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
 		Send:    func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
 	})
-	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler())
+	// wish's options, with the clamped window, and a filter that bounds every later size (a size
+	// report typed into the input reaches the program too) besides doing what wish's does.
+	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(),
+		tea.WithWindowSize(win.Width, win.Height), tea.WithFilter(clampSizes(resumeOnSuspend)))
 	if s.cfg.FPS <= 0 && sess.EmulatedPty() {
 		// Frames only when something changed (package teaframe). Bubble Tea's own renderer ticks
 		// FPS times a second for every session, idle or not (60 by default: a thousand idle
@@ -203,7 +210,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		// drops the buffers of idle sessions. It needs an emulated PTY (wish's default): with a
 		// real one Bubble Tea's renderer also sets the terminal's modes.
 		env := append(slices.Clone(sess.Environ()), "TERM="+pty.Term) // as bubbletea.MakeOptions
-		fr = teaframe.New(sess, teaframe.Options{Width: pty.Window.Width, Height: pty.Window.Height,
+		fr = teaframe.New(sess, teaframe.Options{Width: win.Width, Height: win.Height,
 			Env: env, Profile: colorprofile.Env(env), MapNewline: true})
 		p = fr.NewProgram(m, opts...)
 	} else {
@@ -224,6 +231,15 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 			s.mu.Unlock()
 		})
 	}
+}
+
+// resumeOnSuspend is the filter of wish's bubbletea.MakeOptions, which a later tea.WithFilter
+// replaces: a session cannot be suspended (ctrl+z), so it resumes at once.
+func resumeOnSuspend(_ tea.Model, msg tea.Msg) tea.Msg {
+	if _, ok := msg.(tea.SuspendMsg); ok {
+		return tea.ResumeMsg{}
+	}
+	return msg
 }
 
 // hasEnv reports whether the client set the variable key to a non-empty value.

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"io"
+	"runtime"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// heapAlloc returns the bytes of live heap after a full collection.
+func heapAlloc() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// hugeWindowClient opens a guest session with a PTY of width x height (which may be anything a
+// uint32 holds), runs the lobby and reads (and drops) everything it is sent until the session
+// closes.
+func hugeWindowClient(t *testing.T, addr string, width, height uint32) (*ssh.Client, *ssh.Session, io.WriteCloser, <-chan int64) {
+	t.Helper()
+	conn, err := ssh.Dial("tcp", addr, &ssh.ClientConfig{
+		User: "huge", HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+		Auth: []ssh.AuthMethod{ssh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) {
+			return nil, nil
+		})},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", int(height), int(width), ssh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan int64, 1)
+	go func() {
+		n, _ := io.Copy(io.Discard, out)
+		read <- n
+	}()
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return conn, sess, in, read
+}
+
+// TestHugeWindowsAreBounded: a guest asking for a terminal of 2^31 x 2^31, then sending a storm
+// of huge window changes and size reports typed into its input, leaves the server's heap within a
+// few MB of where it was: every size a client reports is bounded before anything is sized from it.
+// Both renderers: teaframe's (the default) and Bubble Tea's own (--fps).
+func TestHugeWindowsAreBounded(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		flags []string
+		limit uint64
+	}{
+		// teaframe holds the cells of the lines it draws only.
+		{"teaframe", nil, 4 << 20},
+		// Bubble Tea's renderer holds two screen-sized cell buffers: about 10 MB at the largest
+		// window a session is drawn for, as for a player whose terminal is that large.
+		{"fps", []string{"--fps", "30"}, 16 << 20},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			addr := startServerWith(t, c.flags...).String()
+			// A session of ordinary size first, so that what every session needs (the lobby's
+			// code paths, the catalogue's caches) is in the baseline.
+			warm, _, _, _ := hugeWindowClient(t, addr, 80, 24)
+			time.Sleep(300 * time.Millisecond)
+			before := heapAlloc()
+
+			_, sess, in, read := hugeWindowClient(t, addr, 1<<31, 1<<31)
+			huge := []struct{ w, h uint32 }{{1 << 31, 1 << 31}, {1<<32 - 1, 1<<32 - 1}, {10_000_000, 24},
+				{80, 10_000_000}, {1<<31 - 1, 1}, {4096, 256}, {1 << 31, 1<<31 - 1}}
+			for i := range 300 {
+				w := huge[i%len(huge)]
+				payload := ssh.Marshal(struct{ Cols, Rows, WidthPx, HeightPx uint32 }{w.w, w.h, 0, 0})
+				if _, err := sess.SendRequest("window-change", false, payload); err != nil {
+					t.Fatal(err)
+				}
+				if i%50 == 0 {
+					// A size report as a terminal answers a query (in-band resize): the largest
+					// Bubble Tea takes from the input.
+					if _, err := in.Write([]byte("\x1b[48;256;4096;0;0t\x1b[8;1000;1000t")); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			time.Sleep(time.Second) // the program handles the storm and draws
+			during := heapAlloc()
+			_ = sess.Close()
+			<-read
+			_ = warm
+			t.Logf("heap %d KB before, %d KB with the huge window", before>>10, during>>10)
+			if during > before && during-before > c.limit {
+				t.Errorf("heap grew by %d MB with a huge window (from %d MB), want under %d MB",
+					(during-before)>>20, before>>20, c.limit>>20)
+			}
+		})
+	}
+}
