@@ -33,6 +33,11 @@ const (
 	maxArgLen = 64
 )
 
+// maxCommand bounds the raw command line in bytes, checked before anything splits it into words
+// (splitting costs time in proportion to the square of its length): well above what maxArgs words
+// of maxArgLen bytes take, quoted.
+const maxCommand = 4096
+
 // parseRequest reads the SSH command line (already split into words).
 func parseRequest(args []string, games []rules.Game) (request, error) {
 	if len(args) > maxArgs {

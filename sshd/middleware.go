@@ -21,6 +21,8 @@ import (
 
 // logging records each session's start and end. Everything a client chose (user name, command,
 // TERM) is sanitised first: a log line must not carry escape sequences to an operator's terminal.
+// The command is logged as the client sent it, cut short before anything reads it: it may be of any
+// length (commandLength refuses a long one later). The size is logged as reported, unclamped.
 func (s *Server) logging(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		opened(sess)
@@ -30,13 +32,33 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 			"user", sanitize.Line(sess.User(), 32),
 			"addr", sess.RemoteAddr().String(),
 			"key", sess.PublicKey() != nil,
-			"cmd", sanitize.Line(strings.Join(sess.Command(), " "), 80),
+			"cmd", sanitize.Line(prefix(sess.RawCommand(), 4*80), 80),
 			"pty", hasPty,
 			"term", sanitize.Line(pty.Term, 32),
 			"size", fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height))
 		next(sess)
 		s.log.Info("disconnect", "addr", sess.RemoteAddr().String(),
 			"after", time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// prefix returns the first n bytes of s at most.
+func prefix(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// commandLength refuses a raw command line longer than maxCommand bytes with one line and exit
+// status 2, before anything splits it into words.
+func commandLength(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if len(sess.RawCommand()) > maxCommand {
+			refuse(sess, 2, fmt.Sprintf("arcade: the command is too long (at most %d bytes); try: help", maxCommand))
+			return
+		}
+		next(sess)
 	}
 }
 
@@ -51,10 +73,10 @@ func (s *Server) capacity(next ssh.Handler) ssh.Handler {
 		s.mu.Unlock()
 		switch {
 		case closing:
-			refuse(sess, "arcade: the server is shutting down; try again in a minute.")
+			refuse(sess, 1, "arcade: the server is shutting down; try again in a minute.")
 			return
 		case full:
-			refuse(sess, fmt.Sprintf("arcade: all %d places are taken; please try again in a few minutes.", s.cfg.MaxSessions))
+			refuse(sess, 1, fmt.Sprintf("arcade: all %d places are taken; please try again in a few minutes.", s.cfg.MaxSessions))
 			return
 		}
 		defer func() {
@@ -66,15 +88,15 @@ func (s *Server) capacity(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// refuse ends a session with one line and exit status 1. With a PTY the line goes to the
+// refuse ends a session with one line and exit status code. With a PTY the line goes to the
 // terminal itself, where a person sees it; without one, to stderr.
-func refuse(sess ssh.Session, msg string) {
+func refuse(sess ssh.Session, code int, msg string) {
 	if _, _, ok := sess.Pty(); ok {
 		fmt.Fprint(sess, msg+"\r\n")
 	} else {
 		fmt.Fprintln(sess.Stderr(), msg)
 	}
-	_ = sess.Exit(1)
+	_ = sess.Exit(code)
 }
 
 // last ends the middleware chain with h: the handlers after it (wish's empty one) never run.

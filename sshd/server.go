@@ -134,8 +134,10 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
 		// Middleware runs from the last listed to the first:
 		//   recover   outermost, so a panic anywhere below ends one session, not the server;
-		//   logging   every session's start and end, with sanitised fields;
+		//   logging   every session's start and end, with sanitised fields (the command cut
+		//             short, never parsed);
 		//   rate      new sessions per source address, before any work is done for them;
+		//   length    a command line longer than maxCommand is refused before it is parsed;
 		//   capacity  the concurrent-session cap, with a polite refusal;
 		//   route     the end of the chain: plain-text commands answer and exit; interactive
 		//             ones play their Bubble Tea program (wish's bubbletea middleware, which
@@ -145,6 +147,7 @@ func New(cfg Config, hub Hub) (*Server, error) {
 			recover.MiddlewareWithLogger(cfg.Logger.StandardLog(),
 				last(s.route),
 				s.capacity,
+				commandLength,
 				ratelimiter.Middleware(limiter),
 				s.logging,
 			),

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,9 +21,9 @@ func heapAlloc() uint64 {
 }
 
 // hugeWindowClient opens a guest session with a PTY of width x height (which may be anything a
-// uint32 holds), runs the lobby and reads (and drops) everything it is sent until the session
-// closes.
-func hugeWindowClient(t *testing.T, addr string, width, height uint32) (*ssh.Client, *ssh.Session, io.WriteCloser, <-chan int64) {
+// uint32 holds), runs the lobby, waits for its first bytes and reads (and drops) everything else
+// it is sent until the session closes, which read then tells.
+func hugeWindowClient(t *testing.T, addr string, width, height uint32) (sess *ssh.Session, in io.WriteCloser, read <-chan struct{}) {
 	t.Helper()
 	conn, err := ssh.Dial("tcp", addr, &ssh.ClientConfig{
 		User: "huge", HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
@@ -33,7 +35,7 @@ func hugeWindowClient(t *testing.T, addr string, width, height uint32) (*ssh.Cli
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	sess, err := conn.NewSession()
+	sess, err = conn.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,19 +46,31 @@ func hugeWindowClient(t *testing.T, addr string, width, height uint32) (*ssh.Cli
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := sess.StdinPipe()
+	in, err = sess.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := make(chan int64, 1)
+	first, done := make(chan error, 1), make(chan struct{})
 	go func() {
-		n, _ := io.Copy(io.Discard, out)
-		read <- n
+		defer close(done)
+		_, err := out.Read(make([]byte, 1))
+		first <- err
+		_, _ = io.Copy(io.Discard, out)
 	}()
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	return conn, sess, in, read
+	// The session has started (charm.land/ssh's session reads its PTY's window unguarded while a
+	// window change writes it: a change before the program is built is a data race there).
+	select {
+	case err := <-first:
+		if err != nil {
+			t.Fatalf("no output: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no output within 10 s")
+	}
+	return sess, in, done
 }
 
 // TestHugeWindowsAreBounded: a guest asking for a terminal of 2^31 x 2^31, then sending a storm
@@ -79,11 +93,11 @@ func TestHugeWindowsAreBounded(t *testing.T) {
 			addr := startServerWith(t, c.flags...).String()
 			// A session of ordinary size first, so that what every session needs (the lobby's
 			// code paths, the catalogue's caches) is in the baseline.
-			warm, _, _, _ := hugeWindowClient(t, addr, 80, 24)
+			hugeWindowClient(t, addr, 80, 24)
 			time.Sleep(300 * time.Millisecond)
 			before := heapAlloc()
 
-			_, sess, in, read := hugeWindowClient(t, addr, 1<<31, 1<<31)
+			sess, in, read := hugeWindowClient(t, addr, 1<<31, 1<<31)
 			huge := []struct{ w, h uint32 }{{1 << 31, 1 << 31}, {1<<32 - 1, 1<<32 - 1}, {10_000_000, 24},
 				{80, 10_000_000}, {1<<31 - 1, 1}, {4096, 256}, {1 << 31, 1<<31 - 1}}
 			for i := range 300 {
@@ -104,12 +118,26 @@ func TestHugeWindowsAreBounded(t *testing.T) {
 			during := heapAlloc()
 			_ = sess.Close()
 			<-read
-			_ = warm
 			t.Logf("heap %d KB before, %d KB with the huge window", before>>10, during>>10)
 			if during > before && during-before > c.limit {
 				t.Errorf("heap grew by %d MB with a huge window (from %d MB), want under %d MB",
 					(during-before)>>20, before>>20, c.limit>>20)
 			}
 		})
+	}
+}
+
+// TestLongCommandIsRefused: a command line of 250 KB gets one line saying it is too long and exit
+// status 2, from the real server (the parts that split it into words are tested in package sshd).
+func TestLongCommandIsRefused(t *testing.T) {
+	addr := startServer(t)
+	cmd := "new stonetowers " + strings.Repeat("x ", 125_000)
+	_, errOut, err := runPlain(t, addr, newKey(t), cmd)
+	var exit *ssh.ExitError
+	if !errors.As(err, &exit) || exit.ExitStatus() != 2 {
+		t.Errorf("err=%v, want exit status 2", err)
+	}
+	if !strings.HasPrefix(errOut, "arcade: the command is too long") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stderr %q, want one line saying the command is too long", errOut)
 	}
 }
