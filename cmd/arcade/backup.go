@@ -62,11 +62,20 @@ func listenAdmin(dataDir string) (net.Listener, error) {
 	return ln, nil
 }
 
+// errTargetInData is returned (wrapped) by backup for a target in the data folder: writing there
+// could replace the live database under the running server, or under its lock.
+var errTargetInData = errors.New("the backup would be written inside the data folder")
+
 // backup writes a consistent copy of the database in dataDir to file: from the running server
-// through its admin socket, or, when no server runs, from the file itself. The copy is written
-// beside file and renamed into place, so file is never half written.
+// through its admin socket, or, when no server runs, from the file itself. A file in the data
+// folder (after resolving links) is refused before anything is written. The copy is written to a
+// temporary file beside file, synced, and renamed into place, so file is never half written.
 func backup(dataDir, file string, out io.Writer) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".arcade-backup-*")
+	if err := checkTarget(dataDir, file); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	dir := filepath.Dir(file)
+	tmp, err := os.CreateTemp(dir, ".arcade-backup-*")
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
@@ -81,14 +90,84 @@ func backup(dataDir, file string, out io.Writer) error {
 	if err == nil && n == 0 {
 		err = errors.New("the server sent nothing")
 	}
-	if err != nil {
-		return fmt.Errorf("backup: %w", err)
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
 	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
+	if err == nil {
+		err = syncDir(dir)
+	}
+	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	fmt.Fprintf(out, "wrote %d bytes to %s (%s)\n", n, file, how)
 	return nil
+}
+
+// checkTarget refuses a backup target that is the data folder, lies inside it, or is the
+// database, after resolving links: the folder's own path, its ancestors' and a link's target are
+// all compared as files, so another name for the same folder (a link, a bind mount) is caught too.
+func checkTarget(dataDir, file string) error {
+	refuse := func() error {
+		return fmt.Errorf("%w: %s is in %s; write it elsewhere", errTargetInData, file, dataDir)
+	}
+	data, err := os.Stat(dataDir)
+	if err != nil {
+		return nil // no data folder: nothing to overwrite, and copyDatabase will say so
+	}
+	if info, err := os.Stat(file); err == nil {
+		if os.SameFile(info, data) {
+			return refuse()
+		}
+		if db, err := os.Stat(filepath.Join(dataDir, dbFile)); err == nil && os.SameFile(info, db) {
+			return refuse()
+		}
+	}
+	// The folder the file will be renamed into, and every folder above it.
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return err
+	}
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = resolved
+	}
+	if resolved, err := filepath.EvalSymlinks(file); err == nil {
+		// An existing link: refuse a target it leads into the folder, though the rename replaces
+		// only the link, since whoever named it meant the file it leads to.
+		if d, err := filepath.Abs(filepath.Dir(resolved)); err == nil && inside(d, data) {
+			return refuse()
+		}
+	}
+	if inside(dir, data) {
+		return refuse()
+	}
+	return nil
+}
+
+// inside reports whether dir, an absolute path, is the folder data or lies below it.
+func inside(dir string, data os.FileInfo) bool {
+	for {
+		if info, err := os.Stat(dir); err == nil && os.SameFile(info, data) {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // copyDatabase writes the database in dataDir to w, and says where it came from. Opening the file
