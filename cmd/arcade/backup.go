@@ -19,6 +19,10 @@ import (
 // the data folder (mode 0700) may connect, which is exactly who may read the database anyway.
 const adminSocket = "admin.sock"
 
+// sizedRequest asks the admin socket for a backup preceded by a line "size N": the client can then
+// tell a complete copy from one the server cut short.
+const sizedRequest = "backup sized"
+
 // serveAdmin answers "backup" requests on the admin socket until ln is closed: each connection
 // gets a consistent copy of the database.
 func serveAdmin(ln net.Listener, db *storage.DB, logf func(string, ...any)) {
@@ -31,12 +35,23 @@ func serveAdmin(ln net.Listener, db *storage.DB, logf func(string, ...any)) {
 			defer conn.Close()
 			_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 			line, err := bufio.NewReader(io.LimitReader(conn, 64)).ReadString('\n')
-			if err != nil || strings.TrimSpace(line) != "backup" {
+			var announce func(int64) error
+			switch strings.TrimSpace(line) {
+			case sizedRequest:
+				announce = func(size int64) error {
+					_, err := fmt.Fprintf(conn, "size %d\n", size)
+					return err
+				}
+			case "backup": // an older arcade's client: the bare copy
+			default:
 				fmt.Fprintln(conn, "error: unknown request")
 				return
 			}
+			if err != nil {
+				return
+			}
 			_ = conn.SetReadDeadline(time.Time{})
-			if n, err := db.Backup(conn); err != nil {
+			if n, err := db.BackupSized(conn, announce); err != nil {
 				logf("backup failed after %d bytes: %v", n, err)
 			}
 		}()
@@ -176,10 +191,10 @@ func copyDatabase(dataDir string, w, logOut io.Writer) (int64, string, error) {
 	conn, err := net.Dial("unix", filepath.Join(dataDir, adminSocket))
 	if err == nil {
 		defer conn.Close()
-		if _, err := io.WriteString(conn, "backup\n"); err != nil {
+		if _, err := io.WriteString(conn, sizedRequest+"\n"); err != nil {
 			return 0, "", err
 		}
-		n, err := io.Copy(w, conn)
+		n, err := copySized(w, bufio.NewReader(conn))
 		return n, "from the running server", err
 	}
 	db, err := storage.Open(filepath.Join(dataDir, dbFile), storage.Options{LockTimeout: 2 * time.Second,
@@ -190,4 +205,26 @@ func copyDatabase(dataDir string, w, logOut io.Writer) (int64, string, error) {
 	defer db.Close()
 	n, err := db.Backup(w)
 	return n, "no server was running", err
+}
+
+// copySized copies the running server's answer to a sizedRequest to w: the line "size N", then N
+// bytes. Fewer bytes is an error, so a copy cut short is never taken for a backup.
+func copySized(w io.Writer, r *bufio.Reader) (int64, error) {
+	line, err := r.ReadString('\n')
+	if err != nil && line == "" {
+		return 0, fmt.Errorf("the running server sent nothing: %w", err)
+	}
+	line = strings.TrimSpace(line)
+	if msg, ok := strings.CutPrefix(line, "error: "); ok {
+		return 0, fmt.Errorf("the running server refused (an older arcade? stop it, or back up with its own binary): %s", msg)
+	}
+	var size int64
+	if _, err := fmt.Sscanf(line, "size %d", &size); err != nil || size <= 0 {
+		return 0, fmt.Errorf("unexpected answer from the running server: %.40q", line)
+	}
+	n, err := io.CopyN(w, r, size)
+	if err != nil {
+		return n, fmt.Errorf("the running server's copy ended after %d of %d bytes: %w", n, size, err)
+	}
+	return n, nil
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,4 +150,40 @@ func TestBackupAfterDoubleDash(t *testing.T) {
 		t.Fatalf("backup -- -backup.db: %v", err)
 	}
 	checkBackup(t, filepath.Join(dir, "-backup.db"))
+}
+
+// TestBackupCutShort: when the server's copy ends early (it failed, or died, while sending), the
+// backup fails and the target keeps what it held before.
+func TestBackupCutShort(t *testing.T) {
+	data := t.TempDir()
+	ln, err := net.Listen("unix", filepath.Join(data, adminSocket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = bufio.NewReader(conn).ReadString('\n')
+			fmt.Fprintf(conn, "size 65536\n")
+			_, _ = conn.Write(make([]byte, 4096)) // then the server fails
+			conn.Close()
+		}
+	}()
+	file := filepath.Join(t.TempDir(), "backup.db")
+	if err := os.WriteFile(file, []byte("yesterday's backup"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := runBackup([]string{"--data", data, file}, noEnv, io.Discard, io.Discard); err == nil {
+		t.Fatal("a backup cut short succeeded")
+	}
+	if got, err := os.ReadFile(file); err != nil || string(got) != "yesterday's backup" {
+		t.Errorf("the target after a failed backup: %q, %v", got, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(file)); len(entries) != 1 {
+		t.Errorf("%d files beside the target, want only it", len(entries))
+	}
 }
