@@ -195,8 +195,20 @@ func (d *DB) Close() error {
 // returns the number of bytes written. The copy is a complete database: restoring it is putting
 // it in place of the file while no server runs.
 func (d *DB) Backup(w io.Writer) (int64, error) {
+	return d.BackupSized(w, nil)
+}
+
+// BackupSized is Backup that first calls announce, when not nil, with the number of bytes the copy
+// will have, so that a reader can tell a complete copy from one cut short. An error from announce
+// ends the backup before anything is written.
+func (d *DB) BackupSized(w io.Writer, announce func(size int64) error) (int64, error) {
 	var n int64
 	err := d.db.View(func(tx *bolt.Tx) error {
+		if announce != nil {
+			if err := announce(tx.Size()); err != nil {
+				return err
+			}
+		}
 		var err error
 		n, err = tx.WriteTo(w)
 		return err

@@ -252,9 +252,13 @@ func TestBackupWhileInUse(t *testing.T) {
 	d, _ := openTemp(t)
 	play(t, d, "AAAAA", twoPlayers(), []int{1, 2}, false)
 	var buf bytes.Buffer
-	n, err := d.Backup(&buf)
+	var announced int64
+	n, err := d.BackupSized(&buf, func(size int64) error { announced = size; return nil })
 	if err != nil || n == 0 || int64(buf.Len()) != n {
 		t.Fatalf("Backup: %d bytes, %v", n, err)
+	}
+	if announced != n {
+		t.Errorf("BackupSized announced %d bytes and wrote %d", announced, n)
 	}
 	copyPath := filepath.Join(t.TempDir(), "copy.db")
 	if err := os.WriteFile(copyPath, buf.Bytes(), 0o600); err != nil {

@@ -111,7 +111,7 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	return c, nil
 }
 
-// runBackup is `arcade backup [--data DIR] FILE`.
+// runBackup is `arcade backup [--data DIR] FILE`; the flags may also follow FILE.
 func runBackup(args []string, getenv func(string) string, out, errOut io.Writer) error {
 	fs := flag.NewFlagSet("arcade backup", flag.ContinueOnError)
 	fs.SetOutput(errOut)
@@ -124,12 +124,25 @@ func runBackup(args []string, getenv func(string) string, out, errOut io.Writer)
 		fmt.Fprintln(errOut, "usage: arcade backup [--data DIR] FILE")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return err
+	// Flags may come before or after the file name: parse again after each name.
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if used := len(args) - fs.NArg(); used > 0 && args[used-1] == "--" {
+			files = append(files, fs.Args()...) // after "--", everything is a name
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		fs.Usage()
 		return fmt.Errorf("backup needs one file name")
 	}
-	return backup(data, fs.Arg(0), out)
+	return backup(data, files[0], out)
 }

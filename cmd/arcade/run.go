@@ -35,6 +35,9 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		logger.SetLevel(lvl)
 	}
 	logRuntime(logger, tuneRuntime(cfg.gcPercent, cfg.memoryLimit, os.Getenv, os.DirFS("/")), os.Getenv)
+	if err := openDataFolder(cfg.data); err != nil {
+		return err
+	}
 	signer, created, err := hostkeys.Load(filepath.Join(cfg.data, "host_ed25519"))
 	if err != nil {
 		return err
