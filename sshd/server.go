@@ -32,8 +32,20 @@ type Config struct {
 	// IdleTimeout closes a connection that has sent and received nothing for this long. Default 30m.
 	IdleTimeout time.Duration
 	// HandshakeTimeout closes a connection that has not opened a session this long after it
-	// connected. Default 30s.
+	// connected: the handshake's and authentication's deadline (OpenSSH's LoginGraceTime).
+	// Default 30s.
 	HandshakeTimeout time.Duration
+	// MaxStartups caps the connections starting at once, from all addresses: accepted but not yet
+	// in a session (see startups.go). One more is refused as it is accepted, before any key
+	// exchange, with a line ssh shows. Default 200: a start takes a few round trips and one key
+	// exchange, under a second, so 200 at once admits well over the 70 a second that refill all
+	// 4,000 places within a minute of a restart, while holding only a few MB and little CPU.
+	MaxStartups int
+	// MaxStartupsPerAddr caps the connections starting at once from one source address (an
+	// IPv6 /64 counts as one address), refused as MaxStartups' are. Default 10: enough for a
+	// household or an office behind one NAT address to start about 10 connections a second,
+	// twice the session rate ConnRate allows it.
+	MaxStartupsPerAddr int
 	// ConnRate and ConnBurst limit new sessions per source address. Default 5 a second, burst 20.
 	ConnRate  float64
 	ConnBurst int
@@ -72,6 +84,12 @@ func (c *Config) defaults() {
 	}
 	if c.HandshakeTimeout <= 0 {
 		c.HandshakeTimeout = 30 * time.Second
+	}
+	if c.MaxStartups <= 0 {
+		c.MaxStartups = 200
+	}
+	if c.MaxStartupsPerAddr <= 0 {
+		c.MaxStartupsPerAddr = 10
 	}
 	if c.ConnRate <= 0 {
 		c.ConnRate = 5
@@ -112,6 +130,7 @@ func New(cfg Config, hub Hub) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, hub: hub, log: cfg.Logger, programs: map[*tea.Program]struct{}{}}
 	limiter := ratelimiter.NewRateLimiter(rate.Limit(cfg.ConnRate), cfg.ConnBurst, 10_000)
+	starting := newStartups(cfg.MaxStartups, cfg.MaxStartupsPerAddr, cfg.Logger)
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
 		func(srv *ssh.Server) error { srv.AddHostKey(cfg.HostKey); return nil },
@@ -122,9 +141,11 @@ func New(cfg Config, hub Hub) (*Server, error) {
 			}
 			return nil
 		},
-		// Idle and handshake deadlines are kept by idleConn (see idle.go), not by the library.
+		// Connections still starting are counted per address and in all, and one past either
+		// cap is refused as it is accepted, before any key exchange (see startups.go); idle and
+		// handshake deadlines are kept by idleConn (see idle.go), not by the library.
 		func(srv *ssh.Server) error {
-			srv.ConnCallback = wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout)
+			srv.ConnCallback = starting.admit(wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout))
 			return nil
 		},
 		// Any key is welcome: the key is the identity. Which key really authenticated is read
@@ -134,6 +155,9 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
 		// Middleware runs from the last listed to the first:
 		//   recover   outermost, so a panic anywhere below ends one session, not the server;
+		//   started   the connection's first session ends its start: it no longer counts
+		//             against MaxStartups (see startups.go), as logging's opened lifts the
+		//             handshake deadline;
 		//   logging   every session's start and end, with sanitised fields (the command cut
 		//             short, never parsed);
 		//   rate      new sessions per source address, before any work is done for them;
@@ -150,6 +174,7 @@ func New(cfg Config, hub Hub) (*Server, error) {
 				commandLength,
 				ratelimiter.Middleware(limiter),
 				s.logging,
+				started,
 			),
 		),
 	)

@@ -16,6 +16,9 @@ type config struct {
 	maxSessions int
 	maxRooms    int
 	idleTimeout time.Duration
+	handshake   time.Duration // --handshake-timeout (sshd.Config.HandshakeTimeout)
+	startups    int           // --max-startups (sshd.Config.MaxStartups)
+	startupsPer int           // --max-startups-per-addr (sshd.Config.MaxStartupsPerAddr)
 	connRate    float64
 	connBurst   int
 	seatGrace   time.Duration
@@ -70,6 +73,9 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.IntVar(&c.maxSessions, "max-sessions", envInt("MAX_SESSIONS", 4000), "concurrent SSH sessions at most (ARCADE_MAX_SESSIONS)")
 	fs.IntVar(&c.maxRooms, "max-rooms", envInt("MAX_ROOMS", 2000), "open rooms at most (ARCADE_MAX_ROOMS)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", envDur("IDLE_TIMEOUT", 30*time.Minute), "close connections idle this long (ARCADE_IDLE_TIMEOUT)")
+	fs.DurationVar(&c.handshake, "handshake-timeout", envDur("HANDSHAKE_TIMEOUT", 30*time.Second), "close a connection that has not opened a session this long after connecting (ARCADE_HANDSHAKE_TIMEOUT)")
+	fs.IntVar(&c.startups, "max-startups", envInt("MAX_STARTUPS", 200), "connections still connecting (not yet in a session) at most; one more is refused at once (ARCADE_MAX_STARTUPS)")
+	fs.IntVar(&c.startupsPer, "max-startups-per-addr", envInt("MAX_STARTUPS_PER_ADDR", 10), "connections still connecting from one source address at most (ARCADE_MAX_STARTUPS_PER_ADDR)")
 	fs.Float64Var(&c.connRate, "conn-rate", envFloat("CONN_RATE", 5), "new sessions per second per source address (ARCADE_CONN_RATE)")
 	fs.IntVar(&c.connBurst, "conn-burst", envInt("CONN_BURST", 20), "burst of new sessions per source address (ARCADE_CONN_BURST)")
 	fs.DurationVar(&c.seatGrace, "seat-grace", envDur("SEAT_GRACE", 2*time.Minute), "how long a dropped player's seat waits (ARCADE_SEAT_GRACE)")

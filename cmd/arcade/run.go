@@ -98,6 +98,10 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		FPS:         cfg.fps,
 
 		KeystrokeObfuscation: cfg.keystrokeObfuscation,
+
+		HandshakeTimeout:   cfg.handshake,
+		MaxStartups:        cfg.startups,
+		MaxStartupsPerAddr: cfg.startupsPer,
 	}, hub)
 	if err != nil {
 		return err
