@@ -44,7 +44,7 @@ type Config struct {
 	// MaxStartupsPerAddr caps the connections starting at once from one source address (an
 	// IPv6 /64 counts as one address), refused as MaxStartups' are. Default 10: enough for a
 	// household or an office behind one NAT address to start about 10 connections a second,
-	// twice the session rate ConnRate allows it.
+	// twice the default ConnRate.
 	MaxStartupsPerAddr int
 	// ConnRate and ConnBurst limit new sessions per source address. Default 5 a second, burst 20.
 	ConnRate  float64
