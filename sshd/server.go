@@ -34,6 +34,9 @@ type Config struct {
 	// HandshakeTimeout closes a connection that has not opened a session this long after it
 	// connected. Default 30s.
 	HandshakeTimeout time.Duration
+	// StallTimeout ends a session whose output has not drained for this long: its client stopped
+	// reading it (a terminal stopped by flow control, a frozen link). Default 30s.
+	StallTimeout time.Duration
 	// ConnRate and ConnBurst limit new sessions per source address. Default 5 a second, burst 20.
 	ConnRate  float64
 	ConnBurst int
@@ -72,6 +75,9 @@ func (c *Config) defaults() {
 	}
 	if c.HandshakeTimeout <= 0 {
 		c.HandshakeTimeout = 30 * time.Second
+	}
+	if c.StallTimeout <= 0 {
+		c.StallTimeout = 30 * time.Second
 	}
 	if c.ConnRate <= 0 {
 		c.ConnRate = 5
@@ -122,9 +128,10 @@ func New(cfg Config, hub Hub) (*Server, error) {
 			}
 			return nil
 		},
-		// Idle and handshake deadlines are kept by idleConn (see idle.go), not by the library.
+		// Idle, handshake and stalled-write deadlines are kept by idleConn (see idle.go), not by
+		// the library.
 		func(srv *ssh.Server) error {
-			srv.ConnCallback = wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout)
+			srv.ConnCallback = wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout, cfg.StallTimeout)
 			return nil
 		},
 		// Any key is welcome: the key is the identity. Which key really authenticated is read
@@ -136,6 +143,8 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		//   recover   outermost, so a panic anywhere below ends one session, not the server;
 		//   logging   every session's start and end, with sanitised fields (the command cut
 		//             short, never parsed);
+		//   stall     every write to the session is watched: one that has not drained within
+		//             StallTimeout ends the session (stall.go), whatever runs below;
 		//   rate      new sessions per source address, before any work is done for them;
 		//   length    a command line longer than maxCommand is refused before it is parsed;
 		//   capacity  the concurrent-session cap, with a polite refusal;
@@ -149,6 +158,7 @@ func New(cfg Config, hub Hub) (*Server, error) {
 				s.capacity,
 				commandLength,
 				ratelimiter.Middleware(limiter),
+				s.stallGuard,
 				s.logging,
 			),
 		),
