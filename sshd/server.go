@@ -46,6 +46,9 @@ type Config struct {
 	// household or an office behind one NAT address to start about 10 connections a second,
 	// twice the default ConnRate.
 	MaxStartupsPerAddr int
+	// StallTimeout ends a session whose output has not drained for this long: its client stopped
+	// reading it (a terminal stopped by flow control, a frozen link). Default 30s.
+	StallTimeout time.Duration
 	// ConnRate and ConnBurst limit new sessions per source address. Default 5 a second, burst 20.
 	ConnRate  float64
 	ConnBurst int
@@ -90,6 +93,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxStartupsPerAddr <= 0 {
 		c.MaxStartupsPerAddr = 10
+	}
+	if c.StallTimeout <= 0 {
+		c.StallTimeout = 30 * time.Second
 	}
 	if c.ConnRate <= 0 {
 		c.ConnRate = 5
@@ -142,10 +148,11 @@ func New(cfg Config, hub Hub) (*Server, error) {
 			return nil
 		},
 		// Connections still starting are counted per address and in all, and one past either
-		// cap is refused as it is accepted, before any key exchange (see startups.go); idle and
-		// handshake deadlines are kept by idleConn (see idle.go), not by the library.
+		// cap is refused as it is accepted, before any key exchange (see startups.go); idle,
+		// handshake and stalled-write deadlines are kept by idleConn (see idle.go), not by the
+		// library.
 		func(srv *ssh.Server) error {
-			srv.ConnCallback = starting.admit(wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout))
+			srv.ConnCallback = starting.admit(wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout, cfg.StallTimeout))
 			return nil
 		},
 		// Any key is welcome: the key is the identity. Which key really authenticated is read
@@ -160,6 +167,8 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		//             handshake deadline;
 		//   logging   every session's start and end, with sanitised fields (the command cut
 		//             short, never parsed);
+		//   stall     every write to the session is watched: one that has not drained within
+		//             StallTimeout ends the session (stall.go), whatever runs below;
 		//   rate      new sessions per source address, before any work is done for them;
 		//   length    a command line longer than maxCommand is refused before it is parsed;
 		//   capacity  the concurrent-session cap, with a polite refusal;
@@ -173,6 +182,7 @@ func New(cfg Config, hub Hub) (*Server, error) {
 				s.capacity,
 				commandLength,
 				ratelimiter.Middleware(limiter),
+				s.stallGuard,
 				s.logging,
 				started,
 			),

@@ -19,6 +19,7 @@ type config struct {
 	handshake   time.Duration // --handshake-timeout (sshd.Config.HandshakeTimeout)
 	startups    int           // --max-startups (sshd.Config.MaxStartups)
 	startupsPer int           // --max-startups-per-addr (sshd.Config.MaxStartupsPerAddr)
+	stall       time.Duration
 	connRate    float64
 	connBurst   int
 	seatGrace   time.Duration
@@ -76,6 +77,7 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.DurationVar(&c.handshake, "handshake-timeout", envDur("HANDSHAKE_TIMEOUT", 30*time.Second), "close a connection that has not opened a session this long after connecting (ARCADE_HANDSHAKE_TIMEOUT)")
 	fs.IntVar(&c.startups, "max-startups", envInt("MAX_STARTUPS", 200), "connections still connecting (not yet in a session) at most; one more is refused at once (ARCADE_MAX_STARTUPS)")
 	fs.IntVar(&c.startupsPer, "max-startups-per-addr", envInt("MAX_STARTUPS_PER_ADDR", 10), "connections still connecting from one source address at most (ARCADE_MAX_STARTUPS_PER_ADDR)")
+	fs.DurationVar(&c.stall, "stall-timeout", envDur("STALL_TIMEOUT", 30*time.Second), "end a session whose client has not taken in its output for this long (ARCADE_STALL_TIMEOUT)")
 	fs.Float64Var(&c.connRate, "conn-rate", envFloat("CONN_RATE", 5), "new sessions per second per source address (ARCADE_CONN_RATE)")
 	fs.IntVar(&c.connBurst, "conn-burst", envInt("CONN_BURST", 20), "burst of new sessions per source address (ARCADE_CONN_BURST)")
 	fs.DurationVar(&c.seatGrace, "seat-grace", envDur("SEAT_GRACE", 2*time.Minute), "how long a dropped player's seat waits (ARCADE_SEAT_GRACE)")
