@@ -140,6 +140,11 @@ func New(cfg Config, hub Hub) (*Server, error) {
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
 		func(srv *ssh.Server) error { srv.AddHostKey(cfg.HostKey); return nil },
+		// A session's environment is bounded (requests.go); charm.land/ssh's handler does the rest.
+		func(srv *ssh.Server) error {
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": sessionChannel}
+			return nil
+		},
 		// Keystroke obfuscation only when asked for (see Config.KeystrokeObfuscation).
 		func(srv *ssh.Server) error {
 			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
