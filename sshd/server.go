@@ -126,6 +126,7 @@ type Server struct {
 	programs map[*tea.Program]struct{}
 	closing  bool
 	active   int
+	ln       net.Listener // what Serve accepts on, once it is called
 }
 
 // New builds a server for hub; it does not listen yet.
@@ -200,10 +201,21 @@ func New(cfg Config, hub Hub) (*Server, error) {
 	return s, nil
 }
 
-// Serve accepts connections on ln until Shutdown. It blocks; after Shutdown it returns nil.
+// Serve accepts connections on ln until Shutdown, which may come before Serve. It blocks; after
+// Shutdown it returns nil.
 func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return ln.Close()
+	}
+	s.ln = ln
+	s.mu.Unlock()
 	err := s.srv.Serve(ln)
-	if errors.Is(err, ssh.ErrServerClosed) {
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing || errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}
 	return err
@@ -214,6 +226,11 @@ func (s *Server) Serve(ln net.Listener) error {
 func (s *Server) Shutdown(ctx context.Context, notice string) error {
 	s.mu.Lock()
 	s.closing = true
+	if s.ln != nil {
+		// charm.land/ssh's Shutdown closes the listeners its Serve has begun to accept on; a
+		// Serve that has yet to begin would take its Shutdown for a previous life's and serve.
+		_ = s.ln.Close()
+	}
 	progs := make([]*tea.Program, 0, len(s.programs))
 	for p := range s.programs {
 		progs = append(progs, p)
