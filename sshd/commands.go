@@ -220,6 +220,9 @@ func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, onl
 		if list == nil {
 			list = []record.Standing{}
 		}
+		for i := range list {
+			list[i].Name = sanitize.ShownName(list[i].Name) // names of older builds may break the rule
+		}
 		all[g.ID] = list
 		shown = append(shown, g)
 	}
