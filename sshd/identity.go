@@ -61,7 +61,7 @@ func (s *Server) player(sess ssh.Session) (p rooms.Player, notice string) {
 		s.log.Info("name refused", "name", p.Name, "key", p.ID)
 		g := guest(p.Name)
 		return g, fmt.Sprintf("The name %s belongs to another key, so you play as guest %s (unranked). "+
-			"Pick another name: ssh OTHERNAME@host.", p.Name, g.Name)
+			"Pick another name: ssh NAME@host.", p.Name, g.Name)
 	}
 	s.log.Error("name not checked", "name", p.Name, "key", p.ID, "err", err)
 	g := guest(p.Name)
