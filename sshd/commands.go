@@ -118,7 +118,10 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s help                     this text
 
 Room options for new: seats=N, bots=N (seats given to bots), bot=LEVEL.
-`, host)
+
+Your name is your SSH user name (ssh NAME@host): 1 to %[2]d of a-z, 0-9, - and _,
+starting and ending with a letter or digit. The first key to use a name keeps it.
+`, host, sanitize.MaxName)
 	for _, g := range games {
 		fmt.Fprintf(w, "\n%s (%s): %s\n", g.Name, g.ID, g.Summary)
 		if g.MinSeats == g.MaxSeats {
