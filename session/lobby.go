@@ -275,15 +275,20 @@ func (l lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string 
 	for _, b := range body {
 		lines = append(lines, "  "+b)
 	}
-	status := ""
+	// The message is shown whole, wrapped over as many lines as it takes (up to half the screen),
+	// taken from the body's.
+	status := []string{""}
 	switch {
 	case busy:
-		status = st.Dim.Render("Opening the room…")
+		status = []string{st.Dim.Render("Opening the room…")}
 	case l.msg != "":
-		status = st.Err.Render(l.msg)
+		status = wrapped(l.msg, st.Err, w-2, h/2)
 	}
-	out := block(lines, w, h-2)
-	out = append(out, draw.Fit(" "+status, w), l.helped.line(st, w, help))
+	out := block(lines, w, h-1-len(status))
+	for _, s := range status {
+		out = append(out, draw.Fit(" "+s, w))
+	}
+	out = append(out, l.helped.line(st, w, help))
 	return strings.Join(out, "\n")
 }
 

@@ -43,7 +43,9 @@ type Config struct {
 	Boards Boards
 	// Records serves leaderboards, profiles and replays; nil when none are kept.
 	Records Records
-	// Notice is shown in the lobby when the session starts (e.g. why the player is a guest).
+	// Notice is shown in full, wrapped, when the session starts (e.g. why the player is a guest):
+	// in the lobby's message lines, or, when the command line opens a room or a replay, on a
+	// screen of its own in front of it until a key is pressed (the room opens meanwhile).
 	Notice string
 	Player rooms.Player
 	Start  Start
@@ -87,7 +89,8 @@ type model struct {
 	room   *roomScreen
 	replay *replayScreen
 	notice string
-	busy   bool // a create or join is under way
+	intro  string // Config.Notice, shown in front of the room or replay until a key is pressed
+	busy   bool   // a create or join is under way
 	conn   *conn
 	waking atomic.Bool // a wakeMsg is on its way to the model (see wake)
 }
@@ -129,7 +132,11 @@ func New(cfg Config) Model {
 	m := Model{&model{cfg: cfg, st: draw.NewStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
-	m.lobby.msg = cfg.Notice
+	if cfg.Start.Mode == ModeLobby {
+		m.lobby.msg = cfg.Notice
+	} else {
+		m.intro = cfg.Notice
+	}
 	return m
 }
 
@@ -212,6 +219,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		if m.notice != "" {
+			return m, nil
+		}
+		if m.intro != "" {
+			m.intro = "" // the key only dismisses the notice
+			return m, nil
+		}
+	case tea.MouseMsg:
+		if m.intro != "" {
 			return m, nil
 		}
 	case joinedMsg:
@@ -309,16 +324,20 @@ func (m Model) view(content string) tea.View {
 
 // roomShown reports whether the screen shows the room (render draws m.room).
 func (m Model) roomShown() bool {
-	return m.notice == "" && m.width >= minWidth && m.height >= minHeight && m.replay == nil && m.room != nil
+	return m.notice == "" && m.intro == "" && m.width >= minWidth && m.height >= minHeight && m.replay == nil &&
+		m.room != nil
 }
 
 func (m Model) render() string {
 	w, h := m.width, m.height
 	if m.notice != "" {
-		return "\n  " + m.st.Title.Render(m.notice) + "\n"
+		return noticeView(*m.st, m.notice, "", w)
 	}
 	if w < minWidth || h < minHeight {
 		return tooSmall(w, h, *m.st)
+	}
+	if m.intro != "" {
+		return introView(*m.st, m.intro, w, h)
 	}
 	if m.replay != nil {
 		return m.replay.view(*m.st, w, h)

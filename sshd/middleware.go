@@ -133,10 +133,7 @@ func (s *Server) route(sess ssh.Session) {
 		return
 	case "whoami":
 		p, notice := s.player(sess)
-		writeWhoami(sess, p)
-		if notice != "" {
-			fmt.Fprintln(sess, notice)
-		}
+		writeWhoami(sess, p, notice)
 		_ = sess.Exit(0)
 		return
 	case "leaderboard":
