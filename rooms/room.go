@@ -298,14 +298,20 @@ func (r *Room) stop(notice string) {
 	r.stopped = true
 }
 
-// armEmpty starts the countdown of an empty room. Room goroutine only.
+// armEmpty starts the countdown of an empty room: EmptyExpiry, or for a finished match only the
+// seat grace (a player who left may come back for a rematch; nobody else will). Room goroutine
+// only.
 func (r *Room) armEmpty() {
 	r.cancelEmpty()
-	if r.cfg.EmptyExpiry < 0 {
+	expiry := r.cfg.EmptyExpiry
+	if expiry < 0 {
 		return
 	}
+	if r.phase == Finished {
+		expiry = min(expiry, max(r.cfg.SeatGrace, 0))
+	}
 	gen := r.emptyGen
-	r.emptyTimer = time.AfterFunc(r.cfg.EmptyExpiry, func() {
+	r.emptyTimer = time.AfterFunc(expiry, func() {
 		r.post(func() {
 			if gen == r.emptyGen && len(r.subs) == 0 {
 				r.cfg.Logf("rooms: room %s expired", r.code)

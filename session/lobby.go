@@ -323,14 +323,13 @@ func (l lobby) roomsView(st draw.Styles, w int) []string {
 	if len(l.list) == 0 {
 		return append(lines, "No open rooms yet. Create one from the menu: New room.")
 	}
-	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-9s %-5s %s", "CODE", "GAME", "STATE", "FREE", "PLAYERS")))
+	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-21s %s", "CODE", "GAME", "STATE", "PLAYERS")))
 	now := time.Now()
 	for i, r := range l.list {
-		line := fmt.Sprintf("%-6s %-13s %-9s %-5d %s", r.Code, r.GameName, r.Phase, r.Free, r.SeatList())
+		line := fmt.Sprintf("%-6s %-13s %-21s %s", r.Code, r.GameName, r.State(now), r.SeatList())
 		if r.Spectators > 0 {
 			line += fmt.Sprintf("  (%d watching)", r.Spectators)
 		}
-		_ = now
 		line = draw.Fit(line, w-6)
 		if i == l.sel {
 			line = st.Sel.Render(line)

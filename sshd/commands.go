@@ -153,7 +153,7 @@ func writeRooms(w io.Writer, list []rooms.Summary, now time.Time) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE")
 	for _, r := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.Phase,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.State(now),
 			r.SeatList(), r.Free, r.Spectators, age(now.Sub(r.Created)))
 	}
 	tw.Flush()

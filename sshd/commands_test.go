@@ -5,8 +5,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session"
 )
@@ -101,6 +103,22 @@ func TestLeaderboardShowsNamesByTheRule(t *testing.T) {
 		if strings.Contains(text, "аlice") || strings.Contains(text, "Bob") ||
 			!strings.Contains(text, "?lice") || !strings.Contains(text, "bob") {
 			t.Errorf("json %v: leaderboard %q, want ?lice and bob", asJSON, text)
+		}
+	}
+}
+
+// TestWriteRooms: `rooms` gives each room's state in words.
+func TestWriteRooms(t *testing.T) {
+	now := time.Now()
+	var out bytes.Buffer
+	writeRooms(&out, []rooms.Summary{
+		{Code: "K7QXM", GameName: "Towers", Phase: rooms.Waiting, Free: 2, Seats: []string{"ann", "", ""}, Created: now},
+		{Code: "ABCDE", GameName: "Towers", Phase: rooms.Playing, Seats: []string{"ann", "bob"}, Created: now.Add(-time.Hour),
+			Away: []rooms.Away{{Name: "bob", Gone: true}}},
+	}, now)
+	for _, want := range []string{"K7QXM  Towers  waiting for 2 players  ann, -, -", "ABCDE  Towers  bob left               ann, bob"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("rooms does not say %q:\n%s", want, out.String())
 		}
 	}
 }
