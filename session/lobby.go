@@ -45,6 +45,7 @@ var menuItems = []struct {
 
 // lobby is the lobby's state.
 type lobby struct {
+	addr   string     // Config.Address
 	keys   *lobbyKeys // shared (lobbyKeyMap)
 	games  []rules.Game
 	page   lobbyPage
@@ -345,8 +346,11 @@ func (l lobby) roomsView(st draw.Styles, w int) []string {
 
 func (l lobby) helpView(st draw.Styles) []string {
 	lines := []string{st.Bold.Render("Help"), "",
-		"Create a room, give its code to friends: they type `ssh -t HOST join CODE`.",
-		"Alone? Seat a bot. Everyone else can watch: `ssh -t HOST watch CODE`.",
+		"Create a room and give its code to friends. They join with",
+		"  " + sshCommand(l.addr, "join CODE"),
+		"and anyone can watch with",
+		"  " + sshCommand(l.addr, "watch CODE"),
+		"Alone? Seat a bot.",
 		"In a room: arrows or hjkl move, enter plays, : types a move, t chats,",
 		"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
 		"", st.Bold.Render("Rules of a game:")}

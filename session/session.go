@@ -55,6 +55,10 @@ type Config struct {
 	NoColor bool
 	// ASCII draws with ASCII characters only, for terminals with poor Unicode.
 	ASCII bool
+	// Address is what players type after ssh to reach this server, e.g. "-p 2222
+	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
+	// joins them. Empty shows HOST.
+	Address string
 	// Send is the session's program's Send (tea.Program.Send): the model is woken with it when
 	// a room has left a snapshot for it (see wake). A session that opens a room needs it.
 	Send func(tea.Msg)
@@ -132,6 +136,7 @@ func New(cfg Config) Model {
 	m := Model{&model{cfg: cfg, st: draw.NewStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
+	m.lobby.addr = cfg.Address
 	if cfg.Start.Mode == ModeLobby {
 		m.lobby.msg = cfg.Notice
 	} else {
@@ -240,6 +245,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
+		m.room.addr = m.cfg.Address
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
 	case wakeMsg:

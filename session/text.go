@@ -82,3 +82,12 @@ func helpLine(st draw.Styles, width int, bindings ...key.Binding) string {
 	h.SetWidth(width)
 	return draw.Fit(h.ShortHelpView(bindings), width)
 }
+
+// sshCommand is the command line that runs command on this server, for a player to type or pass
+// on: addr is Config.Address, "" when unknown (then HOST stands for it).
+func sshCommand(addr, command string) string {
+	if addr == "" {
+		addr = "HOST"
+	}
+	return "ssh -t " + addr + " " + command
+}

@@ -124,7 +124,11 @@ func (s *Server) route(sess ssh.Session) {
 	}
 	switch req.plain {
 	case "help":
-		writeHelp(sess, "-p PORT HOST", games)
+		addr := sshAddress(s.cfg.PublicAddr, sess.LocalAddr())
+		if addr == "" {
+			addr = "-p PORT HOST"
+		}
+		writeHelp(sess, addr, games)
 		_ = sess.Exit(0)
 		return
 	case "rooms":
@@ -248,6 +252,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		Start:   req.start,
 		Width:   win.Width,
 		Height:  win.Height,
+		Address: sshAddress(s.cfg.PublicAddr, sess.LocalAddr()),
 		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
 		Send:    func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room

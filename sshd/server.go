@@ -27,6 +27,10 @@ type Config struct {
 	Addr string
 	// HostKey signs the server's side of every handshake.
 	HostKey gossh.Signer
+	// PublicAddr is the address players reach the server at, "host" or "host:port", shown in the
+	// commands the rooms and help give to pass on. Empty: the address each client connected to. A
+	// host without a port keeps the port the client connected to.
+	PublicAddr string
 	// MaxSessions caps concurrent SSH sessions; one more is refused politely. Default 4000.
 	MaxSessions int
 	// IdleTimeout closes a connection that has sent and received nothing for this long. Default 30m.

@@ -103,6 +103,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		HandshakeTimeout:   cfg.handshake,
 		MaxStartups:        cfg.startups,
 		MaxStartupsPerAddr: cfg.startupsPer,
+		PublicAddr:         cfg.publicAddr,
 	}, hub)
 	if err != nil {
 		return err
