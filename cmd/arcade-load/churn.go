@@ -20,7 +20,8 @@ import (
 )
 
 // churnKeys is the first key number of the churn phase's clients (the play phase uses 0 up, the
-// idle phases 100000 up): pair p plays with keys churnKeys+2p and churnKeys+2p+1.
+// idle phases 100000 up). Each episode plays with new keys: a key whose player typed garbage may
+// have entered wrong room codes, and the server then refuses its joins for a minute (as it should).
 const churnKeys = 300000
 
 // stuckAfter bounds anything the churn phase sends (a paste, a storm of window changes): a write
@@ -90,6 +91,18 @@ type churner struct {
 	end      time.Time
 	logf     func(string, ...any)
 	logged   atomic.Int64
+
+	keyMu sync.Mutex
+	keys  []int // every key used, the warm-up's first
+}
+
+// newKey returns a key number not used before in the phase.
+func (ch *churner) newKey() int {
+	ch.keyMu.Lock()
+	defer ch.keyMu.Unlock()
+	k := churnKeys + len(ch.keys)
+	ch.keys = append(ch.keys, k)
+	return k
 }
 
 // maxLogged bounds the errors the churn phase logs in full (with the screen, where there is one).
@@ -118,7 +131,7 @@ func churnPhase(ctx context.Context, o options, srv *server, logf func(string, .
 
 	// A warm-up room, so that what the server allocates once (key tables, pools) is in the baseline.
 	logf("churn: warming up")
-	warm, err := openRoom(ctx, [2]dialOpts{ch.dopts, ch.dopts}, [2]int{churnKeys - 2, churnKeys - 1}, -1, game)
+	warm, err := openRoom(ctx, [2]dialOpts{ch.dopts, ch.dopts}, [2]int{ch.newKey(), ch.newKey()}, -1, game)
 	if err != nil {
 		return res, fmt.Errorf("churn warm-up: %w", err)
 	}
@@ -152,7 +165,7 @@ func churnPhase(ctx context.Context, o options, srv *server, logf func(string, .
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			pr := &pair{ch: ch, id: p, rng: rand.New(rand.NewPCG(uint64(p), 19)), keys: [2]int{churnKeys + 2*p, churnKeys + 2*p + 1}}
+			pr := &pair{ch: ch, id: p, rng: rand.New(rand.NewPCG(uint64(p), 19))}
 			pr.run(ctx)
 		}()
 	}
@@ -193,9 +206,9 @@ func churnPhase(ctx context.Context, o options, srv *server, logf func(string, .
 	// The moves: stop the server (it commits what is pending), then read its database.
 	logf("churn: stopping the arcade to read its database")
 	srv.stop()
-	players := []string{playerID(churnKeys - 2), playerID(churnKeys - 1)}
-	for i := range 2 * pairs {
-		players = append(players, playerID(churnKeys+i))
+	var players []string
+	for _, k := range ch.keys {
+		players = append(players, playerID(k))
 	}
 	stored, err := storedMatches(filepath.Join(srv.data, "arcade.db"), players)
 	if err != nil {
@@ -286,7 +299,7 @@ type pair struct {
 	ch       *churner
 	id       int
 	rng      *rand.Rand
-	keys     [2]int // the creator's key, and the joiner's when it is not a guest
+	keys     [2]int // the episode's keys: the creator's, and the joiner's when it is not a guest
 	episodes int
 	disturbs int
 	extras   int
@@ -331,6 +344,7 @@ func (p *pair) episode(ctx context.Context) {
 		p.episodes++
 	}()
 	guest := p.episodes%3 == 2
+	p.keys = [2]int{ch.newKey(), ch.newKey()}
 	o := [2]dialOpts{ch.dopts, ch.dopts}
 	o[1].guest = guest
 	r, err := openRoom(ctx, o, p.keys, p.id<<20|p.episodes, ch.game)
@@ -612,6 +626,7 @@ func (p *pair) extra(ctx context.Context) {
 	ch.acts.add(kind, 1)
 	o := ch.dopts
 	o.guest = p.rng.IntN(2) == 0
+	p.keys[0] = ch.newKey()
 	switch kind {
 	case "command", "long-command":
 		cmd := []string{"rooms", "whoami", "help", "leaderboard"}[p.rng.IntN(4)]
@@ -693,8 +708,8 @@ func sortedActs(acts map[string]int64) string {
 	return strings.Join(parts, ", ")
 }
 
-// saveProfiles saves the server's heap profile and its goroutines, as text, in --profile's folder
-// (when given): what is left once the churn has settled.
+// saveProfiles saves the server's heap profile, its goroutines (as text) and its log so far in
+// --profile's folder (when given): what is left once the churn has settled.
 func saveProfiles(o options, srv *server, logf func(string, ...any)) {
 	if o.profileDir == "" {
 		return
@@ -713,5 +728,8 @@ func saveProfiles(o options, srv *server, logf func(string, ...any)) {
 		if err != nil {
 			logf("churn: profile: %v", err)
 		}
+	}
+	if b, err := os.ReadFile(srv.logPath); err == nil {
+		_ = os.WriteFile(filepath.Join(o.profileDir, "churn-arcade.log"), b, 0o644)
 	}
 }

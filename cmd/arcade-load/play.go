@@ -80,7 +80,7 @@ func openRoom(ctx context.Context, o [2]dialOpts, keys [2]int, id int, game load
 	r.players = [2]*client{a, b}
 	if err := r.newMatch(ctx); err != nil {
 		r.close()
-		return nil, err
+		return nil, fmt.Errorf("%w\nthe joiner's screen (%s):\n%s", err, b.name, b.text())
 	}
 	return r, nil
 }
