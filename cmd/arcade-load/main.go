@@ -4,10 +4,12 @@
 //	go run ./cmd/arcade-load                         a small run: floor, idle lobby, play
 //	go run ./cmd/arcade-load --sessions 2000 --idle 1000 --duration 60s
 //	go run ./cmd/arcade-load --addr 127.0.0.1:2222 --phases play   against a running server
+//	go run ./cmd/arcade-load --phases churn --churn-duration 2m     hostile clients come and go
 //
 // By default it builds the arcade (./cmd/arcade) and a bare wish + Bubble Tea server (the floor,
 // ./cmd/arcade-load/floor) into a temporary folder and runs each as a subprocess on 127.0.0.1, so
-// that their CPU time and memory can be read from /proc alone. Three phases, each optional:
+// that their CPU time and memory can be read from /proc alone. Four phases, each optional (churn
+// only when named in --phases):
 //
 //   - floor: --idle sessions sit on the floor server; its CPU and memory per session are the
 //     reference the arcade is compared with, in the same run.
@@ -27,6 +29,17 @@
 //     --disk-watch, a small flush every 20 ms in the same folder while the moves are measured
 //     tells when the disk stalled; with --gc-watch, the arcade's gctrace tells when it collected;
 //     the report then sorts the moves over 50 ms by which of the two they were under way in.
+//   - churn: --churn-clients clients, in pairs, for --churn-duration (15 minutes), loop: a room
+//     created with a key and joined with a key or as a guest, a few moves, disturbances between
+//     them (window changes to ordinary and huge sizes and storms of them, a client that stops
+//     reading, a 256 KiB paste into the move prompt, a keyed player that drops or quits and joins
+//     again), and an ending (quit, drop, garbage, a raw paste, huge windows, a stalled reader
+//     dropped); now and then a plain command, a 64 KiB command line, a handshake dropped, garbage
+//     in the lobby. Before, after a warm-up, and after, once settled (--churn-settle), the arcade's
+//     sessions, players in rooms, goroutines, open files and live heap are read and judged against
+//     each other, rooms opened meanwhile allowed for (they live on, empty, for 30 minutes); then
+//     the arcade is stopped and its database must hold every move a screen acknowledged. The
+//     tool starts the arcade for it.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
@@ -36,7 +49,7 @@
 // reports any difference; use it with small runs.
 //
 // The tool only connects to loopback addresses, refuses more than 5,000 sessions or phases longer
-// than 10 minutes, and stops by itself.
+// than 10 minutes (30 for the churn, a soak), and stops by itself.
 package main
 
 import (
