@@ -456,30 +456,40 @@ func (p *pair) disturb(ctx context.Context, r *room) bool {
 		}
 		return p.rejoin(ctx, r, k)
 	}
-	if !c.alive() {
-		if !stalled {
-			ch.fail("churn-disconnected", fmt.Errorf("room %s: %s's session ended after %s", r.code, c.name, kind))
-		} else {
-			ch.acts.add("stalled-session-ended-by-server", 1)
-		}
-		if c.guest {
-			return false
-		}
-		return p.rejoin(ctx, r, k)
-	}
 	// Back to 80 x 24 (a change of size redraws the whole screen), then the screen must show
 	// the position.
-	if err := c.resize(cols, rows); err != nil {
-		ch.fail("churn-restore", err)
+	err := c.resize(cols, rows)
+	if err == nil {
+		err = c.waitText(ctx, r.marker, setupTimeout)
+	}
+	switch {
+	case err == nil:
+		return true
+	case ctx.Err() != nil:
+		return false
+	case !ended(c):
+		ch.fail("churn-restore", fmt.Errorf("room %s after %s: %w", r.code, kind, err))
+		return false
+	case stalled:
+		// The server may end a session whose output has not drained for a while.
+		ch.acts.add("stalled-session-ended-by-server", 1)
+	default:
+		ch.fail("churn-disconnected", fmt.Errorf("room %s: %s's session ended after %s", r.code, c.name, kind))
+	}
+	if c.guest {
 		return false
 	}
-	if err := c.waitText(ctx, r.marker, setupTimeout); err != nil {
-		if ctx.Err() == nil {
-			ch.fail("churn-restore", fmt.Errorf("room %s after %s: %w", r.code, kind, err))
-		}
+	return p.rejoin(ctx, r, k)
+}
+
+// ended reports whether c's session has ended, or ends within a second.
+func ended(c *client) bool {
+	select {
+	case <-c.done:
+		return true
+	case <-time.After(time.Second):
 		return false
 	}
-	return true
 }
 
 // storm sends n window changes to c: huge sizes only, or huge and ordinary ones mixed.
