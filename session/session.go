@@ -132,6 +132,7 @@ func New(cfg Config) Model {
 	m := Model{&model{cfg: cfg, st: draw.NewStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
+	m.lobby.resize(m.width, m.height)
 	if cfg.Start.Mode == ModeLobby {
 		m.lobby.msg = cfg.Notice
 	} else {
@@ -264,6 +265,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.room != nil {
 		var cmd tea.Cmd
 		var leave bool
+		m.room.resize(m.width, m.height)
 		cmd, leave = m.room.update(msg)
 		if leave {
 			m.room = nil
@@ -276,6 +278,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.busy {
 		return m, nil
 	}
+	m.lobby.resize(m.width, m.height)
 	act := m.lobby.update(msg, m.cfg.Hub)
 	switch {
 	case act.quit:
