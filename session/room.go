@@ -71,7 +71,7 @@ type roomScreen struct {
 	input   lineInput
 	msg     string
 	msgErr  bool
-	level   int // bot level index for 'b'
+	level   int   // bot level index for 'b'
 	rules   pager // the game's rules, while focus is focusRules
 	w, h    int   // the screen's size, as the model last gave it (resize)
 	errSeq  int   // counts the errors said, so that an error's expiry clears only that error
