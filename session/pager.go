@@ -145,14 +145,16 @@ func (p *pager) position() string {
 	return fmt.Sprintf("lines %d-%d of %d", p.top+1, min(len(p.lines), p.top+p.height), len(p.lines))
 }
 
-// bindings are the keys the help line shows for the pager: none when everything fits.
+// bindings are the keys the help line shows for the pager: only those that do something.
 func (p *pager) bindings() []key.Binding {
-	if len(p.lines) <= p.height && !p.list {
-		return nil
-	}
 	k := p.keys
-	if p.list {
+	switch {
+	case p.list && len(p.lines) > p.height:
 		return []key.Binding{withHelp(k.Up, "move"), k.PageDown, k.Top}
+	case p.list && len(p.lines) > 1:
+		return []key.Binding{withHelp(k.Up, "move")}
+	case p.list || len(p.lines) <= p.height:
+		return nil
 	}
 	return []key.Binding{k.Up, k.PageDown, k.Top}
 }

@@ -443,7 +443,7 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	k := r.keys
 	switch r.focus {
 	case focusChat, focusPrompt:
-		return append(out, k.Send, k.Cancel)
+		return append(out, k.Send, k.Cancel, k.CloseInput)
 	case focusRules:
 		return append(append(out, r.rules.bindings()...), withHelp(k.Cancel, "close"))
 	}
