@@ -122,7 +122,7 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 	if l.page != pageMenu && key.Matches(km, k.Back) {
 		if l.page == pageRules {
 			l.page = pageHelp
-			l.pager = newListPager(l.gameItems(), l.game)
+			l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
 		} else {
 			l.page = pageMenu
 		}
@@ -156,14 +156,14 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 				l.code.reset()
 			case pageRooms:
 				l.list, l.sel = hub.List(), 0
-				l.pager = newListPager(l.roomItems(), 0)
+				l.pager = newListPager(l.roomItems(), 0, roomsIndent)
 			case pageHelp:
-				l.pager = newListPager(l.gameItems(), l.game)
+				l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
 			case pageBoard:
 				l.loadBoard()
 			case pageMine:
 				l.loadProfile()
-				l.pager = newListPager(l.matchItems(), 0)
+				l.pager = newListPager(l.matchItems(), 0, matchesIndent)
 			}
 		}
 	case pageNew:
@@ -188,7 +188,7 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 			l.sel = l.pager.selected()
 		case key.Matches(km, k.Refresh):
 			l.list, l.sel = hub.List(), 0
-			l.pager = newListPager(l.roomItems(), 0)
+			l.pager = newListPager(l.roomItems(), 0, roomsIndent)
 		case key.Matches(km, k.Enter), key.Matches(km, k.Watch):
 			if l.sel >= 0 && l.sel < len(l.list) {
 				mode := ModeJoin
@@ -364,6 +364,13 @@ func (l *lobby) roomsView(st draw.Styles) []string {
 	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-9s %-5s %s", "CODE", "GAME", "STATE", "FREE", "PLAYERS")))
 	return append(lines, l.pager.view(st.Sel)...)
 }
+
+// The lists' columns: an item too long for the screen goes on under its last column.
+const (
+	roomsIndent   = 6 + 1 + 13 + 1 + 9 + 1 + 5 + 1 // under PLAYERS
+	gamesIndent   = 2 + 14 + 1                     // under the game's summary
+	matchesIndent = 12 + 1 + 13 + 1 + 16 + 1       // under RESULT
+)
 
 // roomItems are the open rooms' lines for the rooms page's pager.
 func (l *lobby) roomItems() []string {

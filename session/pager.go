@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -35,14 +36,16 @@ func newPagerKeys() pagerKeys {
 // scrolling view of the session, in the bubbles style (a key map, update, view, help keys); bubbles'
 // viewport cuts lines at the edge instead of wrapping them at words, and picks no line.
 //
-// As text (newTextPager) it wraps its lines at spaces to the width it is given, keeping a line's
-// indentation, and the keys move the window. As a list (newListPager) each line is an item, drawn
-// as given; the keys move the selected item and the window follows it.
+// As text (newTextPager) its lines are wrapped at spaces to the width it is given, keeping each
+// line's indentation, and the keys move the window. As a list (newListPager) each item is wrapped
+// the same way into one or more lines; the keys move the selected item and the window follows it.
 type pager struct {
 	keys   *pagerKeys // shared (pagerKeyMap)
-	text   []string   // the lines as given
-	lines  []string   // text wrapped to width (a list's are text itself)
+	text   []string   // the lines, or the list's items, as given
+	lines  []string   // text wrapped to width
+	starts []int      // a list's: the index in lines of each item's first line, then len(lines)
 	list   bool
+	indent int // a list's items' continuation indent; -1: as wrapText finds it
 	sel    int // the selected item of a list
 	top    int // the first line shown
 	width  int
@@ -51,12 +54,14 @@ type pager struct {
 
 // newTextPager returns a pager of text, a line per "\n".
 func newTextPager(text string) pager {
-	return pager{keys: &pagerKeyMap, text: strings.Split(strings.TrimRight(text, "\n"), "\n"), height: 1}
+	return pager{keys: &pagerKeyMap, text: strings.Split(strings.TrimRight(text, "\n"), "\n"), height: 1, indent: -1}
 }
 
-// newListPager returns a pager of items, one a line; sel is the item selected.
-func newListPager(items []string, sel int) pager {
-	p := pager{keys: &pagerKeyMap, text: items, lines: items, list: true, height: 1}
+// newListPager returns a pager of items; sel is the item selected. An item too wide for the pager
+// goes on over more lines, indented by indent columns (-1: under its text after its first run of
+// two spaces, as wrapText does).
+func newListPager(items []string, sel, indent int) pager {
+	p := pager{keys: &pagerKeyMap, text: items, list: true, height: 1, indent: indent}
 	p.sel = max(0, min(sel, len(items)-1))
 	return p
 }
@@ -64,21 +69,47 @@ func newListPager(items []string, sel int) pager {
 // setSize gives the pager width x height cells; it wraps the text again when the width changed and
 // keeps the window within the lines (and on a list's selection).
 func (p *pager) setSize(width, height int) {
-	if !p.list && (p.lines == nil || width != p.width) {
-		p.lines = wrapText(p.text, max(width, 10))
+	if p.lines == nil || width != p.width {
+		p.wrap(max(width, 10))
 	}
 	p.width, p.height = width, max(height, 1)
 	p.clamp()
 }
 
-// clamp keeps the window within the lines, and a list's selection in the window.
+// wrap breaks the text, or each item, into lines of at most width columns.
+func (p *pager) wrap(width int) {
+	if !p.list {
+		p.lines = wrapText(p.text, width)
+		return
+	}
+	p.lines, p.starts = p.lines[:0], p.starts[:0]
+	for _, item := range p.text {
+		p.starts = append(p.starts, len(p.lines))
+		if p.indent < 0 {
+			p.lines = append(p.lines, wrapText([]string{item}, width)...)
+		} else {
+			p.lines = append(p.lines, wrapIndented(item, width, min(p.indent, width/2))...)
+		}
+	}
+	p.starts = append(p.starts, len(p.lines))
+}
+
+// clamp keeps the window within the lines, and a list's selected item in the window.
 func (p *pager) clamp() {
-	if p.list {
-		p.sel = max(0, min(p.sel, len(p.lines)-1))
-		p.top = min(p.top, p.sel)
-		p.top = max(p.top, p.sel-p.height+1)
+	if p.list && len(p.text) > 0 {
+		p.sel = max(0, min(p.sel, len(p.text)-1))
+		first, end := p.starts[p.sel], p.starts[p.sel+1]
+		p.top = max(p.top, end-p.height)
+		p.top = min(p.top, first)
 	}
 	p.top = max(0, min(p.top, len(p.lines)-p.height))
+}
+
+// itemAt is the index of the item that line i is part of (i within the lines).
+func (p *pager) itemAt(i int) int {
+	i = max(0, min(i, len(p.lines)-1))
+	n, _ := slices.BinarySearch(p.starts, i+1)
+	return max(0, n-1)
 }
 
 // update moves the window, or a list's selection, by a key; it reports whether the key was the
@@ -101,14 +132,17 @@ func (p *pager) update(msg tea.Msg) bool {
 	case key.Matches(km, k.Top):
 		p.top, p.sel = 0, 0
 	case key.Matches(km, k.Bottom):
-		p.top, p.sel = len(p.lines), len(p.lines)-1
+		p.top, p.sel = len(p.lines), len(p.text)-1
 	default:
 		return false
 	}
-	if p.list {
-		p.sel += step
-	} else {
+	switch {
+	case !p.list:
 		p.top += step
+	case step == 1 || step == -1:
+		p.sel += step
+	case step != 0 && len(p.text) > 0:
+		p.sel = p.itemAt(p.starts[p.sel] + step)
 	}
 	p.clamp()
 	return true
@@ -116,7 +150,7 @@ func (p *pager) update(msg tea.Msg) bool {
 
 // selected is the index of a list's selected item; -1 for an empty list.
 func (p *pager) selected() int {
-	if len(p.lines) == 0 {
+	if len(p.text) == 0 {
 		return -1
 	}
 	return p.sel
@@ -129,7 +163,7 @@ func (p *pager) view(sel draw.Paint) []string {
 	out := make([]string, 0, end-p.top)
 	for i := p.top; i < end; i++ {
 		l := draw.Fit(p.lines[i], p.width)
-		if p.list && i == p.sel {
+		if p.list && len(p.text) > 0 && i >= p.starts[p.sel] && i < p.starts[p.sel+1] {
 			l = sel.Render(l)
 		}
 		out = append(out, l)
@@ -151,7 +185,7 @@ func (p *pager) bindings() []key.Binding {
 	switch {
 	case p.list && len(p.lines) > p.height:
 		return []key.Binding{withHelp(k.Up, "move"), k.PageDown, k.Top}
-	case p.list && len(p.lines) > 1:
+	case p.list && len(p.text) > 1:
 		return []key.Binding{withHelp(k.Up, "move")}
 	case p.list || len(p.lines) <= p.height:
 		return nil
@@ -170,20 +204,26 @@ func wrapText(text []string, width int) []string {
 			out = append(out, l)
 			continue
 		}
-		indent := hangingIndent(l, width)
-		first := true
-		for l != "" {
-			room := width
-			if !first {
-				room -= indent
-			}
-			head, rest := cutAt(l, room)
-			if !first {
-				head = draw.Spaces(indent) + head
-			}
-			out = append(out, head)
-			l, first = strings.TrimLeft(rest, " "), false
+		out = append(out, wrapIndented(l, width, hangingIndent(l, width))...)
+	}
+	return out
+}
+
+// wrapIndented breaks plain text l at spaces into lines of at most width columns, its
+// continuations indented by indent columns.
+func wrapIndented(l string, width, indent int) []string {
+	var out []string
+	for first := true; l != "" || first; first = false {
+		room := width
+		if !first {
+			room -= indent
 		}
+		head, rest := cutAt(l, room)
+		if !first {
+			head = draw.Spaces(indent) + head
+		}
+		out = append(out, head)
+		l = strings.TrimLeft(rest, " ")
 	}
 	return out
 }

@@ -63,7 +63,7 @@ func TestPagerKeys(t *testing.T) {
 		t.Error("x is taken as a pager key")
 	}
 
-	l := newListPager(text, 0)
+	l := newListPager(text, 0, -1)
 	l.setSize(40, 10)
 	for _, c := range []struct {
 		key      string
@@ -73,6 +73,41 @@ func TestPagerKeys(t *testing.T) {
 		if l.sel != c.sel || l.top != c.top {
 			t.Errorf("list after %s: item %d selected, from %d; want %d from %d", c.key, l.sel, l.top, c.sel, c.top)
 		}
+	}
+}
+
+// TestListOfLongItems: an item wider than the list goes on over more lines, under its last
+// column; the selection is the whole item, and the window shows it whole.
+func TestListOfLongItems(t *testing.T) {
+	var items []string
+	for i := range 10 {
+		items = append(items, fmt.Sprintf("item%d  %s", i, strings.Repeat("word ", i%3*6)))
+	}
+	l := newListPager(items, 0, 7)
+	l.setSize(30, 5)
+	if len(l.lines) <= len(items) {
+		t.Fatalf("items not wrapped: %q", l.lines)
+	}
+	for _, line := range l.lines {
+		if len(line) > 30 {
+			t.Errorf("line %q is wider than the list", line)
+		}
+	}
+	for range 9 {
+		l.update(pagerKey("down"))
+		first, end := l.starts[l.sel], l.starts[l.sel+1]
+		if first < l.top || end > l.top+l.height {
+			t.Errorf("item %d (lines %d-%d) is not whole in the window from %d", l.sel, first, end-1, l.top)
+		}
+		got := l.view(draw.PlainPaint)
+		if !strings.HasPrefix(got[first-l.top], fmt.Sprintf("item%d", l.sel)) ||
+			(end-first > 1 && !strings.HasPrefix(got[first-l.top+1], "       word")) {
+			t.Errorf("item %d drawn as %q", l.sel, got)
+		}
+	}
+	l.update(pagerKey("pgup"))
+	if l.sel >= 9 || l.top > l.starts[l.sel] {
+		t.Errorf("pgup from the last item selects %d, window from %d", l.sel, l.top)
 	}
 }
 
@@ -177,4 +212,20 @@ func findGame(t *testing.T, id string) rules.Game {
 		t.Fatalf("no game %s", id)
 	}
 	return g
+}
+
+// TestLobbyHelpGolden: the help page shows every game's summary whole at 80 x 24, a long one
+// going on under itself.
+func TestLobbyHelpGolden(t *testing.T) {
+	m := New(Config{Hub: fakeHub{everyGame}, Boards: testBoards, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
+		Width: 80, Height: 24})
+	m = press(m, "down", "down", "down", "down", "down", "enter", "down")
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+	for _, g := range everyGame {
+		if !strings.Contains(words(plain(out)), g.Summary) {
+			t.Errorf("the summary of %s is not shown whole", g.Name)
+		}
+	}
 }
