@@ -229,3 +229,46 @@ func TestLobbyHelpGolden(t *testing.T) {
 		}
 	}
 }
+
+// listHub lists n open rooms, the last with four long names.
+type listHub struct {
+	fakeHub
+	n int
+}
+
+func (h listHub) List() []rooms.Summary {
+	out := make([]rooms.Summary, h.n)
+	for i := range out {
+		out[i] = rooms.Summary{Code: fmt.Sprintf("R%04d", i), GameName: "DISCON", Phase: rooms.Waiting,
+			Seats: []string{fmt.Sprintf("player%d", i), ""}, Free: 1}
+	}
+	out[h.n-1].Seats = []string{"a-rather-long-name", "another-long-name", "yet-another-name", "and-the-last-one"}
+	return out
+}
+
+// TestOpenRoomsPage: a long list of rooms fills the screen's height and pages; the last room,
+// whose players take two lines, is shown whole, and enter joins the room selected.
+func TestOpenRoomsPage(t *testing.T) {
+	m := New(Config{Hub: listHub{fakeHub{everyGame}, 40}, Boards: testBoards, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
+		Width: 80, Height: 24})
+	m = press(m, "down", "down", "enter")
+	out := plain(m.View().Content)
+	checkSize(t, m.View().Content, 80, 24)
+	if !strings.Contains(out, "R0016") || strings.Contains(out, "R0017") {
+		t.Errorf("the first page does not show rooms 0 to 16, the whole height:\n%s", out)
+	}
+	m = press(m, " ")
+	if m.lobby.sel != 17 {
+		t.Errorf("space selects room %d, want 17", m.lobby.sel)
+	}
+	m = press(m, "G")
+	out = plain(m.View().Content)
+	if !strings.Contains(out, "R0039") || !strings.Contains(words(out), "yet-another-name, and-the-last-one") {
+		t.Errorf("G does not show the last room whole:\n%s", out)
+	}
+	next, cmd := m.Update(keyPress("enter"))
+	m = next.(Model)
+	if cmd == nil || !m.busy {
+		t.Error("enter on the last room does not join it")
+	}
+}

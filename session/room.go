@@ -527,7 +527,10 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 // newest message longer than room shows its first lines.
 func (r *roomScreen) chatTail(st draw.Styles, w, room int) []string {
 	chat := r.chatLines(st, w)
-	if room <= 0 || len(chat) <= room {
+	switch {
+	case room <= 0:
+		return nil
+	case len(chat) <= room:
 		return chat
 	}
 	starts := r.chat.starts
