@@ -531,7 +531,12 @@ func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []
 	if !ok {
 		return nil
 	}
-	lines := []string{"Variant " + v.Variant.String(), disconLimits(v)}
+	var lines []string
+	if v.Turn >= 0 {
+		lines = append(lines, fmt.Sprintf("%s: %d move%s left",
+			st.Colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, draw.Plural(v.MovesLeft)))
+	}
+	lines = append(lines, "Variant "+v.Variant.String(), disconLimits(v))
 	rounds := v.QuietLimit / max(1, v.Seats)
 	lines = append(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, draw.PartSep(st), v.QuietRounds, rounds))
 	if v.Note != "" {
@@ -542,20 +547,6 @@ func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []
 		lines = append(lines, "Last: "+who+v.LastMove.String()) // "G2 j10-i8": Green's piece 2
 	}
 	return lines
-}
-
-// TurnText says how many moves of the turn are left, for the room's turn line: "Your turn: 2
-// moves left", "Waiting for bob (Green) to play 1 more move".
-func (b *disconBoard) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
-	v, ok := draw.ViewRef[discon.View](snap)
-	if !ok || v.Turn < 0 || v.MovesLeft <= 0 {
-		return "", ""
-	}
-	yours = fmt.Sprintf("%d move%s left", v.MovesLeft, draw.Plural(v.MovesLeft))
-	if v.MovesLeft == 1 {
-		return yours, "to play 1 more move"
-	}
-	return yours, fmt.Sprintf("to play %d moves", v.MovesLeft)
 }
 
 // disconLimits says how high and how many-coloured a tower may be, or the Elementary goal.
