@@ -223,7 +223,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, true
 	case key.Matches(km, k.Prompt):
 		r.focus, r.input = focusPrompt, newLineInput("move: ", 40)
-		r.say(r.notationHelp(), false)
+		r.cache.valid = false // the notation shows under the board while the prompt is open
 		return nil, false
 	case key.Matches(km, k.Chat):
 		r.focus, r.input = focusChat, newLineInput("chat: ", 200)
@@ -256,7 +256,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 // sending, so that nothing meant for the game goes out as chat.
 func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok && (key.Matches(km, r.keys.Cancel) || key.Matches(km, r.keys.CloseInput)) {
-		r.focus = focusBoard
+		r.focus, r.cache.valid = focusBoard, false
 		r.say("", false)
 		return nil
 	}
@@ -265,7 +265,7 @@ func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 	}
 	text := r.input.text()
 	f := r.focus
-	r.focus = focusBoard
+	r.focus, r.cache.valid = focusBoard, false
 	if text == "" {
 		r.say("", false)
 		return nil
@@ -299,6 +299,21 @@ func (r *roomScreen) game() (rules.Game, bool) {
 		}
 	}
 	return rules.Game{}, false
+}
+
+// withNotation draws the game's notation over the last lines of left (the board's column, w x h),
+// above a blank line, for the move prompt.
+func (r *roomScreen) withNotation(st draw.Styles, left []string, w, h int) []string {
+	help := append([]string{""}, draw.Wrap(r.notationHelp(), w)...)
+	out := make([]string, max(len(left), h))
+	copy(out, left)
+	at := max(0, h-len(help))
+	for i, l := range help {
+		if at+i < len(out) {
+			out[at+i] = st.Dim.Render(l)
+		}
+	}
+	return out
 }
 
 func (r *roomScreen) notationHelp() string {
@@ -403,6 +418,9 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			left = r.waitingLines(st, boardW)
 		} else {
 			left = r.board.View(s, st, boardW, bodyH)
+		}
+		if r.focus == focusPrompt {
+			left = r.withNotation(st, left, boardW, bodyH)
 		}
 		panel := r.panel(st, panelWidth, bodyH)
 		for i := range bodyH {

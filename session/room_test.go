@@ -195,3 +195,19 @@ func TestRatedGamesPlural(t *testing.T) {
 		t.Errorf("one rated game:\n%s", out)
 	}
 }
+
+// TestMovePromptShowsNotation: while the move prompt is open the game's notation shows under the
+// board; it goes when the prompt closes.
+func TestMovePromptShowsNotation(t *testing.T) {
+	m := roomModel(t, playedSnapshot(t, 4))
+	first := strings.SplitN(stonetowers.Game.Notation, " ", 4)[:3]
+	want := strings.Join(first, " ")
+	m = press(m, ":")
+	if out := plain(m.View().Content); !strings.Contains(out, want) || !strings.Contains(out, "move:") {
+		t.Errorf("the move prompt does not show the notation (%q):\n%s", want, out)
+	}
+	m = press(m, "esc")
+	if out := plain(m.View().Content); strings.Contains(out, want) {
+		t.Errorf("the notation stays after the prompt closed:\n%s", out)
+	}
+}
