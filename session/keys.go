@@ -31,13 +31,13 @@ func newLobbyKeys() lobbyKeys {
 
 // roomKeys are the room screen's key bindings; a board adds its own.
 type roomKeys struct {
-	Prompt, Chat, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, ScrollUp, ScrollDown key.Binding
+	Prompt, Chat, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
 }
 
 func newRoomKeys() roomKeys {
 	return roomKeys{
 		Prompt:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "type move")),
-		Chat:       key.NewBinding(key.WithKeys("tab", "t"), key.WithHelp("t", "chat")),
+		Chat:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
 		Rules:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "rules")),
 		Bot:        key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),
 		Level:      key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),
@@ -46,7 +46,6 @@ func newRoomKeys() roomKeys {
 		Leave:      key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		ScrollUp:   key.NewBinding(key.WithKeys("up", "k", "pgup"), key.WithHelp("↑", "scroll")),
-		ScrollDown: key.NewBinding(key.WithKeys("down", "j", "pgdown"), key.WithHelp("↓", "scroll")),
+		CloseInput: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑↓", "close")),
 	}
 }

@@ -54,8 +54,9 @@ type lobby struct {
 	code   lineInput
 	list   []rooms.Summary
 	sel    int
-	game   int // the game whose rules are shown
-	top    int // first line of the rules shown
+	game   int   // the game whose rules are shown
+	pager  pager // the page's scrolling part: the rules, or the list of games, rooms or matches
+	w, h   int   // the screen's size, as the model last gave it
 	msg    string
 	recs   Records
 	me     rooms.Player
@@ -123,6 +124,7 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 	if l.page != pageMenu && key.Matches(km, k.Back) {
 		if l.page == pageRules {
 			l.page = pageHelp
+			l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
 		} else {
 			l.page = pageMenu
 		}
@@ -156,10 +158,14 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 				l.code.reset()
 			case pageRooms:
 				l.list, l.sel = hub.List(), 0
+				l.pager = newListPager(l.roomItems(), 0, roomsIndent)
+			case pageHelp:
+				l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
 			case pageBoard:
 				l.loadBoard()
 			case pageMine:
 				l.loadProfile()
+				l.pager = newListPager(l.matchItems(), 0, matchesIndent)
 			}
 		}
 	case pageNew:
@@ -180,12 +186,11 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageRooms:
 		switch {
-		case key.Matches(km, k.Up):
-			l.sel = max(0, l.sel-1)
-		case key.Matches(km, k.Down):
-			l.sel = min(len(l.list)-1, l.sel+1)
+		case l.scroll(km):
+			l.sel = l.pager.selected()
 		case key.Matches(km, k.Refresh):
 			l.list, l.sel = hub.List(), 0
+			l.pager = newListPager(l.roomItems(), 0, roomsIndent)
 		case key.Matches(km, k.Enter), key.Matches(km, k.Watch):
 			if l.sel >= 0 && l.sel < len(l.list) {
 				mode := ModeJoin
@@ -197,20 +202,13 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageHelp:
 		switch {
-		case key.Matches(km, k.Up):
-			l.game = max(0, l.game-1)
-		case key.Matches(km, k.Down):
-			l.game = min(len(l.games)-1, l.game+1)
-		case key.Matches(km, k.Enter):
-			l.page, l.top = pageRules, 0
+		case l.scroll(km):
+			l.game = max(0, l.pager.selected())
+		case key.Matches(km, k.Enter) && l.game < len(l.games):
+			l.page, l.pager = pageRules, newTextPager(l.games[l.game].Rules)
 		}
 	case pageRules:
-		switch {
-		case key.Matches(km, k.Up):
-			l.top = max(0, l.top-1)
-		case key.Matches(km, k.Down):
-			l.top++
-		}
+		l.scroll(km)
 	case pageBoard:
 		switch {
 		case key.Matches(km, k.Left):
@@ -222,10 +220,8 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageMine:
 		switch {
-		case key.Matches(km, k.Up):
-			l.sel = max(0, l.sel-1)
-		case key.Matches(km, k.Down):
-			l.sel = min(len(l.prof.Recent)-1, l.sel+1)
+		case l.scroll(km):
+			l.sel = l.pager.selected()
 		case key.Matches(km, k.Enter):
 			if l.sel >= 0 && l.sel < len(l.prof.Recent) {
 				return lobbyAction{start: &Start{Mode: ModeReplay, Match: l.prof.Recent[l.sel].ID}}
@@ -235,10 +231,59 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 	return lobbyAction{}
 }
 
-func (l lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string {
+// resize tells the lobby the screen's size; the model calls it before every update.
+func (l *lobby) resize(w, h int) { l.w, l.h = w, h }
+
+// scroll gives a key to the page's pager, sized as the page draws it; it reports whether the key
+// was the pager's.
+func (l *lobby) scroll(km tea.KeyPressMsg) bool {
+	l.sizePager(l.w, l.h, false)
+	return l.pager.update(km)
+}
+
+// statusLines are the lines under the page: the message, wrapped whole (up to half the screen).
+func (l *lobby) statusLines(st draw.Styles, w, h int, busy bool) []string {
+	switch {
+	case busy:
+		return []string{st.Dim.Render("Opening the room…")}
+	case l.msg != "":
+		return wrapped(l.msg, st.Err, w-2, h/2)
+	}
+	return []string{""}
+}
+
+// bodyRows is how many lines the page's body has on a w x h screen: all but the header, a blank
+// line, the status lines and the help line.
+func (l *lobby) bodyRows(w, h int, busy bool) int {
+	return h - 3 - len(l.statusLines(draw.Styles{}, w, h, busy))
+}
+
+// sizePager gives the page's pager the lines its page leaves it: the body's, less the lines drawn
+// above it (pagerTop).
+func (l *lobby) sizePager(w, h int, busy bool) {
+	l.pager.setSize(w-2, l.bodyRows(w, h, busy)-l.pagerTop(w))
+}
+
+// pagerTop is how many of the body's lines the page draws above its pager.
+func (l *lobby) pagerTop(w int) int {
+	switch l.page {
+	case pageHelp:
+		return len(l.helpHead(draw.Styles{}, w))
+	case pageRules:
+		return 2
+	case pageRooms:
+		return 3
+	case pageMine:
+		return len(l.mineHead(draw.Styles{}))
+	}
+	return 0
+}
+
+func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string {
 	var body []string
 	var help []key.Binding
 	k := l.keys
+	l.sizePager(w, h, busy)
 	switch l.page {
 	case pageMenu:
 		body = l.menuView(st)
@@ -252,20 +297,20 @@ func (l lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string 
 			"  " + l.code.view(st, 30)}
 		help = []key.Binding{withHelp(k.Enter, "join"), k.Back}
 	case pageRooms:
-		body = l.roomsView(st, w)
-		help = []key.Binding{k.Up, k.Down, withHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back}
+		body = l.roomsView(st)
+		help = append(l.pager.bindings(), withHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back)
 	case pageHelp:
-		body = l.helpView(st)
-		help = []key.Binding{k.Up, k.Down, withHelp(k.Enter, "rules"), k.Back}
+		body = append(l.helpHead(st, w), l.pager.view(st.Sel)...)
+		help = append(l.pager.bindings(), withHelp(k.Enter, "rules"), k.Back)
 	case pageRules:
-		body = l.rulesView(st, h-6)
-		help = []key.Binding{withHelp(k.Up, "scroll"), withHelp(k.Down, "scroll"), k.Back}
+		body = l.rulesView(st)
+		help = append(l.pager.bindings(), k.Back)
 	case pageBoard:
 		body = l.boardView(st)
 		help = []key.Binding{withHelp(k.Left, "game"), withHelp(k.Right, "game"), k.Back}
 	case pageMine:
-		body = l.mineView(st, w)
-		help = []key.Binding{k.Up, k.Down, withHelp(k.Enter, "replay"), k.Back}
+		body = append(l.mineHead(st), l.pager.view(st.Sel)...)
+		help = append(l.pager.bindings(), withHelp(k.Enter, "replay"), k.Back)
 	}
 	who := p.Name
 	if p.Guest {
@@ -278,13 +323,7 @@ func (l lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string 
 	}
 	// The message is shown whole, wrapped over as many lines as it takes (up to half the screen),
 	// taken from the body's.
-	status := []string{""}
-	switch {
-	case busy:
-		status = []string{st.Dim.Render("Opening the room…")}
-	case l.msg != "":
-		status = wrapped(l.msg, st.Err, w-2, h/2)
-	}
+	status := l.statusLines(st, w, h, busy)
 	out := block(lines, w, h-1-len(status))
 	for _, s := range status {
 		out = append(out, draw.Fit(" "+s, w))
@@ -319,63 +358,80 @@ func gameNames(games []rules.Game) string {
 	return strings.Join(names, ", ")
 }
 
-func (l lobby) roomsView(st draw.Styles, w int) []string {
+func (l *lobby) roomsView(st draw.Styles) []string {
 	lines := []string{st.Bold.Render("Open rooms"), ""}
 	if len(l.list) == 0 {
 		return append(lines, "No open rooms yet. Create one from the menu: New room.")
 	}
 	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-21s %s", "CODE", "GAME", "STATE", "PLAYERS")))
-	now := time.Now()
-	for i, r := range l.list {
-		line := fmt.Sprintf("%-6s %-13s %-21s %s", r.Code, r.GameName, r.State(now), r.SeatList())
-		if r.Spectators > 0 {
-			line += fmt.Sprintf("  (%d watching)", r.Spectators)
-		}
-		line = draw.Fit(line, w-6)
-		if i == l.sel {
-			line = st.Sel.Render(line)
-		}
-		lines = append(lines, line)
-		if len(lines) > 18 {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("… and %d more", len(l.list)-i-1)))
-			break
-		}
-	}
-	return lines
+	return append(lines, l.pager.view(st.Sel)...)
 }
 
-func (l lobby) helpView(st draw.Styles) []string {
-	lines := []string{st.Bold.Render("Help"), "",
+// The lists' columns: an item too long for the screen goes on under its last column.
+const (
+	roomsIndent   = 6 + 1 + 13 + 1 + 21 + 1  // under PLAYERS
+	gamesIndent   = 2 + 14 + 1               // under the game's summary
+	matchesIndent = 12 + 1 + 13 + 1 + 16 + 1 // under RESULT
+)
+
+// roomItems are the open rooms' lines for the rooms page's pager.
+func (l *lobby) roomItems() []string {
+	items := make([]string, len(l.list))
+	now := time.Now()
+	for i, r := range l.list {
+		items[i] = fmt.Sprintf("%-6s %-13s %-21s %s", r.Code, r.GameName, r.State(now), r.SeatList())
+		if r.Spectators > 0 {
+			items[i] += fmt.Sprintf("  (%d watching)", r.Spectators)
+		}
+	}
+	return items
+}
+
+// helpHead is the help page above its list of games: how the arcade works, wrapped to the width.
+func (l *lobby) helpHead(st draw.Styles, w int) []string {
+	lines := []string{st.Bold.Render("Help"), ""}
+	for _, para := range l.helpText() {
+		if strings.HasPrefix(para, "  ") { // a command, shown whole
+			lines = append(lines, para)
+			continue
+		}
+		lines = append(lines, draw.Wrap(para, max(w-4, 20))...)
+	}
+	return append(lines, "", st.Bold.Render("Rules of a game:"))
+}
+
+// helpText is the help page's text, a paragraph a string; the commands are the ones that reach
+// this server.
+func (l *lobby) helpText() []string {
+	return []string{
 		"Create a room and give its code to friends. They join with",
 		"  " + sshCommand(l.addr, "join CODE"),
 		"and anyone can watch with",
 		"  " + sshCommand(l.addr, "watch CODE"),
-		"Alone? Seat a bot.",
-		"In a room: arrows or hjkl move, enter plays, : types a move, t chats,",
-		"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
-		"", st.Bold.Render("Rules of a game:")}
-	for i, g := range l.games {
-		label := fmt.Sprintf("  %-14s %s", g.Name, g.Summary)
-		if i == l.game {
-			label = st.Sel.Render(label)
-		}
-		lines = append(lines, label)
+		"Alone? Seat a bot. In a room: arrows or hjkl move, enter plays, : types a move, t chats, " +
+			"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
 	}
-	return lines
 }
 
-func (l lobby) rulesView(st draw.Styles, height int) []string {
-	if len(l.games) == 0 {
+// gameItems are the games' lines for the help page's pager.
+func (l *lobby) gameItems() []string {
+	items := make([]string, len(l.games))
+	for i, g := range l.games {
+		items[i] = fmt.Sprintf("  %-14s %s", g.Name, g.Summary)
+	}
+	return items
+}
+
+// rulesView draws the rules of the game chosen: a title with the lines shown, then the pager.
+func (l *lobby) rulesView(st draw.Styles) []string {
+	if l.game >= len(l.games) {
 		return nil
 	}
-	g := l.games[l.game]
-	text := strings.Split(strings.TrimRight(g.Rules, "\n"), "\n")
-	top := min(l.top, max(0, len(text)-height+2))
-	lines := []string{st.Bold.Render(g.Name) + st.Dim.Render(fmt.Sprintf("  (lines %d-%d of %d)", top+1, min(len(text), top+height-2), len(text))), ""}
-	for i := top; i < len(text) && len(lines) < height; i++ {
-		lines = append(lines, text[i])
+	title := st.Bold.Render(l.games[l.game].Name + " rules")
+	if pos := l.pager.position(); pos != "" {
+		title += st.Dim.Render("  (" + pos + ")")
 	}
-	return lines
+	return append([]string{title, ""}, l.pager.view(st.Sel)...)
 }
 
 // newForm is the "new room" form: the game, its options, seats and bots.

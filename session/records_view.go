@@ -31,8 +31,8 @@ func (l lobby) boardView(st draw.Styles) []string {
 	return append(lines, "", st.Dim.Render("A rating with ? is provisional: too few games to be sure."))
 }
 
-// mineView draws the player's ratings and latest matches.
-func (l lobby) mineView(st draw.Styles, w int) []string {
+// mineHead draws the player's ratings and the head of the list of latest matches (matchItems).
+func (l *lobby) mineHead(st draw.Styles) []string {
 	p := l.prof
 	lines := []string{st.Bold.Render("My matches and ratings")}
 	if l.me.Guest {
@@ -40,25 +40,29 @@ func (l lobby) mineView(st draw.Styles, w int) []string {
 	}
 	var games []string
 	for id, n := range p.Played {
-		games = append(games, fmt.Sprintf("%s %d played, %d won", gameName(l, id), n, p.Won[id]))
+		games = append(games, fmt.Sprintf("%s %d played, %d won", gameName(*l, id), n, p.Won[id]))
 	}
 	slices.Sort(games)
 	for _, s := range p.Standings {
-		games = append(games, fmt.Sprintf("%s rating %s (%d rated games)", gameName(l, s.Game), s.Rating, s.Games))
+		games = append(games, fmt.Sprintf("%s rating %s (%d rated game%s)", gameName(*l, s.Game), s.Rating, s.Games, draw.Plural(s.Games)))
 	}
 	if len(games) == 0 {
 		games = []string{"No matches yet."}
 	}
 	lines = append(lines, games...)
-	lines = append(lines, "", st.Dim.Render(fmt.Sprintf("%-12s %-13s %-16s %s", "MATCH", "GAME", "WHEN (UTC)", "RESULT")))
-	for i, m := range p.Recent {
-		line := draw.Fit(fmt.Sprintf("%-12s %-13s %-16s %s", m.ID, gameName(l, m.Game), m.Started.UTC().Format("Jan 2 15:04"), resultFor(m, l.me.ID)), w-6)
-		if i == l.sel {
-			line = st.Sel.Render(line)
-		}
-		lines = append(lines, line)
+	return append(lines, "", st.Dim.Render(fmt.Sprintf("%-12s %-13s %-16s %s", "MATCH", "GAME", "WHEN (UTC)", "RESULT")))
+}
+
+// matchItems are the latest matches' lines for the page's pager.
+func (l *lobby) matchItems() []string {
+	if l.me.Guest {
+		return nil
 	}
-	return lines
+	items := make([]string, len(l.prof.Recent))
+	for i, m := range l.prof.Recent {
+		items[i] = fmt.Sprintf("%-12s %-13s %-16s %s", m.ID, gameName(*l, m.Game), m.Started.UTC().Format("Jan 2 15:04"), resultFor(m, l.me.ID))
+	}
+	return items
 }
 
 func gameName(l lobby, id string) string {

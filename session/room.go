@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -69,8 +71,10 @@ type roomScreen struct {
 	input   lineInput
 	msg     string
 	msgErr  bool
-	level   int // bot level index for 'b'
-	top     int // rules scroll
+	level   int   // bot level index for 'b'
+	rules   pager // the game's rules, while focus is focusRules
+	w, h    int   // the screen's size, as the model last gave it (resize)
+	errSeq  int   // counts the errors said, so that an error's expiry clears only that error
 	ticking bool
 	cache   frameCache
 	helped  helpCache
@@ -128,6 +132,28 @@ func (r *roomScreen) closedReason() string {
 
 func (r *roomScreen) say(msg string, isErr bool) { r.msg, r.msgErr = msg, isErr }
 
+// errorLife is how long an error stays under the board when no key comes to clear it.
+const errorLife = 6 * time.Second
+
+// errExpiredMsg clears the error line, if it still shows the error seq (roomScreen.errSeq).
+type errExpiredMsg struct{ seq int }
+
+// fail shows an error under the board; it goes at the player's next key, or after errorLife (the
+// command returned is its timer: one short-lived tick, no goroutine kept).
+func (r *roomScreen) fail(msg string) tea.Cmd {
+	r.say(msg, true)
+	r.errSeq++
+	seq := r.errSeq
+	return tea.Tick(errorLife, func(time.Time) tea.Msg { return errExpiredMsg{seq} })
+}
+
+// resize tells the room screen the screen's size; the model calls it before every update.
+func (r *roomScreen) resize(w, h int) { r.w, r.h = w, h }
+
+// rulesSize is the rules pager's size on a w x h screen: the whole body but its title line, with
+// a margin of two columns.
+func rulesSize(w, h int) (int, int) { return w - 2, h - 4 }
+
 // update handles a message; leave reports that the player goes back to the lobby.
 func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	// The body (header, board, panel) is drawn again only when it may have changed: a new
@@ -137,21 +163,32 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	case tickMsg:
 		r.ticking, r.cache.valid = false, false
 		return r.tick(), false
+	case errExpiredMsg:
+		if msg.seq == r.errSeq && r.msgErr {
+			r.say("", false)
+		}
+		return nil, false
 	case moveDoneMsg:
 		if msg.err != nil {
-			r.say(msg.err.Error(), true)
+			return r.fail(sentence(msg.err.Error())), false
 		} else if r.msgErr {
 			r.say("", false)
 		}
 		return nil, false
 	case actionMsg:
 		if msg.err != nil {
-			r.say(msg.err.Error(), true)
+			return r.fail(sentence(msg.err.Error())), false
 		}
 		return nil, false
 	}
 	if !r.have {
 		return nil, false
+	}
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseClickMsg:
+		if r.msgErr { // an error is about what was done before; the next action clears it
+			r.say("", false)
+		}
 	}
 	switch r.focus {
 	case focusChat, focusPrompt:
@@ -159,11 +196,9 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	case focusRules:
 		if km, ok := msg.(tea.KeyPressMsg); ok {
 			r.cache.valid = false
+			r.rules.setSize(rulesSize(r.w, r.h))
 			switch {
-			case key.Matches(km, r.keys.ScrollUp):
-				r.top = max(0, r.top-1)
-			case key.Matches(km, r.keys.ScrollDown):
-				r.top++
+			case r.rules.update(km):
 			case key.Matches(km, r.keys.Rules), key.Matches(km, r.keys.Cancel), km.String() == "q":
 				r.focus = focusBoard
 			}
@@ -189,13 +224,15 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, true
 	case key.Matches(km, k.Prompt):
 		r.focus, r.input = focusPrompt, newLineInput("move: ", 40)
-		r.say(r.notationHelp(), false)
+		r.cache.valid = false // the notation shows under the board while the prompt is open
 		return nil, false
 	case key.Matches(km, k.Chat):
-		r.focus, r.input = focusChat, newLineInput("say: ", 200)
+		r.focus, r.input = focusChat, newLineInput("chat: ", 200)
 		return nil, false
 	case key.Matches(km, k.Rules):
-		r.focus, r.top, r.cache.valid = focusRules, 0, false
+		r.focus, r.cache.valid = focusRules, false
+		r.rules = newTextPager(r.rulesText())
+		r.rules.setSize(rulesSize(r.w, r.h))
 		return nil, false
 	case key.Matches(km, k.Level):
 		r.cycleLevel()
@@ -215,9 +252,12 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	return nil, false
 }
 
+// updateInput handles a message while the chat or move prompt is open. Keys go to the prompt
+// only: enter sends, esc cancels, and up and down (keys meant for the board) close it without
+// sending, so that nothing meant for the game goes out as chat.
 func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, r.keys.Cancel) {
-		r.focus = focusBoard
+	if km, ok := msg.(tea.KeyPressMsg); ok && (key.Matches(km, r.keys.Cancel) || key.Matches(km, r.keys.CloseInput)) {
+		r.focus, r.cache.valid = focusBoard, false
 		r.say("", false)
 		return nil
 	}
@@ -226,8 +266,9 @@ func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 	}
 	text := r.input.text()
 	f := r.focus
-	r.focus = focusBoard
+	r.focus, r.cache.valid = focusBoard, false
 	if text == "" {
+		r.say("", false)
 		return nil
 	}
 	if f == focusChat {
@@ -237,6 +278,21 @@ func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 	return moveCmd(r.sub, text)
 }
 
+// sentence makes an error's text a sentence for the message line: a capital first letter and a
+// full stop, as the screen's own messages are.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+		s += "."
+	}
+	return s
+}
+
 func (r *roomScreen) game() (rules.Game, bool) {
 	for _, g := range r.games {
 		if g.ID == r.snap.GameID {
@@ -244,6 +300,21 @@ func (r *roomScreen) game() (rules.Game, bool) {
 		}
 	}
 	return rules.Game{}, false
+}
+
+// withNotation draws the game's notation over the last lines of left (the board's column, w x h),
+// above a blank line, for the move prompt.
+func (r *roomScreen) withNotation(st draw.Styles, left []string, w, h int) []string {
+	help := append([]string{""}, draw.Wrap(r.notationHelp(), w)...)
+	out := make([]string, max(len(left), h))
+	copy(out, left)
+	at := max(0, h-len(help))
+	for i, l := range help {
+		if at+i < len(out) {
+			out[at+i] = st.Dim.Render(l)
+		}
+	}
+	return out
 }
 
 func (r *roomScreen) notationHelp() string {
@@ -290,8 +361,7 @@ func (r *roomScreen) seatBot() tea.Cmd {
 			return actionCmd(func() error { return r.sub.AddBot(seat, level) })
 		}
 	}
-	r.say("There is no free seat for a bot.", true)
-	return nil
+	return r.fail("There is no free seat for a bot.")
 }
 
 // view draws the room.
@@ -337,21 +407,28 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 	buf = append(append(append(buf, ' '), right...), '\n')
 
 	bodyH := h - 3
-	boardW := w - panelWidth - 1
-	var left []string
-	switch {
-	case r.focus == focusRules:
-		left = r.rulesLines(st, boardW, bodyH)
-	case s.Phase == rooms.Waiting:
-		left = r.waitingLines(st, boardW)
-	default:
-		left = r.board.View(s, st, boardW, bodyH)
-	}
-	panel := r.panel(st, panelWidth, bodyH)
-	for i := range bodyH {
-		buf = draw.AppendFit(buf, lineAt(left, i), boardW)
-		buf = draw.AppendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
-		buf = append(buf, '\n')
+	if r.focus == focusRules {
+		// The rules take the whole body, the panel's columns too, so that their lines fit.
+		for _, l := range r.rulesLines(st, w, bodyH) {
+			buf = append(draw.AppendFit(buf, l, w), '\n')
+		}
+	} else {
+		boardW := w - panelWidth - 1
+		var left []string
+		if s.Phase == rooms.Waiting {
+			left = r.waitingLines(st, boardW)
+		} else {
+			left = r.board.View(s, st, boardW, bodyH)
+		}
+		if r.focus == focusPrompt {
+			left = r.withNotation(st, left, boardW, bodyH)
+		}
+		panel := r.panel(st, panelWidth, bodyH)
+		for i := range bodyH {
+			buf = draw.AppendFit(buf, lineAt(left, i), boardW)
+			buf = draw.AppendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
+			buf = append(buf, '\n')
+		}
 	}
 	// The body's lines, each the string of the last body when it has not changed: a move
 	// changes a few lines, and the others cost nothing. (viewLines copies the lines out, so
@@ -385,9 +462,9 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	k := r.keys
 	switch r.focus {
 	case focusChat, focusPrompt:
-		return append(out, k.Send, k.Cancel)
+		return append(out, k.Send, k.Cancel, k.CloseInput)
 	case focusRules:
-		return append(out, k.ScrollUp, k.ScrollDown, withHelp(k.Cancel, "close"))
+		return append(append(out, r.rules.bindings()...), withHelp(k.Cancel, "close"))
 	}
 	s := &r.snap
 	seated := s.You != rules.Spectator
@@ -448,6 +525,8 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 	switch s.Phase {
 	case rooms.Finished:
 		lines = append(lines, r.result(st, w)...)
+	case rooms.Playing:
+		lines = append(lines, r.turnLines(st, w)...)
 	}
 	if s.Phase != rooms.Waiting {
 		lines = append(lines, r.board.Status(s, st, w)...)
@@ -460,21 +539,110 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 	}
 	// Chat and log fill the rest, newest last.
 	lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
-	room := h - len(lines)
+	return append(lines, r.chatTail(st, w, h-len(lines))...)
+}
+
+// chatTail is the end of the chat that fits in room lines: whole messages, the newest last. A
+// newest message longer than room shows its first lines.
+func (r *roomScreen) chatTail(st draw.Styles, w, room int) []string {
 	chat := r.chatLines(st, w)
-	if room > 0 && len(chat) > room {
-		chat = chat[len(chat)-room:]
+	switch {
+	case room <= 0:
+		return nil
+	case len(chat) <= room:
+		return chat
 	}
-	return append(lines, chat...)
+	starts := r.chat.starts
+	for _, i := range starts {
+		if len(chat)-i <= room {
+			return chat[i:]
+		}
+	}
+	last := starts[len(starts)-1]
+	return chat[last : last+room]
+}
+
+// turnLines say whose turn it is, the same way in every game: "Your turn", or "Waiting for" the
+// seats to move (to a watcher: "bob (Blue) is to move"), with what the game says there is to do
+// (draw.TurnTeller).
+func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
+	s := &r.snap
+	if len(s.ToMove) == 0 {
+		return nil
+	}
+	var yours, theirs string
+	if t, ok := r.board.(draw.TurnTeller); ok {
+		yours, theirs = t.TurnText(s)
+	}
+	if s.You != rules.Spectator && slices.Contains(s.ToMove, s.You) {
+		if yours == "" {
+			return []string{st.OK.Render("Your turn."), ""}
+		}
+		return append(wrapKeepingParens(st.OK.Render("Your turn:")+" "+yours, w), "")
+	}
+	names := make([]string, 0, len(s.ToMove))
+	for _, i := range s.ToMove {
+		if int(i) < len(s.Seats) {
+			names = append(names, s.Seats[i].Name+" ("+seatTag(r.board, st, int(i))+")")
+		}
+	}
+	who := strings.Join(names, " and ")
+	var text string
+	switch {
+	case s.You != rules.Spectator && theirs != "":
+		text = "Waiting for " + who + " " + theirs + "."
+	case s.You != rules.Spectator:
+		text = "Waiting for " + who + "."
+	default: // a watcher waits for nobody
+		if theirs == "" {
+			theirs = "to move"
+		}
+		verb := " is "
+		if len(names) > 1 {
+			verb = " are "
+		}
+		text = who + verb + theirs + "."
+	}
+	return append(wrapKeepingParens(text, w), "")
+}
+
+// wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,
+// but breaks no line inside parentheses: "pick a stack (1, 2 or 3)" never leaves "3)" alone.
+func wrapKeepingParens(s string, width int) []string {
+	var words []string
+	depth := 0
+	for _, f := range strings.Fields(s) {
+		if depth > 0 {
+			words[len(words)-1] += " " + f
+		} else {
+			words = append(words, f)
+		}
+		depth = max(0, depth+strings.Count(f, "(")-strings.Count(f, ")"))
+	}
+	var out []string
+	line := ""
+	for _, word := range words {
+		switch {
+		case line == "":
+			line = word
+		case draw.TextWidth(line)+1+draw.TextWidth(word) <= width:
+			line += " " + word
+		default:
+			out = append(out, line)
+			line = word
+		}
+	}
+	return append(out, line)
 }
 
 // chatCache holds the chat as last wrapped for the panel: the panel is drawn again at every
 // snapshot, and the chat changes far less often (a room replaces its chat slice, never changes
 // it). It is keyed by the chat and the width; the styles are the session's, one set for good.
 type chatCache struct {
-	from  []rooms.ChatLine
-	w     int
-	lines []string
+	from   []rooms.ChatLine
+	w      int
+	lines  []string
+	starts []int // the index in lines of each message's first line
 }
 
 // chatLines returns the snapshot's chat wrapped to w columns, oldest first. The result is shared
@@ -485,14 +653,16 @@ func (r *roomScreen) chatLines(st draw.Styles, w int) []string {
 		return c.lines
 	}
 	var lines []string
+	var starts []int
 	for _, l := range r.snap.Chat {
+		starts = append(starts, len(lines))
 		if l.From == "" {
 			lines = append(lines, draw.Wrap(st.Dim.Render("· ")+l.Text, w)...)
 		} else {
 			lines = append(lines, draw.Wrap(st.Bold.Render(l.From+":")+" "+l.Text, w)...)
 		}
 	}
-	*c = chatCache{from: r.snap.Chat, w: w, lines: lines}
+	*c = chatCache{from: r.snap.Chat, w: w, lines: lines, starts: starts}
 	return lines
 }
 
@@ -540,16 +710,26 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	return append(lines, "")
 }
 
-func (r *roomScreen) rulesLines(st draw.Styles, w, h int) []string {
-	g, ok := r.game()
-	if !ok {
-		return []string{"No rules for this game."}
+// rulesText is the rules of the room's game.
+func (r *roomScreen) rulesText() string {
+	if g, ok := r.game(); ok && g.Rules != "" {
+		return g.Rules
 	}
-	text := strings.Split(strings.TrimRight(g.Rules, "\n"), "\n")
-	top := min(r.top, max(0, len(text)-h+1))
-	lines := []string{st.Bold.Render(g.Name + " rules")}
-	for i := top; i < len(text) && len(lines) < h; i++ {
-		lines = append(lines, text[i])
+	return "No rules for this game."
+}
+
+// rulesLines draws the rules pager in w x h cells: a title line, then the rules wrapped to the
+// width.
+func (r *roomScreen) rulesLines(st draw.Styles, w, h int) []string {
+	r.rules.setSize(rulesSize(w, h+3))
+	title := st.Bold.Render(r.snap.GameName + " rules")
+	if pos := r.rules.position(); pos != "" {
+		title += st.Dim.Render("  (" + pos + ")")
+	}
+	lines := make([]string, 0, h)
+	lines = append(lines, title)
+	for _, l := range r.rules.view(st.Sel) {
+		lines = append(lines, "  "+l)
 	}
 	return lines
 }

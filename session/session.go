@@ -145,6 +145,7 @@ func New(cfg Config) Model {
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.addr = cfg.Address
+	m.lobby.resize(m.width, m.height)
 	if cfg.Start.Mode == ModeLobby {
 		m.lobby.msg = cfg.Notice
 	} else {
@@ -282,6 +283,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.room != nil {
 		var cmd tea.Cmd
 		var leave bool
+		m.room.resize(m.width, m.height)
 		cmd, leave = m.room.update(msg)
 		if leave {
 			m.room = nil
@@ -294,6 +296,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.busy {
 		return m, nil
 	}
+	m.lobby.resize(m.width, m.height)
 	act := m.lobby.update(msg, m.cfg.Hub)
 	switch {
 	case act.quit:

@@ -53,11 +53,11 @@ const (
 // one line a player can act on.
 func ParseNew(args []string, games []rules.Game) (Start, error) {
 	if len(args) == 0 {
-		return Start{}, fmt.Errorf("new needs a game: one of %s", rules.GameIDs(games))
+		return Start{}, fmt.Errorf("new needs a game; try one of %s", rules.GameIDs(games))
 	}
 	g, ok := rules.FindGame(games, args[0])
 	if !ok {
-		return Start{}, fmt.Errorf("no game %q: try one of %s", args[0], rules.GameIDs(games))
+		return Start{}, fmt.Errorf("no game %q; try one of %s", args[0], rules.GameIDs(games))
 	}
 	st := Start{Mode: ModeNew, Game: g.ID, Seats: g.MinSeats, BotLevel: defaultBot(g)}
 	given := rules.Options{}

@@ -176,14 +176,16 @@ func TestWaitingGolden(t *testing.T) {
 	golden.RequireEqual(t, plain(m.View().Content))
 }
 
-// TestRoomBodyCache: typing at the prompt reuses the drawn body; a key the board takes draws it
+// TestRoomBodyCache: typing at the open prompt reuses the drawn body; a key the board takes draws it
 // again (the cursor's square shows in the line under the board).
 func TestRoomBodyCache(t *testing.T) {
 	m := roomModel(t, playedSnapshot(t, 4))
 	if !strings.Contains(plain(m.View().Content), "g7 ") {
 		t.Fatal("the cursor does not start on g7")
 	}
-	m = press(m, ":", "b", " ", "e")
+	m = press(m, ":") // opening the prompt draws the notation under the board
+	_ = m.View()
+	m = press(m, "b", " ", "e")
 	if !m.room.cache.valid {
 		t.Error("typing at the prompt threw the drawn body away")
 	}

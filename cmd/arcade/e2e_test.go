@@ -220,7 +220,7 @@ func TestChatRejoinAndReplace(t *testing.T) {
 	bob.waitFor("you: bob (Blue)", "playing")
 
 	alice.send("t")
-	alice.waitFor("say:")
+	alice.waitFor("chat:")
 	alice.send("hello \x1b[31mbob\x1b]0;pwned\x07!\r")
 	bob.waitFor("alice: hello bob!")
 

@@ -138,16 +138,16 @@ func (b *colorettaBoard) View(snap *rooms.Snapshot, st draw.Styles, width, heigh
 		lines = append(lines, b.handLines(v, snap, st, width)...)
 	}
 	lines = append(lines, "")
-	lines = append(lines, colorettaPrompt(v, snap, st, width)...)
+	lines = append(lines, colorettaPrompt(v, st)...)
 	return append(lines, b.hint(v, snap, st))
 }
 
-// colorettaHeader is the top line: round, cycle, deck and the Last Cycle card.
+// colorettaHeader is the top line: round, cycle and the Last Cycle card (the deck's box and the
+// panel count the deck).
 func colorettaHeader(v coloretta.View, st draw.Styles) string {
 	parts := []string{
 		st.Bold.Render(fmt.Sprintf("Round %d/%d", v.Round, v.Rounds)),
 		fmt.Sprintf("cycle %d", v.Cycle),
-		fmt.Sprintf("deck %d", v.DeckSize),
 	}
 	if v.Over {
 		parts[1] = "game over"
@@ -160,7 +160,7 @@ func lastCycleNote(v coloretta.View, st draw.Styles) string {
 	if v.LastCycle {
 		return st.Err.Render("LAST CYCLE")
 	}
-	return fmt.Sprintf("LC after %d card%s", v.UntilLastCycle, draw.Plural(v.UntilLastCycle))
+	return fmt.Sprintf("last cycle after %d card%s", v.UntilLastCycle, draw.Plural(v.UntilLastCycle))
 }
 
 // table draws the stacks, one a line, beside the drawn card's box (or the deck's).
@@ -478,21 +478,28 @@ func (b *colorettaBoard) hint(v coloretta.View, snap *rooms.Snapshot, st draw.St
 	return st.Dim.Render(strings.Join(parts, draw.PartSep(st)))
 }
 
-// colorettaPrompt tells the viewer what to do, or whom the table waits for.
-func colorettaPrompt(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, width int) []string {
-	switch {
-	case v.Over:
+// colorettaPrompt says that the game is over; the room says whose turn it is (TurnText).
+func colorettaPrompt(v coloretta.View, st draw.Styles) []string {
+	if v.Over {
 		return []string{st.Bold.Render("The game is over.")}
-	case colorettaTurn(v, snap) && v.Prompt != "":
-		return draw.Wrap(st.OK.Render("Your turn: ")+v.Prompt, width)
-	case v.ToMove >= 0:
-		what := "to draw or pick"
-		if v.HasDrawn {
-			what = "to place the " + v.Drawn.String() + " card"
-		}
-		return draw.Wrap(st.Dim.Render("Waiting for "+playerName(snap, v.ToMove)+" "+what+"."), width)
 	}
 	return nil
+}
+
+// TurnText says what the viewer is to do on their turn, and what the seat to move is to do
+// otherwise, for the room's turn line.
+func (b *colorettaBoard) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
+	v, ok := draw.ViewOf[coloretta.View](snap)
+	if !ok || v.Over || v.ToMove < 0 {
+		return "", ""
+	}
+	if colorettaTurn(v, snap) {
+		return v.Prompt, ""
+	}
+	if v.HasDrawn {
+		return "", "to place the " + v.Drawn.String() + " card"
+	}
+	return "", "to draw or pick a stack"
 }
 
 func (b *colorettaBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string {
@@ -500,7 +507,11 @@ func (b *colorettaBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int)
 	if !ok {
 		return nil
 	}
-	lines := []string{fmt.Sprintf("Deck %d%s", v.DeckSize, draw.PartSep(st)) + lastCycleNote(v, st)}
+	deck := fmt.Sprintf("Deck %d", v.DeckSize)
+	if v.LastCycle {
+		deck += draw.PartSep(st) + lastCycleNote(v, st)
+	}
+	lines := []string{deck}
 	if last := lastMoveText(v, snap); last != "" {
 		lines = append(lines, draw.Wrap("Last: "+last, width)...)
 	}

@@ -505,7 +505,7 @@ func (b *disconBoard) describe(v *discon.View, st draw.Styles) string {
 // selection says which piece is selected and whether its tower will be left behind.
 func (b *disconBoard) selection(v *discon.View, snap *rooms.Snapshot, st draw.Styles) string {
 	if !myTurn(v, snap) {
-		return st.Dim.Render("Waiting for " + discon.SeatName(v.Turn) + ".")
+		return "" // the room says whose turn it is
 	}
 	leave := "takes its tower"
 	if b.leave {

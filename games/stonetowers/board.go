@@ -134,7 +134,7 @@ func (b *stoneBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height in
 		b.row = row
 	}
 	if seated {
-		lines = append(lines, "", b.describe(v, snap.You, st))
+		lines = append(lines, "", b.describe(v, snap.You, v.ToMove == snap.You, st))
 	}
 	return lines
 }
@@ -261,8 +261,8 @@ func (b *stoneBoard) cell(c stonetowers.Cell, mark byte, st draw.Styles) string 
 	return m + st.SeatStyle(int(c.Owner)).Render(strings.ToLower(draw.SeatLetter(int(c.Owner)))) + " "
 }
 
-// describe says what the cursor's square is and what enter would do there.
-func (b *stoneBoard) describe(v stonetowers.View, me rules.Seat, st draw.Styles) string {
+// describe says what the cursor's square is and, on the viewer's turn, what enter would do there.
+func (b *stoneBoard) describe(v stonetowers.View, me rules.Seat, myTurn bool, st draw.Styles) string {
 	sq := v.At(b.cur)
 	inf := sq.Influence
 	what := "unowned"
@@ -283,7 +283,11 @@ func (b *stoneBoard) describe(v stonetowers.View, me rules.Seat, st draw.Styles)
 	default:
 		act = "build"
 	}
-	return fmt.Sprintf("%s %s · influence R%d B%d · %s", b.cur, what, inf[0], inf[1], st.Bold.Render(act))
+	line := fmt.Sprintf("%s %s · influence R%d B%d", b.cur, what, inf[0], inf[1])
+	if !myTurn {
+		return line
+	}
+	return line + " · " + st.Bold.Render(act)
 }
 
 func (b *stoneBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string {

@@ -34,6 +34,17 @@ type SeatLabeler interface {
 	SeatLabel(seat int) (letter, name string)
 }
 
+// TurnTeller is implemented by boards whose game says what there is to do on a turn. The room
+// says whose turn it is for every game ("Your turn", "Waiting for bob (Blue)"); a TurnTeller adds
+// the what: "Your turn: draw (d) or pick a stack (1 or 2)", "Waiting for bob (Seat 2) to place
+// the red card."
+type TurnTeller interface {
+	// TurnText returns what the viewer is to do when it is their turn (yours), and what the seat
+	// to move is to do otherwise (theirs, read after the seat's name: "to draw or pick"); either
+	// may be empty.
+	TurnText(snap *rooms.Snapshot) (yours, theirs string)
+}
+
 // ViewRef finds the game's view in a snapshot, given by the engine as a *T, without copying it:
 // for views too large to copy at every frame (DISCON's is about 7 KB). The view is shared by every
 // session the room shows it to: read it only.

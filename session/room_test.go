@@ -1,0 +1,213 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/games/gametest"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+// stoneSnapshot plays plies moves of the seeded Stone Towers match of playedSnapshot and returns
+// Red's snapshot with the engine.
+func stoneSnapshot(t *testing.T, plies int) (rooms.Snapshot, rules.Engine) {
+	t.Helper()
+	state, moves := gametest.PlayBots(t, stonetowers.Game, rules.Options{"size": "12", "turns": "25"}, 2, 7,
+		stonetowers.Greedy{}, func(i int, _ rules.Engine) bool { return i >= plies })
+	return gametest.Snapshot("K7QXM", stonetowers.Game, state, moves, []string{"ann", "bob"}, defaultChat), state
+}
+
+// seen returns snap as seat sees it.
+func seen(snap rooms.Snapshot, state rules.Engine, seat rules.Seat) rooms.Snapshot {
+	snap.You, snap.View = seat, state.View(seat)
+	return snap
+}
+
+// TestEveryGameSaysWhoseTurn: in every game the player to move reads "Your turn" and the other
+// "Waiting for" the player to move, in the same place (the panel, under the seats); a watcher
+// reads who is to move. Stone Towers says what enter would do only to the player to move.
+func TestEveryGameSaysWhoseTurn(t *testing.T) {
+	stone, stoneState := stoneSnapshot(t, 14)
+	discon, disconState := disconSnapshot(t, 12)
+	colo, coloState := colorettaMid(t, 3, 30)
+	for _, c := range []struct {
+		name  string
+		snap  rooms.Snapshot
+		state rules.Engine
+		other string // the waiting line of the seat not to move
+	}{
+		{"stonetowers", stone, stoneState, "Waiting for ann (Red)."},
+		{"discon", discon, disconState, "Waiting for ann (Red)."},
+		{"coloretta", colo, coloState, "Waiting for ann (Seat 1)"},
+	} {
+		if len(c.snap.ToMove) != 1 || c.snap.ToMove[0] != 0 {
+			t.Fatalf("%s: not ann's turn", c.name)
+		}
+		mine := plain(roomModel(t, c.snap).View().Content)
+		if strings.Count(mine, "Your turn") != 1 || strings.Contains(mine, "Waiting for") {
+			t.Errorf("%s: the player to move does not read \"Your turn\" once:\n%s", c.name, mine)
+		}
+		theirs := plain(roomModel(t, seen(c.snap, c.state, 1)).View().Content)
+		if strings.Contains(theirs, "Your turn") || !strings.Contains(words(theirs), c.other) {
+			t.Errorf("%s: the player waiting does not read %q:\n%s", c.name, c.other, theirs)
+		}
+		watched := plain(roomModel(t, seen(c.snap, c.state, rules.Spectator)).View().Content)
+		if !strings.Contains(words(watched), "ann (") || !strings.Contains(watched, " is to ") {
+			t.Errorf("%s: a watcher does not read who is to move:\n%s", c.name, watched)
+		}
+		// The turn line is in the panel, right of the board, under the seats and a blank line.
+		for _, screen := range []string{mine, theirs} {
+			lines := strings.Split(screen, "\n")
+			row := len(c.snap.Seats) + 2
+			if row >= len(lines) || len(lines[row]) < 53 || !strings.HasPrefix(strings.TrimSpace(lines[row][50:]), "Your turn") &&
+				!strings.HasPrefix(strings.TrimSpace(lines[row][50:]), "Waiting for") {
+				t.Errorf("%s: the turn line is not under the seats:\n%s", c.name, screen)
+			}
+		}
+	}
+	if theirs := plain(roomModel(t, seen(stone, stoneState, 1)).View().Content); strings.Contains(theirs, "build") {
+		t.Errorf("the Stone Towers player not to move is told to build:\n%s", theirs)
+	}
+}
+
+// TestColorettaPromptKeepsItsParentheses: the turn line never leaves the end of a list of keys
+// alone on a line.
+func TestColorettaPromptKeepsItsParentheses(t *testing.T) {
+	got := wrapKeepingParens("Your turn: draw (d) or pick a stack (1, 2 or 3)", 28)
+	for _, l := range got {
+		if strings.HasPrefix(l, "3)") || strings.Count(l, "(") != strings.Count(l, ")") {
+			t.Errorf("wrapped %q", got)
+		}
+	}
+}
+
+// TestChatOpensOnlyOnItsKey: tab does not open the chat; keys meant for the board after it move
+// the board's cursor, and nothing is sent. On t the chat prompt shows; arrows edit or close it,
+// and nothing goes out but what was typed.
+func TestChatOpensOnlyOnItsKey(t *testing.T) {
+	m := roomModel(t, playedSnapshot(t, 4))
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyTab}, {Code: tea.KeyLeft}, {Code: tea.KeyEnter}} {
+		next, cmd := m.Update(k)
+		m = next.(Model)
+		if m.room.focus != focusBoard {
+			t.Fatalf("%s took the focus from the board", k)
+		}
+		if k.Code == tea.KeyEnter {
+			if cmd == nil {
+				t.Error("enter on the board proposes no move")
+			}
+		} else if cmd != nil {
+			t.Errorf("%s sends something", k)
+		}
+	}
+	m = press(m, "t")
+	if m.room.focus != focusChat || !strings.Contains(plain(m.View().Content), "chat:") {
+		t.Fatalf("t shows no chat prompt:\n%s", plain(m.View().Content))
+	}
+	m = press(m, "h", "i")
+	next, _ := m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
+	m = press(next.(Model), "X")
+	if got := string(m.room.input.value); got != "hXi" {
+		t.Errorf("left and X made %q of hi, want hXi", got)
+	}
+	next, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyUp})
+	m = next.(Model)
+	if m.room.focus != focusBoard || cmd != nil {
+		t.Errorf("up while chatting: focus %d, command %v; want the prompt closed, nothing sent", m.room.focus, cmd)
+	}
+	m = press(m, "t")
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyF1}, {Code: 'x', Mod: tea.ModAlt}, {Code: tea.KeyRight}} {
+		next, _ := m.Update(k)
+		m = next.(Model)
+	}
+	if got := string(m.room.input.value); got != "" {
+		t.Errorf("keys that type nothing put %q in the chat", got)
+	}
+}
+
+// TestChatScrollsByWholeMessages: when the chat is longer than its room in the panel, the panel
+// shows whole messages, the newest last, never the end of one.
+func TestChatScrollsByWholeMessages(t *testing.T) {
+	snap := playedSnapshot(t, 14)
+	snap.Chat = nil
+	for i := range 12 {
+		snap.Chat = append(snap.Chat, rooms.ChatLine{From: "bob", Text: fmt.Sprintf("message %d is long enough to take two lines", i)})
+	}
+	m := roomModel(t, snap)
+	out := plain(m.View().Content)
+	lines := strings.Split(out, "\n")
+	first := -1
+	for i, l := range lines {
+		if len(l) > 52 && strings.HasPrefix(strings.TrimSpace(l[50:]), "────") {
+			first = i + 1
+			break
+		}
+	}
+	if first < 0 || first >= len(lines) || len(lines[first]) < 53 || !strings.HasPrefix(strings.TrimSpace(lines[first][50:]), "bob: message") {
+		t.Errorf("the chat does not start with a whole message:\n%s", out)
+	}
+	if !strings.Contains(out, "message 11") {
+		t.Errorf("the newest message is not shown:\n%s", out)
+	}
+}
+
+// TestErrorsClear: an error under the board goes at the next key, or when its time is up; an
+// older error's expiry does not clear a newer one.
+func TestErrorsClear(t *testing.T) {
+	m := roomModel(t, playedSnapshot(t, 4))
+	next, cmd := m.Update(moveDoneMsg{err: fmt.Errorf("square taken")})
+	m = next.(Model)
+	if cmd == nil || !strings.Contains(plain(m.View().Content), "Square taken.") {
+		t.Fatalf("the error is not shown as a sentence, or has no expiry:\n%s", plain(m.View().Content))
+	}
+	next, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
+	m = next.(Model)
+	if strings.Contains(plain(m.View().Content), "Square taken") {
+		t.Errorf("the error stays after the next key:\n%s", plain(m.View().Content))
+	}
+	next, _ = m.Update(moveDoneMsg{err: fmt.Errorf("first")})
+	m = next.(Model)
+	old := m.room.errSeq
+	next, _ = m.Update(actionMsg{err: fmt.Errorf("second")})
+	m = next.(Model)
+	next, _ = m.Update(errExpiredMsg{seq: old})
+	m = next.(Model)
+	if !strings.Contains(plain(m.View().Content), "Second.") {
+		t.Errorf("the first error's expiry cleared the second:\n%s", plain(m.View().Content))
+	}
+	next, _ = m.Update(errExpiredMsg{seq: m.room.errSeq})
+	m = next.(Model)
+	if strings.Contains(plain(m.View().Content), "Second") {
+		t.Errorf("the error stays after its time:\n%s", plain(m.View().Content))
+	}
+}
+
+// TestRatedGamesPlural: one rated game is "1 rated game".
+func TestRatedGamesPlural(t *testing.T) {
+	m := press(recordsModel(), "down", "down", "down", "down", "enter")
+	m.lobby.prof.Standings[0].Games = 1
+	if out := plain(m.View().Content); !strings.Contains(out, "(1 rated game)") {
+		t.Errorf("one rated game:\n%s", out)
+	}
+}
+
+// TestMovePromptShowsNotation: while the move prompt is open the game's notation shows under the
+// board; it goes when the prompt closes.
+func TestMovePromptShowsNotation(t *testing.T) {
+	m := roomModel(t, playedSnapshot(t, 4))
+	first := strings.SplitN(stonetowers.Game.Notation, " ", 4)[:3]
+	want := strings.Join(first, " ")
+	m = press(m, ":")
+	if out := plain(m.View().Content); !strings.Contains(out, want) || !strings.Contains(out, "move:") {
+		t.Errorf("the move prompt does not show the notation (%q):\n%s", want, out)
+	}
+	m = press(m, "esc")
+	if out := plain(m.View().Content); strings.Contains(out, want) {
+		t.Errorf("the notation stays after the prompt closed:\n%s", out)
+	}
+}
