@@ -125,7 +125,10 @@ func (r *roomScreen) closedReason() string {
 	return "The room has closed."
 }
 
-func (r *roomScreen) say(msg string, isErr bool) { r.msg, r.msgErr = msg, isErr }
+// say puts msg on the message line, on one line: a game's notation help may have two.
+func (r *roomScreen) say(msg string, isErr bool) {
+	r.msg, r.msgErr = strings.ReplaceAll(msg, "\n", " "), isErr
+}
 
 // update handles a message; leave reports that the player goes back to the lobby.
 func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {

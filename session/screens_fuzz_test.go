@@ -470,3 +470,29 @@ func (fuzzRecords) Match(id string) (record.Match, error) {
 	}
 	return m, nil
 }
+
+// TestScreenFindings replays what FuzzScreens found, each fixed since (testdata/fuzz/FuzzScreens
+// holds the inputs as found).
+func TestScreenFindings(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		start  uint8
+		events []string
+	}{
+		// The move prompt opened and left empty: the notation's help, two lines in Stone Towers,
+		// stood on the message line and pushed the screen one line past the window.
+		{"notation help on one line", startOf("stonetowers", 0), []string{":", "enter"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newFuzzSession(t, c.start)
+			defer s.close()
+			for script := encodeEvents(t, c.events...); len(script) > 0; {
+				var msg tea.Msg
+				msg, script = decodeEvent(script)
+				s.deliver(msg)
+				s.pump()
+				s.check(fmt.Sprintf("after %+v", msg))
+			}
+		})
+	}
+}
