@@ -12,15 +12,13 @@ import (
 
 	shlex "github.com/anmitsu/go-shlex"
 
+	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/rules/coloretta"
-	"github.com/arcade/arcade/rules/discon"
-	"github.com/arcade/arcade/rules/stonetowers"
 	"github.com/arcade/arcade/session"
 )
 
-// fuzzGames is the arcade's catalogue of engines (the board views are not needed to parse).
-var fuzzGames = []rules.Game{stonetowers.Game, discon.Game, coloretta.Game}
+// fuzzGames is the arcade's catalogue of games.
+var fuzzGames = games.Rules()
 
 // FuzzParseRequest feeds parseRequest the words of arbitrary command lines, split as the SSH
 // server splits them (charm.land/ssh's Session.Command), after the middleware's length limit.
