@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +25,8 @@ import (
 // game where the player sits with bots (the board, the move prompt, the chat, the rules), from a
 // room of bots the player watches, and from the replay of a recorded match of each game. Nothing
 // panics, and after every event the screen (View and ViewLines) fits the window: within its width
-// and height once it is at least the minimum (at most the maximum), within the minimum below it.
+// and height once it is at least the minimum (at most the maximum), within the minimum below it,
+// with no control character or escape sequence but colours and styles.
 func FuzzScreens(f *testing.F) {
 	for _, s := range screenSeeds() {
 		f.Add(s.start, encodeEvents(f, s.events...))
@@ -196,11 +198,21 @@ func (s *fuzzSession) checkLines(when string, lines []string, w, h int) {
 		if n := ansi.StringWidth(l); n > w {
 			s.t.Fatalf("%s: line %d is %d columns in a window %d x %d (drawn for %d x %d): %q", when, i, n, s.w, s.h, w, h, ansi.Strip(l))
 		}
+		if bare := sgr.ReplaceAllString(l, ""); strings.ContainsFunc(bare, isControl) {
+			s.t.Fatalf("%s: line %d holds a control character or an escape sequence other than a colour: %q", when, i, l)
+		}
 		if s.ascii && strings.ContainsFunc(ansi.Strip(l), func(r rune) bool { return r > 0x7e }) {
 			s.t.Fatalf("%s: line %d is not ASCII in an ASCII session: %q", when, i, ansi.Strip(l))
 		}
 	}
 }
+
+// sgr matches the colour and style sequences a screen may hold.
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// isControl reports a C0 or C1 control character, DEL included: what a screen must not send but
+// inside its colours (a pasted escape reaching another player's terminal, say).
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
 
 // The events of a script. Each starts with a byte whose low three bits say what it is:
 //
