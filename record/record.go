@@ -33,6 +33,8 @@ type Seat struct {
 type Move struct {
 	Seat rules.Seat `json:"seat"`
 	Move string     `json:"move"`
+	// At is when the move was accepted; zero in records written before moves had a time.
+	At time.Time `json:"at,omitzero"`
 }
 
 // Match is a recorded match: its header and its moves.
@@ -45,7 +47,8 @@ type Match struct {
 	Seed    uint64        `json:"seed"`
 	Seats   []Seat        `json:"seats"`
 	Started time.Time     `json:"started"`
-	// Ended is zero while the match is unfinished.
+	// Ended is zero while the match is unfinished. A match that its moves ended, ended with its
+	// last move, even when the end was recorded later (by a room restored after a restart).
 	Ended   time.Time     `json:"ended,omitzero"`
 	Outcome rules.Outcome `json:"outcome"`
 	// Unrated is set when the match ended without rating (abandoned).

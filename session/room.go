@@ -130,7 +130,10 @@ func (r *roomScreen) closedReason() string {
 	return "The room has closed."
 }
 
-func (r *roomScreen) say(msg string, isErr bool) { r.msg, r.msgErr = msg, isErr }
+// say puts msg on the message line, on one line: a game's notation help may have two.
+func (r *roomScreen) say(msg string, isErr bool) {
+	r.msg, r.msgErr = strings.ReplaceAll(msg, "\n", " "), isErr
+}
 
 // errorLife is how long an error stays under the board when no key comes to clear it.
 const errorLife = 6 * time.Second

@@ -85,16 +85,16 @@ type endEntry struct {
 	Unrated bool          `json:"unrated,omitempty"`
 }
 
-// apply ends the match and, when it is rateable, rates it as of Ended.
+// apply ends the match (see endTime) and, when it is rateable, rates it as of its end.
 func (e endEntry) apply(tx *bolt.Tx) error {
 	m, err := header(tx, e.ID)
 	if err != nil {
 		return err
 	}
-	m.Ended, m.Outcome, m.Unrated = e.Ended, e.Outcome, e.Unrated
 	m.Plies = countMoves(tx, e.ID)
+	m.Ended, m.Outcome, m.Unrated = endTime(tx, e), e.Outcome, e.Unrated
 	if m.Rateable() {
-		if err := rate(tx, m, e.Ended); err != nil {
+		if err := rate(tx, m, m.Ended); err != nil {
 			return err
 		}
 		m.Rated = true

@@ -34,7 +34,7 @@ func (rc recorder) record(code string, e rooms.Event) error {
 			Seed: e.Seed, Seats: seatsOf(e.Seats), Started: time.Now().UTC()})
 		return err
 	case rooms.EventMove:
-		return rc.db.AppendMove(code, e.Ply, record.Move{Seat: e.Seat, Move: e.Move})
+		return rc.db.AppendMove(code, e.Ply, record.Move{Seat: e.Seat, Move: e.Move, At: time.Now().UTC()})
 	case rooms.EventTakeover:
 		return rc.db.SetSeats(code, seatsOf(e.Seats))
 	case rooms.EventEnd:

@@ -1,6 +1,8 @@
 package coloretta
 
 import (
+	"errors"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -65,6 +67,50 @@ func FuzzApply(f *testing.F) {
 			if census(s) != fullDeck(s.ncol) {
 				t.Fatalf("census %+v", census(s))
 			}
+		}
+	})
+}
+
+// FuzzNotation: in a position reached by random play (fuzzed seats, rounds and seed), every
+// legal move's notation parses back to the same move, and arbitrary text either fails with
+// ErrBadNotation or gives a move whose notation parses back to it.
+func FuzzNotation(f *testing.F) {
+	// The notation's worked examples (game.go) and near misses.
+	for _, s := range []string{"d", "p3", "t2", "D", " t5 ", "p1", "p5", "p6", "t0", "d1", "take 2", ""} {
+		f.Add(uint64(1), uint8(0), uint8(0), s)
+		f.Add(uint64(2), uint8(3), uint8(40), s)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, shape, plies uint8, text string) {
+		s, err := NewState(int(shape/4)%maxRounds+1, int(shape%4)+2, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 1))
+		for range int(plies) {
+			ms := s.LegalMoves(rules.Seat(s.turn))
+			if s.over || len(ms) == 0 {
+				break
+			}
+			if s, err = s.ApplyMove(rules.Seat(s.turn), ms[rng.IntN(len(ms))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for seat := range rules.Seat(s.seats) {
+			for _, m := range s.LegalMoves(seat) {
+				if again, err := ParseMove(m.String()); err != nil || again != m {
+					t.Fatalf("legal %+v is written %q, which parses to %+v, %v", m, m.String(), again, err)
+				}
+			}
+		}
+		m, err := ParseMove(text)
+		if err != nil {
+			if !errors.Is(err, rules.ErrBadNotation) {
+				t.Fatalf("%q: %v does not wrap ErrBadNotation", text, err)
+			}
+			return
+		}
+		if again, err := ParseMove(m.String()); err != nil || again != m {
+			t.Fatalf("%q parses to %+v, written %q, which parses to %+v, %v", text, m, m.String(), again, err)
 		}
 	})
 }

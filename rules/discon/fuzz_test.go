@@ -1,6 +1,7 @@
 package discon
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -48,6 +49,52 @@ func FuzzApply(f *testing.F) {
 			if err == nil {
 				checkInvariants(t, e.(*State))
 			}
+		}
+	})
+}
+
+// FuzzNotation: in a position reached by random play (fuzzed variant, seats and seed), every
+// legal move's notation parses back to the same move, and arbitrary text either fails with
+// ErrBadNotation or gives a move whose notation parses back to it.
+func FuzzNotation(f *testing.F) {
+	// The notation's worked examples (game.go), the looser forms ParseMove takes, and near misses.
+	for _, m := range []string{"3 d6", "3 c4-d6", "3 d6*", "3 d6 leave", "3 c4-d6*", "3c4d6", "3 c4 d6",
+		"3 c4xd6", "3 d6 l", "pass", "end", "PASS", "0 d6", "7 d6", "3 k6", "3 d11", "3 d0", "3", "3 d6**", ""} {
+		f.Add(uint64(1), uint8(0), m)
+		f.Add(uint64(5), uint8(40), m)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, plies uint8, text string) {
+		seats := 2 + int(seed%3)
+		s, err := NewState(Variant(seed/3%uint64(len(variantNames))), seats, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 7))
+		for range int(plies) {
+			ms := s.LegalMoves(s.turn)
+			if s.over || len(ms) == 0 {
+				break
+			}
+			if s, err = s.ApplyMove(s.turn, ms[rng.IntN(len(ms))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for seat := range rules.Seat(seats) {
+			for _, m := range s.LegalMoves(seat) {
+				if again, err := ParseMove(m.String()); err != nil || again != m {
+					t.Fatalf("legal %+v is written %q, which parses to %+v, %v", m, m.String(), again, err)
+				}
+			}
+		}
+		m, err := ParseMove(text)
+		if err != nil {
+			if !errors.Is(err, rules.ErrBadNotation) {
+				t.Fatalf("%q: %v does not wrap ErrBadNotation", text, err)
+			}
+			return
+		}
+		if again, err := ParseMove(m.String()); err != nil || again != m {
+			t.Fatalf("%q parses to %+v, written %q, which parses to %+v, %v", text, m, m.String(), again, err)
 		}
 	})
 }
