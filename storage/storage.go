@@ -218,20 +218,20 @@ func (d *DB) init() error {
 			}
 		}
 		var err error
-		schema, err = readSchema(tx)
-		return err
+		if schema, err = readSchema(tx); err != nil || schema == 1 {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
 	})
+	if err != nil || schema != 1 {
+		return err
+	}
+	n, err := d.sealAll()
 	if err != nil {
 		return err
 	}
-	if schema == 1 {
-		n, err := d.sealAll()
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			d.log.Info("storage: sealed the records of an older arcade with checksums", "records", n)
-		}
+	if n > 0 {
+		d.log.Info("storage: sealed the records of an older arcade with checksums", "records", n)
 	}
 	return d.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
