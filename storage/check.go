@@ -90,9 +90,9 @@ func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 		}
 		if err == nil {
 			if g, ok := rules.FindGame(games, m.Game); !ok {
-				err = fmt.Errorf("match %s: its game %q is not in this arcade", id, m.Game)
+				err = fmt.Errorf("its game %q is not in this arcade", m.Game)
 			} else if _, rerr := m.Replay(g); rerr != nil {
-				err = fmt.Errorf("match %s does not replay: %w", id, rerr)
+				err = fmt.Errorf("it does not replay: %w", rerr)
 			}
 		}
 		if err != nil {
@@ -116,14 +116,14 @@ func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 		}
 		last = append(last[:0], id...)
 		if matches.Get(id) == nil {
-			r.Damaged = append(r.Damaged, Damage{ID: string(id), Reason: fmt.Sprintf("moves of match %q, which has no record", id)})
+			r.Damaged = append(r.Damaged, Damage{ID: string(id), Reason: "moves stored under the ID of no match"})
 		}
 		return nil
 	})
 	_ = tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
 		if matches.Get(id) == nil {
 			r.Damaged = append(r.Damaged, Damage{ID: string(id), Code: string(code),
-				Reason: fmt.Sprintf("room %s's unfinished match %q has no record", code, id)})
+				Reason: "the room's unfinished match has no record"})
 		}
 		return nil
 	})

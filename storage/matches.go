@@ -126,20 +126,20 @@ func countMoves(tx *bolt.Tx, id string) int {
 
 // loadMatch reads match id with its moves. A header or move that fails its sum or does not
 // decode, a gap in the plies (or, for a finished match, fewer or more moves than it ended with), or a match set aside (Quarantine) is an error wrapping ErrDamaged;
-// a match with no record is ErrNoMatch. bare: see unseal.
+// a match with no record is ErrNoMatch. The errors do not name the match. bare: see unseal.
 func loadMatch(tx *bolt.Tx, id string, bare bool) (record.Match, error) {
 	var m record.Match
 	raw := tx.Bucket(bucketMatches).Get([]byte(id))
 	if raw == nil {
 		if q := tx.Bucket(bucketQuar); q != nil {
 			if b := q.Bucket([]byte(id)); b != nil {
-				return m, fmt.Errorf("match %s: %w; it was set aside (%s)", id, ErrDamaged, b.Get(keyReason))
+				return m, fmt.Errorf("%w; it was set aside: %s", ErrDamaged, b.Get(keyReason))
 			}
 		}
 		return m, ErrNoMatch
 	}
 	if err := decode([]byte(id), raw, &m, bare); err != nil {
-		return m, fmt.Errorf("match %s: %w", id, err)
+		return m, fmt.Errorf("its record: %w", err)
 	}
 	m.ID = id
 	prefix := append([]byte(id), 0)
@@ -148,16 +148,16 @@ func loadMatch(tx *bolt.Tx, id string, bare bool) (record.Match, error) {
 		ply := len(m.Moves)
 		var mv record.Move
 		if err := decode(k, v, &mv, bare); err != nil {
-			return m, fmt.Errorf("match %s move %d: %w", id, ply+1, err)
+			return m, fmt.Errorf("move %d: %w", ply+1, err)
 		}
 		if !bytes.Equal(k, moveKey(id, ply)) {
-			return m, fmt.Errorf("match %s: %w: move %d is missing", id, ErrDamaged, ply+1)
+			return m, fmt.Errorf("%w: move %d is missing", ErrDamaged, ply+1)
 		}
 		m.Moves = append(m.Moves, mv)
 	}
 	if m.Finished() && m.Plies != len(m.Moves) {
 		// The end's record counted the moves: one lost since (its key damaged) is found here.
-		return m, fmt.Errorf("match %s: %w: it ended after %d moves, %d are stored", id, ErrDamaged, m.Plies, len(m.Moves))
+		return m, fmt.Errorf("%w: it ended after %d moves, %d are stored", ErrDamaged, m.Plies, len(m.Moves))
 	}
 	m.Plies = len(m.Moves)
 	return m, nil
@@ -168,8 +168,11 @@ func loadMatch(tx *bolt.Tx, id string, bare bool) (record.Match, error) {
 func (d *DB) Match(id string) (record.Match, error) {
 	var m record.Match
 	err := d.view(func(tx *bolt.Tx) error {
+		id := strings.ToLower(strings.TrimSpace(id))
 		var err error
-		m, err = loadMatch(tx, strings.ToLower(strings.TrimSpace(id)), d.bare)
+		if m, err = loadMatch(tx, id, d.bare); err != nil && !errors.Is(err, ErrNoMatch) {
+			err = fmt.Errorf("match %s: %w", id, err)
+		}
 		return err
 	})
 	return m, err
@@ -185,11 +188,7 @@ func (d *DB) Unfinished() ([]record.Match, []Damage, error) {
 		return tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
 			m, err := loadMatch(tx, string(id), d.bare)
 			if err != nil {
-				dmg := Damage{ID: string(id), Code: string(code), Game: m.Game, Reason: err.Error()}
-				if errors.Is(err, ErrNoMatch) {
-					dmg.Reason = fmt.Sprintf("room %s's match %s: %v", code, id, err)
-				}
-				bad = append(bad, dmg)
+				bad = append(bad, Damage{ID: string(id), Code: string(code), Game: m.Game, Reason: err.Error()})
 				return nil
 			}
 			m.Code = string(code)

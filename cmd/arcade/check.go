@@ -42,6 +42,9 @@ func runCheck(args []string, getenv func(string) string, out, errOut io.Writer) 
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return checkFailed, nil // the usage is shown
+			}
 			return checkFailed, fmt.Errorf("%w: %w", errCheckFailed, err)
 		}
 		if fs.NArg() == 0 {
@@ -75,16 +78,18 @@ func check(path string, out io.Writer) (int, error) {
 	case errors.Is(err, storage.ErrLocked):
 		return checkFailed, fmt.Errorf("%w: a running arcade server holds %s; stop it and check again, or check a copy: arcade backup FILE, then arcade check FILE", errCheckFailed, path)
 	case errors.Is(err, storage.ErrDamaged):
-		fmt.Fprintf(out, "pages: damaged\nresult: DAMAGED\n")
-		return checkDamaged, withAdvice(err, path)
+		fmt.Fprintf(out, "file: %v\nresult: DAMAGED\n", err)
+		return checkDamaged, fmt.Errorf("%s is damaged: bbolt cannot read it, nor the server start on it; "+
+			"keep it aside for inspection and put the latest backup (made with `arcade backup FILE`) in its place", path)
 	case err != nil:
 		return checkFailed, fmt.Errorf("%w: %w", errCheckFailed, err)
 	}
 	defer db.Close()
 	r, err := db.Check(games.Rules())
 	if err != nil {
-		fmt.Fprintf(out, "result: DAMAGED\n")
-		return checkDamaged, withAdvice(err, path)
+		fmt.Fprintf(out, "file: %v\nresult: DAMAGED\n", err)
+		return checkDamaged, fmt.Errorf("%s is damaged; keep it aside for inspection and put the latest backup "+
+			"(made with `arcade backup FILE`) in its place", path)
 	}
 	if len(r.Pages) > 0 {
 		fmt.Fprintf(out, "pages: damaged (bbolt's check):\n")
@@ -111,8 +116,8 @@ func check(path string, out io.Writer) (int, error) {
 		return checkClean, nil
 	}
 	fmt.Fprintf(out, "result: DAMAGED\n")
-	return checkDamaged, fmt.Errorf("%s is damaged; the server sets damaged matches aside and starts the others; "+
-		"to have every match back, put the latest backup (made with arcade backup) in its place while the server is stopped", path)
+	return checkDamaged, fmt.Errorf("%s holds damage; the server starts on it, setting damaged unfinished matches "+
+		"aside; to have them back, put the latest backup (made with `arcade backup FILE`) in its place while the server is stopped", path)
 }
 
 // countMatches counts the damage that names a match.
@@ -145,13 +150,13 @@ func describe(d storage.Damage) string {
 	return who + ": " + d.Reason
 }
 
-// withAdvice adds to an error that says the database is damaged (storage.ErrDamaged) what the
-// operator can do; other errors are returned as they are.
+// withAdvice adds to an error that says the database at path is damaged (storage.ErrDamaged) what
+// the operator can do; other errors are returned as they are.
 func withAdvice(err error, path string) error {
 	if !errors.Is(err, storage.ErrDamaged) {
 		return err
 	}
-	return fmt.Errorf("%w\nThe file was not changed. To go on: keep it for inspection (copy it aside), "+
-		"put the latest backup (made with arcade backup) in place of %s, and start again; "+
-		"arcade check --data DIR, or arcade check FILE, says what is damaged in a file", err, path)
+	return fmt.Errorf("%w\nThe file was left as it is. To go on: see what is damaged with `arcade check %s`; "+
+		"keep the file aside for inspection, put the latest backup (made with `arcade backup FILE`) in its place, "+
+		"and start the server again", err, path)
 }

@@ -94,12 +94,9 @@ func resume(db *storage.DB, hub *rooms.Hub, logf, warnf func(string, ...any)) (i
 
 // quarantine sets the damaged match d aside, and says so.
 func quarantine(db *storage.DB, d storage.Damage, warnf func(string, ...any)) {
-	err := db.Quarantine(d)
-	if err != nil {
-		warnf("damaged match %s (room %s, game %s) is not resumed, and could not be set aside: %v; it will be tried again at the next start: %s",
-			d.ID, d.Code, d.Game, err, d.Reason)
+	if err := db.Quarantine(d); err != nil {
+		warnf("damaged: %s; not resumed, and not set aside (%v): it is tried again at the next start", describe(d), err)
 		return
 	}
-	warnf("damaged match %s (room %s, game %s) is not resumed; its records are kept aside in the database for inspection (arcade check lists them): %s",
-		d.ID, d.Code, d.Game, d.Reason)
+	warnf("damaged: %s; not resumed: set aside in the database for inspection (arcade check lists it)", describe(d))
 }
