@@ -112,9 +112,10 @@ func parseMeta(b []byte) (boltMeta, bool) {
 // pageWalk walks the tree of pages of one file.
 type pageWalk struct {
 	f    io.ReaderAt
-	size uint64 // page size
-	hwm  uint64 // pages in use: 0 to hwm-1
-	seen []bool // pages already reached
+	size uint64   // page size
+	hwm  uint64   // pages in use: 0 to hwm-1
+	seen []bool   // pages already reached
+	free [][]byte // buffers of one page, for reuse
 }
 
 // errPage is the walk's error for damage at page id.
@@ -127,15 +128,20 @@ func (w *pageWalk) read(id uint64) ([]byte, error) {
 	if id < 2 || id >= w.hwm {
 		return nil, errPage(id, "outside the %d pages in use", w.hwm)
 	}
-	head := make([]byte, pageHeaderSize)
-	if _, err := w.f.ReadAt(head, int64(id*w.size)); err != nil {
+	var buf []byte
+	if n := len(w.free); n > 0 {
+		buf, w.free = w.free[n-1], w.free[:n-1]
+	} else {
+		buf = make([]byte, w.size)
+	}
+	if _, err := w.f.ReadAt(buf, int64(id*w.size)); err != nil {
 		return nil, errPage(id, "unreadable: %v", err)
 	}
 	ne := binary.NativeEndian
-	if got := ne.Uint64(head); got != id {
+	if got := ne.Uint64(buf); got != id {
 		return nil, errPage(id, "says it is page %d", got)
 	}
-	overflow := uint64(ne.Uint32(head[12:]))
+	overflow := uint64(ne.Uint32(buf[12:]))
 	if overflow >= w.hwm-id {
 		return nil, errPage(id, "its %d overflow pages run past the pages in use", overflow)
 	}
@@ -145,9 +151,11 @@ func (w *pageWalk) read(id uint64) ([]byte, error) {
 		}
 		w.seen[p] = true
 	}
-	buf := make([]byte, (overflow+1)*w.size)
-	if _, err := w.f.ReadAt(buf, int64(id*w.size)); err != nil {
-		return nil, errPage(id, "unreadable: %v", err)
+	if overflow > 0 {
+		buf = append(buf, make([]byte, overflow*w.size)...)
+		if _, err := w.f.ReadAt(buf[w.size:], int64((id+1)*w.size)); err != nil {
+			return nil, errPage(id, "unreadable: %v", err)
+		}
 	}
 	return buf, nil
 }
@@ -161,6 +169,11 @@ func (w *pageWalk) tree(id uint64, lo, hi []byte, depth int) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if uint64(len(buf)) == w.size {
+			w.free = append(w.free, buf) // nothing refers to it once its subtree is walked
+		}
+	}()
 	ne := binary.NativeEndian
 	flags, count := ne.Uint16(buf[8:]), int(ne.Uint16(buf[10:]))
 	switch flags {
