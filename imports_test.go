@@ -10,9 +10,9 @@ import (
 )
 
 // layers maps each package (prefix) of the module to the project packages it may import. The
-// direction is rules <- rooms <- session <- sshd <- cmd; sanitize and rating are leaves; record
-// (the shared vocabulary of the past) sits on rules; storage sits on record and is for cmd only,
-// as is hostkeys. session/draw is what a board view needs of session (the Board interface, the
+// direction is rules <- rooms <- session <- sshd <- cmd; sanitize (which holds the name rule) and
+// rating are leaves; record (the shared vocabulary of the past) sits on rules; storage sits on
+// record and is for cmd only, as is hostkeys. session/draw is what a board view needs of session (the Board interface, the
 // styles); games, the catalogue, sits beside sshd: it names each game's engine (rules/<game>),
 // board view and load driver (games/<game>), and only cmd imports it.
 var layers = map[string][]string{
@@ -21,8 +21,8 @@ var layers = map[string][]string{
 	"sanitize":       {},
 	"hostkeys":       {},
 	"rating":         {},
-	"record":         {"rules", "rating"},
-	"storage":        {"rules", "rating", "record"},
+	"record":         {"rules", "rating", "sanitize"},
+	"storage":        {"rules", "rating", "record", "sanitize"},
 	"rooms":          {"rules", "sanitize"},
 	"session/draw":   {"rooms", "rules"},
 	"session":        {"session/draw", "rooms", "rules", "record", "sanitize"},

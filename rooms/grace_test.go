@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -140,6 +141,84 @@ func TestEndMatchUnrated(t *testing.T) {
 		}
 		if err := a.Move(t.Context(), "1"); !errors.Is(err, rules.ErrGameOver) {
 			t.Errorf("move after EndMatch: %v", err)
+		}
+	})
+}
+
+// TestDesertedRoomCloses: a match whose human players have all dropped ends unrated and its room
+// closes when the last grace runs out, instead of being listed as playing; while a grace runs,
+// the list says who is away and for how long. A watcher does not keep the room open.
+func TestDesertedRoomCloses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, l := newTestHub(t, Config{SeatGrace: 2 * time.Minute})
+		r, a, b := startPair(t, h, 10)
+		d := mustJoin(t, r, dave, true)
+		mustMove(t, a, "1")
+		b.Leave()
+		waitFor(t, d, "bob dropping", func(s Snapshot) bool { return !s.Seats[1].Connected })
+		time.Sleep(time.Minute)
+		a.Leave()
+		synctest.Wait()
+		if got := h.List()[0].State(time.Now()); got != "alice away 2:00 +1" {
+			t.Errorf("both away: state %q", got)
+		}
+		time.Sleep(time.Minute) // bob's grace runs out; alice's has a minute to go
+		synctest.Wait()
+		if got := h.List()[0].State(time.Now()); got != "alice away 1:00 +1" || !h.List()[0].Away[1].Gone {
+			t.Errorf("bob's grace over: state %q", got)
+		}
+		time.Sleep(time.Minute)
+		last, _ := closedAfter(t, d)
+		if last.Phase != Closed || !strings.Contains(last.Notice, "every player left") {
+			t.Errorf("the watcher's last snapshot: phase %v, notice %q", last.Phase, last.Notice)
+		}
+		if len(h.List()) != 0 || !l.contains("every player left") {
+			t.Errorf("the room is still listed: %+v", h.List())
+		}
+	})
+}
+
+// TestRoomStates: the list says what is true of each room.
+func TestRoomStates(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		s    Summary
+		want string
+	}{
+		{Summary{Phase: Waiting, Free: 1}, "waiting for 1 player"},
+		{Summary{Phase: Waiting, Free: 3}, "waiting for 3 players"},
+		{Summary{Phase: Playing}, "playing"},
+		{Summary{Phase: Playing, Away: []Away{{Name: "bob", Until: now.Add(102 * time.Second)}}}, "bob away 1:42"},
+		{Summary{Phase: Playing, Away: []Away{{Name: "bob", Until: now.Add(-time.Second)}}}, "bob away 0:00"},
+		{Summary{Phase: Playing, Away: []Away{{Name: "bob", Gone: true}, {Name: "ann"}}}, "bob left +1"},
+		{Summary{Phase: Finished}, "finished"},
+	} {
+		if got := c.s.State(now); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+// TestFinishedRoomClosesWhenLeft: a finished room that everyone has left closes when the seat
+// grace runs out (a player may come back for a rematch until then), not after the empty expiry.
+func TestFinishedRoomClosesWhenLeft(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, _ := newTestHub(t, Config{SeatGrace: 2 * time.Minute, EmptyExpiry: 30 * time.Minute})
+		r, a, b := startPair(t, h, 3)
+		mustMove(t, a, "2")
+		mustMove(t, b, "1")
+		waitFor(t, b, "the end", func(s Snapshot) bool { return s.Phase == Finished })
+		a.Leave()
+		b.Leave()
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if got := h.List(); len(got) != 1 || got[0].State(time.Now()) != "finished" {
+			t.Fatalf("a minute after: %+v", got)
+		}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if _, err := h.Find(r.Code(), alice); !errors.Is(err, ErrNoRoom) {
+			t.Errorf("finished room left for the seat grace: %v", err)
 		}
 	})
 }

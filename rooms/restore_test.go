@@ -98,3 +98,22 @@ func TestRestoreFinishesAnEndedMatch(t *testing.T) {
 		t.Errorf("end: %+v", e)
 	}
 }
+
+// TestRestoredNamesShownByTheRule: names in a record of an older build, which allowed lookalikes,
+// show as sanitize.ShownName shows them: never as the name they imitate.
+func TestRestoredNamesShownByTheRule(t *testing.T) {
+	h, _ := newTestHub(t, Config{})
+	r, err := h.Restore(Resume{
+		Code: "k7qxn", GameID: "race", Options: rules.Options{"target": "10"}, Seed: 5,
+		Seats: []SeatInfo{{PlayerID: "SHA256:mallory", Name: "аlice"}, {PlayerID: bob.ID, Name: "Bob.Smith"}},
+		Moves: []MoveRecord{{Seat: 0, Move: "2"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := mustJoin(t, r, carol, true)
+	snap := waitFor(t, w, "the restored match", func(s Snapshot) bool { return s.Phase == Playing })
+	if got := []string{snap.Seats[0].Name, snap.Seats[1].Name}; got[0] != "?lice" || got[1] != "bob?smith" {
+		t.Errorf("restored seats show %q, want [?lice bob?smith]", got)
+	}
+}

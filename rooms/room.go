@@ -18,7 +18,8 @@ type Player struct {
 	// ID identifies the player: the SHA256 fingerprint of their key, or "guest-..." for a guest. A
 	// seat belongs to an ID.
 	ID string
-	// Name is shown to others. Rooms sanitise it (sanitize.Line, MaxName runes).
+	// Name is shown to others. Rooms show it as sanitize.ShownName does (a name restored from a
+	// record of an older build may break today's name rule), "player" if that is empty.
 	Name string
 	// Guest is set for players without a key; they play unranked.
 	Guest bool
@@ -167,8 +168,9 @@ func (r *Room) Join(p Player, watch bool) (*Sub, error) {
 	return s, nil
 }
 
+// cleanName is a player's name as the room shows it (Player.Name).
 func cleanName(name string) string {
-	if name = sanitize.Line(name, MaxName); name == "" {
+	if name = sanitize.Line(sanitize.ShownName(name), MaxName); name == "" {
 		name = "player"
 	}
 	return name
@@ -296,14 +298,20 @@ func (r *Room) stop(notice string) {
 	r.stopped = true
 }
 
-// armEmpty starts the countdown of an empty room. Room goroutine only.
+// armEmpty starts the countdown of an empty room: EmptyExpiry, or for a finished match only the
+// seat grace (a player who left may come back for a rematch; nobody else will). Room goroutine
+// only.
 func (r *Room) armEmpty() {
 	r.cancelEmpty()
-	if r.cfg.EmptyExpiry < 0 {
+	expiry := r.cfg.EmptyExpiry
+	if expiry < 0 {
 		return
 	}
+	if r.phase == Finished {
+		expiry = min(expiry, max(r.cfg.SeatGrace, 0))
+	}
 	gen := r.emptyGen
-	r.emptyTimer = time.AfterFunc(r.cfg.EmptyExpiry, func() {
+	r.emptyTimer = time.AfterFunc(expiry, func() {
 		r.post(func() {
 			if gen == r.emptyGen && len(r.subs) == 0 {
 				r.cfg.Logf("rooms: room %s expired", r.code)

@@ -23,6 +23,9 @@ type seatState struct {
 
 func (st *seatState) empty() bool { return st.player.ID == "" && st.bot == "" }
 
+// away reports whether the seat's human holder is not connected to the room.
+func (st *seatState) away() bool { return st.bot == "" && !st.empty() && st.sub == nil }
+
 func (st *seatState) name() string {
 	if st.bot != "" {
 		return st.bot + " bot"
@@ -90,8 +93,42 @@ func (r *Room) graceOver(st *seatState, gen uint64) {
 		return
 	}
 	st.abandoned = true
+	if r.deserted() {
+		// Nobody is left to give the seat to a bot or end the match: the match ends unrated and
+		// the room closes, rather than be listed as playing until it expires.
+		r.system("%s did not come back, and no other player is here", st.player.Name)
+		r.finish(r.abandonedOutcome(), true)
+		r.cfg.Logf("rooms: room %s: every player left; the match ended unrated", r.code)
+		r.stop("every player left; the match ended without rating")
+		return
+	}
 	r.system("%s did not come back: give their seat to a bot, or end the match unrated", st.player.Name)
 	r.broadcast()
+}
+
+// deserted reports whether the match has human players and all of them are away with their
+// graces run out. Room goroutine only.
+func (r *Room) deserted() bool {
+	humans := false
+	for _, st := range r.seats {
+		if st.bot != "" || st.empty() {
+			continue
+		}
+		if !st.away() || !st.abandoned {
+			return false
+		}
+		humans = true
+	}
+	return humans
+}
+
+// abandonedOutcome is the outcome of a match ended because a seat was abandoned: the scores so
+// far, no ranks. Room goroutine only.
+func (r *Room) abandonedOutcome() rules.Outcome {
+	out := r.engine.Outcome()
+	out.Scores = append([]int(nil), out.Scores...)
+	out.Over, out.Ranks, out.Reason = true, nil, "abandoned"
+	return out
 }
 
 // clearGrace ends a seat's grace, if any. Room goroutine only.
@@ -209,10 +246,7 @@ func (r *Room) endMatch(s *Sub) error {
 	if !abandoned {
 		return ErrNotAbandoned
 	}
-	out := r.engine.Outcome()
-	out.Scores = append([]int(nil), out.Scores...)
-	out.Over, out.Ranks, out.Reason = true, nil, "abandoned"
-	r.finish(out, true)
+	r.finish(r.abandonedOutcome(), true)
 	r.broadcast()
 	return nil
 }

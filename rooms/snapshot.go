@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -128,6 +129,44 @@ type Summary struct {
 	Free       int
 	Spectators int
 	Created    time.Time
+	// Away lists the seats whose players dropped during the match, in seat order.
+	Away []Away
+}
+
+// Away is a seat whose player dropped during the match.
+type Away struct {
+	Name string
+	// Until is when the seat is abandoned if its player has not come back.
+	Until time.Time
+	// Gone: the grace ran out (the seat may be given to a bot, or the match ended).
+	Gone bool
+}
+
+// State says what is true of the room at now, in a few words for a list: "waiting for 2
+// players", "playing", "bob away 1:42" (with "+1" when more are away), "bob left", "finished".
+func (s Summary) State(now time.Time) string {
+	switch s.Phase {
+	case Waiting:
+		if s.Free == 1 {
+			return "waiting for 1 player"
+		}
+		return fmt.Sprintf("waiting for %d players", s.Free)
+	case Playing:
+		if len(s.Away) == 0 {
+			return "playing"
+		}
+		a := s.Away[0]
+		state := a.Name + " left"
+		if !a.Gone {
+			left := max(a.Until.Sub(now), 0).Round(time.Second)
+			state = fmt.Sprintf("%s away %d:%02d", a.Name, int(left.Minutes()), int(left.Seconds())%60)
+		}
+		if len(s.Away) > 1 {
+			state += fmt.Sprintf(" +%d", len(s.Away)-1)
+		}
+		return state
+	}
+	return s.Phase.String()
 }
 
 // SeatList joins the names of the room's seats, "-" for a free one: "ann, -".
@@ -250,6 +289,9 @@ func (r *Room) publish() {
 			sum.Free++
 		}
 		sum.Seats[i] = st.name()
+		if r.phase == Playing && st.away() {
+			sum.Away = append(sum.Away, Away{Name: st.name(), Until: st.graceUntil, Gone: st.abandoned})
+		}
 	}
 	r.summary.Store(sum)
 }

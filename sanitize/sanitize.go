@@ -1,5 +1,6 @@
 // Package sanitize makes user text (names, chat, typed moves) safe to show on other players'
-// terminals: no escape sequences, no control characters, no invalid UTF-8, bounded length.
+// terminals: no escape sequences, no control characters, no invalid UTF-8, bounded length. It also
+// holds the name rule (name.go), which every layer that binds or shows a player's name applies.
 package sanitize
 
 import (
@@ -58,23 +59,6 @@ func Text(s string, max int) string {
 		}
 		b.WriteRune(r)
 		n++
-	}
-	return b.String()
-}
-
-// Name returns s as a player name: letters, digits, '-', '_' and '.', at most max runes. Anything
-// else is dropped. The result may be empty, and callers then pick a name of their own.
-func Name(s string, max int) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range stripEscapes(s) {
-		if max > 0 && n >= max {
-			break
-		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
-			b.WriteRune(r)
-			n++
-		}
 	}
 	return b.String()
 }

@@ -30,19 +30,6 @@ func TestLine(t *testing.T) {
 	}
 }
 
-func TestName(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"ann", "ann"},
-		{"\x1b[2Jbob", "bob"},
-		{"a b;c", "abc"},
-		{"verylongname_of_someone", "verylongname_of_"},
-	} {
-		if got := Name(tc.in, 16); got != tc.want {
-			t.Errorf("Name(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func FuzzLine(f *testing.F) {
 	f.Add("\x1b[31mhi\x1b]0;x\x07", 10)
 	f.Fuzz(func(t *testing.T, s string, max int) {

@@ -45,6 +45,7 @@ var menuItems = []struct {
 
 // lobby is the lobby's state.
 type lobby struct {
+	addr   string     // Config.Address
 	keys   *lobbyKeys // shared (lobbyKeyMap)
 	games  []rules.Game
 	page   lobbyPage
@@ -275,15 +276,20 @@ func (l lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string 
 	for _, b := range body {
 		lines = append(lines, "  "+b)
 	}
-	status := ""
+	// The message is shown whole, wrapped over as many lines as it takes (up to half the screen),
+	// taken from the body's.
+	status := []string{""}
 	switch {
 	case busy:
-		status = st.Dim.Render("Opening the room…")
+		status = []string{st.Dim.Render("Opening the room…")}
 	case l.msg != "":
-		status = st.Err.Render(l.msg)
+		status = wrapped(l.msg, st.Err, w-2, h/2)
 	}
-	out := block(lines, w, h-2)
-	out = append(out, draw.Fit(" "+status, w), l.helped.line(st, w, help))
+	out := block(lines, w, h-1-len(status))
+	for _, s := range status {
+		out = append(out, draw.Fit(" "+s, w))
+	}
+	out = append(out, l.helped.line(st, w, help))
 	return strings.Join(out, "\n")
 }
 
@@ -318,14 +324,13 @@ func (l lobby) roomsView(st draw.Styles, w int) []string {
 	if len(l.list) == 0 {
 		return append(lines, "No open rooms yet. Create one from the menu: New room.")
 	}
-	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-9s %-5s %s", "CODE", "GAME", "STATE", "FREE", "PLAYERS")))
+	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-21s %s", "CODE", "GAME", "STATE", "PLAYERS")))
 	now := time.Now()
 	for i, r := range l.list {
-		line := fmt.Sprintf("%-6s %-13s %-9s %-5d %s", r.Code, r.GameName, r.Phase, r.Free, r.SeatList())
+		line := fmt.Sprintf("%-6s %-13s %-21s %s", r.Code, r.GameName, r.State(now), r.SeatList())
 		if r.Spectators > 0 {
 			line += fmt.Sprintf("  (%d watching)", r.Spectators)
 		}
-		_ = now
 		line = draw.Fit(line, w-6)
 		if i == l.sel {
 			line = st.Sel.Render(line)
@@ -341,8 +346,11 @@ func (l lobby) roomsView(st draw.Styles, w int) []string {
 
 func (l lobby) helpView(st draw.Styles) []string {
 	lines := []string{st.Bold.Render("Help"), "",
-		"Create a room, give its code to friends: they type `ssh -t HOST join CODE`.",
-		"Alone? Seat a bot. Everyone else can watch: `ssh -t HOST watch CODE`.",
+		"Create a room and give its code to friends. They join with",
+		"  " + sshCommand(l.addr, "join CODE"),
+		"and anyone can watch with",
+		"  " + sshCommand(l.addr, "watch CODE"),
+		"Alone? Seat a bot.",
 		"In a room: arrows or hjkl move, enter plays, : types a move, t chats,",
 		"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
 		"", st.Bold.Render("Rules of a game:")}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/sanitize"
 	"github.com/arcade/arcade/session/draw"
 )
 
@@ -21,7 +22,7 @@ func (l lobby) boardView(st draw.Styles) []string {
 	}
 	lines = append(lines, st.Dim.Render(fmt.Sprintf("%4s  %-16s %7s %5s %6s %5s %5s %5s", "RANK", "NAME", "RATING", "RD", "GAMES", "WON", "LOST", "DRAWN")))
 	for _, s := range l.board {
-		line := fmt.Sprintf("%4d  %-16s %7s %5.0f %6d %5d %5d %5d", s.Rank, s.Name, s.Rating, s.Rating.RD, s.Games, s.Wins, s.Losses, s.Draws)
+		line := fmt.Sprintf("%4d  %-16s %7s %5.0f %6d %5d %5d %5d", s.Rank, sanitize.ShownName(s.Name), s.Rating, s.Rating.RD, s.Games, s.Wins, s.Losses, s.Draws)
 		if s.PlayerID == l.me.ID {
 			line = st.Bold.Render(line)
 		}
@@ -77,7 +78,7 @@ func resultFor(m record.Match, me string) string {
 		if s.PlayerID == me && mine < 0 {
 			mine = i
 		} else {
-			others = append(others, s.Name)
+			others = append(others, s.Shown())
 		}
 	}
 	vs := "vs " + strings.Join(others, ", ")

@@ -107,7 +107,7 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 		View: state.View(rules.Spectator), Outcome: state.Outcome(),
 	}
 	for _, s := range r.match.Seats {
-		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
+		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Shown(), PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
 	}
 	if snap.Outcome.Over {
 		snap.Phase = rooms.Finished

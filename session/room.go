@@ -76,6 +76,7 @@ type roomScreen struct {
 	helped  helpCache
 	chat    chatCache
 	labels  []string // seatLabel's drawn labels by seat, for this board
+	addr    string   // Config.Address
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
@@ -564,7 +565,7 @@ func (r *roomScreen) waitingLines(st draw.Styles, w int) []string {
 	}
 	lines := []string{"", st.Bold.Render("Waiting for players."), "",
 		"Give your friends the room code:", "", "      " + st.Title.Render(spaced(s.Code)), "",
-		"They join with:", "  ssh -t HOST join " + s.Code, ""}
+		"They join with:", "  " + sshCommand(r.addr, "join "+s.Code), ""}
 	if free > 0 {
 		lines = append(lines, fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, draw.Plural(free)))
 		if s.You != rules.Spectator {

@@ -43,7 +43,9 @@ type Config struct {
 	Boards Boards
 	// Records serves leaderboards, profiles and replays; nil when none are kept.
 	Records Records
-	// Notice is shown in the lobby when the session starts (e.g. why the player is a guest).
+	// Notice is shown in full, wrapped, when the session starts (e.g. why the player is a guest):
+	// in the lobby's message lines, or, when the command line opens a room or a replay, on a
+	// screen of its own in front of it until a key is pressed (the room opens meanwhile).
 	Notice string
 	Player rooms.Player
 	Start  Start
@@ -53,6 +55,10 @@ type Config struct {
 	NoColor bool
 	// ASCII draws with ASCII characters only, for terminals with poor Unicode.
 	ASCII bool
+	// Address is what players type after ssh to reach this server, e.g. "-p 2222
+	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
+	// joins them. Empty shows HOST.
+	Address string
 	// Send is the session's program's Send (tea.Program.Send): the model is woken with it when
 	// a room has left a snapshot for it (see wake). A session that opens a room needs it.
 	Send func(tea.Msg)
@@ -87,7 +93,8 @@ type model struct {
 	room   *roomScreen
 	replay *replayScreen
 	notice string
-	busy   bool // a create or join is under way
+	intro  string // Config.Notice, shown in front of the room or replay until a key is pressed
+	busy   bool   // a create or join is under way
 	conn   *conn
 	waking atomic.Bool // a wakeMsg is on its way to the model (see wake)
 }
@@ -129,7 +136,12 @@ func New(cfg Config) Model {
 	m := Model{&model{cfg: cfg, st: draw.NewStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
-	m.lobby.msg = cfg.Notice
+	m.lobby.addr = cfg.Address
+	if cfg.Start.Mode == ModeLobby {
+		m.lobby.msg = cfg.Notice
+	} else {
+		m.intro = cfg.Notice
+	}
 	return m
 }
 
@@ -214,6 +226,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.notice != "" {
 			return m, nil
 		}
+		if m.intro != "" {
+			m.intro = "" // the key only dismisses the notice
+			return m, nil
+		}
+	case tea.MouseMsg:
+		if m.intro != "" {
+			return m, nil
+		}
 	case joinedMsg:
 		m.busy = false
 		if msg.err != nil {
@@ -225,6 +245,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
+		m.room.addr = m.cfg.Address
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
 	case wakeMsg:
@@ -309,16 +330,20 @@ func (m Model) view(content string) tea.View {
 
 // roomShown reports whether the screen shows the room (render draws m.room).
 func (m Model) roomShown() bool {
-	return m.notice == "" && m.width >= minWidth && m.height >= minHeight && m.replay == nil && m.room != nil
+	return m.notice == "" && m.intro == "" && m.width >= minWidth && m.height >= minHeight && m.replay == nil &&
+		m.room != nil
 }
 
 func (m Model) render() string {
 	w, h := m.width, m.height
 	if m.notice != "" {
-		return "\n  " + m.st.Title.Render(m.notice) + "\n"
+		return noticeView(*m.st, m.notice, "", w)
 	}
 	if w < minWidth || h < minHeight {
 		return tooSmall(w, h, *m.st)
+	}
+	if m.intro != "" {
+		return introView(*m.st, m.intro, w, h)
 	}
 	if m.replay != nil {
 		return m.replay.view(*m.st, w, h)

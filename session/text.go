@@ -27,6 +27,40 @@ func block(lines []string, width, height int) []string {
 	return out
 }
 
+// noticeView draws a notice in full, wrapped to the screen's width w, with a hint below it when
+// hint is not empty.
+func noticeView(st draw.Styles, notice, hint string, w int) string {
+	lines := []string{""}
+	for _, l := range draw.Wrap(notice, max(w-4, 20)) {
+		lines = append(lines, "  "+st.Title.Render(l))
+	}
+	if hint != "" {
+		lines = append(lines, "", "  "+st.Dim.Render(hint))
+	}
+	return strings.Join(append(lines, ""), "\n")
+}
+
+// introView is the screen of a notice shown in front of the room or replay a session's command
+// line opened, until a key is pressed.
+func introView(st draw.Styles, notice string, w, h int) string {
+	lines := append([]string{st.Title.Render("ARCADE")}, strings.Split(noticeView(st, notice, "Press any key to go on.", w), "\n")...)
+	return strings.Join(block(lines, w, h), "\n")
+}
+
+// wrapped breaks a message into lines of at most width columns, each drawn in style, at most
+// limit of them (at least one); the last line kept ends with … when some were left out.
+func wrapped(msg string, style draw.Paint, width, limit int) []string {
+	lines := draw.Wrap(msg, width)
+	if limit = max(limit, 1); len(lines) > limit {
+		lines = lines[:limit]
+		lines[limit-1] = draw.Fit(lines[limit-1], width-1) + "…"
+	}
+	for i, l := range lines {
+		lines[i] = style.Render(l)
+	}
+	return lines
+}
+
 // tooSmall is the screen for a terminal below the minimum size.
 func tooSmall(w, h int, st draw.Styles) string {
 	msg := []string{
@@ -47,4 +81,13 @@ func helpLine(st draw.Styles, width int, bindings ...key.Binding) string {
 	h.Styles.ShortSeparator = st.Dim.Style()
 	h.SetWidth(width)
 	return draw.Fit(h.ShortHelpView(bindings), width)
+}
+
+// sshCommand is the command line that runs command on this server, for a player to type or pass
+// on: addr is Config.Address, "" when unknown (then HOST stands for it).
+func sshCommand(addr, command string) string {
+	if addr == "" {
+		addr = "HOST"
+	}
+	return "ssh -t " + addr + " " + command
 }

@@ -118,7 +118,10 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s help                     this text
 
 Room options for new: seats=N, bots=N (seats given to bots), bot=LEVEL.
-`, host)
+
+Your name is your SSH user name (ssh NAME@host): 1 to %[2]d of a-z, 0-9, - and _,
+starting and ending with a letter or digit. The first key to use a name keeps it.
+`, host, sanitize.MaxName)
 	for _, g := range games {
 		fmt.Fprintf(w, "\n%s (%s): %s\n", g.Name, g.ID, g.Summary)
 		if g.MinSeats == g.MaxSeats {
@@ -150,7 +153,7 @@ func writeRooms(w io.Writer, list []rooms.Summary, now time.Time) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE")
 	for _, r := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.Phase,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.State(now),
 			r.SeatList(), r.Free, r.Spectators, age(now.Sub(r.Created)))
 	}
 	tw.Flush()
@@ -166,13 +169,40 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
-// writeWhoami prints the player's name and identity.
-func writeWhoami(w io.Writer, p rooms.Player) {
-	if p.Guest {
-		fmt.Fprintf(w, "name: %s\nguest: no key was used, so you play unranked and cannot take a seat back later\n", p.Name)
+// writeWhoami prints the player's name and identity. A guest gets one message saying why it is a
+// guest: notice (the name was refused), or else that no key was used. Lines are wrapped at
+// plainWidth columns.
+func writeWhoami(w io.Writer, p rooms.Player, notice string) {
+	if !p.Guest {
+		fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, p.ID)
 		return
 	}
-	fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, p.ID)
+	if notice == "" {
+		notice = "No key was used, so you play as a guest: unranked, and you cannot take a seat back later."
+	}
+	fmt.Fprintf(w, "name: %s (guest)\n%s\n", p.Name, strings.Join(wrap(notice, plainWidth), "\n"))
+}
+
+// plainWidth is the width plain-text answers are wrapped to: a terminal's smallest usual width.
+const plainWidth = 80
+
+// wrap breaks text into lines of at most width bytes at spaces (a longer word gets a line of its
+// own). No character is wider in columns than in UTF-8 bytes, so no line is wider than width.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case len(line)+1+len(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
 }
 
 // leaderboardSize is how many standings the plain leaderboard prints per game.
@@ -192,6 +222,9 @@ func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, onl
 		}
 		if list == nil {
 			list = []record.Standing{}
+		}
+		for i := range list {
+			list[i].Name = sanitize.ShownName(list[i].Name) // names of older builds may break the rule
 		}
 		all[g.ID] = list
 		shown = append(shown, g)

@@ -1,10 +1,14 @@
 package sshd
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session"
 )
@@ -73,6 +77,48 @@ func TestParseRequestErrors(t *testing.T) {
 		}
 		if err != nil && strings.ContainsRune(err.Error(), 0x1b) {
 			t.Errorf("%q: error carries an escape: %q", line, err)
+		}
+	}
+}
+
+// oldRecords serves a leaderboard holding names an older build bound: a lookalike, upper case.
+type oldRecords struct{}
+
+func (oldRecords) Leaderboard(game string, limit int) ([]record.Standing, error) {
+	return []record.Standing{{Rank: 1, PlayerID: "SHA256:m", Name: "аlice", Game: game},
+		{Rank: 2, PlayerID: "SHA256:b", Name: "Bob", Game: game}}, nil
+}
+func (oldRecords) Profile(string, int) (record.Profile, error) { return record.Profile{}, nil }
+func (oldRecords) Match(string) (record.Match, error)          { return record.Match{}, nil }
+
+// TestLeaderboardShowsNamesByTheRule: the plain and JSON leaderboards show stored names as the
+// name rule shows them, never a lookalike as the name it imitates.
+func TestLeaderboardShowsNamesByTheRule(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		var out bytes.Buffer
+		if err := writeLeaderboard(&out, oldRecords{}, testGames, "", asJSON); err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		if strings.Contains(text, "аlice") || strings.Contains(text, "Bob") ||
+			!strings.Contains(text, "?lice") || !strings.Contains(text, "bob") {
+			t.Errorf("json %v: leaderboard %q, want ?lice and bob", asJSON, text)
+		}
+	}
+}
+
+// TestWriteRooms: `rooms` gives each room's state in words.
+func TestWriteRooms(t *testing.T) {
+	now := time.Now()
+	var out bytes.Buffer
+	writeRooms(&out, []rooms.Summary{
+		{Code: "K7QXM", GameName: "Towers", Phase: rooms.Waiting, Free: 2, Seats: []string{"ann", "", ""}, Created: now},
+		{Code: "ABCDE", GameName: "Towers", Phase: rooms.Playing, Seats: []string{"ann", "bob"}, Created: now.Add(-time.Hour),
+			Away: []rooms.Away{{Name: "bob", Gone: true}}},
+	}, now)
+	for _, want := range []string{"K7QXM  Towers  waiting for 2 players  ann, -, -", "ABCDE  Towers  bob left               ann, bob"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("rooms does not say %q:\n%s", want, out.String())
 		}
 	}
 }

@@ -8,8 +8,10 @@ import (
 	"charm.land/ssh"
 )
 
-// idleConn closes a connection that reads and writes nothing for idle, and one that has not
-// opened a session within handshake of connecting.
+// idleConn closes a connection that reads and writes nothing for idle, one that has not opened a
+// session within handshake of connecting, and one whose client has not taken in what the server
+// writes for stall (a frozen link, or a client that stopped reading its socket): a write to the
+// socket that has not completed by then closes the connection, which ends every session on it.
 //
 // charm.land/ssh can keep an idle deadline itself (Server.IdleTimeout), but it writes its
 // handshake bookkeeping after the handshake while the connection's reader goroutine reads it (a
@@ -18,6 +20,7 @@ import (
 type idleConn struct {
 	net.Conn
 	idle      time.Duration
+	stall     time.Duration
 	handshake time.Time   // the handshake's deadline
 	open      atomic.Bool // a session has started: the handshake deadline no longer applies
 }
@@ -29,9 +32,9 @@ var ctxIdle = idleKey{}
 
 // wrapIdle is the server's ConnCallback: every connection gets an idleConn, which the first
 // session of the connection marks open (see opened).
-func wrapIdle(idle, handshake time.Duration) func(ssh.Context, net.Conn) net.Conn {
+func wrapIdle(idle, handshake, stall time.Duration) func(ssh.Context, net.Conn) net.Conn {
 	return func(ctx ssh.Context, c net.Conn) net.Conn {
-		ic := &idleConn{Conn: c, idle: idle, handshake: time.Now().Add(handshake)}
+		ic := &idleConn{Conn: c, idle: idle, stall: stall, handshake: time.Now().Add(handshake)}
 		ic.refresh()
 		ctx.SetValue(ctxIdle, ic)
 		return ic
@@ -45,14 +48,15 @@ func opened(sess ssh.Session) {
 	}
 }
 
-// refresh pushes the deadline forward by idle, but not past the handshake's while no session has
-// opened.
-func (c *idleConn) refresh() {
+// refresh pushes the read deadline forward by idle, but not past the handshake's while no
+// session has opened, and returns it. Reading and writing both count as activity.
+func (c *idleConn) refresh() time.Time {
 	d := time.Now().Add(c.idle)
 	if !c.open.Load() && c.handshake.Before(d) {
 		d = c.handshake
 	}
-	_ = c.Conn.SetDeadline(d)
+	_ = c.Conn.SetReadDeadline(d)
+	return d
 }
 
 func (c *idleConn) Read(b []byte) (int, error) {
@@ -60,9 +64,19 @@ func (c *idleConn) Read(b []byte) (int, error) {
 	return c.Conn.Read(b)
 }
 
+// Write writes b within stall (or the read deadline, if that comes first); a write that does not
+// complete in time closes the connection: its client is not reading.
 func (c *idleConn) Write(b []byte) (int, error) {
-	c.refresh()
-	return c.Conn.Write(b)
+	d := c.refresh()
+	if s := time.Now().Add(c.stall); s.Before(d) {
+		d = s
+	}
+	_ = c.Conn.SetWriteDeadline(d)
+	n, err := c.Conn.Write(b)
+	if err != nil {
+		_ = c.Conn.Close()
+	}
+	return n, err
 }
 
 // SetDeadline ignores the library's own deadlines (it sets none but the handshake's, which

@@ -2,6 +2,7 @@ package sshd
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"testing"
@@ -13,7 +14,7 @@ import (
 func TestIdleConnHandshakeDeadline(t *testing.T) {
 	a, b := net.Pipe()
 	defer b.Close()
-	ic := &idleConn{Conn: a, idle: time.Hour, handshake: time.Now().Add(50 * time.Millisecond)}
+	ic := &idleConn{Conn: a, idle: time.Hour, stall: time.Hour, handshake: time.Now().Add(50 * time.Millisecond)}
 	_, err := ic.Read(make([]byte, 1))
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("read before the session opened: %v, want a deadline error", err)
@@ -25,7 +26,7 @@ func TestIdleConnHandshakeDeadline(t *testing.T) {
 func TestIdleConnOpen(t *testing.T) {
 	a, b := net.Pipe()
 	defer b.Close()
-	ic := &idleConn{Conn: a, idle: time.Hour, handshake: time.Now().Add(-time.Second)}
+	ic := &idleConn{Conn: a, idle: time.Hour, stall: time.Hour, handshake: time.Now().Add(-time.Second)}
 	ic.open.Store(true)
 	go func() {
 		time.Sleep(20 * time.Millisecond)
@@ -40,5 +41,20 @@ func TestIdleConnOpen(t *testing.T) {
 	}
 	if err := ic.SetDeadline(time.Time{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestIdleConnStalledWrite: a write the other end does not take in within the stall timeout
+// fails and closes the connection, though reads would still wait for the idle timeout.
+func TestIdleConnStalledWrite(t *testing.T) {
+	a, b := net.Pipe() // unbuffered: a write completes only when b reads it
+	defer b.Close()
+	ic := &idleConn{Conn: a, idle: time.Hour, stall: 30 * time.Millisecond, handshake: time.Now()}
+	ic.open.Store(true)
+	if _, err := ic.Write([]byte("x")); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("write no one reads: %v, want a deadline error", err)
+	}
+	if _, err := ic.Read(make([]byte, 1)); !errors.Is(err, io.ErrClosedPipe) { // net.Pipe's closed
+		t.Fatalf("read after a stalled write: %v, want the connection closed", err)
 	}
 }

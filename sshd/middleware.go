@@ -124,7 +124,11 @@ func (s *Server) route(sess ssh.Session) {
 	}
 	switch req.plain {
 	case "help":
-		writeHelp(sess, "-p PORT HOST", games)
+		addr := sshAddress(s.cfg.PublicAddr, sess.LocalAddr())
+		if addr == "" {
+			addr = "-p PORT HOST"
+		}
+		writeHelp(sess, addr, games)
 		_ = sess.Exit(0)
 		return
 	case "rooms":
@@ -133,10 +137,7 @@ func (s *Server) route(sess ssh.Session) {
 		return
 	case "whoami":
 		p, notice := s.player(sess)
-		writeWhoami(sess, p)
-		if notice != "" {
-			fmt.Fprintln(sess, notice)
-		}
+		writeWhoami(sess, p, notice)
 		_ = sess.Exit(0)
 		return
 	case "leaderboard":
@@ -170,23 +171,18 @@ func (s *Server) play(sess ssh.Session, req request) {
 	built := clampWindow(pty.Window)
 	p, fr, leave := s.program(sess, req)
 	defer leave()
-	// One goroutine per session sends the program each change of its window. charm.land/ssh
-	// closes the channel of changes when the session's channel closes (the client closed it, or
-	// the connection dropped): the program then quits and the session leaves its room at once,
-	// without waiting for the program to wind down. The session's context would tell only the
-	// connection's end: one connection can carry several sessions (OpenSSH's ControlMaster).
+	// The session's window changes reach the program through forwardWindows, which never blocks
+	// the connection. charm.land/ssh closes the channel of changes when the session's channel
+	// closes (the client closed it, or the connection dropped): the session then leaves its room
+	// at once (the seat starts its countdown), and the program quits. The session's context would
+	// tell only the connection's end: one connection can carry several sessions (OpenSSH's
+	// ControlMaster).
 	go func() {
-		last := built
-		for w := range windows {
-			// The channel starts with the PTY request's window, usually built's; sizes beyond the
-			// bounds all clamp to the same window, sent once.
-			if w = clampWindow(w); w != last {
-				last = w
-				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-			}
-		}
-		p.Quit()
+		forwardWindows(windows, built, func(w ssh.Window) {
+			p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+		})
 		leave()
+		p.Quit()
 	}()
 	if _, err := p.Run(); err != nil {
 		s.log.Error("program", "err", err)
@@ -197,6 +193,46 @@ func (s *Server) play(sess ssh.Session, req request) {
 		// (main screen, cursor, mouse and keyboard modes); Bubble Tea's own does it by itself.
 		fr.Close()
 	}
+}
+
+// forwardWindows reads windows until it closes and hands each clamped change from last to send,
+// in order, from a goroutine of its own, skipping those superseded while send was busy.
+//
+// Reading never waits for send. charm.land/ssh hands each window change to this channel from the
+// goroutine that reads the session's requests, one buffered at most; while that goroutine waits,
+// the connection's reader waits for it, and with it every session on the connection and the
+// notice that the client has gone. send waits for the program, and the program for its output,
+// which waits for the client: a client that stops reading would stop its own disconnection.
+func forwardWindows(windows <-chan ssh.Window, last ssh.Window, send func(ssh.Window)) {
+	var (
+		mu     sync.Mutex
+		latest ssh.Window
+	)
+	wake := make(chan struct{}, 1)
+	go func() {
+		for range wake {
+			mu.Lock()
+			w := latest
+			mu.Unlock()
+			send(w)
+		}
+	}()
+	for w := range windows {
+		// The channel starts with the PTY request's window, usually last's; sizes beyond the
+		// bounds all clamp to the same window, sent once.
+		if w = clampWindow(w); w == last {
+			continue
+		}
+		last = w
+		mu.Lock()
+		latest = w
+		mu.Unlock()
+		select {
+		case wake <- struct{}{}:
+		default: // a send is due already; it takes the latest window
+		}
+	}
+	close(wake) // the sender ends after the send in progress, if any
 }
 
 // program builds the Bubble Tea program of an interactive session and tracks it, so that
@@ -216,6 +252,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		Start:   req.start,
 		Width:   win.Width,
 		Height:  win.Height,
+		Address: sshAddress(s.cfg.PublicAddr, sess.LocalAddr()),
 		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
 		Send:    func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room

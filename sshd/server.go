@@ -27,13 +27,32 @@ type Config struct {
 	Addr string
 	// HostKey signs the server's side of every handshake.
 	HostKey gossh.Signer
+	// PublicAddr is the address players reach the server at, "host" or "host:port", shown in the
+	// commands the rooms and help give to pass on. Empty: the address each client connected to. A
+	// host without a port keeps the port the client connected to.
+	PublicAddr string
 	// MaxSessions caps concurrent SSH sessions; one more is refused politely. Default 4000.
 	MaxSessions int
 	// IdleTimeout closes a connection that has sent and received nothing for this long. Default 30m.
 	IdleTimeout time.Duration
 	// HandshakeTimeout closes a connection that has not opened a session this long after it
-	// connected. Default 30s.
+	// connected: the handshake's and authentication's deadline (OpenSSH's LoginGraceTime).
+	// Default 30s.
 	HandshakeTimeout time.Duration
+	// MaxStartups caps the connections starting at once, from all addresses: accepted but not yet
+	// in a session (see startups.go). One more is refused as it is accepted, before any key
+	// exchange, with a line ssh shows. Default 200: a start takes a few round trips and one key
+	// exchange, under a second, so 200 at once admits well over the 70 a second that refill all
+	// 4,000 places within a minute of a restart, while holding only a few MB and little CPU.
+	MaxStartups int
+	// MaxStartupsPerAddr caps the connections starting at once from one source address (an
+	// IPv6 /64 counts as one address), refused as MaxStartups' are. Default 10: enough for a
+	// household or an office behind one NAT address to start about 10 connections a second,
+	// twice the default ConnRate.
+	MaxStartupsPerAddr int
+	// StallTimeout ends a session whose output has not drained for this long: its client stopped
+	// reading it (a terminal stopped by flow control, a frozen link). Default 30s.
+	StallTimeout time.Duration
 	// ConnRate and ConnBurst limit new sessions per source address. Default 5 a second, burst 20.
 	ConnRate  float64
 	ConnBurst int
@@ -73,6 +92,15 @@ func (c *Config) defaults() {
 	if c.HandshakeTimeout <= 0 {
 		c.HandshakeTimeout = 30 * time.Second
 	}
+	if c.MaxStartups <= 0 {
+		c.MaxStartups = 200
+	}
+	if c.MaxStartupsPerAddr <= 0 {
+		c.MaxStartupsPerAddr = 10
+	}
+	if c.StallTimeout <= 0 {
+		c.StallTimeout = 30 * time.Second
+	}
 	if c.ConnRate <= 0 {
 		c.ConnRate = 5
 	}
@@ -102,6 +130,7 @@ type Server struct {
 	programs map[*tea.Program]struct{}
 	closing  bool
 	active   int
+	ln       net.Listener // what Serve accepts on, once it is called
 }
 
 // New builds a server for hub; it does not listen yet.
@@ -112,9 +141,15 @@ func New(cfg Config, hub Hub) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, hub: hub, log: cfg.Logger, programs: map[*tea.Program]struct{}{}}
 	limiter := ratelimiter.NewRateLimiter(rate.Limit(cfg.ConnRate), cfg.ConnBurst, 10_000)
+	starting := newStartups(cfg.MaxStartups, cfg.MaxStartupsPerAddr, cfg.Logger)
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
 		func(srv *ssh.Server) error { srv.AddHostKey(cfg.HostKey); return nil },
+		// A session's environment is bounded (requests.go); charm.land/ssh's handler does the rest.
+		func(srv *ssh.Server) error {
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": sessionChannel}
+			return nil
+		},
 		// Keystroke obfuscation only when asked for (see Config.KeystrokeObfuscation).
 		func(srv *ssh.Server) error {
 			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
@@ -122,9 +157,12 @@ func New(cfg Config, hub Hub) (*Server, error) {
 			}
 			return nil
 		},
-		// Idle and handshake deadlines are kept by idleConn (see idle.go), not by the library.
+		// Connections still starting are counted per address and in all, and one past either
+		// cap is refused as it is accepted, before any key exchange (see startups.go); idle,
+		// handshake and stalled-write deadlines are kept by idleConn (see idle.go), not by the
+		// library.
 		func(srv *ssh.Server) error {
-			srv.ConnCallback = wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout)
+			srv.ConnCallback = starting.admit(wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout, cfg.StallTimeout))
 			return nil
 		},
 		// Any key is welcome: the key is the identity. Which key really authenticated is read
@@ -134,8 +172,13 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
 		// Middleware runs from the last listed to the first:
 		//   recover   outermost, so a panic anywhere below ends one session, not the server;
+		//   started   the connection's first session ends its start: it no longer counts
+		//             against MaxStartups (see startups.go), as logging's opened lifts the
+		//             handshake deadline;
 		//   logging   every session's start and end, with sanitised fields (the command cut
 		//             short, never parsed);
+		//   stall     every write to the session is watched: one that has not drained within
+		//             StallTimeout ends the session (stall.go), whatever runs below;
 		//   rate      new sessions per source address, before any work is done for them;
 		//   length    a command line longer than maxCommand is refused before it is parsed;
 		//   capacity  the concurrent-session cap, with a polite refusal;
@@ -149,7 +192,9 @@ func New(cfg Config, hub Hub) (*Server, error) {
 				s.capacity,
 				commandLength,
 				ratelimiter.Middleware(limiter),
+				s.stallGuard,
 				s.logging,
+				started,
 			),
 		),
 	)
@@ -160,10 +205,21 @@ func New(cfg Config, hub Hub) (*Server, error) {
 	return s, nil
 }
 
-// Serve accepts connections on ln until Shutdown. It blocks; after Shutdown it returns nil.
+// Serve accepts connections on ln until Shutdown, which may come before Serve. It blocks; after
+// Shutdown it returns nil.
 func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return ln.Close()
+	}
+	s.ln = ln
+	s.mu.Unlock()
 	err := s.srv.Serve(ln)
-	if errors.Is(err, ssh.ErrServerClosed) {
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing || errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}
 	return err
@@ -174,6 +230,11 @@ func (s *Server) Serve(ln net.Listener) error {
 func (s *Server) Shutdown(ctx context.Context, notice string) error {
 	s.mu.Lock()
 	s.closing = true
+	if s.ln != nil {
+		// charm.land/ssh's Shutdown closes the listeners its Serve has begun to accept on; a
+		// Serve that has yet to begin would take its Shutdown for a previous life's and serve.
+		_ = s.ln.Close()
+	}
 	progs := make([]*tea.Program, 0, len(s.programs))
 	for p := range s.programs {
 		progs = append(progs, p)

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/arcade/arcade/sanitize"
 )
 
 // player is the stored record of a key.
@@ -16,11 +18,18 @@ type player struct {
 }
 
 // Claim binds name to the key id when nobody holds it, and records the key's latest name. A name
-// bound to another key fails with ErrNameTaken; names compare without regard to case.
+// bound to another key fails with ErrNameTaken; names compare without regard to case. A name that
+// breaks the name rule (sanitize.ParseName) fails with an error wrapping sanitize.ErrBadName and
+// binds nothing. A key keeps every name it has held, those bound by older builds (which allowed
+// more) included: no other key can claim them, and they are shown with sanitize.ShownName.
 func (d *DB) Claim(id, name string) error {
-	if id == "" || name == "" {
-		return fmt.Errorf("claim: empty id or name")
+	if id == "" {
+		return fmt.Errorf("claim: empty id")
 	}
+	if !sanitize.ValidName(name) {
+		return fmt.Errorf("claim %q: %w: %s", sanitize.ShownName(name), sanitize.ErrBadName, sanitize.NameRule)
+	}
+	// Valid names are lower case already; older builds keyed the bucket by the lower-cased name.
 	lower := []byte(strings.ToLower(name))
 	// A read first: nearly every claim is a returning player, and needs no write.
 	var owner string

@@ -51,6 +51,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/arcade/arcade/sanitize"
 )
 
 // SchemaVersion is the layout this package writes. A file of a later version is refused. Schema 2
@@ -81,8 +83,9 @@ var (
 	ErrDamaged = errors.New("the database file is damaged")
 	// ErrNewerSchema: the file was written by a newer arcade.
 	ErrNewerSchema = errors.New("the database was written by a newer version of the arcade")
-	// ErrNameTaken: the name is bound to another key.
-	ErrNameTaken = errors.New("that name belongs to another key")
+	// ErrNameTaken: the name is bound to another key. It is sanitize.ErrNameTaken, which the
+	// layers that report the refusal match.
+	ErrNameTaken = sanitize.ErrNameTaken
 	// ErrNoMatch: no match has that ID.
 	ErrNoMatch = errors.New("no match with that ID")
 	// ErrFailed: a commit could not be written or synced to disk. The write that met it and

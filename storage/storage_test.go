@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/sanitize"
 )
 
 func openTemp(t *testing.T) (*DB, string) {
@@ -39,11 +41,55 @@ func TestClaim(t *testing.T) {
 	if err := d.Claim("SHA256:ann", "ann"); err != nil {
 		t.Errorf("the same key claiming its name again: %v", err)
 	}
-	if err := d.Claim("SHA256:eve", "ANN"); !errors.Is(err, ErrNameTaken) {
+	if err := d.Claim("SHA256:eve", "ann"); !errors.Is(err, ErrNameTaken) || !errors.Is(err, sanitize.ErrNameTaken) {
 		t.Errorf("another key claiming ann: %v, want ErrNameTaken", err)
 	}
 	if err := d.Claim("SHA256:ann", "annie"); err != nil {
 		t.Errorf("a key may hold more than one name: %v", err)
+	}
+}
+
+// TestClaimKeepsToTheNameRule: a name that breaks the rule (a lookalike, upper case, a dot) binds
+// nothing; names bound by older builds, which allowed them, stay with their keys.
+func TestClaimKeepsToTheNameRule(t *testing.T) {
+	d, _ := openTemp(t)
+	for _, bad := range []string{"ａｌｉｃｅ", "аlice", "ANN", "bob.smith", "", "-x", strings.Repeat("a", 17)} {
+		if err := d.Claim("SHA256:eve", bad); !errors.Is(err, sanitize.ErrBadName) {
+			t.Errorf("claiming %q: %v, want ErrBadName", bad, err)
+		}
+	}
+	// As an older build left them: "Alice" and a Cyrillic "аlice", each bound to a key.
+	err := d.db.Update(func(tx *bolt.Tx) error {
+		for id, name := range map[string]string{"SHA256:alice": "Alice", "SHA256:mallory": "аlice"} {
+			if err := tx.Bucket(bucketNames).Put([]byte(strings.ToLower(name)), []byte(id)); err != nil {
+				return err
+			}
+			if err := putJSON(tx.Bucket(bucketPlayers), []byte(id), player{ID: id, Name: name}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Claim("SHA256:alice", "alice"); err != nil {
+		t.Errorf("Alice's key claiming its name folded: %v", err)
+	}
+	if err := d.Claim("SHA256:eve", "alice"); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("another key claiming alice after Alice: %v, want ErrNameTaken", err)
+	}
+	if err := d.Claim("SHA256:mallory", "аlice"); !errors.Is(err, sanitize.ErrBadName) {
+		t.Errorf("the holder of a lookalike claiming it again: %v, want ErrBadName", err)
+	}
+	_ = d.db.View(func(tx *bolt.Tx) error {
+		if owner := tx.Bucket(bucketNames).Get([]byte("аlice")); string(owner) != "SHA256:mallory" {
+			t.Errorf("the lookalike is held by %q, want it kept by its key", owner)
+		}
+		return nil
+	})
+	if p, err := d.Profile("SHA256:alice", 1); err != nil || p.Name != "alice" {
+		t.Errorf("Alice's profile name %q (%v), want her latest name, alice", p.Name, err)
 	}
 }
 

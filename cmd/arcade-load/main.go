@@ -333,7 +333,8 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 		}
 		args := []string{"--addr", "127.0.0.1:0", "--data", data,
 			"--max-sessions", fmt.Sprint(max(o.sessions, o.idle) + 100), "--max-rooms", fmt.Sprint(o.sessions/2 + 100),
-			"--conn-rate", "100000", "--conn-burst", "100000", "--log-level", "warn", "--metrics", "127.0.0.1:0"}
+			"--conn-rate", "100000", "--conn-burst", "100000", "--max-startups", "100000", "--max-startups-per-addr", "100000",
+			"--log-level", "warn", "--metrics", "127.0.0.1:0"}
 		if g, _ := gameDriver(o.game, o.size, o.turns); g != nil && g.Seeded() && o.has("play") {
 			args = append(args, "--load-test-seeds")
 		}

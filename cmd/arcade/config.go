@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +18,11 @@ type config struct {
 	maxSessions int
 	maxRooms    int
 	idleTimeout time.Duration
+	handshake   time.Duration // --handshake-timeout (sshd.Config.HandshakeTimeout)
+	startups    int           // --max-startups (sshd.Config.MaxStartups)
+	startupsPer int           // --max-startups-per-addr (sshd.Config.MaxStartupsPerAddr)
+	publicAddr  string        // --public-addr (sshd.Config.PublicAddr)
+	stall       time.Duration
 	connRate    float64
 	connBurst   int
 	seatGrace   time.Duration
@@ -70,12 +77,17 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.IntVar(&c.maxSessions, "max-sessions", envInt("MAX_SESSIONS", 4000), "concurrent SSH sessions at most (ARCADE_MAX_SESSIONS)")
 	fs.IntVar(&c.maxRooms, "max-rooms", envInt("MAX_ROOMS", 2000), "open rooms at most (ARCADE_MAX_ROOMS)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", envDur("IDLE_TIMEOUT", 30*time.Minute), "close connections idle this long (ARCADE_IDLE_TIMEOUT)")
+	fs.DurationVar(&c.handshake, "handshake-timeout", envDur("HANDSHAKE_TIMEOUT", 30*time.Second), "close a connection that has not opened a session this long after connecting (ARCADE_HANDSHAKE_TIMEOUT)")
+	fs.IntVar(&c.startups, "max-startups", envInt("MAX_STARTUPS", 200), "connections still connecting (not yet in a session) at most; one more is refused at once (ARCADE_MAX_STARTUPS)")
+	fs.IntVar(&c.startupsPer, "max-startups-per-addr", envInt("MAX_STARTUPS_PER_ADDR", 10), "connections still connecting from one source address at most (ARCADE_MAX_STARTUPS_PER_ADDR)")
+	fs.DurationVar(&c.stall, "stall-timeout", envDur("STALL_TIMEOUT", 30*time.Second), "end a session whose client has not taken in its output for this long (ARCADE_STALL_TIMEOUT)")
 	fs.Float64Var(&c.connRate, "conn-rate", envFloat("CONN_RATE", 5), "new sessions per second per source address (ARCADE_CONN_RATE)")
 	fs.IntVar(&c.connBurst, "conn-burst", envInt("CONN_BURST", 20), "burst of new sessions per source address (ARCADE_CONN_BURST)")
 	fs.DurationVar(&c.seatGrace, "seat-grace", envDur("SEAT_GRACE", 2*time.Minute), "how long a dropped player's seat waits (ARCADE_SEAT_GRACE)")
 	fs.DurationVar(&c.botDelay, "bot-delay", envDur("BOT_DELAY", 400*time.Millisecond), "least time a bot takes per move (ARCADE_BOT_DELAY)")
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
 	fs.IntVar(&c.fps, "fps", envInt("FPS", 0), "0 draws a frame only when a screen changed; N uses Bubble Tea's renderer at N frames a second, which ticks while idle (ARCADE_FPS)")
+	fs.StringVar(&c.publicAddr, "public-addr", env("PUBLIC_ADDR", ""), "the address players reach the server at, host or host:port, shown in the join commands rooms give; empty: the address each player connected to (ARCADE_PUBLIC_ADDR)")
 	fs.StringVar(&c.metrics, "metrics", env("METRICS", ""), "serve Prometheus metrics (and /debug/pprof/) on this address, e.g. 127.0.0.1:9100; off when empty (ARCADE_METRICS)")
 	fs.BoolVar(&c.keystrokeObfuscation, "keystroke-obfuscation", env("KEYSTROKE_OBFUSCATION", "") == "1",
 		"let OpenSSH 9.5+ clients hide keystroke timing with a ping every 20 ms while a player types, each answered: 0.3 to 0.5% of a core per playing session (ARCADE_KEYSTROKE_OBFUSCATION=1)")
@@ -100,8 +112,11 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 		fs.Usage()
 		return c, err
 	}
-	var err error
-	if c.gcPercent, err = parseGCPercent(gcFlag); err == nil {
+	err := checkPublicAddr(c.publicAddr)
+	if err == nil {
+		c.gcPercent, err = parseGCPercent(gcFlag)
+	}
+	if err == nil {
 		c.memoryLimit, err = parseMemoryLimit(memFlag)
 	}
 	if err != nil {
@@ -145,4 +160,34 @@ func runBackup(args []string, getenv func(string) string, out, errOut io.Writer)
 		return fmt.Errorf("backup needs one file name")
 	}
 	return backup(data, files[0], out)
+}
+
+// checkPublicAddr refuses a --public-addr that is not a host name or an IP address, with an
+// optional port: players are shown it to type.
+func checkPublicAddr(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		host, port = strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]"), ""
+	}
+	if port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("--public-addr %q: the port must be a number from 1 to 65535", addr)
+		}
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return nil
+	}
+	labels := strings.Split(strings.TrimSuffix(host, "."), ".")
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || strings.HasPrefix(l, "-") || strings.HasSuffix(l, "-") ||
+			strings.ContainsFunc(l, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
+			}) {
+			return fmt.Errorf("--public-addr %q: not a host name or an IP address, with an optional :port", addr)
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -139,5 +140,47 @@ func TestLongCommandIsRefused(t *testing.T) {
 	}
 	if !strings.HasPrefix(errOut, "arcade: the command is too long") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("stderr %q, want one line saying the command is too long", errOut)
+	}
+}
+
+// TestEnvironmentFloodIsBounded: a client sending environment variables without end before its
+// session starts (60 MB of them here) leaves the server's heap within a few MB of where it was,
+// and its session then starts as any other.
+func TestEnvironmentFloodIsBounded(t *testing.T) {
+	addr := startServer(t)
+	hugeWindowClient(t, addr.String(), 80, 24) // what every session needs, in the baseline
+	time.Sleep(300 * time.Millisecond)
+	before := heapAlloc()
+	conn, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{User: "env",
+		Auth: []ssh.AuthMethod{ssh.PublicKeys(newKey(t))}, HostKeyCallback: ssh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2100 {
+		value := strings.Repeat("v", 30_000)
+		if i >= 2000 {
+			value = "small"
+		}
+		payload := ssh.Marshal(struct{ Key, Value string }{fmt.Sprintf("V%d", i), value})
+		if _, err := sess.SendRequest("env", false, payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sess.Setenv("NO_COLOR", "1"); err == nil {
+		t.Error("a variable past the bounds was accepted")
+	}
+	out, err := sess.Output("whoami")
+	if err != nil || !strings.Contains(string(out), "env") {
+		t.Errorf("whoami after the flood: %q, %v", out, err)
+	}
+	after := heapAlloc()
+	t.Logf("heap %d KB before, %d KB after the flood", before>>10, after>>10)
+	if after > before && after-before > 4<<20 {
+		t.Errorf("heap grew by %d MB with a flood of environment variables", (after-before)>>20)
 	}
 }

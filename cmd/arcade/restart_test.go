@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 
@@ -198,4 +200,28 @@ func TestKillRestartResume(t *testing.T) {
 		replay.send("h")
 	}
 	replay.waitFor("move 0 of 20")
+}
+
+// TestCancelledBeforeServing: a server told to stop before it has begun to accept connections
+// stops all the same (the signal can come at any moment of the start).
+func TestCancelledBeforeServing(t *testing.T) {
+	for range 20 {
+		cfg, err := parseConfig([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir(), "--log-level", "error"},
+			func(string) string { return "" }, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		done := make(chan error, 1)
+		go func() { done <- run(ctx, cfg, io.Discard, nil) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("a server cancelled before it served did not stop")
+		}
+	}
 }

@@ -87,19 +87,25 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	defer admin.Close()
 	go serveAdmin(admin, db, logf)
 	srv, err := sshd.New(sshd.Config{
-		Addr:        cfg.addr,
-		HostKey:     signer,
-		MaxSessions: cfg.maxSessions,
-		IdleTimeout: cfg.idleTimeout,
-		ConnRate:    cfg.connRate,
-		ConnBurst:   cfg.connBurst,
-		Logger:      logger,
-		Names:       db,
-		Records:     db,
-		Boards:      games.Boards(),
-		FPS:         cfg.fps,
+		Addr:         cfg.addr,
+		HostKey:      signer,
+		MaxSessions:  cfg.maxSessions,
+		IdleTimeout:  cfg.idleTimeout,
+		StallTimeout: cfg.stall,
+		ConnRate:     cfg.connRate,
+		ConnBurst:    cfg.connBurst,
+		Logger:       logger,
+		Names:        db,
+		Records:      db,
+		Boards:       games.Boards(),
+		FPS:          cfg.fps,
 
 		KeystrokeObfuscation: cfg.keystrokeObfuscation,
+
+		HandshakeTimeout:   cfg.handshake,
+		MaxStartups:        cfg.startups,
+		MaxStartupsPerAddr: cfg.startupsPer,
+		PublicAddr:         cfg.publicAddr,
 	}, hub)
 	if err != nil {
 		return err

@@ -129,7 +129,13 @@ func (p *player) screen() string {
 // waitFor waits until the screen shows every one of want, and returns the screen.
 func (p *player) waitFor(want ...string) string {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	return p.waitForWithin(20*time.Second, want...)
+}
+
+// waitForWithin is waitFor with a deadline of its own.
+func (p *player) waitForWithin(d time.Duration, want ...string) string {
+	p.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		s := p.screen()
 		ok := true
