@@ -189,19 +189,50 @@ func TestRandomDamageNeverPanics(t *testing.T) {
 	t.Logf("%d damaged files opened, %d refused", opened, refused)
 }
 
-// TestFlippedBitInMoveIsDamaged: one bit flipped in a stored move ("a1" becomes "c1", another
-// legal-looking square) is found by its checksum: the match is not resumed as a different board
-// but reported damaged, and Match says so.
+// TestFlippedBitInMoveIsDamaged: one bit flipped in the last stored move of a match, so that it
+// names another move the game accepts there (what a replay alone cannot tell from the real one),
+// is found by its checksum: the match is not resumed as a different board but reported damaged,
+// and Match says so.
 func TestFlippedBitInMoveIsDamaged(t *testing.T) {
-	path, ids := filled(t, 3, 10)
-	data, _, at := pageOf(t, path, ids[1], 4)
-	// The value follows the key: the format byte, then the JSON; flip a bit of the move's text.
-	val := at + len(moveKey(ids[1], 4))
-	i := bytes.Index(data[val:], []byte(`"move":"`))
+	const plies = 10
+	path, ids := filled(t, 3, plies)
+	// The position before the last move, as fill played it, and a one-bit change of that move
+	// the game accepts.
+	opts := rules.Options{"size": "8"}
+	e, err := stonetowers.Game.New(opts, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range plies - 1 {
+		seat := e.ToMove()[0]
+		if e, err = e.Apply(seat, e.Legal(seat)[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seat := e.ToMove()[0]
+	last := e.Legal(seat)[0]
+	at, bit := -1, byte(0)
+	for i := 0; i < len(last) && at < 0; i++ {
+		for b := range 8 {
+			other := []byte(last)
+			other[i] ^= 1 << b
+			if _, err := e.Apply(seat, string(other)); err == nil {
+				at, bit = i, 1<<b
+				break
+			}
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no one-bit change of %q is a legal move", last)
+	}
+	data, _, key := pageOf(t, path, ids[1], plies-1)
+	val := key + len(moveKey(ids[1], plies-1))
+	text := []byte(`"move":"` + last + `"`)
+	i := bytes.Index(data[val:], text)
 	if i < 0 || i > 40 {
 		t.Fatalf("the move's value is not after its key: %q", data[val:val+40])
 	}
-	data[val+i+len(`"move":"`)+1] ^= 0x02
+	data[val+i+len(`"move":"`)+at] ^= bit
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +242,7 @@ func TestFlippedBitInMoveIsDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(open) != 2 || len(bad) != 1 || bad[0].ID != ids[1] || bad[0].Code != "R0001" ||
-		!strings.Contains(bad[0].Reason, "checksum") || !strings.Contains(bad[0].Reason, "move 5") {
+		!strings.Contains(bad[0].Reason, "checksum") || !strings.Contains(bad[0].Reason, fmt.Sprintf("move %d", plies)) {
 		t.Fatalf("Unfinished: %d resumable, damaged %+v", len(open), bad)
 	}
 	if _, err := d.Match(ids[1]); !errors.Is(err, ErrDamaged) {

@@ -136,7 +136,7 @@ func Open(path string, opts Options) (d *DB, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			if d != nil {
-				d.db.Close()
+				d.Close()
 			}
 			d, err = nil, fmt.Errorf("%w: %s: the storage library failed on it: %v", ErrDamaged, path, p)
 		}
