@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
 	"golang.org/x/crypto/ssh"
 
 	"github.com/arcade/arcade/record"
@@ -212,17 +213,18 @@ func exitCode(err error) int {
 	return 0
 }
 
-// TestDamagedMatchesAreSetAside: of four unfinished matches, one holds a move its game refuses and
-// one a move with a bit flipped on disk. The server starts, logs both (match, game, why), resumes
-// the other two (their players find their seats), and opens no room for the damaged ones, which
-// are kept in the file, set aside; arcade check lists them and exits 1.
+// TestDamagedMatchesAreSetAside: of five unfinished matches, one holds a move its game refuses,
+// one a move with a bit flipped on disk, and one a move that is not even JSON (which stopped the
+// whole server from starting). The server starts, logs the three (match, game, why), resumes the
+// other two (their players find their seats), and opens no room for the damaged ones, which are
+// kept in the file, set aside; arcade check lists them and exits 1.
 func TestDamagedMatchesAreSetAside(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
 	bin := binary(t)
 	aliceKey, bobKey := newKey(t), newKey(t)
-	data, ids := unfinishedMatches(t, aliceKey, bobKey, 6, "KAAAA", "KAAAB", "KAAAC", "KAAAD")
+	data, ids := unfinishedMatches(t, aliceKey, bobKey, 6, "KAAAA", "KAAAB", "KAAAC", "KAAAD", "KAAAE")
 	db, err := storage.Open(filepath.Join(data, dbFile), storage.Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -232,6 +234,18 @@ func TestDamagedMatchesAreSetAside(t *testing.T) {
 	}
 	db.Close()
 	flipMoveBit(t, data, ids[2], 3)
+	raw, err := bolt.Open(filepath.Join(data, dbFile), 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = raw.Update(func(tx *bolt.Tx) error {
+		key := binenc.BigEndian.AppendUint64(append([]byte(ids[4]), 0), 6)
+		return tx.Bucket([]byte("moves")).Put(key, []byte(`{"seat":0,"move":`))
+	})
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	server, addr, logs := startLogged(t, bin, data)
 	if addr == nil {
@@ -241,13 +255,13 @@ func TestDamagedMatchesAreSetAside(t *testing.T) {
 		alice := connect(t, addr, "alice", aliceKey, "join "+code)
 		alice.waitFor("you: alice (Red)", "the server restarted")
 	}
-	for _, code := range []string{"KAAAB", "KAAAC"} {
+	for _, code := range []string{"KAAAB", "KAAAC", "KAAAE"} {
 		alice := connect(t, addr, "alice", aliceKey, "join "+code)
 		alice.waitFor("No room has that code")
 	}
 	msg := logs.String()
 	t.Logf("the server logged:\n%s", msg)
-	for i, why := range map[int]string{1: "does not replay", 2: "checksum"} {
+	for i, why := range map[int]string{1: "does not replay", 2: "checksum", 4: "move 7"} {
 		line := ""
 		for l := range strings.Lines(msg) {
 			if strings.Contains(l, ids[i]) {
@@ -273,7 +287,7 @@ func TestDamagedMatchesAreSetAside(t *testing.T) {
 		t.Errorf("arcade check: status %d (%v), want %d", status, err, checkDamaged)
 	}
 	t.Logf("arcade check said:\n%s", out.String())
-	for _, want := range []string{"matches: 2 ok, 0 damaged, 2 set aside earlier", ids[1], ids[2], "result: DAMAGED"} {
+	for _, want := range []string{"matches: 2 ok, 0 damaged, 3 set aside earlier", ids[1], ids[2], ids[4], "result: DAMAGED"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("arcade check does not say %q:\n%s", want, out.String())
 		}
