@@ -112,13 +112,21 @@ type conn struct {
 func (c *conn) set(sub *rooms.Sub) {
 	c.mu.Lock()
 	old := c.sub
+	if old == sub {
+		c.mu.Unlock()
+		return
+	}
 	c.sub = sub
-	if c.closed && sub != nil {
-		old, c.sub = sub, nil
+	late := c.closed && sub != nil
+	if late {
+		c.sub = nil
 	}
 	c.mu.Unlock()
-	if old != nil && old != sub {
+	if old != nil {
 		old.Leave()
+	}
+	if late {
+		sub.Leave()
 	}
 }
 
@@ -171,7 +179,7 @@ type (
 // open creates, joins or watches a room off the UI goroutine.
 func (m *Model) open(st Start) tea.Cmd {
 	m.busy = true
-	hub, p := m.cfg.Hub, m.cfg.Player
+	hub, p, c := m.cfg.Hub, m.cfg.Player, m.conn
 	return func() tea.Msg {
 		var room *rooms.Room
 		var err error
@@ -188,6 +196,10 @@ func (m *Model) open(st Start) tea.Cmd {
 		if err != nil {
 			return joinedMsg{err: err}
 		}
+		// The session holds the subscription from now on, not from when the model takes the
+		// message: a program that has ended takes no more messages, and a session closed
+		// meanwhile leaves the room at once.
+		c.set(sub)
 		if st.Mode == ModeNew {
 			first := 1
 			if botsOnly {
@@ -195,7 +207,7 @@ func (m *Model) open(st Start) tea.Cmd {
 			}
 			for i := first; i < first+st.Bots; i++ {
 				if err := sub.AddBot(rules.Seat(i), st.BotLevel); err != nil {
-					sub.Leave()
+					c.set(nil)
 					return joinedMsg{err: err}
 				}
 			}

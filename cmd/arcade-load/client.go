@@ -28,6 +28,9 @@ var errClosed = errors.New("connection closed")
 // goroutine that reads the output, at the moment the bytes that complete the wait arrive.
 type client struct {
 	name  string
+	key   int      // the client's number: its SSH user name and, unless a guest, its key
+	guest bool     // connected without a key: the server calls it ~name, and cannot seat it again
+	tcp   net.Conn // the connection under conn: closing it drops the client without a word
 	conn  *ssh.Client
 	sess  *ssh.Session
 	stdin io.Writer
@@ -37,7 +40,8 @@ type client struct {
 	vt       *vtFeeder // only with --validate
 	waiter   *waiter
 	closed   bool
-	mismatch string // first difference between scr and vt, with --validate
+	mismatch string        // first difference between scr and vt, with --validate
+	resume   chan struct{} // while not nil, the client does not read its output (pause)
 
 	// Bytes received, split by what the client was doing: moving (its own keys echoed and its
 	// move drawn) or waiting (the opponent's move drawn).
@@ -82,6 +86,27 @@ type dialOpts struct {
 
 // dial connects client i and starts command ("" for the lobby) on a PTY.
 func dial(ctx context.Context, o dialOpts, i int, command string) (*client, error) {
+	name, tcp, conn, err := connect(ctx, o, i)
+	if err != nil {
+		return nil, err
+	}
+	c := &client{name: name, key: i, guest: o.guest, tcp: tcp, conn: conn, scr: newScreen(cols, rows), done: make(chan struct{})}
+	if o.guest {
+		c.name = "~" + name // as the server shows a guest
+	}
+	if o.validate {
+		c.vt = newVTFeeder(cols, rows)
+	}
+	if err := c.start(command); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// connect opens an SSH connection as client i: user loadI, with key i or as a guest. It returns
+// the user name, the TCP connection and the SSH client on it.
+func connect(ctx context.Context, o dialOpts, i int) (string, net.Conn, *ssh.Client, error) {
 	name := fmt.Sprintf("load%d", i)
 	auth := []ssh.AuthMethod{ssh.PublicKeys(keyFor(i))}
 	if o.guest {
@@ -92,7 +117,7 @@ func dial(ctx context.Context, o dialOpts, i int, command string) (*client, erro
 	d := net.Dialer{Timeout: o.timeout}
 	tcp, err := d.DialContext(ctx, "tcp", o.addr)
 	if err != nil {
-		return nil, fmt.Errorf("dial: %w", err)
+		return "", nil, nil, fmt.Errorf("dial: %w", err)
 	}
 	_ = tcp.SetDeadline(time.Now().Add(o.timeout))
 	cc, chans, reqs, err := ssh.NewClientConn(tcp, o.addr, &ssh.ClientConfig{
@@ -100,19 +125,10 @@ func dial(ctx context.Context, o dialOpts, i int, command string) (*client, erro
 	})
 	if err != nil {
 		tcp.Close()
-		return nil, fmt.Errorf("handshake: %w", err)
+		return "", nil, nil, fmt.Errorf("handshake: %w", err)
 	}
 	_ = tcp.SetDeadline(time.Time{})
-	conn := ssh.NewClient(cc, chans, reqs)
-	c := &client{name: name, conn: conn, scr: newScreen(cols, rows), done: make(chan struct{})}
-	if o.validate {
-		c.vt = newVTFeeder(cols, rows)
-	}
-	if err := c.start(command); err != nil {
-		conn.Close()
-		return nil, err
-	}
-	return c, nil
+	return name, tcp, ssh.NewClient(cc, chans, reqs), nil
 }
 
 func (c *client) start(command string) error {
@@ -148,6 +164,12 @@ func (c *client) read(out io.Reader) {
 	defer close(c.done)
 	buf := make([]byte, 16*1024)
 	for {
+		c.mu.Lock()
+		resume := c.resume
+		c.mu.Unlock()
+		if resume != nil {
+			<-resume
+		}
 		n, err := out.Read(buf)
 		if n > 0 {
 			now := time.Now()
@@ -329,10 +351,47 @@ func (c *client) alive() bool {
 	}
 }
 
-// close ends the connection.
+// close ends the session and the connection, as a client that quits does.
 func (c *client) close() {
 	if c.sess != nil {
 		_ = c.sess.Close()
 	}
 	_ = c.conn.Close()
+	c.unpause()
+}
+
+// drop closes the TCP connection under the SSH client: the server gets neither the session's
+// close nor the connection's, only the end of the stream.
+func (c *client) drop() {
+	_ = c.tcp.Close()
+	c.unpause()
+}
+
+// pause stops reading the session's output until unpause: what the server sends waits in the
+// SSH library's buffer, and once the channel's window is used up the server's writes wait.
+func (c *client) pause() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.resume == nil {
+		c.resume = make(chan struct{})
+	}
+}
+
+// unpause reads the output again.
+func (c *client) unpause() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.resume != nil {
+		close(c.resume)
+		c.resume = nil
+	}
+}
+
+// resize reports a new window size (columns w, rows h) to the server. The client's own screen
+// stays 80 x 24: after other sizes, resize to cols x rows before reading the screen again.
+func (c *client) resize(w, h uint32) error {
+	if err := c.sess.WindowChange(int(h), int(w)); err != nil {
+		return fmt.Errorf("%s: window change: %w", c.name, err)
+	}
+	return nil
 }

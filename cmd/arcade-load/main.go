@@ -4,10 +4,12 @@
 //	go run ./cmd/arcade-load                         a small run: floor, idle lobby, play
 //	go run ./cmd/arcade-load --sessions 2000 --idle 1000 --duration 60s
 //	go run ./cmd/arcade-load --addr 127.0.0.1:2222 --phases play   against a running server
+//	go run ./cmd/arcade-load --phases churn --churn-duration 2m     hostile clients come and go
 //
 // By default it builds the arcade (./cmd/arcade) and a bare wish + Bubble Tea server (the floor,
 // ./cmd/arcade-load/floor) into a temporary folder and runs each as a subprocess on 127.0.0.1, so
-// that their CPU time and memory can be read from /proc alone. Three phases, each optional:
+// that their CPU time and memory can be read from /proc alone. Four phases, each optional (churn
+// only when named in --phases):
 //
 //   - floor: --idle sessions sit on the floor server; its CPU and memory per session are the
 //     reference the arcade is compared with, in the same run.
@@ -27,6 +29,17 @@
 //     --disk-watch, a small flush every 20 ms in the same folder while the moves are measured
 //     tells when the disk stalled; with --gc-watch, the arcade's gctrace tells when it collected;
 //     the report then sorts the moves over 50 ms by which of the two they were under way in.
+//   - churn: --churn-clients clients, in pairs, for --churn-duration (15 minutes), loop: a room
+//     created with a key and joined with a key or as a guest, a few moves, disturbances between
+//     them (window changes to ordinary and huge sizes and storms of them, a client that stops
+//     reading, a 256 KiB paste into the move prompt, a keyed player that drops or quits and joins
+//     again), and an ending (quit, drop, garbage, a raw paste, huge windows, a stalled reader
+//     dropped); now and then a plain command, a 64 KiB command line, a handshake dropped, garbage
+//     in the lobby. Before, after a warm-up, and after, once settled (--churn-settle), the arcade's
+//     sessions, players in rooms, goroutines, open files and live heap are read and judged against
+//     each other, rooms opened meanwhile allowed for (they live on, empty, for 30 minutes); then
+//     the arcade is stopped and its database must hold every move a screen acknowledged. The
+//     tool starts the arcade for it.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
@@ -36,7 +49,7 @@
 // reports any difference; use it with small runs.
 //
 // The tool only connects to loopback addresses, refuses more than 5,000 sessions or phases longer
-// than 10 minutes, and stops by itself.
+// than 10 minutes (30 for the churn, a soak), and stops by itself.
 package main
 
 import (
@@ -65,6 +78,7 @@ import (
 const (
 	maxSessions = 5000
 	maxPhase    = 10 * time.Minute
+	maxChurn    = 30 * time.Minute // the churn phase is a soak: it is asked to run for 15 minutes
 )
 
 // options are the command line.
@@ -99,6 +113,10 @@ type options struct {
 	diskFloor  time.Duration
 	diskWatch  bool
 	gcWatch    bool
+
+	churnClients  int
+	churnDuration time.Duration
+	churnSettle   time.Duration
 }
 
 type stringList []string
@@ -117,7 +135,10 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.DurationVar(&o.duration, "duration", 30*time.Second, "length of the play phase, once every room has started")
 	fs.DurationVar(&o.window, "window", 10*time.Second, "how long idle sessions are measured")
 	fs.DurationVar(&o.settle, "settle", 30*time.Second, "wait after connecting before measuring (idle sessions drop their screen buffers after 5 s, and the memory goes back 10 s later)")
-	fs.StringVar(&o.phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play")
+	fs.StringVar(&o.phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play, churn")
+	fs.IntVar(&o.churnClients, "churn-clients", 32, "clients in the churn phase, in pairs that open rooms, play, misbehave and leave in a loop")
+	fs.DurationVar(&o.churnDuration, "churn-duration", 15*time.Minute, "length of the churn phase")
+	fs.DurationVar(&o.churnSettle, "churn-settle", 60*time.Second, "after the churn, wait at most this long for the arcade's sessions, goroutines and open files to come back to the baseline")
 	fs.IntVar(&o.dialers, "dialers", 32, "connections set up at once")
 	fs.StringVar(&o.game, "game", "stonetowers", "game the play phase plays: "+gameList()+" (a game whose set-up follows from the seed needs an arcade run with --load-test-seeds, which the tool passes to the arcade it starts)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the started arcade's data (its database) in a new folder under this one, e.g. /dev/shm to take the disk's fsync out of the figures (default: the temporary folder)")
@@ -164,14 +185,22 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 		return o, errors.New("--keepalive must be 0 or at least 100ms")
 	case o.dialers < 1 || o.dialers > 256:
 		return o, errors.New("--dialers must be from 1 to 256")
-	case o.validate && (o.sessions > 100 || o.idle > 100):
+	case o.validate && (o.sessions > 100 || o.idle > 100 || (o.has("churn") && o.churnClients > 100)):
 		return o, errors.New("--validate is for small runs: at most 100 sessions")
+	case o.churnClients < 2 || o.churnClients%2 != 0 || o.churnClients > maxSessions:
+		return o, fmt.Errorf("--churn-clients must be even, from 2 to %d", maxSessions)
+	case o.churnDuration <= 0 || o.churnDuration > maxChurn:
+		return o, fmt.Errorf("--churn-duration must be positive and at most %v", maxChurn)
+	case o.churnSettle < 0 || o.churnSettle > maxPhase:
+		return o, fmt.Errorf("--churn-settle must be from 0 to %v", maxPhase)
+	case o.addr != "" && o.has("churn"):
+		return o, errors.New("--phases churn needs an arcade the tool starts (it reads the arcade's metrics and, once it has stopped it, its database): not with --addr")
 	}
 	for _, p := range strings.Split(o.phases, ",") {
 		switch strings.TrimSpace(p) {
-		case "floor", "idle", "play":
+		case "floor", "idle", "play", "churn":
 		default:
-			return o, fmt.Errorf("unknown phase %q: use floor, idle, play", p)
+			return o, fmt.Errorf("unknown phase %q: use floor, idle, play, churn", p)
 		}
 	}
 	if o.addr != "" {
@@ -194,7 +223,11 @@ func (o options) has(phase string) bool {
 // bound is the longest a run may take; the tool gives up after it.
 func (o options) bound() time.Duration {
 	setup := time.Duration(o.sessions+2*o.idle)*20*time.Millisecond + 3*time.Minute
-	return setup + o.duration + 2*(o.window+o.settle) + 2*o.diskFloor + 2*time.Minute
+	d := setup + o.duration + 2*(o.window+o.settle) + 2*o.diskFloor + 2*time.Minute
+	if o.has("churn") {
+		d += o.churnDuration + 2*o.churnSettle + 3*time.Minute // its last episodes, the warm-up, the check
+	}
+	return d
 }
 
 func main() {
@@ -285,7 +318,7 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 			return nil, err
 		}
 	}
-	needArcade := o.addr == "" && (o.has("idle") || o.has("play"))
+	needArcade := o.addr == "" && (o.has("idle") || o.has("play") || o.has("churn"))
 	needFloor := o.has("floor") // the floor is always the tool's own subprocess
 	if (needArcade && o.arcadeBin == "") || (needFloor && o.floorBin == "") {
 		root, err := moduleRoot()
@@ -331,11 +364,17 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 			defer os.RemoveAll(d)
 			data = d
 		}
+		maxSess, maxRooms := max(o.sessions, o.idle)+100, o.sessions/2+100
+		if o.has("churn") {
+			// Rooms stay open 30 minutes after their last player left, and a churn opens
+			// a room every few seconds per pair.
+			maxSess, maxRooms = max(maxSess, 4*o.churnClients+1000), maxRooms+20000
+		}
 		args := []string{"--addr", "127.0.0.1:0", "--data", data,
-			"--max-sessions", fmt.Sprint(max(o.sessions, o.idle) + 100), "--max-rooms", fmt.Sprint(o.sessions/2 + 100),
+			"--max-sessions", fmt.Sprint(maxSess), "--max-rooms", fmt.Sprint(maxRooms),
 			"--conn-rate", "100000", "--conn-burst", "100000", "--max-startups", "100000", "--max-startups-per-addr", "100000",
 			"--log-level", "warn", "--metrics", "127.0.0.1:0"}
-		if g, _ := gameDriver(o.game, o.size, o.turns); g != nil && g.Seeded() && o.has("play") {
+		if g, _ := gameDriver(o.game, o.size, o.turns); g != nil && g.Seeded() && (o.has("play") || o.has("churn")) {
 			args = append(args, "--load-test-seeds")
 		}
 		args = append(args, o.serverArgs...)
@@ -383,6 +422,12 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 		if res.Play != nil {
 			res.Play.DiskBefore, res.Play.DiskAfter = before, floor("after")
 		}
+		if err != nil {
+			return res, err
+		}
+	}
+	if o.has("churn") && arcade != nil {
+		res.Churn, err = churnPhase(ctx, o, arcade, logf, errs)
 		if err != nil {
 			return res, err
 		}

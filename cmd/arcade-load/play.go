@@ -43,13 +43,24 @@ type room struct {
 	state   rules.Engine
 	rng     *rand.Rand
 	match   int
+	plies   int     // moves played in the match
+	marker  string  // the text the screens show for the position now
+	sent    string  // the last move sent: the one that leads to the candidate position of resync
+	acks    *ackLog // when not nil, every acknowledged move is noted in it (the churn phase)
 }
 
 // setupRoom connects two clients, the first creating a room and the second joining it by its
 // code, and waits until both screens show the match's start.
 func setupRoom(ctx context.Context, o dialOpts, id int, game load.Driver) (*room, error) {
+	return openRoom(ctx, [2]dialOpts{o, o}, [2]int{2 * id, 2*id + 1}, id, game)
+}
+
+// openRoom is setupRoom with the two clients' ways of connecting and key numbers given: the
+// first creates the room, the second joins it. The room's moves are chosen from a source seeded
+// with id.
+func openRoom(ctx context.Context, o [2]dialOpts, keys [2]int, id int, game load.Driver) (*room, error) {
 	r := &room{id: id, game: game, rng: rand.New(rand.NewPCG(uint64(id), 7))}
-	a, err := dial(ctx, o, 2*id, game.Command())
+	a, err := dial(ctx, o[0], keys[0], game.Command())
 	if err != nil {
 		return nil, fmt.Errorf("creator: %w", err)
 	}
@@ -61,7 +72,7 @@ func setupRoom(ctx context.Context, o dialOpts, id int, game load.Driver) (*room
 	a.mu.Lock()
 	r.code = codeRe.FindStringSubmatch(a.scr.row(0))[1]
 	a.mu.Unlock()
-	b, err := dial(ctx, o, 2*id+1, "join "+r.code)
+	b, err := dial(ctx, o[1], keys[1], "join "+r.code)
 	if err != nil {
 		a.close()
 		return nil, fmt.Errorf("joiner: %w", err)
@@ -69,7 +80,7 @@ func setupRoom(ctx context.Context, o dialOpts, id int, game load.Driver) (*room
 	r.players = [2]*client{a, b}
 	if err := r.newMatch(ctx); err != nil {
 		r.close()
-		return nil, err
+		return nil, fmt.Errorf("%w\nthe joiner's screen (%s):\n%s", err, b.name, b.text())
 	}
 	return r, nil
 }
@@ -82,8 +93,10 @@ func (r *room) newMatch(ctx context.Context) error {
 	}
 	r.state = st
 	r.match++
+	r.plies = 0
+	r.marker = r.game.StartMarker(st)
 	for _, c := range r.players {
-		if err := c.waitText(ctx, r.game.StartMarker(st), setupTimeout); err != nil {
+		if err := c.waitText(ctx, r.marker, setupTimeout); err != nil {
 			return err
 		}
 	}
@@ -178,6 +191,7 @@ func (r *room) ply(ctx context.Context, ps *playStats, measure bool) (cand rules
 	}
 
 	want := r.game.Marker(next, mover.name)
+	r.sent = move
 	seen := opp.expectNew(want)
 	mine := mover.expect(want)
 	t1 := time.Now()
@@ -190,13 +204,14 @@ func (r *room) ply(ctx context.Context, ps *playStats, measure bool) (cand rules
 		return next, kindErr{"move-unseen", err}
 	}
 	ps.seen.Add(1)
+	r.acked(seat, move)
 	if measure {
 		ps.move.add(at.Sub(t1))
 	}
 	if _, err := mover.wait(ctx, mine, moveTimeout, mover.name+" waiting for its own move"); err != nil {
 		return next, kindErr{"move-unseen", err}
 	}
-	r.state = next
+	r.advance(next, want)
 	if next.Outcome().Over {
 		return nil, r.rematch(ctx, ps)
 	}
@@ -249,10 +264,12 @@ func (r *room) resync(ctx context.Context, ps *playStats, cand rules.Engine) err
 	if cand == nil {
 		return nil
 	}
-	want := r.game.Marker(cand, r.players[r.state.ToMove()[0]].name)
+	seat := r.state.ToMove()[0]
+	want := r.game.Marker(cand, r.players[seat].name)
 	for _, c := range r.players {
 		if strings.Contains(c.text(), want) {
-			r.state = cand
+			r.acked(seat, r.sent)
+			r.advance(cand, want)
 			if cand.Outcome().Over {
 				return r.rematch(ctx, ps)
 			}
@@ -260,6 +277,20 @@ func (r *room) resync(ctx context.Context, ps *playStats, cand rules.Engine) err
 		}
 	}
 	return nil
+}
+
+// acked notes that the move numbered r.plies of the match, seat's move, reached a screen.
+func (r *room) acked(seat rules.Seat, move string) {
+	if r.acks != nil {
+		r.acks.add(r.code, r.match, r.plies, seat, move)
+	}
+}
+
+// advance makes state, whose screens show marker, the room's position: one move further.
+func (r *room) advance(state rules.Engine, marker string) {
+	r.state = state
+	r.plies++
+	r.marker = marker
 }
 
 // runRooms plays every room until end and waits for them.

@@ -17,9 +17,10 @@ type results struct {
 	CPUs       int
 	LoadBefore string
 	LoadAfter  string
-	Floor      *idleResult `json:",omitempty"`
-	Idle       *idleResult `json:",omitempty"`
-	Play       *playResult `json:",omitempty"`
+	Floor      *idleResult  `json:",omitempty"`
+	Idle       *idleResult  `json:",omitempty"`
+	Play       *playResult  `json:",omitempty"`
+	Churn      *churnResult `json:",omitempty"`
 	Errors     int
 	ErrorKinds map[string]int `json:",omitempty"`
 	ServerLog  string         `json:",omitempty"`
@@ -55,6 +56,9 @@ func (o options) summary() string {
 	}
 	if o.guests {
 		s += " guests"
+	}
+	if o.has("churn") {
+		s += fmt.Sprintf(" churn-clients=%d churn-duration=%v churn-settle=%v", o.churnClients, o.churnDuration, o.churnSettle)
 	}
 	return s
 }
@@ -130,6 +134,9 @@ func (r *results) print(w io.Writer) {
 			fmt.Fprintf(w, "  moves over 50 ms     %s\n", sm)
 		}
 		printMetrics(w, p.Metrics)
+	}
+	if c := r.Churn; c != nil {
+		c.print(w, gameName(r.Game))
 	}
 	fmt.Fprintf(w, "\nerrors                 %d", r.Errors)
 	if r.errs != nil && r.Errors > 0 {
@@ -238,4 +245,30 @@ func commitQuantiles(m map[string]float64) string {
 		}
 	}
 	return fmt.Sprintf("p50 %s · p99 %s · p99.9 %s; %.2f%% over 32 ms", at(0.5), at(0.99), at(0.999), 100*over/total)
+}
+
+func (c *churnResult) print(w io.Writer, game string) {
+	fmt.Fprintf(w, "\narcade, churn (%s)\n", game)
+	fmt.Fprintf(w, "  clients              %d, in pairs, for %.0f s\n", c.Clients, c.Seconds)
+	fmt.Fprintf(w, "  sessions opened      %d; %d rooms, %d matches\n", c.Sessions, c.Rooms, c.Matches)
+	fmt.Fprintf(w, "  moves                %d sent, %d acknowledged (a screen showed them)\n", c.MovesSent, c.MovesAcked)
+	fmt.Fprintf(w, "  done                 %s\n", sortedActs(c.Acts))
+	fmt.Fprintf(w, "  server CPU           %s of one core\n", pct(c.CPUShare))
+	fmt.Fprintf(w, "  baseline             %s\n", c.Before)
+	fmt.Fprintf(w, "  peak                 %s\n", c.Peak)
+	fmt.Fprintf(w, "  after %3.0f s          %s\n", c.SettleSeconds, c.After)
+	for _, ck := range c.Checks {
+		fmt.Fprintf(w, "    %s\n", ck)
+	}
+	verdict := "back at the baseline"
+	if !c.Returned {
+		verdict = "NOT back at the baseline"
+	}
+	fmt.Fprintf(w, "  returned             %s\n", verdict)
+	if c.Moves != nil {
+		fmt.Fprintf(w, "  database             %s\n", c.Moves)
+		for _, e := range c.Moves.Examples {
+			fmt.Fprintf(w, "    %s\n", e)
+		}
+	}
 }

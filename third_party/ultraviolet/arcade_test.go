@@ -1,7 +1,7 @@
 package uv
 
-// Tests of the arcade's patch (third_party/ultraviolet.md): key tables shared among readers, and
-// sendBytes's two read buffers used in turn.
+// Tests of the arcade's patch (third_party/ultraviolet.md): key tables shared among readers,
+// sendBytes's two read buffers used in turn, and sendEvents's stop when its context is done.
 
 import (
 	"context"
@@ -105,5 +105,23 @@ func TestArcadeReadBuffers(t *testing.T) {
 		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Fatalf("event %d: %#v, want %#v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestArcadeStreamEventsStopsWhenNobodyReceives: a reader with input left to send, whose receiver
+// has gone (a Bubble Tea program that ended during a paste), returns once its context is done
+// instead of waiting for good to send the rest.
+func TestArcadeStreamEventsStopsWhenNobodyReceives(t *testing.T) {
+	d := NewTerminalReader(strings.NewReader(strings.Repeat("pasted text ", 1000)), "xterm-256color")
+	eventc := make(chan Event) // never received from after the first event
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.StreamEvents(ctx, eventc) }()
+	<-eventc
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("StreamEvents still sending 10 s after its context was done")
 	}
 }

@@ -172,11 +172,11 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 	for {
 		select {
 		case <-ctx.Done():
-			d.sendEvents(eventc, buf.Bytes(), true)
+			d.sendEvents(ctx, eventc, buf.Bytes(), true)
 			wg.Wait()
 			return nil
 		case err := <-errc:
-			d.sendEvents(eventc, buf.Bytes(), true)
+			d.sendEvents(ctx, eventc, buf.Bytes(), true)
 			wg.Wait()
 			return err // return the first error encountered
 		case <-timeout.C:
@@ -187,7 +187,7 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 			timedout := time.Now().After(ttimeout)
 			if buf.Len() > 0 && timedout {
 				d.logf("timeout expired, processing buffer")
-				n = d.sendEvents(eventc, buf.Bytes(), true)
+				n = d.sendEvents(ctx, eventc, buf.Bytes(), true)
 			}
 
 			if n > 0 {
@@ -211,7 +211,7 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 			d.logf("input: %q", read)
 			buf.Write(read)
 			ttimeout = time.Now().Add(d.EscTimeout)
-			n := d.sendEvents(eventc, buf.Bytes(), false)
+			n := d.sendEvents(ctx, eventc, buf.Bytes(), false)
 			if !timeout.Stop() {
 				// drain the channel if it was already running
 				select {
@@ -239,10 +239,16 @@ func (d *TerminalReader) SetLogger(logger Logger) {
 	d.logger = logger
 }
 
-func (d *TerminalReader) sendEvents(eventc chan<- Event, buf []byte, expired bool) int {
+// sendEvents sends the events scanned from buf, and stops (dropping the rest) once ctx is done:
+// nobody receives on eventc then, and a send would wait for good.
+func (d *TerminalReader) sendEvents(ctx context.Context, eventc chan<- Event, buf []byte, expired bool) int {
 	n, events := d.eventScanner.scanEvents(buf, expired)
 	for _, event := range events {
-		eventc <- event
+		select {
+		case eventc <- event:
+		case <-ctx.Done():
+			return n
+		}
 	}
 	return n
 }
