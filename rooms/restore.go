@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 
@@ -19,10 +20,16 @@ type Resume struct {
 	Moves []MoveRecord
 }
 
+// ErrDoesNotReplay: Restore was given a match its game does not accept: options it refuses, a
+// number of seats it does not allow, a seat that is not at the table, or a move it refuses. The
+// record is damaged; resuming what replays of it would make up a board that was never played.
+var ErrDoesNotReplay = errors.New("the match's record does not replay")
+
 // Restore reopens a room for an unfinished match under its old code. The engine is set up from
 // the match's options and seed and replays its moves; nothing is recorded again. Every person's
 // seat waits for its player as if they had just dropped (the grace countdown starts now); bots
-// play on. A match whose moves already ended it is finished (and recorded as ended).
+// play on. A match whose moves already ended it is finished (and recorded as ended). A match that
+// does not replay is refused with ErrDoesNotReplay, and nothing of it is opened.
 func (h *Hub) Restore(res Resume) (*Room, error) {
 	g, ok := h.Game(res.GameID)
 	if !ok {
@@ -34,15 +41,18 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 	}
 	opts, err := g.Resolve(res.Options)
 	if err != nil {
-		return nil, fmt.Errorf("restore %s: %w", code, err)
+		return nil, fmt.Errorf("restore %s: %w: %w", code, ErrDoesNotReplay, err)
 	}
 	eng, err := g.New(maps.Clone(opts), len(res.Seats), res.Seed)
 	if err != nil {
-		return nil, fmt.Errorf("restore %s: %w", code, err)
+		return nil, fmt.Errorf("restore %s: %w: %w", code, ErrDoesNotReplay, err)
 	}
 	for i, mv := range res.Moves {
+		if int(mv.Seat) < 0 || int(mv.Seat) >= len(res.Seats) {
+			return nil, fmt.Errorf("restore %s: %w: move %d is by seat %d, of %d", code, ErrDoesNotReplay, i+1, mv.Seat, len(res.Seats))
+		}
 		if eng, err = eng.Apply(mv.Seat, mv.Move); err != nil {
-			return nil, fmt.Errorf("restore %s: move %d (%q) does not replay: %w", code, i+1, mv.Move, err)
+			return nil, fmt.Errorf("restore %s: %w: move %d (%q): %w", code, ErrDoesNotReplay, i+1, mv.Move, err)
 		}
 	}
 

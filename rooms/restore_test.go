@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -41,17 +42,33 @@ func TestRestore(t *testing.T) {
 	}
 }
 
+// TestRestoreRefusesBadRecords: a record Restore cannot bring back opens no room; one its game
+// does not accept (a refused move, a seat not at the table, a bad option) is ErrDoesNotReplay, to
+// be set aside as damaged, and one whose game or bot is missing is not.
 func TestRestoreRefusesBadRecords(t *testing.T) {
 	h, _ := newTestHub(t, Config{})
 	seats := []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}}
-	for name, res := range map[string]Resume{
-		"unknown game": {Code: "AAAAA", GameID: "chess", Seats: seats},
-		"bad code":     {Code: "0OIL1", GameID: "race", Seats: seats},
-		"bad move":     {Code: "AAAAB", GameID: "race", Seats: seats, Moves: []MoveRecord{{Seat: 1, Move: "2"}}},
-		"unknown bot":  {Code: "AAAAC", GameID: "race", Seats: []SeatInfo{{PlayerID: alice.ID}, {Bot: "grandmaster"}}},
+	for name, c := range map[string]struct {
+		res     Resume
+		damaged bool
+	}{
+		"unknown game": {Resume{Code: "AAAAA", GameID: "chess", Seats: seats}, false},
+		"bad code":     {Resume{Code: "0OIL1", GameID: "race", Seats: seats}, false},
+		"bad move":     {Resume{Code: "AAAAB", GameID: "race", Seats: seats, Moves: []MoveRecord{{Seat: 1, Move: "2"}}}, true},
+		"no such seat": {Resume{Code: "AAAAD", GameID: "race", Seats: seats, Moves: []MoveRecord{{Seat: 9, Move: "2"}}}, true},
+		"bad option":   {Resume{Code: "AAAAE", GameID: "race", Options: rules.Options{"target": "x"}, Seats: seats}, true},
+		"unknown bot":  {Resume{Code: "AAAAC", GameID: "race", Seats: []SeatInfo{{PlayerID: alice.ID}, {Bot: "grandmaster"}}}, false},
 	} {
-		if _, err := h.Restore(res); err == nil {
+		_, err := h.Restore(c.res)
+		if err == nil {
 			t.Errorf("%s: restored", name)
+		} else if errors.Is(err, ErrDoesNotReplay) != c.damaged {
+			t.Errorf("%s: %v; ErrDoesNotReplay: %v, want %v", name, err, errors.Is(err, ErrDoesNotReplay), c.damaged)
+		}
+		if code, ok := NormalizeCode(c.res.Code); ok {
+			if _, err := h.Find(code, alice); !errors.Is(err, ErrNoRoom) {
+				t.Errorf("%s: a room is open under %s (%v)", name, code, err)
+			}
 		}
 	}
 }

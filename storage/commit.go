@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -89,7 +90,7 @@ func (g *groupCommit) commit(calls []commitCall) {
 			return
 		}
 		failed, ferr := -1, error(nil)
-		err := g.db.Update(func(tx *bolt.Tx) error {
+		err := safeUpdate(g.db, func(tx *bolt.Tx) error {
 			for i, c := range calls {
 				if err := safeCall(c.fn, tx); err != nil {
 					failed, ferr = i, err
@@ -140,6 +141,19 @@ func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 		}
 	}()
 	return fn(tx)
+}
+
+// safeUpdate is db.Update, with a panic of bbolt's while committing (a page damaged since Open) an
+// error wrapping ErrDamaged; bbolt has rolled the transaction back by then. The commit fails, and
+// the store with it.
+func safeUpdate(db *bolt.DB, fn func(*bolt.Tx) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: the storage library failed writing it: %v", ErrDamaged, p)
+		}
+	}()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	return db.Update(fn)
 }
 
 // close refuses further writes and blocks until the queued ones are committed.

@@ -154,7 +154,7 @@ func TestMigrateJournal(t *testing.T) {
 		if err != nil || len(board) != 2 || board[0].Name != "ann" || board[0].Games != 1 {
 			t.Errorf("leaderboard %+v, %v; want ann first after one game", board, err)
 		}
-		open, err := d.Unfinished()
+		open, _, err := d.Unfinished()
 		if err != nil || len(open) != 1 || open[0].ID != old {
 			t.Errorf("unfinished %+v, %v; want only OLD01 (OLD02 abandoned, NEW01 ended)", open, err)
 		}

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -123,48 +124,72 @@ func countMoves(tx *bolt.Tx, id string) int {
 	return n
 }
 
-// loadMatch reads match id with its moves.
-func loadMatch(tx *bolt.Tx, id string) (record.Match, error) {
+// loadMatch reads match id with its moves. A header or move that fails its sum or does not
+// decode, a gap in the plies (or, for a finished match, fewer or more moves than it ended with), or a match set aside (Quarantine) is an error wrapping ErrDamaged;
+// a match with no record is ErrNoMatch. The errors do not name the match. bare: see unseal.
+func loadMatch(tx *bolt.Tx, id string, bare bool) (record.Match, error) {
 	var m record.Match
-	ok, err := getJSON(tx.Bucket(bucketMatches), []byte(id), &m)
-	if err != nil {
-		return m, fmt.Errorf("match %s: %w", id, err)
-	}
-	if !ok {
+	raw := tx.Bucket(bucketMatches).Get([]byte(id))
+	if raw == nil {
+		if q := tx.Bucket(bucketQuar); q != nil {
+			if b := q.Bucket([]byte(id)); b != nil {
+				return m, fmt.Errorf("%w; it was set aside: %s", ErrDamaged, b.Get(keyReason))
+			}
+		}
 		return m, ErrNoMatch
 	}
+	if err := decode([]byte(id), raw, &m, bare); err != nil {
+		return m, fmt.Errorf("its record: %w", err)
+	}
+	m.ID = id
 	prefix := append([]byte(id), 0)
 	c := tx.Bucket(bucketMoves).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		ply := len(m.Moves)
 		var mv record.Move
-		if err := jsonUnmarshal(v, &mv); err != nil {
-			return m, fmt.Errorf("match %s move %x: %w", id, k[len(prefix):], err)
+		if err := decode(k, v, &mv, bare); err != nil {
+			return m, fmt.Errorf("move %d: %w", ply+1, err)
+		}
+		if !bytes.Equal(k, moveKey(id, ply)) {
+			return m, fmt.Errorf("%w: move %d is missing", ErrDamaged, ply+1)
 		}
 		m.Moves = append(m.Moves, mv)
+	}
+	if m.Finished() && m.Plies != len(m.Moves) {
+		// The end's record counted the moves: one lost since (its key damaged) is found here.
+		return m, fmt.Errorf("%w: it ended after %d moves, %d are stored", ErrDamaged, m.Plies, len(m.Moves))
 	}
 	m.Plies = len(m.Moves)
 	return m, nil
 }
 
-// Match returns the match with the given ID, with its moves.
+// Match returns the match with the given ID, with its moves. A match that cannot be read, or was
+// set aside, is an error wrapping ErrDamaged.
 func (d *DB) Match(id string) (record.Match, error) {
 	var m record.Match
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
+		id := strings.ToLower(strings.TrimSpace(id))
 		var err error
-		m, err = loadMatch(tx, strings.ToLower(strings.TrimSpace(id)))
+		if m, err = loadMatch(tx, id, d.bare); err != nil && !errors.Is(err, ErrNoMatch) {
+			err = fmt.Errorf("match %s: %w", id, err)
+		}
 		return err
 	})
 	return m, err
 }
 
-// Unfinished returns every room's unfinished match with its moves, to resume after a restart.
-func (d *DB) Unfinished() ([]record.Match, error) {
+// Unfinished returns every room's unfinished match with its moves, to resume after a restart,
+// and the ones that cannot be read, which the caller should set aside with Quarantine. An error
+// is returned only when the file cannot be read at all.
+func (d *DB) Unfinished() ([]record.Match, []Damage, error) {
 	var out []record.Match
-	err := d.db.View(func(tx *bolt.Tx) error {
+	var bad []Damage
+	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
-			m, err := loadMatch(tx, string(id))
+			m, err := loadMatch(tx, string(id), d.bare)
 			if err != nil {
-				return err
+				bad = append(bad, Damage{ID: string(id), Code: string(code), Game: m.Game, Reason: err.Error()})
+				return nil
 			}
 			m.Code = string(code)
 			out = append(out, m)
@@ -172,5 +197,5 @@ func (d *DB) Unfinished() ([]record.Match, error) {
 		})
 	})
 	slices.SortFunc(out, func(a, b record.Match) int { return strings.Compare(a.ID, b.ID) })
-	return out, err
+	return out, bad, err
 }

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -35,12 +34,11 @@ func (d *DB) Claim(id, name string) error {
 	// A read first: nearly every claim is a returning player, and needs no write.
 	var owner string
 	var known bool
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		owner = string(tx.Bucket(bucketNames).Get(lower))
-		if v := tx.Bucket(bucketPlayers).Get([]byte(id)); v != nil {
-			var p player
-			known = json.Unmarshal(v, &p) == nil && p.Name == name
-		}
+		var p player
+		ok, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &p)
+		known = ok && err == nil && p.Name == name // a damaged record is written anew
 		return nil
 	})
 	if err != nil {
@@ -62,31 +60,10 @@ func (d *DB) Claim(id, name string) error {
 		}
 		players := tx.Bucket(bucketPlayers)
 		p := player{ID: id, Name: name, Created: d.now().UTC()}
-		if v := players.Get([]byte(id)); v != nil {
-			var old player
-			if json.Unmarshal(v, &old) == nil {
-				p.Created = old.Created
-			}
+		var old player
+		if ok, err := getJSON(players, []byte(id), &old); ok && err == nil {
+			p.Created = old.Created
 		}
 		return putJSON(players, []byte(id), p)
 	})
-}
-
-// putJSON stores v as JSON under key.
-func putJSON(b *bolt.Bucket, key []byte, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return b.Put(key, data)
-}
-
-// getJSON reads key into v; it reports false when the key is missing. The value is decoded
-// inside the transaction, so nothing of bbolt's memory is kept.
-func getJSON(b *bolt.Bucket, key []byte, v any) (bool, error) {
-	data := b.Get(key)
-	if data == nil {
-		return false, nil
-	}
-	return true, json.Unmarshal(data, v)
 }

@@ -49,16 +49,17 @@ func rate(tx *bolt.Tx, m record.Match, now time.Time) error {
 }
 
 // Leaderboard returns the standings of game, best rating first, at most limit of them (0: all).
-// Provisional ratings are marked; they rank after established ones.
+// Provisional ratings are marked; they rank after established ones. A damaged standing is left
+// out (Check reports it).
 func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 	var out []record.Standing
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		prefix := []byte(game + "\x00")
 		c := tx.Bucket(bucketRatings).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var st record.Standing
-			if err := jsonUnmarshal(v, &st); err != nil {
-				return fmt.Errorf("rating %q: %w", k, err)
+			if decode(k, v, &st, d.bare) != nil {
+				continue
 			}
 			st.Provisional = st.Rating.Provisional()
 			out = append(out, st)
@@ -93,15 +94,15 @@ func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 }
 
 // Profile returns what is known of the player with key id: name, standings per game, matches
-// played and won per game, and the latest recent matches (without moves), newest first.
+// played and won per game, and the latest recent matches (without moves), newest first. Damaged
+// records (the player's, a standing, a match's header) and matches set aside are left out.
 func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 	p := record.Profile{PlayerID: id, Played: map[string]int{}, Won: map[string]int{}}
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		var pl player
-		if _, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &pl); err != nil {
-			return err
+		if _, err := d.get(tx.Bucket(bucketPlayers), []byte(id), &pl); err == nil {
+			p.Name, p.Since = pl.Name, pl.Created
 		}
-		p.Name, p.Since = pl.Name, pl.Created
 		rc := tx.Bucket(bucketRatings).Cursor()
 		suffix := []byte("\x00" + id)
 		for k, v := rc.First(); k != nil; k, v = rc.Next() {
@@ -109,8 +110,8 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 				continue
 			}
 			var st record.Standing
-			if err := jsonUnmarshal(v, &st); err != nil {
-				return err
+			if decode(k, v, &st, d.bare) != nil {
+				continue
 			}
 			st.Provisional = st.Rating.Provisional()
 			p.Standings = append(p.Standings, st)
@@ -127,8 +128,8 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 		}
 		for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = mc.Prev() {
 			var m record.Match
-			if ok, err := getJSON(matches, k[len(prefix):], &m); err != nil || !ok {
-				continue
+			if ok, err := d.get(matches, k[len(prefix):], &m); err != nil || !ok {
+				continue // damaged, or set aside
 			}
 			if m.Finished() {
 				p.Played[m.Game]++

@@ -16,25 +16,35 @@
 // (PATH.journal.N) has the journal's records applied once, at the first Open, and the journal
 // removed (see migrateJournal).
 //
-// Layout (bucket: key -> value):
+// Damage: Open walks the file's pages before bbolt does (see verifyPages) and refuses a file whose
+// structure is damaged with ErrDamaged; a panic of bbolt's while opening or reading is recovered
+// and reported as ErrDamaged too. Every record is sealed with a checksum verified on read (see
+// seal): a record that fails it is damaged, never used. An unfinished match that cannot be read
+// or replayed is set aside with Quarantine, kept in the file for inspection; Check reads the whole
+// file (the command `arcade check`).
 //
-//	meta:     "schema" -> schema version; "journal" -> only while an old journal is being
-//	          applied: the position the database has every record before
-//	players:  key fingerprint -> player
-//	names:    lower-case name -> key fingerprint
-//	ratings:  game NUL fingerprint -> standing
-//	matches:  match ID -> match header (record.Match without moves)
-//	moves:    match ID NUL ply (8 bytes, big-endian) -> move
-//	byplayer: fingerprint NUL match ID -> empty
-//	active:   room code -> match ID, for every unfinished match
+// Layout (bucket: key -> value); players, ratings, matches and moves hold sealed records:
+//
+//	meta:       "schema" -> schema version; "journal" -> only while an old journal is being
+//	            applied: the position the database has every record before
+//	players:    key fingerprint -> player
+//	names:      lower-case name -> key fingerprint
+//	ratings:    game NUL fingerprint -> standing
+//	matches:    match ID -> match header (record.Match without moves)
+//	moves:      match ID NUL ply (8 bytes, big-endian) -> move
+//	byplayer:   fingerprint NUL match ID -> empty
+//	active:     room code -> match ID, for every unfinished match
+//	quarantine: match ID -> a bucket of the match's records set aside (see Quarantine)
 package storage
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -45,8 +55,9 @@ import (
 	"github.com/arcade/arcade/sanitize"
 )
 
-// SchemaVersion is the layout this package writes. A file of a later version is refused.
-const SchemaVersion = 1
+// SchemaVersion is the layout this package writes. A file of a later version is refused. Schema 2
+// seals every record with a checksum; Open seals the records of a schema 1 file.
+const SchemaVersion = 2
 
 var (
 	bucketMeta     = []byte("meta")
@@ -57,8 +68,9 @@ var (
 	bucketMoves    = []byte("moves")
 	bucketByPlayer = []byte("byplayer")
 	bucketActive   = []byte("active")
+	bucketQuar     = []byte("quarantine")
 	allBuckets     = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketMatches,
-		bucketMoves, bucketByPlayer, bucketActive}
+		bucketMoves, bucketByPlayer, bucketActive, bucketQuar}
 	keySchema = []byte("schema")
 )
 
@@ -66,8 +78,9 @@ var (
 var (
 	// ErrLocked: another process holds the database (another server on the same data folder).
 	ErrLocked = errors.New("the database is in use by another arcade server")
-	// ErrDamaged: the file is not a database this version can read; it is left untouched.
-	ErrDamaged = errors.New("the database file cannot be read")
+	// ErrDamaged: the file, or a record in it, is damaged (or the file is not a database). Open
+	// leaves a damaged file untouched; a damaged record is never used.
+	ErrDamaged = errors.New("the database file is damaged")
 	// ErrNewerSchema: the file was written by a newer arcade.
 	ErrNewerSchema = errors.New("the database was written by a newer version of the arcade")
 	// ErrNameTaken: the name is bound to another key. It is sanitize.ErrNameTaken, which the
@@ -84,9 +97,13 @@ var (
 type Options struct {
 	// LockTimeout is how long Open waits for another process to release the file.
 	LockTimeout time.Duration
-	// Logger receives what the operator should know: an old journal applied, a failed commit.
-	// nil: nothing is logged.
+	// Logger receives what the operator should know: an old journal applied, records sealed, a
+	// failed commit. nil: nothing is logged.
 	Logger *slog.Logger
+	// ReadOnly opens the file for reading only, beside readers and under no writer: nothing is
+	// created, migrated or written (every write fails), and a schema 1 file's unsealed records
+	// are read as they are. The file must exist.
+	ReadOnly bool
 
 	// openFile opens the database file for bbolt (tests reach the file through it); nil:
 	// os.OpenFile.
@@ -100,6 +117,8 @@ type DB struct {
 	log    *slog.Logger
 	writes *groupCommit // every write, committed in groups
 
+	bare bool // records may be unsealed: a read-only look at a schema 1 file
+
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
 	seq    uint32            // tail of match IDs made in the same millisecond
@@ -107,14 +126,70 @@ type DB struct {
 
 // Open opens (or creates) the database at path. It waits at most opts.LockTimeout for another
 // process to release the file, then fails with ErrLocked. A file that is not a bbolt database,
-// or that fails bbolt's checks, fails with ErrDamaged and is never written to. An old journal
-// beside the file is applied and removed (see migrateJournal).
-func Open(path string, opts Options) (*DB, error) {
+// or whose pages do not hold together, fails with ErrDamaged and is never written to. An old
+// journal beside the file is applied and removed (see migrateJournal), and the records of a
+// schema 1 file are sealed (see sealAll).
+func Open(path string, opts Options) (d *DB, err error) {
 	if info, err := os.Stat(path); err == nil && info.Size() > 0 && info.Size() < 4096 {
 		return nil, fmt.Errorf("%w: %s is only %d bytes", ErrDamaged, path, info.Size())
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			if d != nil {
+				d.Close()
+			}
+			d, err = nil, fmt.Errorf("%w: %s: the storage library failed on it: %v", ErrDamaged, path, p)
+		}
+	}()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	// Pages are walked under the lock, by a reader, before bbolt walks them as a writer.
+	if _, statErr := os.Stat(path); statErr == nil {
+		ro, err := boltOpen(path, opts.LockTimeout, true, nil)
+		if err != nil {
+			return nil, err
+		}
+		err = verifyPages(path)
+		ro.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrDamaged, path, err)
+		}
+	}
+	db, err := boltOpen(path, opts.LockTimeout, opts.ReadOnly, opts.openFile)
+	if err != nil {
+		return nil, err
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	d = &DB{db: db, now: time.Now, log: logger, active: map[string]string{}}
+	d.writes = newGroupCommit(db, logger)
+	if opts.ReadOnly {
+		err = d.initReadOnly()
+	} else {
+		err = d.init()
+		if err == nil {
+			// Under bbolt's lock on the file, before anyone reads it.
+			err = d.migrateJournal(path)
+		}
+	}
+	if err == nil {
+		err = d.loadActive()
+	}
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// boltOpen opens the bbolt file at path, telling a file held by another process and a file that
+// is not a database from other failures.
+func boltOpen(path string, timeout time.Duration, readOnly bool,
+	openFile func(string, int, os.FileMode) (*os.File, error)) (*bolt.DB, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout: opts.LockTimeout,
+		Timeout:  timeout,
+		ReadOnly: readOnly,
 		// Map 1 GiB of address space at once, so the map is not grown (which waits for every
 		// reader) as the file grows.
 		InitialMmapSize: 1 << 30,
@@ -122,65 +197,95 @@ func Open(path string, opts Options) (*DB, error) {
 		// a map: what etcd runs bbolt with, for the same reason (many small commits).
 		NoFreelistSync: true,
 		FreelistType:   bolt.FreelistMapType,
-		OpenFile:       opts.openFile,
+		OpenFile:       openFile,
 	})
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return nil, fmt.Errorf("%w: %s", ErrLocked, path)
 	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch),
 		errors.Is(err, bolterrors.ErrChecksum):
-		return nil, fmt.Errorf("%w: %s: %w", ErrDamaged, path, err)
+		return nil, fmt.Errorf("%w: %s cannot be read: %w", ErrDamaged, path, err)
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	d := &DB{db: db, now: time.Now, log: logger, active: map[string]string{}}
-	d.writes = newGroupCommit(db, logger)
-	if err := d.init(); err != nil {
-		d.Close()
-		return nil, err
-	}
-	// Under bbolt's lock on the file, before anyone reads it.
-	if err := d.migrateJournal(path); err != nil {
-		d.Close()
-		return nil, err
-	}
-	if err := d.loadActive(); err != nil {
-		d.Close()
-		return nil, err
-	}
-	return d, nil
+	return db, nil
 }
 
-// init creates the buckets and checks the schema version.
+// init creates the buckets, checks the schema version, and seals the records of a schema 1 file.
 func (d *DB) init() error {
-	return d.db.Update(func(tx *bolt.Tx) error {
+	var schema int
+	err := d.db.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}
 		}
-		meta := tx.Bucket(bucketMeta)
-		if v := meta.Get(keySchema); v != nil {
-			n, err := strconv.Atoi(string(v))
-			if err != nil {
-				return fmt.Errorf("%w: schema version %q", ErrDamaged, v)
-			}
-			if n > SchemaVersion {
-				return fmt.Errorf("%w (schema %d; this one reads up to %d)", ErrNewerSchema, n, SchemaVersion)
-			}
-			// Later versions migrate older schemas here, before anything else reads them.
+		var err error
+		if schema, err = readSchema(tx); err != nil || schema == 1 {
+			return err
 		}
-		return meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
 	})
+	if err != nil || schema != 1 {
+		return err
+	}
+	n, err := d.sealAll()
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		d.log.Info("storage: sealed the records of an older arcade with checksums", "records", n)
+	}
+	return d.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+	})
+}
+
+// initReadOnly checks the schema version and that the buckets are there, writing nothing.
+func (d *DB) initReadOnly() error {
+	return d.view(func(tx *bolt.Tx) error {
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil && !bytes.Equal(name, bucketQuar) {
+				return fmt.Errorf("%w: it has no %s bucket (not an arcade database?)", ErrDamaged, name)
+			}
+		}
+		schema, err := readSchema(tx)
+		d.bare = schema < 2
+		return err
+	})
+}
+
+// readSchema returns the file's schema version (0: none recorded, a new file), refusing a later one.
+func readSchema(tx *bolt.Tx) (int, error) {
+	v := tx.Bucket(bucketMeta).Get(keySchema)
+	if v == nil {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(string(v))
+	if err != nil {
+		return 0, fmt.Errorf("%w: schema version %q", ErrDamaged, v)
+	}
+	if n > SchemaVersion {
+		return 0, fmt.Errorf("%w (schema %d; this one reads up to %d)", ErrNewerSchema, n, SchemaVersion)
+	}
+	return n, nil
+}
+
+// view runs fn in a read transaction. A panic of bbolt's (a page damaged since Open) is an error
+// wrapping ErrDamaged; bbolt has ended the transaction by then.
+func (d *DB) view(fn func(*bolt.Tx) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: the storage library failed reading it: %v", ErrDamaged, p)
+		}
+	}()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	return d.db.View(fn)
 }
 
 // loadActive reads the rooms' unfinished matches.
 func (d *DB) loadActive() error {
-	return d.db.View(func(tx *bolt.Tx) error {
+	return d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(k, v []byte) error {
 			d.active[string(k)] = string(v)
 			return nil
@@ -206,7 +311,7 @@ func (d *DB) Backup(w io.Writer) (int64, error) {
 // ends the backup before anything is written.
 func (d *DB) BackupSized(w io.Writer, announce func(size int64) error) (int64, error) {
 	var n int64
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		if announce != nil {
 			if err := announce(tx.Size()); err != nil {
 				return err

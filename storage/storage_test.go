@@ -107,7 +107,7 @@ func TestMatchRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	open, err := d.Unfinished()
+	open, _, err := d.Unfinished()
 	if err != nil || len(open) != 1 || open[0].ID != id || len(open[0].Moves) != 3 || open[0].Code != "K7QXM" {
 		t.Fatalf("Unfinished = %+v, %v", open, err)
 	}
@@ -135,7 +135,7 @@ func TestMatchRoundTrip(t *testing.T) {
 	if len(got.Moves) != 4 || got.Moves[3].Move != "pass" || got.Seed != 42 || got.Options["size"] != "8" || !got.Finished() {
 		t.Errorf("Match = %+v", got)
 	}
-	if open, _ := d2.Unfinished(); len(open) != 0 {
+	if open, _, _ := d2.Unfinished(); len(open) != 0 {
 		t.Errorf("a finished match is still unfinished: %+v", open)
 	}
 	if _, err := d2.Match("nope"); !errors.Is(err, ErrNoMatch) {
@@ -239,7 +239,7 @@ func TestConcurrentWriters(t *testing.T) {
 	if commits = txID(t, d) - commits; commits >= rooms*(moves+1) {
 		t.Errorf("%d writes took %d commits; want them to share commits", rooms*(moves+1), commits)
 	}
-	open, err := d.Unfinished()
+	open, _, err := d.Unfinished()
 	if err != nil || len(open) != rooms {
 		t.Fatalf("Unfinished: %d matches, %v", len(open), err)
 	}
@@ -350,7 +350,7 @@ func TestConcurrentMatchEnds(t *testing.T) {
 	if ann, bob := board[0], board[1]; ann.Games != n || ann.Wins != n || bob.Games != n || bob.Losses != n {
 		t.Errorf("after %d matches at once: ann %+v, bob %+v", n, ann, bob)
 	}
-	if open, err := d.Unfinished(); err != nil || len(open) != 0 {
+	if open, _, err := d.Unfinished(); err != nil || len(open) != 0 {
 		t.Errorf("unfinished after the ends: %d, %v", len(open), err)
 	}
 }

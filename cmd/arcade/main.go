@@ -3,6 +3,7 @@
 //	go run ./cmd/arcade              listen on :2222, data in ./arcade-data
 //	arcade -h                        every flag, each with its ARCADE_ variable
 //	arcade backup [--data DIR] FILE  a consistent copy of the database, while the server runs
+//	arcade check [--data DIR] [FILE] check the database (or a backup) while no server runs
 package main
 
 import (
@@ -20,6 +21,13 @@ func main() {
 			os.Exit(1)
 		}
 		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "check" {
+		status, err := runCheck(os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "arcade:", err)
+		}
+		os.Exit(status)
 	}
 	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if err != nil {

@@ -54,12 +54,16 @@ func seatsOf(infos []rooms.SeatInfo) []record.Seat {
 	return out
 }
 
-// resume brings back every unfinished match under its room code. A match that cannot come back
-// (its game is gone, its moves no longer replay) is logged and left as it is in the database.
-func resume(db *storage.DB, hub *rooms.Hub, logf func(string, ...any)) (int, error) {
-	open, err := db.Unfinished()
+// resume brings back every unfinished match under its room code. A match that cannot be read or
+// does not replay is set aside in the database (storage's Quarantine) and reported on warnf; one
+// whose game this arcade no longer has is reported and left as it is, to come back with its game.
+func resume(db *storage.DB, hub *rooms.Hub, logf, warnf func(string, ...any)) (int, error) {
+	open, damaged, err := db.Unfinished()
 	if err != nil {
 		return 0, err
+	}
+	for _, d := range damaged {
+		quarantine(db, d, warnf)
 	}
 	n := 0
 	for _, m := range open {
@@ -69,14 +73,30 @@ func resume(db *storage.DB, hub *rooms.Hub, logf func(string, ...any)) (int, err
 		}
 		moves := make([]rooms.MoveRecord, len(m.Moves))
 		for i, mv := range m.Moves {
-			moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move, Name: m.Seats[mv.Seat].Name}
+			moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move}
+			if int(mv.Seat) >= 0 && int(mv.Seat) < len(m.Seats) { // else Restore refuses the move
+				moves[i].Name = m.Seats[mv.Seat].Name
+			}
 		}
-		if _, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
-			Seed: m.Seed, Seats: seats, Moves: moves}); err != nil {
+		_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
+			Seed: m.Seed, Seats: seats, Moves: moves})
+		switch {
+		case errors.Is(err, rooms.ErrDoesNotReplay):
+			quarantine(db, storage.Damage{ID: m.ID, Code: m.Code, Game: m.Game, Reason: err.Error()}, warnf)
+		case err != nil:
 			logf("cannot resume match %s in room %s: %v", m.ID, m.Code, err)
-			continue
+		default:
+			n++
 		}
-		n++
 	}
 	return n, nil
+}
+
+// quarantine sets the damaged match d aside, and says so.
+func quarantine(db *storage.DB, d storage.Damage, warnf func(string, ...any)) {
+	if err := db.Quarantine(d); err != nil {
+		warnf("damaged: %s; not resumed, and not set aside (%v): it is tried again at the next start", describe(d), err)
+		return
+	}
+	warnf("damaged: %s; not resumed: set aside in the database for inspection (arcade check lists it)", describe(d))
 }

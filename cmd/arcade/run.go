@@ -45,9 +45,10 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	if created {
 		logger.Info("created a new host key", "path", filepath.Join(cfg.data, "host_ed25519"))
 	}
-	db, err := storage.Open(filepath.Join(cfg.data, dbFile), storage.Options{LockTimeout: 2 * time.Second, Logger: slog.New(logger)})
+	dbPath := filepath.Join(cfg.data, dbFile)
+	db, err := storage.Open(dbPath, storage.Options{LockTimeout: 2 * time.Second, Logger: slog.New(logger)})
 	if err != nil {
-		return err
+		return withAdvice(err, dbPath)
 	}
 	defer db.Close()
 	logf := func(format string, args ...any) { logger.Infof(format, args...) }
@@ -71,9 +72,10 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Recorder:  rec,
 		NewSeed:   newSeed,
 	})
-	resumed, err := resume(db, hub, logf)
+	warnf := func(format string, args ...any) { logger.Warnf(format, args...) }
+	resumed, err := resume(db, hub, logf, warnf)
 	if err != nil {
-		return fmt.Errorf("resume matches: %w", err)
+		return withAdvice(fmt.Errorf("resume matches: %w", err), dbPath)
 	}
 	if resumed > 0 {
 		logger.Info("resumed unfinished matches", "rooms", resumed)

@@ -1,0 +1,146 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Report is what Check found in the file.
+type Report struct {
+	// Pages holds what bbolt's own check (Tx.Check) found, at most maxPageFaults of it; empty
+	// when the pages hold together.
+	Pages []string
+	// Matches is the number of matches read whole and replayed with their game's rules.
+	Matches int
+	// Records is the number of records read: players, standings, match headers and moves.
+	Records int
+	// Unsealed is the number of those written before records were sealed (a schema 1 file, which
+	// the server seals at its next start); their bytes have no checksum to verify.
+	Unsealed int
+	// Damaged lists the matches and records that cannot be read or replayed.
+	Damaged []Damage
+	// Quarantined lists the matches an earlier start set aside (see Quarantine).
+	Quarantined []Damage
+}
+
+// Clean reports whether the file holds nothing damaged, now or set aside earlier.
+func (r Report) Clean() bool {
+	return len(r.Pages) == 0 && len(r.Damaged) == 0 && len(r.Quarantined) == 0
+}
+
+// maxPageFaults bounds the faults of bbolt's check that a Report keeps.
+const maxPageFaults = 20
+
+// Check reads the whole file in one read transaction: bbolt's check of its pages, every record's
+// checksum, and every match, replayed with its game from games (a match of a game not in games
+// is damaged: it cannot be replayed). It writes nothing, and runs on a read-only DB. The error is
+// for a file that cannot be read at all.
+func (d *DB) Check(games []rules.Game) (Report, error) {
+	var r Report
+	err := d.view(func(tx *bolt.Tx) error {
+		for fault := range tx.Check() {
+			if len(r.Pages) < maxPageFaults {
+				r.Pages = append(r.Pages, fault.Error())
+			}
+		}
+		if len(r.Pages) > 0 {
+			return nil // records read from pages that do not hold together prove nothing
+		}
+		for _, name := range [][]byte{bucketPlayers, bucketRatings} {
+			_ = tx.Bucket(name).ForEach(func(k, v []byte) error {
+				var x json.RawMessage
+				if err := d.countRecord(&r, k, v, &x); err != nil {
+					r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("%s record %q: %v", name, k, err)})
+				}
+				return nil
+			})
+		}
+		d.checkMatches(tx, games, &r)
+		if q := tx.Bucket(bucketQuar); q != nil {
+			r.Quarantined = quarantined(q, d.bare)
+		}
+		return nil
+	})
+	return r, err
+}
+
+// countRecord decodes one record into v, counting it.
+func (d *DB) countRecord(r *Report, k, v []byte, into any) error {
+	r.Records++
+	if d.bare && len(v) > 0 && v[0] == '{' {
+		r.Unsealed++
+	}
+	return decode(k, v, into, d.bare)
+}
+
+// checkMatches reads and replays every match, and finds the moves and rooms' entries of no match.
+func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
+	matches, moves := tx.Bucket(bucketMatches), tx.Bucket(bucketMoves)
+	_ = matches.ForEach(func(k, _ []byte) error {
+		id := string(k)
+		m, err := loadMatch(tx, id, d.bare)
+		r.Records += 1 + len(m.Moves)
+		if d.bare {
+			r.Unsealed += unsealedOf(tx, id)
+		}
+		if err == nil {
+			if g, ok := rules.FindGame(games, m.Game); !ok {
+				err = fmt.Errorf("its game %q is not in this arcade", m.Game)
+			} else if _, rerr := m.Replay(g); rerr != nil {
+				err = fmt.Errorf("it does not replay: %w", rerr)
+			}
+		}
+		if err != nil {
+			r.Damaged = append(r.Damaged, Damage{ID: id, Game: m.Game, Reason: err.Error()})
+			return nil
+		}
+		r.Matches++
+		return nil
+	})
+	// Moves under the ID of no match: a key damaged (loadMatch finds the gap it leaves), or a
+	// header lost.
+	var last []byte
+	_ = moves.ForEach(func(k, _ []byte) error {
+		if len(k) < 9 || k[len(k)-9] != 0 {
+			r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("a move under the key %q, which names no match and ply", k)})
+			return nil
+		}
+		id := k[:len(k)-9]
+		if bytes.Equal(id, last) {
+			return nil
+		}
+		last = append(last[:0], id...)
+		if matches.Get(id) == nil {
+			r.Damaged = append(r.Damaged, Damage{ID: string(id), Reason: "moves stored under the ID of no match"})
+		}
+		return nil
+	})
+	_ = tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
+		if matches.Get(id) == nil {
+			r.Damaged = append(r.Damaged, Damage{ID: string(id), Code: string(code),
+				Reason: "the room's unfinished match has no record"})
+		}
+		return nil
+	})
+}
+
+// unsealedOf counts the unsealed records of match id (header and moves).
+func unsealedOf(tx *bolt.Tx, id string) int {
+	n := 0
+	if v := tx.Bucket(bucketMatches).Get([]byte(id)); len(v) > 0 && v[0] == '{' {
+		n++
+	}
+	prefix := append([]byte(id), 0)
+	c := tx.Bucket(bucketMoves).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if len(v) > 0 && v[0] == '{' {
+			n++
+		}
+	}
+	return n
+}
