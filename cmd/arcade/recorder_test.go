@@ -78,7 +78,7 @@ func TestRestartKeepsLastPlayed(t *testing.T) {
 	defer db.Close()
 	hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: recorder{db}, SeatGrace: -1, BotDelay: -1, Logf: t.Logf})
 	defer hub.Shutdown("test over")
-	if n, err := resume(db, hub, t.Logf); err != nil || n != 1 {
+	if n, err := resume(db, hub, t.Logf, t.Logf); err != nil || n != 1 {
 		t.Fatalf("resume = %d, %v; want the one match", n, err)
 	}
 
