@@ -52,10 +52,11 @@
 // End. The match ends at once, even after the first move of a turn, when no disc lies uncarried,
 // or in Elementary when the mover owns the goal's towers; but not while a piece of the mover stands
 // in an opponent's zone: then the second move comes first, and the check is made again.
-// Anti-stall: a turn counts as collecting when, at its end, fewer discs lie uncarried (single or in
-// ownerless stacks) than at the end of every earlier turn; the match ends after 3 x players turns
-// in a row that do not (passed-over turns count), that is three full rounds. So leaving a tower
-// behind and picking it up again is not progress, and every match ends. Scores are shown while
+// Anti-stall: a turn counts as collecting when it collects a new disc, one that has never been in a
+// tower (a disc still on the square it was laid on at the start); the match ends after 3 x players
+// turns in a row that do not (passed-over turns count), that is three full rounds. So leaving a
+// tower behind and picking it up again is not progress, collecting single discs after a tower was
+// left behind is, and every match ends: the number of new discs only falls. Scores are shown while
 // playing; ranks use rules.RankByScore, so equal scores share a place.
 //
 // Variants (room option "variant").

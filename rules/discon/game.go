@@ -56,10 +56,11 @@ opponent's home zone: going in with the first move and out with the
 second is fine. Zones of unused corners are open.
 
 THE END  The game ends when every disc is in a tower carried by a
-piece, or after 3 full rounds in which no disc was collected. Your score
-is the sum of your towers' values; the highest score wins, ties share.
-A player who cannot move is passed over; a turn ends after one move
-when no second move is possible.
+piece, or after 3 full rounds in which nobody collected a new disc (one
+never in a tower; taking back a stack left behind does not count). Your
+score is the sum of your towers' values; the highest score wins, ties
+share. A player who cannot move is passed over; a turn ends after one
+move when no second move is possible.
 
 PREMIUM SCORING (default)   storeys:
              1   2   3   4   5   6   7   8   9  10  11  12

@@ -51,7 +51,8 @@ type View struct {
 
 	// DiscsOnBoard counts the discs not carried by any piece: single discs and ownerless stacks.
 	DiscsOnBoard int
-	// QuietTurns counts the turns in a row in which no disc was collected (see the package doc);
+	// QuietTurns counts the turns in a row in which no new disc was collected, one that had never
+	// been in a tower (see the package doc);
 	// the match ends when it reaches QuietLimit (3 full rounds). QuietRounds is QuietTurns in full
 	// rounds.
 	QuietTurns, QuietLimit, QuietRounds int
