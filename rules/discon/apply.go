@@ -218,6 +218,11 @@ func (s *State) ApplyMove(seat rules.Seat, m Move) (*State, error) {
 	ns.moves++
 	ns.last = Move{Kind: Jump, Piece: m.Piece, From: from, To: m.To, Leave: m.Leave}
 	ns.lastSeat = seat
+	if s.movesLeft == 2 {
+		ns.turnLen = 0
+	}
+	ns.turnMoves[ns.turnLen] = ns.last
+	ns.turnLen++
 	ns.note = ""
 	ns.afterMove(seat, idx)
 	return ns, nil
@@ -306,7 +311,7 @@ func (s *State) endTurn() {
 }
 
 // StallReason is the Outcome's reason when the anti-stall rule ends a match.
-const StallReason = "three full rounds without a new disc collected"
+const StallReason = "3 rounds without a new disc"
 
 func (s *State) finish(reason string) {
 	s.over, s.reason, s.movesLeft, s.first = true, reason, 0, -1

@@ -44,7 +44,11 @@ type State struct {
 	moves    int // moves applied so far
 	last     Move
 	lastSeat rules.Seat
-	note     string
+	// turnMoves holds the moves of the latest turn, the one in progress or else the one before:
+	// turnMoves[:turnLen] (1 or 2 moves), all by lastSeat.
+	turnMoves [2]Move
+	turnLen   int8
+	note      string
 
 	over   bool
 	reason string
@@ -169,6 +173,10 @@ func (s *State) Apply(seat rules.Seat, move string) (rules.Engine, error) {
 	m, err := ParseMove(move)
 	if err != nil {
 		return nil, err
+	}
+	if who := MoveSeat(move); who >= 0 && who != seat && m.Kind == Jump {
+		return nil, fmt.Errorf("%s%d is %s's piece; yours are %c1 to %c%d (or just 1 to %d)",
+			string(SeatLetter(who)), m.Piece, SeatName(who), SeatLetter(seat), SeatLetter(seat), Pieces, Pieces)
 	}
 	ns, err := s.ApplyMove(seat, m)
 	if err != nil {

@@ -157,7 +157,7 @@ func TestAntiStall(t *testing.T) {
 			t.Errorf("turn %d: %d quiet turns of %d", turn, v.QuietTurns, v.QuietLimit)
 		}
 	}
-	if !s.over || s.reason != "three full rounds without a new disc collected" {
+	if !s.over || s.reason != StallReason {
 		t.Fatalf("over %v, %q", s.over, s.reason)
 	}
 	if o := s.Outcome(); !slices.Equal(o.Ranks, []int{1, 1}) {
