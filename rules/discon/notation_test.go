@@ -78,3 +78,27 @@ func TestLastTurn(t *testing.T) {
 		t.Fatalf("last turn %v by %d", v.LastTurn, v.LastSeat)
 	}
 }
+
+// TestCanonicalAndTell: what a player types is recorded in canonical form, origin filled in, and
+// told in words.
+func TestCanonicalAndTell(t *testing.T) {
+	s := bare(t, Premium, 2).put(0, 1, "d4", "VV").lay("b3", "P").lay("f5", "VPV")
+	for in, want := range map[string]string{"1 b3": "1 d4-b3", "R1 d4-b3*": "1 d4-b3*", "1F5": "1 d4-f5"} {
+		if c, ok := s.Canonical(0, in); !ok || c != want {
+			t.Errorf("Canonical(%q) = %q, %v; want %q", in, c, ok, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"1 b3":  "R1 d4-b3 collects a pink disc",
+		"1 b3*": "R1 d4-b3* leaves its tower of 2 behind and starts a new one with a pink disc",
+		"1 f5":  "R1 d4-f5 collects a stack of 3",
+		"1 b5":  "R1 d4-b5 lands on an empty square",
+		"1 b5*": "R1 d4-b5* leaves its tower of 2 behind on d4",
+		"9 zz":  "9 zz",
+		"G1 b3": "G1 b3",
+	} {
+		if got := s.Tell(0, in); got != want {
+			t.Errorf("Tell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
