@@ -13,7 +13,9 @@
 // "3 c4-d6" (piece 3 of the player to move, from c4 to d6) and "3 c4-d6*" when the piece leaves its
 // tower behind; that is the canonical form, listed by Legal and kept in the record. Apply also takes
 // looser forms: any case, spaces or not, the origin left out ("3 d6", "3d6"), "x" for "-" and
-// " leave" for "*" (see ParseMove).
+// " leave" for "*" (see ParseMove). Screens show a move with its player's letter first, "R3 c4-d6"
+// (Move.Shown); Apply takes that form too, and refuses another player's letter. "*" means only
+// "tower left behind": the board marks the latest turn's landings with '•'.
 //
 // Seats and homes. Seat 0 is Red and moves first; turns go by seat number. Seats take the corners
 // clockwise from the top left: Red a1, Green j1, Yellow j10, Orange a10; with two players Green
