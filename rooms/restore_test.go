@@ -107,14 +107,14 @@ func TestRestoreKeepsBotNames(t *testing.T) {
 	h, _ := newTestHub(t, Config{})
 	r, err := h.Restore(Resume{
 		Code: "k7qxn", GameID: "race", Options: rules.Options{"target": "10"}, Seed: 5,
-		Seats: []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {Bot: "easy", Name: "easy bot Kit"},
+		Seats: []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {Bot: "easy", Name: "Kit (easy bot)"},
 			{Bot: "easy", Name: "easy bot"}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	snap := waitFor(t, mustJoin(t, r, alice, false), "the restored match", func(s Snapshot) bool { return s.You == 0 })
-	if snap.Seats[1].Name != "easy bot Kit" || snap.Seats[2].Name != "easy bot Cy" {
+	if snap.Seats[1].Name != "Kit (easy bot)" || snap.Seats[2].Name != "Cy (easy bot)" {
 		t.Errorf("bots %q and %q", snap.Seats[1].Name, snap.Seats[2].Name)
 	}
 }

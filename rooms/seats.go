@@ -14,7 +14,7 @@ type seatState struct {
 	player     Player         // the holder; zero when the seat is free or a bot's
 	bot        string         // the bot's level, "" for a human or a free seat
 	level      rules.BotLevel // the bot, when bot != ""
-	botName    string         // the bot's name with its level, "easy bot Ada", when bot != ""
+	botName    string         // the bot's name with its level, "Ada (easy bot)", when bot != ""
 	sub        *Sub           // the holder's connection, nil when not connected
 	graceUntil time.Time      // when a dropped holder's seat is abandoned; zero unless dropped
 	graceTimer *time.Timer    // fires graceOver
@@ -32,10 +32,9 @@ func (st *seatState) name() string {
 	return st.player.Name
 }
 
-// botNames are the names bots get, each after its level: "easy bot Ada". They are short, so that
-// name and level show beside a seat's colour in the room's panel, and the level comes first, so
-// that it survives where a line is cut; no parentheses, since screens put a player's name in
-// parentheses ("Blue (greedy bot Bo) wins!").
+// botNames are the names bots get, each followed by its level: "Ada (easy bot)". They are short,
+// so that name and level show beside a seat's colour in the room's panel, and the name comes
+// first, so that bots stay told apart where a column is narrow.
 var botNames = []string{"Ada", "Bo", "Cy", "Dot", "Eli", "Fay", "Gus", "Ivy", "Jo", "Kit", "Lu", "Max"}
 
 // seatBot gives st to a bot of level lv, named name when that is set and no other seat holds it
@@ -57,9 +56,9 @@ func (r *Room) seatBot(st *seatState, lv rules.BotLevel, name string) {
 	}
 	start := slices.Index(r.seats, st)
 	for i := range len(botNames) + len(r.seats) {
-		n := lv.Name + " bot " + botNames[(start+i)%len(botNames)]
+		n := botNames[(start+i)%len(botNames)] + " (" + lv.Name + " bot)"
 		if i >= len(botNames) {
-			n = fmt.Sprintf("%s bot %s%d", lv.Name, botNames[start%len(botNames)], i)
+			n = fmt.Sprintf("%s%d (%s bot)", botNames[start%len(botNames)], i, lv.Name)
 		}
 		if !taken(n) {
 			st.botName = n
