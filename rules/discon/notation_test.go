@@ -102,3 +102,26 @@ func TestCanonicalAndTell(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalAgreesWithApply: Canonical takes a move exactly when Apply does, junk and the
+// other seats' moves included.
+func TestCanonicalAgreesWithApply(t *testing.T) {
+	s, err := NewState(Premium, 3, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for step := 0; !s.over && step < 60; step++ {
+		for seat := range rules.Seat(3) {
+			for _, text := range append(junk(s, rng), s.Legal(s.turn)...) {
+				_, err := s.Apply(seat, text)
+				c, ok := s.Canonical(seat, text)
+				if ok != (err == nil) {
+					t.Fatalf("%s %q: Canonical %q %v, Apply %v", SeatName(seat), text, c, ok, err)
+				}
+			}
+		}
+		legal := s.Legal(s.turn)
+		s = play(t, s, legal[rng.IntN(len(legal))])
+	}
+}

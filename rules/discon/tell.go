@@ -47,15 +47,23 @@ func (s *State) Tell(seat rules.Seat, move string) string {
 	return b.String()
 }
 
-// legalMove decodes move and checks it for seat, filling in its origin.
+// legalMove decodes move and checks it for seat as Apply does, without making the next state,
+// and fills in its origin.
 func (s *State) legalMove(seat rules.Seat, move string) (Move, bool) {
-	if _, err := s.Apply(seat, move); err != nil {
+	if s.canAct(seat) != nil {
 		return Move{}, false
 	}
 	m, err := ParseMove(move)
-	if err != nil || m.Kind != Jump {
+	if err != nil || m.Kind != Jump || m.Piece < 1 || m.Piece > Pieces || !m.To.Valid() {
 		return Move{}, false
 	}
-	m.From = s.pieces[seat][m.Piece-1].sq
+	if who := MoveSeat(move); who >= 0 && who != seat {
+		return Move{}, false
+	}
+	from := s.pieces[seat][m.Piece-1].sq
+	if m.From != NoSquare && m.From != from || s.check(seat, m.Piece-1, m.To, m.Leave).f != fOK {
+		return Move{}, false
+	}
+	m.From = from
 	return m, true
 }
