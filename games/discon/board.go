@@ -65,7 +65,7 @@ func newDisconBoard() *disconBoard {
 		Right:    key.NewBinding(key.WithKeys("right", "l")),
 		Act:      key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
 		Leave:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
-		Unselect: key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "unselect")),
+		Unselect: key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "un-pick")),
 	}}
 	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // u is told beside the board
 	return b
