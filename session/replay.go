@@ -249,7 +249,11 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	header := st.Title.Render(r.game.Name) + st.Dim.Render(" · replay of match ") + st.Bold.Render(r.match.ID) +
 		st.Dim.Render(state)
 	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}}
-	bodyH := h - 4
+	told := draw.Wrap(r.told(), w-1) // a long move takes a second line
+	if len(told) > 2 {
+		told = told[:2]
+	}
+	bodyH := h - 3 - len(told)
 	boardW := w - panelWidth - 1
 	left := block(r.board.View(&snap, st, boardW, bodyH), boardW, bodyH)
 	panel := block(room.panel(st, panelWidth, bodyH), panelWidth, bodyH)
@@ -262,8 +266,10 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	if r.playing {
 		play.SetHelp("space", "pause")
 	}
-	lines = append(lines, draw.Fit(" "+st.Bold.Render(r.told()), w),
-		draw.Fit(" "+st.Dim.Render("played "+when+" · "+strings.Join(r.match.Names(), " vs ")), w),
+	for _, l := range told {
+		lines = append(lines, draw.Fit(" "+st.Bold.Render(l), w))
+	}
+	lines = append(lines, draw.Fit(" "+st.Dim.Render("played "+when+" · "+strings.Join(r.match.Names(), " vs ")), w),
 		helpLine(st, w, r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave))
 	return strings.Join(lines, "\n")
 }

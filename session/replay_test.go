@@ -12,6 +12,7 @@ import (
 	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/discon"
 	"github.com/arcade/arcade/rules/stonetowers"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // botReplay records a match of bots of game g and opens its replay.
@@ -125,5 +126,29 @@ func TestReplayTellsMoves(t *testing.T) {
 	c.at = 1
 	if got := c.told(); !strings.HasPrefix(got, "Move 1: Seat 1 (ann) draws ") || strings.HasSuffix(got, "draws ") {
 		t.Errorf("told %q", got)
+	}
+}
+
+// TestReplayTellsWholeMoves: at 80 x 24 every move of a four-player DISCON match is told in full,
+// on a second line when it is long, and the screen keeps its size.
+func TestReplayTellsWholeMoves(t *testing.T) {
+	r := botReplay(t, discon.Game, rules.Options{}, 4, 120, discon.GreedyBot{})
+	r.match.Seats[3].Name = "a-rather-long-name"
+	st := *draw.NewStyles(false, false)
+	longest := 0
+	for r.at = range len(r.states) {
+		longest = max(longest, len(r.told()))
+		out := r.view(st, 80, 24)
+		checkSize(t, out, 80, 24)
+		if n := len(strings.Split(out, "\n")); n != 24 {
+			t.Fatalf("move %d: %d lines", r.at, n)
+		}
+		told := strings.Join(strings.Fields(r.told()), " ")
+		if flat := strings.Join(strings.Fields(plain(out)), " "); !strings.Contains(flat, told) {
+			t.Fatalf("move %d: the screen does not tell %q", r.at, told)
+		}
+	}
+	if longest < 80 {
+		t.Errorf("the longest move told is %d columns: the test needs one longer than a line", longest)
 	}
 }

@@ -90,7 +90,7 @@ func TestCanonicalAndTell(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"1 b3":  "R1 d4-b3 collects a pink disc",
-		"1 b3*": "R1 d4-b3* leaves its tower of 2 behind and starts a new one with a pink disc",
+		"1 b3*": "R1 d4-b3* leaves its tower of 2 behind, takes a pink disc",
 		"1 f5":  "R1 d4-f5 collects a stack of 3",
 		"1 b5":  "R1 d4-b5 lands on an empty square",
 		"1 b5*": "R1 d4-b5* leaves its tower of 2 behind on d4",

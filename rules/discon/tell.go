@@ -20,7 +20,7 @@ func (s *State) Canonical(seat rules.Seat, move string) (string, bool) {
 }
 
 // Tell says what move does, in the shown form and words: "R3 c4-d6 collects a violet disc",
-// "R3 c4-d6* leaves its tower of 4 behind and starts a new one with a stack of 2".
+// "R3 c4-d6* leaves its tower of 4 behind, takes a stack of 2".
 func (s *State) Tell(seat rules.Seat, move string) string {
 	m, ok := s.legalMove(seat, move)
 	if !ok {
@@ -30,7 +30,7 @@ func (s *State) Tell(seat rules.Seat, move string) string {
 	b.WriteString(m.Shown(seat))
 	tower := len(s.pieces[seat][m.Piece-1].tower)
 	if m.Leave {
-		fmt.Fprintf(&b, " leaves its tower of %d behind and starts a new one with", tower)
+		fmt.Fprintf(&b, " leaves its tower of %d behind, takes", tower)
 	} else {
 		b.WriteString(" collects")
 	}
