@@ -82,7 +82,7 @@ func TestLastTurn(t *testing.T) {
 // TestCanonicalAndTell: what a player types is recorded in canonical form, origin filled in, and
 // told in words.
 func TestCanonicalAndTell(t *testing.T) {
-	s := bare(t, Premium, 2).put(0, 1, "d4", "VV").lay("b3", "P").lay("f5", "VPV")
+	s := bare(t, Premium, 2).put(0, 1, "d4", "VV").lay("b3", "P").lay("f5", "VPV").lay("f3", "I")
 	for in, want := range map[string]string{"1 b3": "1 d4-b3", "R1 d4-b3*": "1 d4-b3*", "1F5": "1 d4-f5"} {
 		if c, ok := s.Canonical(0, in); !ok || c != want {
 			t.Errorf("Canonical(%q) = %q, %v; want %q", in, c, ok, want)

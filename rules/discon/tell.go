@@ -40,7 +40,11 @@ func (s *State) Tell(seat rules.Seat, move string) string {
 	case f == "":
 		return m.Shown(seat) + " lands on an empty square"
 	case len(f) == 1:
-		fmt.Fprintf(&b, " a %s disc", Colour(f[0]))
+		article := " a "
+		if Colour(f[0]) == Ivory {
+			article = " an "
+		}
+		b.WriteString(article + Colour(f[0]).String() + " disc")
 	default:
 		fmt.Fprintf(&b, " a stack of %d", len(f))
 	}
