@@ -157,3 +157,31 @@ func drawBoard(t *testing.T, id string, b draw.Board, snap *rooms.Snapshot, st d
 		t.Errorf("%s: the board has no bindings for the help line", id)
 	}
 }
+
+// TestRulesTellMovesAndKeys: every game's rules, as its in-room '?' shows them, have a moves-and-keys
+// section that names each key its board's help line shows, and fit 76 columns.
+func TestRulesTellMovesAndKeys(t *testing.T) {
+	for _, e := range All() {
+		text := e.Game.Rules
+		i := strings.Index(text, "MOVES AND KEYS")
+		if i < 0 {
+			t.Errorf("%s: the rules have no MOVES AND KEYS section", e.Game.ID)
+			continue
+		}
+		section := text[i:]
+		for _, b := range e.Board().Bindings() {
+			k, in := b.Help().Key, section
+			if len(k) > 1 { // "enter" may begin a sentence; a one-letter key's case counts
+				k, in = strings.ToLower(k), strings.ToLower(section)
+			}
+			if k != "" && !strings.Contains(in, k) {
+				t.Errorf("%s: the moves-and-keys section does not name %q (%s)", e.Game.ID, k, b.Help().Desc)
+			}
+		}
+		for n, line := range strings.Split(text, "\n") {
+			if w := len([]rune(line)); w > 76 {
+				t.Errorf("%s: rules line %d is %d columns: %q", e.Game.ID, n+1, w, line)
+			}
+		}
+	}
+}

@@ -21,7 +21,7 @@ const Version = 1
 type Seat struct {
 	// PlayerID is the holder's key fingerprint; empty for a bot.
 	PlayerID string `json:"player,omitempty"`
-	// Name is the holder's name when the match was played (a bot's: "hard bot").
+	// Name is the holder's name when the match was played (a bot's: "Ada (hard bot)"; "hard bot" from older builds).
 	Name string `json:"name"`
 	// Bot is the bot's level, empty for a person.
 	Bot string `json:"bot,omitempty"`

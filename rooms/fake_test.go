@@ -57,6 +57,23 @@ func (g race) Legal(seat rules.Seat) []string {
 	return []string{"1", "2"}
 }
 
+// Canonical writes a move as "1" or "2", whatever way it was typed ("+1", "02").
+func (g race) Canonical(seat rules.Seat, move string) (string, bool) {
+	if _, err := g.Apply(seat, move); err != nil {
+		return "", false
+	}
+	n, _ := strconv.Atoi(move)
+	return strconv.Itoa(n), true
+}
+
+// Tell says "adds 2".
+func (g race) Tell(seat rules.Seat, move string) string {
+	if c, ok := g.Canonical(seat, move); ok {
+		return "adds " + c
+	}
+	return move
+}
+
 func (g race) Apply(seat rules.Seat, move string) (rules.Engine, error) {
 	if g.over {
 		return nil, rules.ErrGameOver

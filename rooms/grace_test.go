@@ -55,13 +55,13 @@ func TestDropGraceAbandonBotTakesOver(t *testing.T) {
 		}
 		// The bot is to move: 1 (alice) + 1 (bot) + 2 (alice) + 1 (bot) = 5, the bot wins.
 		snap = waitFor(t, a, "the bot's move", func(s Snapshot) bool { return len(s.Moves) == 2 })
-		if s := snap.Seats[1]; s.Bot != "easy" || s.Name != "easy bot" || !s.Connected || s.Abandoned ||
-			!s.GraceUntil.IsZero() || s.PlayerID != "" || !chatHas(snap, "", "easy bot takes over bob's seat") {
+		if s := snap.Seats[1]; s.Bot != "easy" || s.Name != "Bo (easy bot)" || !s.Connected || s.Abandoned ||
+			!s.GraceUntil.IsZero() || s.PlayerID != "" || !chatHas(snap, "", "Bo (easy bot) takes over bob's seat") {
 			t.Errorf("bot seat: %+v", s)
 		}
 		mustMove(t, a, "2")
 		snap = waitFor(t, a, "the end", func(s Snapshot) bool { return s.Phase == Finished })
-		if w := snap.Outcome.Winners(); len(w) != 1 || w[0] != 1 || snap.Unrated || snap.Moves[3].Name != "easy bot" {
+		if w := snap.Outcome.Winners(); len(w) != 1 || w[0] != 1 || snap.Unrated || snap.Moves[3].Name != "Bo (easy bot)" {
 			t.Errorf("outcome %+v, moves %v", snap.Outcome, snap.Moves)
 		}
 		// bob comes back too late: the seat is the bot's, he watches.

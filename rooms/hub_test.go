@@ -132,7 +132,7 @@ func TestList(t *testing.T) {
 		if err := a.AddBot(1, "easy"); err != nil {
 			t.Fatal(err)
 		}
-		if got := h.List()[0]; got.Seats[1] != "easy bot" || got.Free != 1 {
+		if got := h.List()[0]; got.Seats[1] != "Bo (easy bot)" || got.Free != 1 {
 			t.Errorf("after AddBot: %+v", got)
 		}
 	})

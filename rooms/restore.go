@@ -77,7 +77,11 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 			if err != nil {
 				return nil, fmt.Errorf("restore %s: seat %d: %w", code, i, err)
 			}
-			st.bot, st.level = lv.Name, lv
+			name := info.Name
+			if name == lv.Name+" bot" {
+				name = "" // stored by an older build, which named every bot by its level
+			}
+			r.seatBot(st, lv, name)
 			continue
 		}
 		st.player = Player{ID: info.PlayerID, Name: cleanName(info.Name), Guest: info.Guest}

@@ -117,3 +117,21 @@ func TestRestoredNamesShownByTheRule(t *testing.T) {
 		t.Errorf("restored seats show %q, want [?lice bob?smith]", got)
 	}
 }
+
+// TestRestoreKeepsBotNames: a restored bot keeps the name it had; one stored by an older build,
+// named by its level alone, gets a name of its own.
+func TestRestoreKeepsBotNames(t *testing.T) {
+	h, _ := newTestHub(t, Config{})
+	r, err := h.Restore(Resume{
+		Code: "k7qxn", GameID: "race", Options: rules.Options{"target": "10"}, Seed: 5,
+		Seats: []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {Bot: "easy", Name: "Kit (easy bot)"},
+			{Bot: "easy", Name: "easy bot"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := waitFor(t, mustJoin(t, r, alice, false), "the restored match", func(s Snapshot) bool { return s.You == 0 })
+	if snap.Seats[1].Name != "Kit (easy bot)" || snap.Seats[2].Name != "Cy (easy bot)" {
+		t.Errorf("bots %q and %q", snap.Seats[1].Name, snap.Seats[2].Name)
+	}
+}

@@ -394,6 +394,7 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	if err != nil {
 		return err
 	}
+	move = rules.CanonicalMove(r.engine, seat, move) // recorded as the game writes it: "a3" is "b a3"
 	out := next.Outcome()
 	ply := len(r.moves)
 	if err := r.record(Event{Kind: EventMove, Ply: ply, Seat: seat, Move: move, Outcome: out}); err != nil {

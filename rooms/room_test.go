@@ -256,7 +256,7 @@ func TestRematchRotatesSeats(t *testing.T) {
 	}
 	snap = waitFor(t, a, "the rematch", func(s Snapshot) bool { return s.Phase == Playing })
 	names := []string{snap.Seats[0].Name, snap.Seats[1].Name, snap.Seats[2].Name}
-	if !slices.Equal(names, []string{"bob", "easy bot", "alice"}) || snap.Match != 2 || len(snap.Moves) != 0 ||
+	if !slices.Equal(names, []string{"bob", "Cy (easy bot)", "alice"}) || snap.Match != 2 || len(snap.Moves) != 0 ||
 		snap.You != 2 || a.Seat() != 2 || b.Seat() != 0 || slices.ContainsFunc(snap.Seats, func(s SeatInfo) bool { return s.Rematch }) {
 		t.Errorf("rematch seats %v, match %d, alice on %d/%d, bob on %d", names, snap.Match, snap.You, a.Seat(), b.Seat())
 	}
@@ -408,7 +408,7 @@ func TestRecorder(t *testing.T) {
 	rec.mu.Lock()
 	rec.refuse = false
 	rec.mu.Unlock()
-	mustMove(t, b, "2")
+	mustMove(t, b, "02") // recorded in canonical notation, "2"
 	waitFor(t, a, "the end", func(s Snapshot) bool { return s.Phase == Finished })
 	want := []EventKind{EventStart, EventMove, EventMove, EventEnd}
 	if got := rec.kinds(); !slices.Equal(got, want) {
@@ -709,5 +709,29 @@ func TestOnUpdate(t *testing.T) {
 	case <-replaced:
 		t.Error("a replaced OnUpdate function was called")
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestBotNames: bots are named, with their level, and no two in a room share a name, even when
+// they stand on the seats whose names they would take first.
+func TestBotNames(t *testing.T) {
+	h, _ := newTestHub(t, Config{})
+	a := mustJoin(t, mustCreate(t, h, rules.Options{"target": "10"}, 4), alice, false)
+	for _, seat := range []rules.Seat{1, 2} {
+		if err := a.AddBot(seat, "easy"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := waitFor(t, a, "two bots", func(s Snapshot) bool { return !s.Seats[2].Empty })
+	if snap.Seats[1].Name != "Bo (easy bot)" || snap.Seats[2].Name != "Cy (easy bot)" {
+		t.Fatalf("bots %q and %q", snap.Seats[1].Name, snap.Seats[2].Name)
+	}
+	r := &Room{seats: []*seatState{{}, {}, {}}}
+	r.seatBot(r.seats[0], rules.BotLevel{Name: "easy"}, "Bo (easy bot)")
+	r.seatBot(r.seats[1], rules.BotLevel{Name: "easy"}, "")
+	r.seatBot(r.seats[2], rules.BotLevel{Name: "easy"}, "Bo (easy bot)")
+	if got := []string{r.seats[0].name(), r.seats[1].name(), r.seats[2].name()}; got[0] != "Bo (easy bot)" ||
+		got[1] == got[0] || got[2] == got[0] || got[2] == got[1] {
+		t.Errorf("names %q: want them distinct, the first kept", got)
 	}
 }

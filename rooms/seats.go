@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ type seatState struct {
 	player     Player         // the holder; zero when the seat is free or a bot's
 	bot        string         // the bot's level, "" for a human or a free seat
 	level      rules.BotLevel // the bot, when bot != ""
+	botName    string         // the bot's name with its level, "Ada (easy bot)", when bot != ""
 	sub        *Sub           // the holder's connection, nil when not connected
 	graceUntil time.Time      // when a dropped holder's seat is abandoned; zero unless dropped
 	graceTimer *time.Timer    // fires graceOver
@@ -28,9 +30,44 @@ func (st *seatState) away() bool { return st.bot == "" && !st.empty() && st.sub 
 
 func (st *seatState) name() string {
 	if st.bot != "" {
-		return st.bot + " bot"
+		return st.botName
 	}
 	return st.player.Name
+}
+
+// botNames are the names bots get, each followed by its level: "Ada (easy bot)". They are short,
+// so that name and level show beside a seat's colour in the room's panel, and the name comes
+// first, so that bots stay told apart where a column is narrow.
+var botNames = []string{"Ada", "Bo", "Cy", "Dot", "Eli", "Fay", "Gus", "Ivy", "Jo", "Kit", "Lu", "Max"}
+
+// seatBot gives st to a bot of level lv, named name when that is set and no other seat holds it
+// (a restored bot keeps its name), else with the first of botNames no other seat holds, starting
+// at the seat's own so that bots seated together differ. Room goroutine only.
+func (r *Room) seatBot(st *seatState, lv rules.BotLevel, name string) {
+	taken := func(n string) bool {
+		for _, o := range r.seats {
+			if o != st && !o.empty() && o.name() == n {
+				return true
+			}
+		}
+		return false
+	}
+	st.player, st.bot, st.level = Player{}, lv.Name, lv
+	if name != "" && !taken(name) {
+		st.botName = name
+		return
+	}
+	start := slices.Index(r.seats, st)
+	for i := range len(botNames) + len(r.seats) {
+		n := botNames[(start+i)%len(botNames)] + " (" + lv.Name + " bot)"
+		if i >= len(botNames) {
+			n = fmt.Sprintf("%s%d (%s bot)", botNames[start%len(botNames)], i, lv.Name)
+		}
+		if !taken(n) {
+			st.botName = n
+			return
+		}
+	}
 }
 
 // seatOf returns the seat held by the human with the given ID, or -1. Room goroutine only.
@@ -194,7 +231,7 @@ func (r *Room) addBot(s *Sub, seat rules.Seat, level string) error {
 		if !st.empty() {
 			return ErrSeatTaken
 		}
-		st.bot, st.level = lv.Name, lv
+		r.seatBot(st, lv, "")
 		r.system("%s takes seat %d", st.name(), seat+1)
 		if r.full() {
 			r.startMatch()
@@ -211,7 +248,7 @@ func (r *Room) addBot(s *Sub, seat rules.Seat, level string) error {
 		}
 		old := st.player.Name
 		r.clearGrace(st)
-		st.player, st.bot, st.level = Player{}, lv.Name, lv
+		r.seatBot(st, lv, "")
 		r.system("%s takes over %s's seat", st.name(), old)
 		if r.phase == Playing {
 			if err := r.record(Event{Kind: EventTakeover, Seat: seat}); err != nil {

@@ -78,7 +78,7 @@ type Snapshot struct {
 
 // SeatInfo describes one seat.
 type SeatInfo struct {
-	// Name is the player's name, or the bot's ("easy bot"); empty for a free seat.
+	// Name is the player's name, or the bot's ("Ada (easy bot)"); empty for a free seat.
 	Name     string
 	PlayerID string
 	Guest    bool

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -49,52 +50,167 @@ func (m *Model) loadReplay(id string) tea.Cmd {
 
 // replayKeys are the replay's bindings.
 type replayKeys struct {
-	Back, Forward, Start, End, Leave key.Binding
+	Back, Forward, TurnBack, TurnForward, RoundBack, RoundForward, Start, End, Play, Leave key.Binding
 }
 
-// replayScreen steps through a recorded match, showing the board as it was after each move.
+// replayStep is how long autoplay shows each move.
+const replayStep = 900 * time.Millisecond
+
+// replayTickMsg advances an autoplaying replay by one move; gen tells a tick of the current
+// autoplay from a stale one.
+type replayTickMsg struct{ gen int }
+
+// replayScreen steps through a recorded match, showing the board as it was after each move: a move,
+// a turn (a seat's moves in a row) or a round (a turn of every seat) at a time, or by itself.
 type replayScreen struct {
-	keys   replayKeys
-	match  record.Match
-	game   rules.Game
-	states []rules.Engine
-	at     int // moves played on the board shown
-	board  draw.Board
+	keys    replayKeys
+	match   record.Match
+	game    rules.Game
+	states  []rules.Engine
+	at      int // moves played on the board shown
+	board   draw.Board
+	playing bool // autoplay is on
+	gen     int  // the autoplay's generation: bumped at every start and stop
 }
 
 func newReplayScreen(m record.Match, g rules.Game, states []rules.Engine, board draw.Board) *replayScreen {
 	return &replayScreen{
 		keys: replayKeys{
-			Back:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "back")),
-			Forward: key.NewBinding(key.WithKeys("right", "l", "space"), key.WithHelp("→/l", "forward")),
-			Start:   key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "start")),
-			End:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "end")),
-			Leave:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
+			Back:         key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "move")),
+			Forward:      key.NewBinding(key.WithKeys("right", "l")),
+			TurnBack:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "turn")),
+			TurnForward:  key.NewBinding(key.WithKeys("down", "j")),
+			RoundBack:    key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("PgUp/PgDn", "round")),
+			RoundForward: key.NewBinding(key.WithKeys("pgdown", "f")),
+			Start:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/G", "start/end")),
+			End:          key.NewBinding(key.WithKeys("end", "G")),
+			Play:         key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play")),
+			Leave:        key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
 		},
 		match: m, game: g, states: states, board: board,
 	}
 }
 
-// update handles a key; it reports true when the player leaves the replay.
-func (r *replayScreen) update(msg tea.Msg) bool {
+// update handles a key or an autoplay tick; it reports true when the player leaves the replay,
+// and returns the next tick while autoplay goes on.
+func (r *replayScreen) update(msg tea.Msg) (tea.Cmd, bool) {
+	last := len(r.states) - 1
+	if tick, ok := msg.(replayTickMsg); ok {
+		if !r.playing || tick.gen != r.gen {
+			return nil, false
+		}
+		r.at = min(last, r.at+1)
+		if r.at == last {
+			r.stop()
+			return nil, false
+		}
+		return r.tick(), false
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return false
+		return nil, false
 	}
-	last := len(r.states) - 1
 	switch {
 	case key.Matches(km, r.keys.Leave):
-		return true
+		r.stop()
+		return nil, true
+	case key.Matches(km, r.keys.Play):
+		if r.playing {
+			r.stop()
+			return nil, false
+		}
+		if r.at == last {
+			r.at = 0
+		}
+		r.playing = true
+		r.gen++
+		return r.tick(), false
 	case key.Matches(km, r.keys.Back):
 		r.at = max(0, r.at-1)
 	case key.Matches(km, r.keys.Forward):
 		r.at = min(last, r.at+1)
+	case key.Matches(km, r.keys.TurnBack):
+		r.at = r.turnBack(r.at)
+	case key.Matches(km, r.keys.TurnForward):
+		r.at = r.turnForward(r.at)
+	case key.Matches(km, r.keys.RoundBack):
+		for range len(r.match.Seats) {
+			r.at = r.turnBack(r.at)
+		}
+	case key.Matches(km, r.keys.RoundForward):
+		for range len(r.match.Seats) {
+			r.at = r.turnForward(r.at)
+		}
 	case key.Matches(km, r.keys.Start):
 		r.at = 0
 	case key.Matches(km, r.keys.End):
 		r.at = last
 	}
-	return false
+	return nil, false
+}
+
+// tick asks for the autoplay's next move.
+func (r *replayScreen) tick() tea.Cmd {
+	gen := r.gen
+	return tea.Tick(replayStep, func(time.Time) tea.Msg { return replayTickMsg{gen: gen} })
+}
+
+// stop ends autoplay; a tick already asked for does nothing.
+func (r *replayScreen) stop() {
+	if r.playing {
+		r.playing = false
+		r.gen++
+	}
+}
+
+// turnStart reports whether move i (0-based) begins a turn: it is the first, or another seat
+// made the move before it. The position after len(moves) moves begins one too.
+func (r *replayScreen) turnStart(i int) bool {
+	mv := r.match.Moves
+	return i <= 0 || i >= len(mv) || mv[i].Seat != mv[i-1].Seat
+}
+
+// turnForward returns the position at the start of the next turn after position at.
+func (r *replayScreen) turnForward(at int) int {
+	last := len(r.states) - 1
+	for at = min(last, at+1); at < last && !r.turnStart(at); at++ {
+	}
+	return at
+}
+
+// turnBack returns the position at the start of the turn before position at (the start of the
+// turn at is in, when at is inside one).
+func (r *replayScreen) turnBack(at int) int {
+	for at = max(0, at-1); at > 0 && !r.turnStart(at); at-- {
+	}
+	return at
+}
+
+// notation returns move i (0-based) as the game writes it: a record kept by an older build may
+// hold a bare square where the game now writes "b a3".
+func (r *replayScreen) notation(i int) string {
+	mv := r.match.Moves[i]
+	return rules.CanonicalMove(r.states[i], mv.Seat, mv.Move)
+}
+
+// told says in words what the move that led to the position shown did: "Move 3: Red (ann) builds
+// a castle on e5"; before the first move, who begins.
+func (r *replayScreen) told() string {
+	who := func(seat rules.Seat) string {
+		name := colourOf(r.board, int(seat))
+		if int(seat) < len(r.match.Seats) {
+			name += " (" + r.match.Seats[seat].Shown() + ")"
+		}
+		return name
+	}
+	if r.at == 0 || r.at > len(r.match.Moves) {
+		if len(r.match.Moves) == 0 {
+			return "No moves were played."
+		}
+		return "Start: " + who(r.match.Moves[0].Seat) + " begins."
+	}
+	mv := r.match.Moves[r.at-1]
+	return fmt.Sprintf("Move %d: %s %s", r.at, who(mv.Seat), rules.TellMove(r.states[r.at-1], mv.Seat, mv.Move))
 }
 
 // snapshot dresses the position after r.at moves as a spectator's snapshot, so the game's board
@@ -115,8 +231,7 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	// The moves around the current one stand where a room shows its chat.
 	from := max(0, r.at-12)
 	for i := from; i < min(len(r.match.Moves), r.at+3); i++ {
-		mv := r.match.Moves[i]
-		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), mv.Move)
+		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(r.match.Moves[i].Seat)), r.notation(i))
 		if i == r.at-1 {
 			line += "  ◀"
 		}
@@ -127,10 +242,18 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 
 func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	snap := r.snapshot()
+	state := fmt.Sprintf(" · move %d of %d", r.at, len(r.states)-1)
+	if r.playing {
+		state += " · playing"
+	}
 	header := st.Title.Render(r.game.Name) + st.Dim.Render(" · replay of match ") + st.Bold.Render(r.match.ID) +
-		st.Dim.Render(fmt.Sprintf(" · move %d of %d", r.at, len(r.states)-1))
+		st.Dim.Render(state)
 	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}}
-	bodyH := h - 3
+	told := draw.Wrap(r.told(), w-1) // a long move takes a second line
+	if len(told) > 2 {
+		told = told[:2]
+	}
+	bodyH := h - 3 - len(told)
 	boardW := w - panelWidth - 1
 	left := block(r.board.View(&snap, st, boardW, bodyH), boardW, bodyH)
 	panel := block(room.panel(st, panelWidth, bodyH), panelWidth, bodyH)
@@ -139,7 +262,14 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 		lines = append(lines, left[i]+" "+panel[i])
 	}
 	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
+	play := r.keys.Play
+	if r.playing {
+		play.SetHelp("space", "pause")
+	}
+	for _, l := range told {
+		lines = append(lines, draw.Fit(" "+st.Bold.Render(l), w))
+	}
 	lines = append(lines, draw.Fit(" "+st.Dim.Render("played "+when+" · "+strings.Join(r.match.Names(), " vs ")), w),
-		helpLine(st, w, r.keys.Back, r.keys.Forward, r.keys.Start, r.keys.End, r.keys.Leave))
+		helpLine(st, w, r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave))
 	return strings.Join(lines, "\n")
 }

@@ -275,10 +275,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.replay != nil {
-		if m.replay.update(msg) {
+		cmd, leave := m.replay.update(msg)
+		if leave {
 			m.replay = nil
 		}
-		return m, nil
+		return m, cmd
 	}
 	if m.room != nil {
 		var cmd tea.Cmd

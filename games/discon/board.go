@@ -23,7 +23,8 @@ type disconKeys struct {
 }
 
 // disconBoard draws a DISCON board with a cursor. Each square is four columns: a marker ('>' the
-// selected piece, '+' a legal destination of it, '*' where the last move landed), two columns of
+// selected piece, '+' a legal destination of it, '•' ('o' in ASCII) where a move of the latest
+// turn landed; '*' is kept for the notation's "tower left behind"), two columns of
 // content (a disc's colour letter "V", an ownerless stack's top letter and height "P3", a piece's
 // seat letter and number "R3", a home corner's pieces "R×6") and a fourth column that marks the
 // home zones ('░', '.' in ASCII).
@@ -64,7 +65,7 @@ func newDisconBoard() *disconBoard {
 		Right:    key.NewBinding(key.WithKeys("right", "l")),
 		Act:      key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
 		Leave:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
-		Unselect: key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "unselect")),
+		Unselect: key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "un-pick")),
 	}}
 	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // u is told beside the board
 	return b
@@ -290,15 +291,17 @@ func towerValues(v *discon.View, st draw.Styles, width int) []string {
 }
 
 // marks returns each square's marker, by square: '>' the selected piece, '+' its destinations,
-// '*' where the last move landed, 0 none.
+// lastMark where a move of the latest turn landed, 0 none.
 func (b *disconBoard) marks(v *discon.View) (marks [discon.Size * discon.Size]byte) {
 	mark := func(q discon.Square, m byte) {
 		if q.Valid() {
 			marks[q] = m
 		}
 	}
-	if v.LastSeat >= 0 && v.LastMove.To.Valid() {
-		mark(v.LastMove.To, '*')
+	if v.LastSeat >= 0 {
+		for _, m := range v.LastTurn {
+			mark(m.To, lastMark)
+		}
 	}
 	if b.sel != 0 {
 		mark(v.Piece(v.Turn, b.sel).Square, '>')
@@ -388,8 +391,8 @@ func (b *disconBoard) cell(sq discon.SquareView, mark byte, st draw.Styles) stri
 	if draw.TextWidth(body) < 3 {
 		body += zoneMark(sq.Zone, st)
 	}
-	if mark == '*' {
-		m = st.Acted.Render(m)
+	if mark == lastMark {
+		m = st.Acted.Render(lastGlyph(st))
 	}
 	return m + body
 }
@@ -448,6 +451,17 @@ func discStyle(st draw.Styles, c discon.Colour) draw.Paint {
 	return discPaints[c]
 }
 
+// lastMark is the marker of a square where a move of the latest turn landed; lastGlyph draws it.
+const lastMark = 'o'
+
+// lastGlyph is how lastMark is drawn: a bullet, or 'o' in ASCII.
+func lastGlyph(st draw.Styles) string {
+	if st.ASCII {
+		return "o"
+	}
+	return "•"
+}
+
 // disconLegend explains the board's marks on two dim lines.
 func disconLegend(st draw.Styles, width int) []string {
 	var discs []string
@@ -457,7 +471,7 @@ func disconLegend(st draw.Styles, width int) []string {
 	zone := zoneMark(0, draw.Styles{ASCII: st.ASCII})
 	return []string{
 		draw.Fit(strings.Join(discs, "  ")+st.Dim.Render("  P3 stack of 3"), width),
-		draw.Fit(st.Dim.Render("R3 Red's piece 3  ")+zone+st.Dim.Render(" home zone  * last move  + jump"), width),
+		draw.Fit(st.Dim.Render("R3 Red's piece 3  ")+zone+st.Dim.Render(" home zone  "+lastGlyph(st)+" last turn  + jump"), width),
 	}
 }
 
@@ -523,7 +537,7 @@ func (b *disconBoard) selection(v *discon.View, snap *rooms.Snapshot, st draw.St
 		return fmt.Sprintf("%s has no tower to leave (L)", p.ID)
 	}
 	return strings.Join([]string{st.Bold.Render(p.ID.String()) + " picked", fmt.Sprintf("%d jump%s", n, draw.Plural(n)),
-		leave, "u drops"}, draw.PartSep(st))
+		leave, "u un-picks"}, draw.PartSep(st))
 }
 
 func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string {
@@ -542,9 +556,14 @@ func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []
 	if v.Note != "" {
 		lines = append(lines, draw.Wrap(v.Note, width)...)
 	}
-	if v.LastSeat >= 0 {
+	if v.LastSeat >= 0 && len(v.LastTurn) > 0 {
+		// The latest turn, both moves: "Last: G2 j10-i8, G2 i8-g7" (Green's piece 2).
 		who := st.Colour(discon.SeatName(v.LastSeat)).Render(string(discon.SeatLetter(v.LastSeat)))
-		lines = append(lines, "Last: "+who+v.LastMove.String()) // "G2 j10-i8": Green's piece 2
+		moves := make([]string, len(v.LastTurn))
+		for i, m := range v.LastTurn {
+			moves[i] = who + m.String()
+		}
+		lines = append(lines, draw.Wrap("Last: "+strings.Join(moves, ", "), width)...)
 	}
 	return lines
 }

@@ -53,6 +53,11 @@ negative. A game is 4 rounds (option 1 to 6); highest total wins.
 TWO PLAYERS  5 colours and 3 stacks holding 1, 2 and 3 cards; each
 cycle both players pick one stack and the third is discarded.
 
-KEYS  d draw; 1-5 place the drawn card on that stack, or pick that
-stack when you have not drawn. Notation: d, p1-p5 (place), t1-t5 (take).
+MOVES AND KEYS  d draws; 1-5 place the drawn card on that stack, or
+pick (take) that stack when you have not drawn. Left and right (or h, l)
+move the cursor over the stacks and enter (or space) acts on the one
+under it; a click on a stack does too. s shows the last round's scores.
+':' lets you type a move: d draws, p1-p5 place the drawn card on a
+stack, t1-t5 take a stack. Replays write moves so: "d", "p2", "t3",
+and tell them in words ("draws red", "puts red on stack 2").
 `

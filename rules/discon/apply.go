@@ -125,6 +125,10 @@ func (s *State) jumped(seat rules.Seat, idx int, to Square, leave bool) *State {
 	add := ns.floor[to]
 	ns.floor[to] = ""
 	ns.loose -= len(add)
+	if bit := uint64(1) << (to % 64); ns.fresh[to/64]&bit != 0 {
+		ns.fresh[to/64] &^= bit
+		ns.freshLeft--
+	}
 	if leave {
 		ns.floor[from] = p.tower
 		ns.loose += len(p.tower)
@@ -214,6 +218,11 @@ func (s *State) ApplyMove(seat rules.Seat, m Move) (*State, error) {
 	ns.moves++
 	ns.last = Move{Kind: Jump, Piece: m.Piece, From: from, To: m.To, Leave: m.Leave}
 	ns.lastSeat = seat
+	if s.movesLeft == 2 {
+		ns.turnLen = 0
+	}
+	ns.turnMoves[ns.turnLen] = ns.last
+	ns.turnLen++
 	ns.note = ""
 	ns.afterMove(seat, idx)
 	return ns, nil
@@ -272,20 +281,21 @@ func (s *State) inOpponentZone(seat rules.Seat) bool {
 	return false
 }
 
-// quietLimit is the number of turns without a disc collected that ends the match: 3 full rounds.
+// quietLimit is the number of turns in a row without a fresh disc collected (one that had never
+// been in a tower) that ends the match: 3 full rounds.
 func (s *State) quietLimit() int { return 3 * s.seats }
 
 // endTurn ends the current turn: it counts the anti-stall turns, then hands the turn to the next
 // seat that can move (seats without a legal move are passed over, and their turns count too).
 func (s *State) endTurn() {
 	for {
-		if s.loose < s.minLoose {
-			s.minLoose, s.quiet = s.loose, 0
+		if s.freshLeft < s.freshTurn {
+			s.freshTurn, s.quiet = s.freshLeft, 0
 		} else {
 			s.quiet++
 		}
 		if s.quiet >= s.quietLimit() {
-			s.finish("three full rounds without a disc collected")
+			s.finish(StallReason)
 			return
 		}
 		s.movesLeft, s.first = 2, -1
@@ -299,6 +309,9 @@ func (s *State) endTurn() {
 		s.note += SeatName(s.turn) + " had no legal move and passed."
 	}
 }
+
+// StallReason is the Outcome's reason when the anti-stall rule ends a match.
+const StallReason = "3 rounds without a new disc"
 
 func (s *State) finish(reason string) {
 	s.over, s.reason, s.movesLeft, s.first = true, reason, 0, -1

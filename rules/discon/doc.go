@@ -13,7 +13,9 @@
 // "3 c4-d6" (piece 3 of the player to move, from c4 to d6) and "3 c4-d6*" when the piece leaves its
 // tower behind; that is the canonical form, listed by Legal and kept in the record. Apply also takes
 // looser forms: any case, spaces or not, the origin left out ("3 d6", "3d6"), "x" for "-" and
-// " leave" for "*" (see ParseMove).
+// " leave" for "*" (see ParseMove). Screens show a move with its player's letter first, "R3 c4-d6"
+// (Move.Shown); Apply takes that form too, and refuses another player's letter. "*" means only
+// "tower left behind": the board marks the latest turn's landings with '•'.
 //
 // Seats and homes. Seat 0 is Red and moves first; turns go by seat number. Seats take the corners
 // clockwise from the top left: Red a1, Green j1, Yellow j10, Orange a10; with two players Green
@@ -52,10 +54,11 @@
 // End. The match ends at once, even after the first move of a turn, when no disc lies uncarried,
 // or in Elementary when the mover owns the goal's towers; but not while a piece of the mover stands
 // in an opponent's zone: then the second move comes first, and the check is made again.
-// Anti-stall: a turn counts as collecting when, at its end, fewer discs lie uncarried (single or in
-// ownerless stacks) than at the end of every earlier turn; the match ends after 3 x players turns
-// in a row that do not (passed-over turns count), that is three full rounds. So leaving a tower
-// behind and picking it up again is not progress, and every match ends. Scores are shown while
+// Anti-stall: a turn counts as collecting when it collects a new disc, one that has never been in a
+// tower (a disc still on the square it was laid on at the start); the match ends after 3 x players
+// turns in a row that do not (passed-over turns count), that is three full rounds. So leaving a
+// tower behind and picking it up again is not progress, collecting single discs after a tower was
+// left behind is, and every match ends: the number of new discs only falls. Scores are shown while
 // playing; ranks use rules.RankByScore, so equal scores share a place.
 //
 // Variants (room option "variant").

@@ -25,8 +25,8 @@ var Game = rules.Game{
 	Notation: notationText,
 }
 
-const notationText = `"3 d6" or "3 c4-d6": piece 3 jumps to d6 (a-j left to right, 1-10 top down);
-"3 d6*" or "3 d6 leave": the same, leaving its tower behind.`
+const notationText = `"3 d6", "3 c4-d6" or "R3 c4-d6": piece 3 jumps to d6; "3 d6*" or
+"3 d6 leave" leaves its tower behind. Columns a-j, rows 1-10 from the top.`
 
 const rulesText = `DISCON (1969)
 
@@ -56,10 +56,25 @@ opponent's home zone: going in with the first move and out with the
 second is fine. Zones of unused corners are open.
 
 THE END  The game ends when every disc is in a tower carried by a
-piece, or after 3 full rounds in which no disc was collected. Your score
-is the sum of your towers' values; the highest score wins, ties share.
-A player who cannot move is passed over; a turn ends after one move
-when no second move is possible.
+piece, or after 3 full rounds in which nobody collected a new disc (one
+never in a tower; taking back a stack left behind does not count). Your
+score is the sum of your towers' values; the highest score wins, ties
+share. A player who cannot move is passed over; a turn ends after one
+move when no second move is possible.
+
+MOVES AND KEYS  Arrows (or h j k l) move the cursor; a click works too.
+Enter (or space) on one of your pieces picks it (again on a home corner:
+the next piece there); its jumps are marked +, and enter on one of them
+plays it. L switches between taking the tower along and leaving it
+behind; u (or backspace) un-picks the piece. ':' lets you type a move:
+"3 d6" or "3 c4-d6" jumps piece 3 to d6; "3 d6*" or "3 d6 leave" leaves
+its tower behind. Screens write a move with its player's letter first,
+"R3 c4-d6*" (Red's piece 3), and that form works too.
+
+ON THE BOARD  R3 is Red's piece 3, and R×6 six pieces on a home corner;
+V, P, B, I a disc; P3 a stack of 3, pink on top; the shading a home
+zone; • where the moves of the latest turn landed (Last: lists them);
+> the picked piece. '*' only ever means "tower left behind".
 
 PREMIUM SCORING (default)   storeys:
              1   2   3   4   5   6   7   8   9  10  11  12

@@ -19,7 +19,7 @@ func bare(t testing.TB, v Variant, seats int) *State {
 	for q := range s.floor {
 		s.floor[q] = ""
 	}
-	s.loose, s.minLoose = 0, 0
+	s.loose, s.fresh, s.freshLeft, s.freshTurn = 0, [2]uint64{}, 0, 0
 	return s
 }
 
@@ -54,7 +54,8 @@ func (s *State) put(seat rules.Seat, num int, q, towerLetters string) *State {
 	return s
 }
 
-// lay puts a disc or stack (colour letters, bottom first) on square q.
+// lay puts a disc or stack (colour letters, bottom first) on square q. A single disc has never
+// been in a tower (it counts for the anti-stall rule); a stack has.
 func (s *State) lay(q, letters string) *State {
 	sq, err := ParseSquare(q)
 	if err != nil {
@@ -62,7 +63,16 @@ func (s *State) lay(q, letters string) *State {
 	}
 	s.loose += len(letters) - len(s.floor[sq])
 	s.floor[sq] = stack(letters)
-	s.minLoose = s.loose
+	bit := uint64(1) << (sq % 64)
+	if s.fresh[sq/64]&bit != 0 {
+		s.fresh[sq/64] &^= bit
+		s.freshLeft--
+	}
+	if len(letters) == 1 {
+		s.fresh[sq/64] |= bit
+		s.freshLeft++
+	}
+	s.freshTurn = s.freshLeft
 	return s
 }
 

@@ -58,12 +58,45 @@ func (m Move) String() string {
 	return b.String()
 }
 
-// ParseMove decodes a move. It accepts the canonical form ("3 c4-d6", "3 c4-d6*") and looser ones:
-// any case, spaces or not ("3c4d6", "3 c4 d6"), the origin left out ("3d6", "3 d6"), "x" for "-",
-// and " leave" (or " l") for "*" ("3 d6 leave"). "pass" and "end" decode too. The error wraps
-// rules.ErrBadNotation.
+// Shown returns the move as the screens show it, with the letter of seat, its player, before the
+// piece: "R3 c4-d6", "R3 c4-d6*". ParseMove reads it back (and Apply checks the letter).
+func (m Move) Shown(seat rules.Seat) string {
+	if m.Kind != Jump {
+		return m.String()
+	}
+	return string(SeatLetter(seat)) + m.String()
+}
+
+// MoveSeat returns the seat whose letter starts text, as in the shown form "R3 c4-d6", or -1 when
+// text names no seat.
+func MoveSeat(text string) rules.Seat {
+	s := strings.TrimSpace(text)
+	if len(s) < 2 || s[1] < '1' || s[1] > '9' {
+		return -1
+	}
+	switch lower(s[0]) {
+	case 'r':
+		return 0
+	case 'g':
+		return 1
+	case 'y':
+		return 2
+	case 'o':
+		return 3
+	}
+	return -1
+}
+
+// ParseMove decodes a move. It accepts the canonical form ("3 c4-d6", "3 c4-d6*"), the shown form
+// with the seat's letter before the piece ("R3 c4-d6", see Shown; the letter is not checked here)
+// and looser ones: any case, spaces or not ("3c4d6", "3 c4 d6"), the origin left out ("3d6",
+// "3 d6"), "x" for "-", and " leave" (or " l") for "*" ("3 d6 leave"). "pass" and "end" decode
+// too. The error wraps rules.ErrBadNotation.
 func ParseMove(text string) (Move, error) {
 	s := strings.ToLower(strings.TrimSpace(text))
+	if MoveSeat(s) >= 0 {
+		s = s[1:]
+	}
 	switch s {
 	case "pass":
 		return Move{Kind: Pass, From: NoSquare, To: NoSquare}, nil
@@ -71,7 +104,7 @@ func ParseMove(text string) (Move, error) {
 		return Move{Kind: End, From: NoSquare, To: NoSquare}, nil
 	}
 	bad := func() (Move, error) {
-		return Move{}, fmt.Errorf("%w: %q; write a piece and a square, e.g. \"3 d6\" or \"3 c4-d6\", "+
+		return Move{}, fmt.Errorf("%w: %q; write a piece and a square, e.g. \"3 d6\" or \"R3 c4-d6\", "+
 			"with \"*\" to leave the tower behind", rules.ErrBadNotation, text)
 	}
 	if len(s) == 0 || s[0] < '1' || s[0] > '9' {

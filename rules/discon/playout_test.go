@@ -46,6 +46,18 @@ func checkInvariants(t testing.TB, s *State) {
 			}
 		}
 	}
+	fresh := 0
+	for q := range Square(Size * Size) {
+		if s.fresh[q/64]&(1<<(q%64)) != 0 {
+			fresh++
+			if len(s.floor[q]) != 1 {
+				t.Fatalf("%s holds %q, marked as a disc never in a tower", q, letters(s.floor[q]))
+			}
+		}
+	}
+	if fresh != s.freshLeft || s.freshTurn < s.freshLeft {
+		t.Fatalf("%d new discs marked, %d counted, %d at the end of the last turn", fresh, s.freshLeft, s.freshTurn)
+	}
 	if discs != discCount || loose != s.loose {
 		t.Fatalf("discs %v (%d loose, counted %d), want %v", discs, loose, s.loose, discCount)
 	}
@@ -126,7 +138,7 @@ func TestRandomPlayouts(t *testing.T) {
 		}
 	}
 	t.Logf("endings: %v", reasons)
-	if reasons["three"] == 0 {
+	if reasons[strings.SplitN(StallReason, " ", 2)[0]] == 0 {
 		t.Errorf("endings %v: want games ended by the anti-stall rule", reasons)
 	}
 }

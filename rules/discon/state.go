@@ -31,14 +31,24 @@ type State struct {
 	movesLeft int8 // 2 before the first move of a turn, 1 before the second
 	first     int8 // index of the piece moved first this turn, -1 before it
 
-	loose    int // discs not carried by a piece (on the floor)
-	minLoose int // lowest value of loose at the end of any turn so far
-	quiet    int // consecutive turns that did not bring loose below minLoose
+	loose int // discs not carried by a piece (on the floor)
+	// fresh marks the squares whose disc has never been in a tower: the disc laid there at the
+	// start, not collected yet (a bit per square). A disc only moves by being collected, and a
+	// piece landing on a square collects what lies there, so a square's bit is cleared by the
+	// first landing and never set again.
+	fresh     [2]uint64
+	freshLeft int // discs never in a tower: the bits set in fresh
+	freshTurn int // freshLeft at the end of the previous turn
+	quiet     int // consecutive turns in which no disc that had never been in a tower was collected
 
 	moves    int // moves applied so far
 	last     Move
 	lastSeat rules.Seat
-	note     string
+	// turnMoves holds the moves of the latest turn, the one in progress or else the one before:
+	// turnMoves[:turnLen] (1 or 2 moves), all by lastSeat.
+	turnMoves [2]Move
+	turnLen   int8
+	note      string
 
 	over   bool
 	reason string
@@ -70,7 +80,8 @@ func NewState(v Variant, seats int, seed uint64) (*State, error) {
 		first:     -1,
 		lastSeat:  -1,
 		loose:     96,
-		minLoose:  96,
+		freshLeft: 96,
+		freshTurn: 96,
 	}
 	discs := make([]byte, 0, 96)
 	for c, n := range discCount {
@@ -86,6 +97,7 @@ func NewState(v Variant, seats int, seed uint64) (*State, error) {
 			continue
 		}
 		s.floor[q] = string(discs[k : k+1])
+		s.fresh[q/64] |= 1 << (q % 64)
 		k++
 	}
 	s.zone = &zoneTables[seats]
@@ -161,6 +173,10 @@ func (s *State) Apply(seat rules.Seat, move string) (rules.Engine, error) {
 	m, err := ParseMove(move)
 	if err != nil {
 		return nil, err
+	}
+	if who := MoveSeat(move); who >= 0 && who != seat && m.Kind == Jump {
+		return nil, fmt.Errorf("%s%d is %s's piece; yours are %c1 to %c%d (or just 1 to %d)",
+			string(SeatLetter(who)), m.Piece, SeatName(who), SeatLetter(seat), SeatLetter(seat), Pieces, Pieces)
 	}
 	ns, err := s.ApplyMove(seat, m)
 	if err != nil {

@@ -157,7 +157,7 @@ func TestAntiStall(t *testing.T) {
 			t.Errorf("turn %d: %d quiet turns of %d", turn, v.QuietTurns, v.QuietLimit)
 		}
 	}
-	if !s.over || s.reason != "three full rounds without a disc collected" {
+	if !s.over || s.reason != StallReason {
 		t.Fatalf("over %v, %q", s.over, s.reason)
 	}
 	if o := s.Outcome(); !slices.Equal(o.Ranks, []int{1, 1}) {
@@ -174,6 +174,31 @@ func TestLeaveAndCollectAgainIsNotProgress(t *testing.T) {
 	s = play(t, s, "1 g6-e5", "1 e5-g6") // a new disc: progress
 	if s.quiet != 0 {
 		t.Errorf("quiet %d after a disc was collected", s.quiet)
+	}
+}
+
+// TestCollectingAfterLeavingIsProgress: once a tower has been left behind, more discs lie loose
+// than ever before, yet a turn that collects a disc never in a tower is progress (RULES.md: the
+// game ends after 3 full rounds in which nobody collected a disc).
+func TestCollectingAfterLeavingIsProgress(t *testing.T) {
+	s := bare(t, Premium, 2).put(0, 1, "e5", "VVVVV").put(1, 1, "e8", "")
+	// Single discs along the pieces' ways, so that every turn collects one.
+	for _, q := range []string{"c6", "a5", "b7", "d8", "b9", "c2", "c7", "d5", "f4", "h3", "g5", "f7"} {
+		s.lay(q, "V")
+	}
+	s = play(t, s, "1 e5-c6*", "1 c6-a5") // leaves VVVVV behind: 5 more discs loose
+	turns := [][2]string{
+		{"1 e8-c7", "1 c7-d5"},
+		{"1 a5-b7", "1 b7-d8"},
+		{"1 d5-f4", "1 f4-h3"},
+		{"1 d8-b9", "2 a1-c2"},
+		{"1 h3-g5", "1 g5-f7"},
+	}
+	for i, turn := range turns {
+		s = play(t, s, turn[0], turn[1])
+		if s.over || s.quiet != 0 {
+			t.Fatalf("turn %d collected new discs, yet quiet %d, over %v (%q)", i+2, s.quiet, s.over, s.reason)
+		}
 	}
 }
 

@@ -1,6 +1,10 @@
 package discon
 
-import "github.com/arcade/arcade/rules"
+import (
+	"slices"
+
+	"github.com/arcade/arcade/rules"
+)
 
 // View is what a viewer sees of a match: in DISCON everything is public, so every viewer, seated or
 // spectator, gets the same View apart from the Viewer field. It is a plain value the terminal UI can
@@ -26,6 +30,9 @@ type View struct {
 	// the first move.
 	LastMove Move
 	LastSeat rules.Seat
+	// LastTurn holds the moves of the latest turn of LastSeat, in order: the turn in progress when
+	// LastSeat is still to move, else the turn before (one move or two). LastMove is its last.
+	LastTurn []Move
 	// Note tells what the engine did by itself after the last move, e.g. "Green had no legal move
 	// and passed."; empty when nothing.
 	Note string
@@ -51,7 +58,8 @@ type View struct {
 
 	// DiscsOnBoard counts the discs not carried by any piece: single discs and ownerless stacks.
 	DiscsOnBoard int
-	// QuietTurns counts the turns in a row in which no disc was collected (see the package doc);
+	// QuietTurns counts the turns in a row in which no new disc was collected, one that had never
+	// been in a tower (see the package doc);
 	// the match ends when it reaches QuietLimit (3 full rounds). QuietRounds is QuietTurns in full
 	// rounds.
 	QuietTurns, QuietLimit, QuietRounds int
@@ -121,6 +129,9 @@ func (s *State) ViewOf(viewer rules.Seat) View {
 		QuietLimit:     s.quietLimit(),
 		QuietRounds:    s.quiet / s.seats,
 		Outcome:        s.Outcome(),
+	}
+	if s.turnLen > 0 {
+		v.LastTurn = slices.Clone(s.turnMoves[:s.turnLen])
 	}
 	if s.first >= 0 && !s.over {
 		v.FirstPiece = int(s.first) + 1

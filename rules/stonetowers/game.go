@@ -71,12 +71,14 @@ Tips: a short game is a race for land. In a long game, guard your
 borders with strong castles that support each other; the board's edges
 need no guard, and the enemy cannot build on your land.
 
-KEYS. Arrows or h j k l move the cursor. Enter builds on the cursor
-square, or fortifies your castle there. ':' lets you type a move.
-
-MOVES. "b e5" builds on e5, "f e5" fortifies the castle on e5, "pass"
-passes. "build e5", "fortify e5", "be5" and a bare "e5" (the one action
-possible there) work too; case does not matter. Columns are letters a,
-b, c, ... from the left; rows are numbers 1, 2, 3, ... from the top,
-so a1 is the top-left corner.
+MOVES AND KEYS. Arrows or h j k l move the cursor. Enter (or space)
+builds on the cursor's square, or fortifies your castle there; a click
+puts the cursor on a square and a second click plays there. p passes
+(only allowed when you can neither build nor fortify). ':' lets you
+type a move: "b e5" builds on e5, "f e5" fortifies the castle on e5,
+"pass" passes. "build e5", "fortify e5", "be5" and a bare "e5" (the
+one action possible there) work too; case does not matter. Columns are
+letters a, b, c, ... from the left; rows are numbers 1, 2, 3, ... from
+the top, so a1 is the top-left corner. Replays write every move as
+"b e5" or "f e5".
 `

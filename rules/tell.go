@@ -1,0 +1,34 @@
+package rules
+
+// Teller is implemented by engines that can write a move in their canonical notation and tell it
+// in words. A room records the canonical form, whatever a player typed (a bare square, a seat
+// letter, another case); a replay shows the words. Both are asked of the state before the move.
+type Teller interface {
+	// Canonical returns move, as seat may play it now, in the game's canonical notation (the form
+	// Legal lists); false when Apply would refuse it.
+	Canonical(seat Seat, move string) (string, bool)
+	// Tell says in plain words what move, by seat now, does: a phrase that starts with a verb and
+	// names no player, e.g. "builds a castle on a3" or "draws a red card". A move Apply would
+	// refuse is told as it is written.
+	Tell(seat Seat, move string) string
+}
+
+// CanonicalMove returns move in e's canonical notation when e is a Teller and takes it from seat
+// now, else move unchanged.
+func CanonicalMove(e Engine, seat Seat, move string) string {
+	if t, ok := e.(Teller); ok {
+		if c, ok := t.Canonical(seat, move); ok {
+			return c
+		}
+	}
+	return move
+}
+
+// TellMove says in words what move by seat does in e (Teller.Tell), or returns move as written
+// when e is not a Teller.
+func TellMove(e Engine, seat Seat, move string) string {
+	if t, ok := e.(Teller); ok {
+		return t.Tell(seat, move)
+	}
+	return move
+}

@@ -1,0 +1,154 @@
+package session
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/games/gametest"
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/coloretta"
+	"github.com/arcade/arcade/rules/discon"
+	"github.com/arcade/arcade/rules/stonetowers"
+	"github.com/arcade/arcade/session/draw"
+)
+
+// botReplay records a match of bots of game g and opens its replay.
+func botReplay(t *testing.T, g rules.Game, opts rules.Options, seats, plies int, bot rules.Bot) *replayScreen {
+	t.Helper()
+	_, moves := gametest.PlayBots(t, g, opts, seats, 3, bot, func(i int, _ rules.Engine) bool { return i >= plies })
+	m := record.Match{ID: "m1", Game: g.ID, Options: opts, Seed: 3, Started: when}
+	for i := range seats {
+		m.Seats = append(m.Seats, record.Seat{Name: []string{"ann", "bob", "cat", "dan"}[i]})
+	}
+	for _, mv := range moves {
+		m.Moves = append(m.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
+	}
+	return replayOf(t, m, g)
+}
+
+func replayOf(t *testing.T, m record.Match, g rules.Game) *replayScreen {
+	t.Helper()
+	states, err := m.Replay(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newReplayScreen(m, g, states, testBoards.board(g.ID))
+}
+
+// TestReplaySteps: a DISCON turn is two moves; ↓ and ↑ step a turn, PgDn and PgUp a round (a
+// turn of every seat), → and ← a move, G and g to the end and the start.
+func TestReplaySteps(t *testing.T) {
+	r := botReplay(t, discon.Game, rules.Options{}, 2, 20, discon.GreedyBot{})
+	steps := []struct {
+		key  tea.KeyPressMsg
+		want int
+	}{
+		{tea.KeyPressMsg{Code: tea.KeyDown}, 2},
+		{tea.KeyPressMsg{Code: tea.KeyRight}, 3},
+		{tea.KeyPressMsg{Code: tea.KeyDown}, 4},
+		{tea.KeyPressMsg{Code: tea.KeyPgDown}, 8},
+		{tea.KeyPressMsg{Code: tea.KeyLeft}, 7},
+		{tea.KeyPressMsg{Code: tea.KeyUp}, 6},
+		{tea.KeyPressMsg{Code: tea.KeyPgUp}, 2},
+		{keyPress("G"), 20},
+		{tea.KeyPressMsg{Code: tea.KeyDown}, 20},
+		{keyPress("g"), 0},
+		{tea.KeyPressMsg{Code: tea.KeyUp}, 0},
+	}
+	for i, s := range steps {
+		r.update(s.key)
+		if r.at != s.want {
+			t.Fatalf("step %d (%s): at move %d, want %d", i, s.key, r.at, s.want)
+		}
+	}
+	r.at = 3
+	if got := r.told(); !strings.HasPrefix(got, "Move 3: Green (bob) G") {
+		t.Errorf("told %q", got)
+	}
+}
+
+// TestReplayAutoplay: space starts autoplay, each tick of the current autoplay shows the next
+// move, a stale tick does nothing, and autoplay stops at the end (space there starts again from
+// the beginning).
+func TestReplayAutoplay(t *testing.T) {
+	r := botReplay(t, discon.Game, rules.Options{}, 2, 3, discon.GreedyBot{})
+	space := tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	cmd, _ := r.update(space)
+	if cmd == nil || !r.playing {
+		t.Fatal("space does not start autoplay")
+	}
+	gen := r.gen
+	r.update(replayTickMsg{gen: gen - 1})
+	if r.at != 0 {
+		t.Fatalf("a stale tick moved to %d", r.at)
+	}
+	for want := 1; want <= 3; want++ {
+		cmd, _ = r.update(replayTickMsg{gen: gen})
+		if r.at != want {
+			t.Fatalf("tick: at %d, want %d", r.at, want)
+		}
+	}
+	if cmd != nil || r.playing {
+		t.Error("autoplay goes on at the end")
+	}
+	if cmd, _ = r.update(space); cmd == nil || r.at != 0 || !r.playing {
+		t.Errorf("space at the end: at %d, playing %v", r.at, r.playing)
+	}
+	r.update(space)
+	if r.playing {
+		t.Error("space does not pause")
+	}
+}
+
+// TestReplayTellsMoves: a record of an older build holds bare squares ("a3" twice, a build and a
+// fortify); the replay lists them as the game writes them and tells them in words. A Coloretta
+// draw names the card.
+func TestReplayTellsMoves(t *testing.T) {
+	m := record.Match{ID: "m2", Game: "stonetowers", Options: rules.Options{"size": "9", "turns": "10"}, Started: when,
+		Seats: []record.Seat{{Name: "ann"}, {Name: "bob"}},
+		Moves: []record.Move{{Seat: 0, Move: "a3"}, {Seat: 1, Move: "i9"}, {Seat: 0, Move: "a3"}}}
+	r := replayOf(t, m, stonetowers.Game)
+	if got := []string{r.notation(0), r.notation(2)}; got[0] != "b a3" || got[1] != "f a3" {
+		t.Errorf("notation %q, want b a3 and f a3", got)
+	}
+	r.at = 3
+	if got := r.told(); got != "Move 3: Red (ann) fortifies a3 to level 2" {
+		t.Errorf("told %q", got)
+	}
+	r.at = 1
+	if got := r.told(); got != "Move 1: Red (ann) builds a castle on a3" {
+		t.Errorf("told %q", got)
+	}
+	c := botReplay(t, coloretta.Game, rules.Options{}, 3, 2, coloretta.Greedy)
+	c.at = 1
+	if got := c.told(); !strings.HasPrefix(got, "Move 1: Seat 1 (ann) draws ") || strings.HasSuffix(got, "draws ") {
+		t.Errorf("told %q", got)
+	}
+}
+
+// TestReplayTellsWholeMoves: at 80 x 24 every move of a four-player DISCON match is told in full,
+// on a second line when it is long, and the screen keeps its size.
+func TestReplayTellsWholeMoves(t *testing.T) {
+	r := botReplay(t, discon.Game, rules.Options{}, 4, 120, discon.GreedyBot{})
+	r.match.Seats[3].Name = "a-rather-long-name"
+	st := *draw.NewStyles(false, false)
+	longest := 0
+	for r.at = range len(r.states) {
+		longest = max(longest, len(r.told()))
+		out := r.view(st, 80, 24)
+		checkSize(t, out, 80, 24)
+		if n := len(strings.Split(out, "\n")); n != 24 {
+			t.Fatalf("move %d: %d lines", r.at, n)
+		}
+		told := strings.Join(strings.Fields(r.told()), " ")
+		if flat := strings.Join(strings.Fields(plain(out)), " "); !strings.Contains(flat, told) {
+			t.Fatalf("move %d: the screen does not tell %q", r.at, told)
+		}
+	}
+	if longest < 80 {
+		t.Errorf("the longest move told is %d columns: the test needs one longer than a line", longest)
+	}
+}
