@@ -3,9 +3,12 @@ package sshd
 import (
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -185,7 +188,11 @@ func (s *Server) play(sess ssh.Session, req request) {
 		p.Quit()
 	}()
 	if _, err := p.Run(); err != nil {
-		s.log.Error("program", "err", err)
+		if clientGone(err) {
+			s.log.Debug("program ended: the client is gone", "err", err)
+		} else {
+			s.log.Error("program", "err", err)
+		}
 	}
 	p.Kill() // puts the terminal back if the program did not end by itself
 	if fr != nil {
@@ -309,4 +316,12 @@ func hasEnv(env []string, key string) bool {
 		}
 	}
 	return false
+}
+
+// clientGone reports whether a program's error only says that its client has gone (the program
+// was ended, or its output could not be written because the connection is closed): a player who
+// drops is no error of the server's.
+func clientGone(err error) bool {
+	return err == tea.ErrProgramKilled || errors.Is(err, tea.ErrProgramKilled) && (errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed))
 }

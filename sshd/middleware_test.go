@@ -2,11 +2,16 @@ package sshd
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 	"charm.land/ssh"
 )
@@ -78,5 +83,25 @@ func TestLongCommandRefusedUnparsed(t *testing.T) {
 	}
 	if short.parsed {
 		t.Error("the middleware split a command into words: only route may")
+	}
+}
+
+// TestClientGone: a program ended because its client has gone is not logged as an error; any
+// other cause is.
+func TestClientGone(t *testing.T) {
+	write := &net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", syscall.EPIPE)}
+	for _, c := range []struct {
+		err  error
+		gone bool
+	}{
+		{tea.ErrProgramKilled, true},
+		{fmt.Errorf("%w: %w", tea.ErrProgramKilled, write), true},
+		{fmt.Errorf("%w: %w", tea.ErrProgramKilled, io.EOF), true},
+		{fmt.Errorf("%w: %w", tea.ErrProgramKilled, tea.ErrProgramPanic), false},
+		{errors.New("something else"), false},
+	} {
+		if got := clientGone(c.err); got != c.gone {
+			t.Errorf("clientGone(%v) = %v, want %v", c.err, got, c.gone)
+		}
 	}
 }
