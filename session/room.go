@@ -11,6 +11,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
@@ -54,8 +55,36 @@ const (
 	focusRules
 )
 
-// panelWidth is the width of the side panel right of the board.
-const panelWidth = 28
+// panelWidth is the width of the side panel right of the board on the narrowest window
+// (minRoomWidth); a wider window gives it up to panelWideWidth.
+const panelWidth, panelWideWidth = 28, 42
+
+// minRoomWidth is the width the room is laid out for; a wider window centres board and panel.
+const minRoomWidth = 80
+
+// boardMaxWidth is the widest the board's column gets on a wide window: enough for the largest
+// board, and lines of text short enough to read.
+const boardMaxWidth = 72
+
+// roomGap is the least space between what the board draws and the panel on a wide window.
+const roomGap = 2
+
+// roomColumns are the board's column and the panel's widths on a w-column window: on the
+// narrowest, the panel's 28 columns and the rest for the board; a wider window widens the
+// panel first (names, notes and chat then fit on fewer lines), then the board.
+func roomColumns(w int) (boardW, panelW int) {
+	panelW = panelWidth + min(max(w-minRoomWidth, 0), panelWideWidth-panelWidth)
+	return min(w-panelW-1, max(boardMaxWidth, minRoomWidth-panelWidth-1)), panelW
+}
+
+// drawnWidth is the width of the widest of lines, without their trailing spaces.
+func drawnWidth(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n = max(n, draw.TextWidth(strings.TrimRight(ansi.Strip(l), " ")))
+	}
+	return n
+}
 
 // roomScreen is the screen of one room: board, seats, chat, prompt.
 type roomScreen struct {
@@ -81,6 +110,7 @@ type roomScreen struct {
 	chat    chatCache
 	labels  []string // seatLabel's drawn labels by seat, for this board
 	addr    string   // Config.Address
+	boardX  int      // the column the board starts at, as last drawn (clicks are the board's from there)
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
@@ -212,6 +242,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		r.cache.valid = false
 		// The board is drawn from the screen's second line.
 		click.Y--
+		click.X -= r.boardX
 		if mv := r.board.Handle(click, &r.snap); mv != "" {
 			return moveCmd(r.sub, mv), false
 		}
@@ -378,9 +409,10 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 	if !r.have {
 		return []string{"", "  Entering the room…"}
 	}
-	body := r.body(st, w, h)
-	lines := make([]string, 0, len(body)+2)
-	return append(append(lines, body...), r.messageLine(st, w), r.help(st, w))
+	msg := r.messageLines(st, w)
+	body := r.body(st, w, h-len(msg)+1)
+	lines := make([]string, 0, len(body)+len(msg)+1)
+	return append(append(append(lines, body...), msg...), r.help(st, w))
 }
 
 // frameCache keeps what a frame drew that the next one may draw again: the header, board and
@@ -416,7 +448,7 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			buf = append(draw.AppendFit(buf, l, w), '\n')
 		}
 	} else {
-		boardW := w - panelWidth - 1
+		boardW, panelW := roomColumns(w)
 		var left []string
 		if s.Phase == rooms.Waiting {
 			left = r.waitingLines(st, boardW)
@@ -426,10 +458,19 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 		if r.focus == focusPrompt {
 			left = r.withNotation(st, left, boardW, bodyH)
 		}
-		panel := r.panel(st, panelWidth, bodyH)
+		panel := r.panel(st, panelW, bodyH)
+		// On a window wider than the least, board and panel are one block in the middle: the
+		// board's column is as wide as what it draws, a gap, then the panel.
+		margin := 0
+		if w > minRoomWidth {
+			used := min(boardW, drawnWidth(left)+roomGap)
+			margin, boardW = (w-used-1-panelW)/2, used
+		}
+		r.boardX = margin
 		for i := range bodyH {
+			buf = append(buf, draw.Spaces(margin)...)
 			buf = draw.AppendFit(buf, lineAt(left, i), boardW)
-			buf = draw.AppendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
+			buf = draw.AppendFit(append(buf, ' '), lineAt(panel, i), panelW)
 			buf = append(buf, '\n')
 		}
 	}
@@ -446,18 +487,30 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 	return c.lines
 }
 
-func (r *roomScreen) messageLine(st draw.Styles, w int) string {
+// messageLines draw the line under the board: the open prompt, or the last message. A message too
+// long for one line takes two (the body gives up its last line), so that an error's hint is read
+// whole; only a message longer still is cut.
+func (r *roomScreen) messageLines(st draw.Styles, w int) []string {
 	switch r.focus {
 	case focusChat, focusPrompt:
-		return draw.Fit(" "+r.input.view(st, w-2), w)
+		return []string{draw.Fit(" "+r.input.view(st, w-2), w)}
 	}
 	if r.msg == "" {
-		return draw.Fit("", w)
+		return []string{draw.Fit("", w)}
 	}
+	text, style, indent := r.msg, draw.Paint{}, " "
 	if r.msgErr {
-		return draw.Fit(" "+st.Err.Render("✗ "+r.msg), w)
+		text, style, indent = "✗ "+r.msg, st.Err, "   "
 	}
-	return draw.Fit(" "+r.msg, w)
+	lines := draw.Wrap(text, w-1)
+	if len(lines) > 2 {
+		lines = []string{lines[0], strings.Join(lines[1:], " ")}
+	}
+	out := []string{draw.Fit(" "+style.Render(lines[0]), w)}
+	if len(lines) > 1 {
+		out = append(out, draw.Fit(indent+style.Render(lines[1]), w))
+	}
+	return out
 }
 
 // helpKeys appends the bindings the help line shows to out and returns it.
@@ -471,15 +524,17 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	}
 	s := &r.snap
 	seated := s.You != rules.Spectator
+	// A gone player's keys come first: the line is cut at its end when it is too long, and these
+	// are the ones the player must find.
+	if r.anyAbandoned() && seated {
+		out = append(out, withHelp(k.Bot, "bot takes over"), k.End)
+	}
 	if seated && s.Phase == rooms.Playing {
 		out = append(out, r.board.Bindings()...)
 		out = append(out, k.Prompt)
 	}
 	if seated && s.Phase == rooms.Waiting && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Empty }) {
 		out = append(out, k.Bot, k.Level)
-	}
-	if r.anyAbandoned() && seated {
-		out = append(out, withHelp(k.Bot, "bot takes over"), k.End)
 	}
 	if seated && s.Phase == rooms.Finished {
 		out = append(out, k.Rematch)
@@ -496,30 +551,29 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 		if slices.Contains(s.ToMove, rules.Seat(i)) && s.Phase == rooms.Playing {
 			mark = st.TurnMark()
 		}
-		name := seat.Name
+		name, extra := seat.Name, ""
 		switch {
 		case seat.Empty:
 			name = st.Dim.Render("(free seat)")
 		case seat.Bot != "":
 			name = st.Dim.Render(name)
 		case seat.Abandoned:
-			name += st.Err.Render(" gone")
+			extra += st.Err.Render(" gone")
 		case !seat.Connected && !seat.GraceUntil.IsZero():
 			left := time.Until(seat.GraceUntil).Round(time.Second)
-			name += st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
+			extra += st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
 		}
 		if rules.Seat(i) == s.You {
-			name += st.Dim.Render(" (you)")
+			extra += st.Dim.Render(" (you)")
 		}
 		if s.Phase == rooms.Finished && seat.Rematch {
-			name += st.OK.Render(" ✓again")
+			extra += st.OK.Render(" ✓again")
 		}
 		score := ""
 		if s.Phase != rooms.Waiting {
 			score = r.board.Score(s, i)
 		}
-		left := mark + r.seatLabel(st, i) + " " + name
-		lines = append(lines, draw.Fit(left, w-len(score)-1)+" "+st.Bold.Render(score))
+		lines = append(lines, r.seatLines(st, i, mark, name, extra, score, w)...)
 	}
 	if s.Spectators > 0 {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %d watching", s.Spectators)))
@@ -543,6 +597,19 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 	// Chat and log fill the rest, newest last.
 	lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
 	return append(lines, r.chatTail(st, w, h-len(lines))...)
+}
+
+// seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",
+// "(you)", "✓again"), score on the right. When they do not fit on one line, the notes go to a
+// second line under the name, so that neither the name nor a note is cut.
+func (r *roomScreen) seatLines(st draw.Styles, i int, mark, name, extra, score string, w int) []string {
+	label := mark + r.seatLabel(st, i) + " "
+	room := w - len(score) - 1
+	if extra == "" || draw.TextWidth(label+name+extra) <= room {
+		return []string{draw.Fit(label+name+extra, room) + " " + st.Bold.Render(score)}
+	}
+	indent := draw.Spaces(draw.TextWidth(label) - 1)
+	return []string{draw.Fit(label+name, room) + " " + st.Bold.Render(score), draw.Fit(indent+extra, w)}
 }
 
 // chatTail is the end of the chat that fits in room lines: whole messages, the newest last. A

@@ -359,7 +359,13 @@ func nameCell(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, seat rules
 	if seat == v.ToMove && !v.Over {
 		mark = st.TurnMark()
 	}
-	name := ansi.Truncate(playerName(snap, seat), colorettaNameW-2, "…")
+	// A bot's name says its level in brackets ("Bo (greedy bot)"); the panel shows it whole, so the
+	// column keeps the name itself, which then fits instead of being cut mid-word.
+	name := playerName(snap, seat)
+	if i := strings.Index(name, " ("); i > 0 && int(seat) < len(snap.Seats) && snap.Seats[seat].Bot != "" {
+		name = name[:i]
+	}
+	name = ansi.Truncate(name, colorettaNameW-2, "…")
 	if seat == snap.You {
 		name = st.Bold.Render(name)
 	}
@@ -513,8 +519,25 @@ func (b *colorettaBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int)
 	}
 	lines := []string{deck}
 	if last := lastMoveText(v, snap); last != "" {
-		lines = append(lines, draw.Wrap("Last: "+last, width)...)
+		lines = append(lines, wrapNoWidow("Last: "+last, width)...)
 	}
+	return lines
+}
+
+// wrapNoWidow wraps s as draw.Wrap does, but never leaves one word alone on the last line: "put
+// red on 1" keeps "on 1" together.
+func wrapNoWidow(s string, width int) []string {
+	lines := draw.Wrap(s, width)
+	n := len(lines)
+	if n < 2 || strings.Contains(lines[n-1], " ") {
+		return lines
+	}
+	prev := lines[n-2]
+	i := strings.LastIndex(prev, " ")
+	if i < 0 || draw.TextWidth(prev[i+1:])+1+draw.TextWidth(lines[n-1]) > width {
+		return lines
+	}
+	lines[n-2], lines[n-1] = prev[:i], prev[i+1:]+" "+lines[n-1]
 	return lines
 }
 
