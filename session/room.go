@@ -77,6 +77,21 @@ func roomColumns(w int) (boardW, panelW int) {
 	return min(w-panelW-1, max(boardMaxWidth, minRoomWidth-panelWidth-1)), panelW
 }
 
+// cutBlanks cuts lines wider than w to w columns without a "…": what they lose is only the spaces
+// a board pads its lines with (w is at least drawnWidth(lines)).
+func cutBlanks(lines []string, w int) []string {
+	out := lines
+	for i, l := range lines {
+		if draw.TextWidth(l) > w {
+			if &out[0] == &lines[0] {
+				out = slices.Clone(lines)
+			}
+			out[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return out
+}
+
 // drawnWidth is the width of the widest of lines, without their trailing spaces.
 func drawnWidth(lines []string) int {
 	n := 0
@@ -465,6 +480,7 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 		if w > minRoomWidth {
 			used := min(boardW, drawnWidth(left)+roomGap)
 			margin, boardW = (w-used-1-panelW)/2, used
+			left = cutBlanks(left, boardW)
 		}
 		r.boardX = margin
 		for i := range bodyH {

@@ -222,7 +222,12 @@ func (b *colorettaBoard) stackLine(i int, s coloretta.StackView, cur bool, snap 
 	var info string
 	switch {
 	case !s.Open():
-		info = st.Dim.Render("taken by ") + playerName(snap, s.PickedBy)
+		// "taken by NAME", or "by NAME" when the name is long: the column is 15 wide.
+		name := shortName(snap, s.PickedBy)
+		info = st.Dim.Render("taken by ") + name
+		if len(name) > colorettaStackWidth-15-len("taken by ") {
+			info = st.Dim.Render("by ") + name
+		}
 	case s.Full():
 		info = st.Bold.Render("full")
 	default:
@@ -349,6 +354,17 @@ func playerName(snap *rooms.Snapshot, seat rules.Seat) string {
 	return fmt.Sprintf("seat %d", seat+1)
 }
 
+// shortName is seat's player's name for the board's narrow columns: a bot's without the level in
+// brackets ("Bo" for "Bo (greedy bot)"), which the panel shows whole, so that it fits instead of
+// being cut mid-word.
+func shortName(snap *rooms.Snapshot, seat rules.Seat) string {
+	name := playerName(snap, seat)
+	if i := strings.Index(name, " ("); i > 0 && int(seat) < len(snap.Seats) && snap.Seats[seat].Bot != "" {
+		return name[:i]
+	}
+	return name
+}
+
 // The columns of a hand's line: turn mark and name, the hand, its score, then whether the player
 // sits out.
 const colorettaNameW, colorettaHandW = 9, 28
@@ -359,13 +375,7 @@ func nameCell(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, seat rules
 	if seat == v.ToMove && !v.Over {
 		mark = st.TurnMark()
 	}
-	// A bot's name says its level in brackets ("Bo (greedy bot)"); the panel shows it whole, so the
-	// column keeps the name itself, which then fits instead of being cut mid-word.
-	name := playerName(snap, seat)
-	if i := strings.Index(name, " ("); i > 0 && int(seat) < len(snap.Seats) && snap.Seats[seat].Bot != "" {
-		name = name[:i]
-	}
-	name = ansi.Truncate(name, colorettaNameW-2, "…")
+	name := ansi.Truncate(shortName(snap, seat), colorettaNameW-2, "…")
 	if seat == snap.You {
 		name = st.Bold.Render(name)
 	}
