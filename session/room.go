@@ -545,7 +545,9 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if r.anyAbandoned() && seated {
 		out = append(out, withHelp(k.Bot, "bot takes over"), k.End)
 	}
-	if seated && s.Phase == rooms.Playing {
+	if seated && s.Phase == rooms.Playing && !r.anyAbandoned() {
+		// (While a player is gone the board's keys make way for b and x: the line has no room
+		// for all, and the hint under the board still says how to play.)
 		out = append(out, r.board.Bindings()...)
 		out = append(out, k.Prompt)
 	}
@@ -621,11 +623,21 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 func (r *roomScreen) seatLines(st draw.Styles, i int, mark, name, extra, score string, w int) []string {
 	label := mark + r.seatLabel(st, i) + " "
 	room := w - len(score) - 1
-	if extra == "" || draw.TextWidth(label+name+extra) <= room {
-		return []string{draw.Fit(label+name+extra, room) + " " + st.Bold.Render(score)}
-	}
 	indent := draw.Spaces(draw.TextWidth(label) - 1)
-	return []string{draw.Fit(label+name, room) + " " + st.Bold.Render(score), draw.Fit(indent+extra, w)}
+	first := func(s string) string { return draw.Fit(s, room) + " " + st.Bold.Render(score) }
+	switch {
+	case draw.TextWidth(label+name+extra) <= room:
+		return []string{first(label + name + extra)}
+	case draw.TextWidth(label+name) <= room:
+		return []string{first(label + name), draw.Fit(indent+extra, w)}
+	case draw.TextWidth(indent+name+extra) <= w:
+		return []string{first(label), draw.Fit(indent+name+extra, w)}
+	}
+	lines := []string{first(label), draw.Fit(indent+name, w)}
+	if extra != "" {
+		lines = append(lines, draw.Fit(indent+extra, w))
+	}
+	return lines
 }
 
 // chatTail is the end of the chat that fits in room lines: whole messages, the newest last. A
@@ -789,7 +801,7 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	default:
 		head = strings.Join(names, " and ") + " share the win!"
 	}
-	lines := []string{st.Title.Render("GAME OVER"), head}
+	lines := append([]string{st.Title.Render("GAME OVER")}, wrapKeepingParens(head, w)...)
 	if s.Outcome.Reason != "" && !s.Unrated {
 		lines = append(lines, st.Dim.Render(s.Outcome.Reason))
 	}

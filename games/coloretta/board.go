@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
@@ -225,8 +224,12 @@ func (b *colorettaBoard) stackLine(i int, s coloretta.StackView, cur bool, snap 
 		// "taken by NAME", or "by NAME" when the name is long: the column is 15 wide.
 		name := shortName(snap, s.PickedBy)
 		info = st.Dim.Render("taken by ") + name
-		if len(name) > colorettaStackWidth-15-len("taken by ") {
+		switch {
+		case len(name) <= colorettaStackWidth-15-len("taken by "):
+		case len(name) <= colorettaStackWidth-15-len("by "):
 			info = st.Dim.Render("by ") + name
+		default:
+			info = st.Dim.Render("taken by ") + seatName(int(s.PickedBy))
 		}
 	case s.Full():
 		info = st.Bold.Render("full")
@@ -375,7 +378,12 @@ func nameCell(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, seat rules
 	if seat == v.ToMove && !v.Over {
 		mark = st.TurnMark()
 	}
-	name := ansi.Truncate(shortName(snap, seat), colorettaNameW-2, "…")
+	// A name too long for the column gives way to the seat's ("Seat 2"), which the panel pairs
+	// with the whole name: a cut name may read as another's.
+	name := shortName(snap, seat)
+	if len(name) > colorettaNameW-2 {
+		name = seatName(int(seat))
+	}
 	if seat == snap.You {
 		name = st.Bold.Render(name)
 	}
@@ -586,11 +594,14 @@ func (b *colorettaBoard) Score(snap *rooms.Snapshot, seat int) string {
 }
 
 // SeatLabel names Coloretta's seats by number, with no letter: its cards have the colours.
-func (b *colorettaBoard) SeatLabel(seat int) (string, string) {
+func (b *colorettaBoard) SeatLabel(seat int) (string, string) { return "", seatName(seat) }
+
+// seatName is seat's name: "Seat 1", "Seat 2"...
+func seatName(seat int) string {
 	if seat >= 0 && seat < len(seatNumbers) {
-		return "", seatNumbers[seat]
+		return seatNumbers[seat]
 	}
-	return "", fmt.Sprintf("Seat %d", seat+1)
+	return fmt.Sprintf("Seat %d", seat+1)
 }
 
 // seatNumbers are the names seatLabel gives the first seats: "Seat 1", "Seat 2"...
