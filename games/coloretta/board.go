@@ -542,8 +542,9 @@ func (b *colorettaBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int)
 	return lines
 }
 
-// wrapNoWidow wraps s as draw.Wrap does, but never leaves one word alone on the last line: "put
-// red on 1" keeps "on 1" together.
+// wrapNoWidow wraps s as draw.Wrap does, but leaves no word alone on the last line when the line
+// before can give it company: "put red on 1" keeps "on 1" together. The first two words stay on
+// the first line ("Last: NAME", which the load tool waits for).
 func wrapNoWidow(s string, width int) []string {
 	lines := draw.Wrap(s, width)
 	n := len(lines)
@@ -552,7 +553,7 @@ func wrapNoWidow(s string, width int) []string {
 	}
 	prev := lines[n-2]
 	i := strings.LastIndex(prev, " ")
-	if i < 0 || draw.TextWidth(prev[i+1:])+1+draw.TextWidth(lines[n-1]) > width {
+	if i < 0 || !strings.Contains(prev[:i], " ") || draw.TextWidth(prev[i+1:])+1+draw.TextWidth(lines[n-1]) > width {
 		return lines
 	}
 	lines[n-2], lines[n-1] = prev[:i], prev[i+1:]+" "+lines[n-1]
