@@ -191,6 +191,7 @@ func TestLastMoveKeepsWordsTogether(t *testing.T) {
 	}{
 		{"Last: Bo (greedy bot) put red on 1", []string{"Last: Bo (greedy bot) put", "red on 1"}},
 		{"Last: Bo (greedy bot) put yellow on 1", []string{"Last: Bo (greedy bot) put", "yellow on 1"}},
+		{"Last: ~guest-1234 put red on 1", []string{"Last: ~guest-1234 put red", "on 1"}},
 		{"Last: bob drew red", []string{"Last: bob drew red"}},
 		{"Last: averyveryverylongname drew", []string{"Last: averyveryverylongname", "drew"}},
 	} {
