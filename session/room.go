@@ -77,6 +77,18 @@ func roomColumns(w int) (boardW, panelW int) {
 	return min(w-panelW-1, max(boardMaxWidth, minRoomWidth-panelWidth-1)), panelW
 }
 
+// placeColumns places the board's column (its lines drawn boardW wide) and the panel on a
+// w-column window: on the narrowest, as they are; on a wider one, the board's column only as wide
+// as what it draws and a gap, and the two in the middle of the window. It returns the margin left
+// of the board, the board column's width and its lines, cut to that width.
+func placeColumns(w, boardW, panelW int, left []string) (margin, colW int, lines []string) {
+	if w <= minRoomWidth {
+		return 0, boardW, left
+	}
+	colW = min(boardW, drawnWidth(left)+roomGap)
+	return max(0, (w-colW-1-panelW)/2), colW, cutBlanks(left, colW)
+}
+
 // cutBlanks cuts lines wider than w to w columns without a "…": what they lose is only the spaces
 // a board pads its lines with (w is at least drawnWidth(lines)).
 func cutBlanks(lines []string, w int) []string {
@@ -476,12 +488,8 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 		panel := r.panel(st, panelW, bodyH)
 		// On a window wider than the least, board and panel are one block in the middle: the
 		// board's column is as wide as what it draws, a gap, then the panel.
-		margin := 0
-		if w > minRoomWidth {
-			used := min(boardW, drawnWidth(left)+roomGap)
-			margin, boardW = (w-used-1-panelW)/2, used
-			left = cutBlanks(left, boardW)
-		}
+		var margin int
+		margin, boardW, left = placeColumns(w, boardW, panelW, left)
 		r.boardX = margin
 		for i := range bodyH {
 			buf = append(buf, draw.Spaces(margin)...)
