@@ -11,6 +11,7 @@ import (
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules/coloretta"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // roomBotNames are the names the rooms give bots: the level in brackets makes them long.
@@ -133,5 +134,22 @@ func TestGuestMatchesWhole(t *testing.T) {
 	out := plain(m.View().Content)
 	if strings.Contains(out, "…") || !strings.Contains(out, "ratings and matches.") {
 		t.Errorf("the guest's line is cut:\n%s", out)
+	}
+}
+
+// TestNoticesKeepBotNamesWhole: a room's notice in the chat breaks no bot's name between its
+// name and its level, and a bracket that never closes still wraps within the panel.
+func TestNoticesKeepBotNamesWhole(t *testing.T) {
+	snap := playedSnapshot(t, 4)
+	snap.Chat = []rooms.ChatLine{{Text: "the match begins: you vs Bo (greedy bot) vs Cy (greedy bot)"},
+		{Text: "an ( opened bracket that never closes goes on and on past the panel's edge"}}
+	m := roomModel(t, snap)
+	lines := m.room.chatLines(*m.st, panelWidth)
+	for i, l := range lines {
+		first := i < m.room.chat.starts[1]
+		if first && (strings.Count(l, "(") != strings.Count(l, ")") || strings.HasPrefix(l, "(")) || draw.TextWidth(l) > panelWidth {
+			t.Errorf("chat wrapped as %q", lines)
+			break
+		}
 	}
 }

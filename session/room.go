@@ -713,12 +713,25 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 }
 
 // wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,
-// but breaks no line inside parentheses: "pick a stack (1, 2 or 3)" never leaves "3)" alone.
+// but breaks no line inside parentheses or just before them: "pick a stack (1, 2 or 3)" never
+// leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy". When that cannot fit (a bracket too long, or never closed), it
+// wraps as draw.Wrap does.
 func wrapKeepingParens(s string, width int) []string {
+	lines := wrapParens(s, width)
+	for _, l := range lines {
+		if draw.TextWidth(l) > width {
+			return draw.Wrap(s, width)
+		}
+	}
+	return lines
+}
+
+func wrapParens(s string, width int) []string {
 	var words []string
 	depth := 0
 	for _, f := range strings.Fields(s) {
-		if depth > 0 {
+		// A bracket stays with the word before it too: "Bo (greedy bot)", "draw (d)".
+		if depth > 0 || strings.HasPrefix(f, "(") && len(words) > 0 {
 			words[len(words)-1] += " " + f
 		} else {
 			words = append(words, f)
@@ -763,7 +776,7 @@ func (r *roomScreen) chatLines(st draw.Styles, w int) []string {
 	for _, l := range r.snap.Chat {
 		starts = append(starts, len(lines))
 		if l.From == "" {
-			lines = append(lines, draw.Wrap(st.Dim.Render("· ")+l.Text, w)...)
+			lines = append(lines, wrapKeepingParens(st.Dim.Render("· ")+l.Text, w)...)
 		} else {
 			lines = append(lines, draw.Wrap(st.Bold.Render(l.From+":")+" "+l.Text, w)...)
 		}
