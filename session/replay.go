@@ -259,8 +259,7 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 		played = played[:2]
 	}
 	bodyH := h - 2 - len(told) - len(played)
-	boardW, panelW := roomColumns(w)
-	margin, boardW, left := placeColumns(w, boardW, panelW, r.board.View(&snap, st, boardW, bodyH))
+	left, boardW, panelW, margin := boardColumn(w, func(width int) []string { return r.board.View(&snap, st, width, bodyH) })
 	left = block(left, boardW, bodyH)
 	panel := block(room.panel(st, panelW, bodyH), panelW, bodyH)
 	lines := []string{draw.Fit(header, w)}

@@ -60,33 +60,26 @@ const (
 const panelWidth, panelWideWidth = 28, 42
 
 // minRoomWidth is the width the room is laid out for; a wider window centres board and panel.
-const minRoomWidth = 80
+const minRoomWidth = minWidth
 
-// boardMaxWidth is the widest the board's column gets on a wide window: enough for the largest
-// board, and lines of text short enough to read.
-const boardMaxWidth = 72
-
-// roomGap is the least space between what the board draws and the panel on a wide window.
-const roomGap = 2
-
-// roomColumns are the board's column and the panel's widths on a w-column window: on the
-// narrowest, the panel's 28 columns and the rest for the board; a wider window widens the
-// panel first (names, notes and chat then fit on fewer lines), then the board.
-func roomColumns(w int) (boardW, panelW int) {
-	panelW = panelWidth + min(max(w-minRoomWidth, 0), panelWideWidth-panelWidth)
-	return min(w-panelW-1, max(boardMaxWidth, minRoomWidth-panelWidth-1)), panelW
-}
-
-// placeColumns places the board's column (its lines drawn boardW wide) and the panel on a
-// w-column window: on the narrowest, as they are; on a wider one, the board's column only as wide
-// as what it draws and a gap, and the two in the middle of the window. It returns the margin left
-// of the board, the board column's width and its lines, cut to that width.
-func placeColumns(w, boardW, panelW int, left []string) (margin, colW int, lines []string) {
+// boardColumn draws the board's column with drawBoard (which draws it in the width it is given) for
+// a w-column window, and says how wide the column is, the panel's width and the margin left of
+// the column. On the narrowest window the column is what the panel leaves. On a wider one it is
+// as wide as on the narrowest, or as the board's grid when that is wider, so that it does not
+// change as the board's lines of text do; the panel gets the room up to panelWideWidth, and the
+// two are centred as one block.
+func boardColumn(w int, drawBoard func(width int) []string) (lines []string, colW, panelW, margin int) {
+	colW = min(w, minRoomWidth) - panelWidth - 1
+	lines = drawBoard(colW)
 	if w <= minRoomWidth {
-		return 0, boardW, left
+		return lines, colW, panelWidth, 0
 	}
-	colW = min(boardW, drawnWidth(left)+roomGap)
-	return max(0, (w-colW-1-panelW)/2), colW, cutBlanks(left, colW)
+	if d := drawnWidth(lines); d > colW {
+		colW = min(d, w-panelWidth-1)
+		lines = drawBoard(colW)
+	}
+	panelW = min(panelWideWidth, w-colW-1)
+	return cutBlanks(lines, colW), colW, panelW, (w - colW - 1 - panelW) / 2
 }
 
 // cutBlanks cuts lines wider than w to w columns without a "…": what they lose is only the spaces
@@ -475,21 +468,16 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			buf = append(draw.AppendFit(buf, l, w), '\n')
 		}
 	} else {
-		boardW, panelW := roomColumns(w)
-		var left []string
-		if s.Phase == rooms.Waiting {
-			left = r.waitingLines(st, boardW)
-		} else {
-			left = r.board.View(s, st, boardW, bodyH)
-		}
+		left, boardW, panelW, margin := boardColumn(w, func(width int) []string {
+			if s.Phase == rooms.Waiting {
+				return r.waitingLines(st, width)
+			}
+			return r.board.View(s, st, width, bodyH)
+		})
 		if r.focus == focusPrompt {
 			left = r.withNotation(st, left, boardW, bodyH)
 		}
 		panel := r.panel(st, panelW, bodyH)
-		// On a window wider than the least, board and panel are one block in the middle: the
-		// board's column is as wide as what it draws, a gap, then the panel.
-		var margin int
-		margin, boardW, left = placeColumns(w, boardW, panelW, left)
 		r.boardX = margin
 		for i := range bodyH {
 			buf = append(buf, draw.Spaces(margin)...)

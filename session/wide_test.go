@@ -4,11 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/discon"
 	"github.com/arcade/arcade/rules/stonetowers"
 	"github.com/arcade/arcade/session/draw"
 )
@@ -84,5 +86,27 @@ func TestWideReplayGolden(t *testing.T) {
 	checkSize(t, narrow, 80, 24)
 	if strings.Contains(narrow, "…") || !strings.Contains(narrow, "Bo (greedy bot)") {
 		t.Errorf("a name is cut at 80 x 24:\n%s", narrow)
+	}
+}
+
+// TestWideClickPicks: on a wide window, where the board stands right of a margin, a click on a
+// piece picks it as it does at 80 x 24.
+func TestWideClickPicks(t *testing.T) {
+	hint := func(w, h int) string {
+		snap, _ := disconSnapshot(t, 12)
+		v, _ := draw.ViewRef[discon.View](&snap)
+		m := newTestModel(w, h)
+		m.room = newRoomScreen(nil, m.cfg.Player, testGames, testBoards)
+		m.room.apply(snap)
+		_ = m.View()
+		from := v.Legal[0].From
+		next, _ := m.Update(tea.MouseClickMsg{X: m.room.boardX + disconLeft + disconCell*from.Col(),
+			Y: 1 + disconTop + from.Row(), Button: tea.MouseLeft})
+		lines := strings.Split(plain(next.(Model).View().Content), "\n")
+		return strings.TrimSpace(lines[14]) // the board's line under its cursor's
+	}
+	narrow, wide := hint(80, 24), hint(160, 50)
+	if narrow == "" || !strings.HasPrefix(wide, narrow[:20]) {
+		t.Errorf("a click at 160 columns says %q; at 80 %q", wide, narrow)
 	}
 }
