@@ -37,6 +37,8 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 	dcEnd, _ := disconSnapshot(t, -1)
 	co, _ := colorettaMid(t, 3, 30)
 	coEnd, _ := colorettaPlay(t, 3, nil, func(_ int, v coloretta.View) bool { return v.Over })
+	co5End, _ := colorettaPlay(t, 5, nil, func(_ int, v coloretta.View) bool { return v.Over })
+	co5Round, _ := colorettaPlay(t, 5, nil, func(_ int, v coloretta.View) bool { return v.RoundEnded })
 	out := map[string]rooms.Snapshot{}
 	for name, snap := range map[string]rooms.Snapshot{"stonetowers": st, "discon": dc, "coloretta": co} {
 		out[name+"/bots"] = withBots(snap)
@@ -49,7 +51,8 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 		away.Seats[1] = rooms.SeatInfo{Name: "bob.the.builder", GraceUntil: time.Now().Add(90 * time.Second)}
 		out[name+"/away"] = away
 	}
-	for name, snap := range map[string]rooms.Snapshot{"stonetowers": stEnd, "discon": dcEnd, "coloretta": coEnd} {
+	out["coloretta5/round"] = withBots(co5Round)
+	for name, snap := range map[string]rooms.Snapshot{"stonetowers": stEnd, "discon": dcEnd, "coloretta": coEnd, "coloretta5": co5End} {
 		if snap.Phase != rooms.Finished {
 			t.Fatalf("%s: the game did not end", name)
 		}
@@ -138,16 +141,17 @@ func TestGuestMatchesWhole(t *testing.T) {
 }
 
 // TestNoticesKeepBotNamesWhole: a room's notice in the chat breaks no bot's name between its
-// name and its level, and a bracket that never closes still wraps within the panel.
+// name and its level, nor a seat's number from "seat", and a bracket that never closes still wraps within the panel.
 func TestNoticesKeepBotNamesWhole(t *testing.T) {
 	snap := playedSnapshot(t, 4)
 	snap.Chat = []rooms.ChatLine{{Text: "the match begins: you vs Bo (greedy bot) vs Cy (greedy bot)"},
+		{Text: "Bo (greedy bot) takes seat 2"},
 		{Text: "an ( opened bracket that never closes goes on and on past the panel's edge"}}
 	m := roomModel(t, snap)
 	lines := m.room.chatLines(*m.st, panelWidth)
 	for i, l := range lines {
-		first := i < m.room.chat.starts[1]
-		if first && (strings.Count(l, "(") != strings.Count(l, ")") || strings.HasPrefix(l, "(")) || draw.TextWidth(l) > panelWidth {
+		bot := i < m.room.chat.starts[2]
+		if bot && (strings.Count(l, "(") != strings.Count(l, ")") || strings.HasPrefix(l, "(") || l == "2") || draw.TextWidth(l) > panelWidth {
 			t.Errorf("chat wrapped as %q", lines)
 			break
 		}

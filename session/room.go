@@ -702,7 +702,7 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 
 // wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,
 // but breaks no line inside parentheses or just before them: "pick a stack (1, 2 or 3)" never
-// leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy". When that cannot fit (a bracket too long, or never closed), it
+// leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy", nor "seat 2" its "2". When that cannot fit (a bracket too long, or never closed), it
 // wraps as draw.Wrap does.
 func wrapKeepingParens(s string, width int) []string {
 	lines := wrapParens(s, width)
@@ -725,6 +725,10 @@ func wrapParens(s string, width int) []string {
 			words = append(words, f)
 		}
 		depth = max(0, depth+strings.Count(f, "(")-strings.Count(f, ")"))
+	}
+	// A short last word stays with the one before it: "takes seat 2" leaves no "2" alone.
+	if n := len(words); n > 1 && draw.TextWidth(words[n-1]) <= 3 {
+		words = append(words[:n-2], words[n-2]+" "+words[n-1])
 	}
 	var out []string
 	line := ""
