@@ -52,6 +52,10 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 		out[name+"/away"] = away
 	}
 	out["coloretta5/round"] = withBots(co5Round)
+	unrated := st
+	unrated.Phase, unrated.Unrated = rooms.Finished, true
+	unrated.Outcome.Over, unrated.Outcome.Reason = true, "bob.the.builder left and did not come back"
+	out["stonetowers/unrated"] = unrated
 	for name, snap := range map[string]rooms.Snapshot{"stonetowers": stEnd, "discon": dcEnd, "coloretta": coEnd, "coloretta5": co5End} {
 		if snap.Phase != rooms.Finished {
 			t.Fatalf("%s: the game did not end", name)
@@ -85,6 +89,9 @@ func TestNoScreenCutsMeaning(t *testing.T) {
 // player's keys.
 func wantOn(snap rooms.Snapshot) []string {
 	var want []string
+	if snap.Unrated {
+		want = append(want, "come back")
+	}
 	for _, s := range snap.Seats {
 		want = append(want, s.Name)
 		switch {

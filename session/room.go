@@ -606,7 +606,9 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 		lines = append(lines, st.Err.Render("A player has gone."), "b: a bot takes the seat", "x: end the match unrated")
 	}
 	if s.Unrated {
-		lines = append(lines, st.Dim.Render("Ended unrated: "+s.Outcome.Reason))
+		for _, l := range draw.Wrap("Ended unrated: "+s.Outcome.Reason, w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	// Chat and log fill the rest, newest last.
 	lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
