@@ -82,12 +82,12 @@ func boardColumn(w int, drawBoard func(width int) []string) (lines []string, col
 	return cutBlanks(lines, colW), colW, panelW, (w - colW - 1 - panelW) / 2
 }
 
-// cutBlanks cuts lines wider than w to w columns without a "…": what they lose is only the spaces
-// a board pads its lines with (w is at least drawnWidth(lines)).
+// cutBlanks cuts lines wider than w to w columns without a "…" where what they lose is only the
+// spaces a board pads its lines with; a line that loses more is left for draw.Fit to cut with one.
 func cutBlanks(lines []string, w int) []string {
 	out := lines
 	for i, l := range lines {
-		if draw.TextWidth(l) > w {
+		if draw.TextWidth(l) > w && drawnWidth(lines[i:i+1]) <= w {
 			if &out[0] == &lines[0] {
 				out = slices.Clone(lines)
 			}
