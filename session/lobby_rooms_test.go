@@ -31,3 +31,17 @@ func TestRoomsListSaysWhatIsTrue(t *testing.T) {
 		t.Errorf("the list's columns are not headed:\n%s", head)
 	}
 }
+
+// TestRoomsListWrapsUnderPlayers: a room's long list of players goes on under the PLAYERS column
+// on an 80-column screen.
+func TestRoomsListWrapsUnderPlayers(t *testing.T) {
+	l := newLobby(testGames, nil, rooms.Player{ID: "SHA256:x", Name: "ann"})
+	l.list = []rooms.Summary{{Code: "68UPT", GameName: "Coloretta", Phase: rooms.Playing,
+		Seats: []string{"ann", "Bo (greedy bot)", "Cy (greedy bot)", "Dot (greedy bot)", "Eli (greedy bot)"}}}
+	p := newListPager(l.roomItems(), 0, roomsIndent)
+	p.setSize(78, 10)
+	lines := p.view(draw.Styles{}.Sel)
+	if len(lines) < 2 || len(lines[1])-len(strings.TrimLeft(lines[1], " ")) != roomsIndent {
+		t.Errorf("the players go on elsewhere than under their column:\n%s", strings.Join(lines, "\n"))
+	}
+}

@@ -88,7 +88,8 @@ func (p *pager) wrap(width int) {
 		if p.indent < 0 {
 			p.lines = append(p.lines, wrapText([]string{item}, width)...)
 		} else {
-			p.lines = append(p.lines, wrapIndented(item, width, min(p.indent, width/2))...)
+			// Under its column, leaving room for a few words.
+			p.lines = append(p.lines, wrapIndented(item, width, min(p.indent, max(width/2, width-24)))...)
 		}
 	}
 	p.starts = append(p.starts, len(p.lines))

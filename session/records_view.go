@@ -36,7 +36,7 @@ func (l *lobby) mineHead(st draw.Styles) []string {
 	p := l.prof
 	lines := []string{st.Bold.Render("My matches and ratings")}
 	if l.me.Guest {
-		return append(lines, "", "Guests have no record. Connect with an SSH key to keep your name, ratings and matches.")
+		return append(lines, "", "Guests have no record.", "Connect with an SSH key to keep your name, ratings and matches.")
 	}
 	var games []string
 	for id, n := range p.Played {

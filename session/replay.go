@@ -253,15 +253,19 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	if len(told) > 2 {
 		told = told[:2]
 	}
-	bodyH := h - 3 - len(told)
-	boardW := w - panelWidth - 1
-	left := block(r.board.View(&snap, st, boardW, bodyH), boardW, bodyH)
-	panel := block(room.panel(st, panelWidth, bodyH), panelWidth, bodyH)
+	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
+	played := draw.Wrap("played "+when+" · "+strings.Join(r.match.Names(), " vs "), w-1) // bots' names are long
+	if len(played) > 2 {
+		played = played[:2]
+	}
+	bodyH := h - 2 - len(told) - len(played)
+	left, boardW, panelW, margin := boardColumn(w, func(width int) []string { return r.board.View(&snap, st, width, bodyH) })
+	left = block(left, boardW, bodyH)
+	panel := block(room.panel(st, panelW, bodyH), panelW, bodyH)
 	lines := []string{draw.Fit(header, w)}
 	for i := range bodyH {
-		lines = append(lines, left[i]+" "+panel[i])
+		lines = append(lines, draw.Spaces(margin)+left[i]+" "+panel[i])
 	}
-	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
 	play := r.keys.Play
 	if r.playing {
 		play.SetHelp("space", "pause")
@@ -269,7 +273,9 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	for _, l := range told {
 		lines = append(lines, draw.Fit(" "+st.Bold.Render(l), w))
 	}
-	lines = append(lines, draw.Fit(" "+st.Dim.Render("played "+when+" · "+strings.Join(r.match.Names(), " vs ")), w),
-		helpLine(st, w, r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave))
+	for _, l := range played {
+		lines = append(lines, draw.Fit(" "+st.Dim.Render(l), w))
+	}
+	lines = append(lines, helpLine(st, w, r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave))
 	return strings.Join(lines, "\n")
 }

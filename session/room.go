@@ -11,6 +11,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
@@ -54,8 +55,56 @@ const (
 	focusRules
 )
 
-// panelWidth is the width of the side panel right of the board.
-const panelWidth = 28
+// panelWidth is the width of the side panel right of the board on the narrowest window
+// (minRoomWidth); a wider window gives it up to panelWideWidth.
+const panelWidth, panelWideWidth = 28, 42
+
+// minRoomWidth is the width the room is laid out for; a wider window centres board and panel.
+const minRoomWidth = minWidth
+
+// boardColumn draws the board's column with drawBoard (which draws it in the width it is given) for
+// a w-column window, and says how wide the column is, the panel's width and the margin left of
+// the column. On the narrowest window the column is what the panel leaves. On a wider one it is
+// as wide as on the narrowest, or as the board's grid when that is wider, so that it does not
+// change as the board's lines of text do; the panel gets the room up to panelWideWidth, and the
+// two are centred as one block.
+func boardColumn(w int, drawBoard func(width int) []string) (lines []string, colW, panelW, margin int) {
+	colW = min(w, minRoomWidth) - panelWidth - 1
+	lines = drawBoard(colW)
+	if w <= minRoomWidth {
+		return lines, colW, panelWidth, 0
+	}
+	if d := drawnWidth(lines); d > colW {
+		colW = min(d, w-panelWidth-1)
+		lines = drawBoard(colW)
+	}
+	panelW = min(panelWideWidth, w-colW-1)
+	return cutBlanks(lines, colW), colW, panelW, (w - colW - 1 - panelW) / 2
+}
+
+// cutBlanks cuts lines wider than w to w columns without a "…" where what they lose is only the
+// spaces a board pads its lines with; a line that loses more is left for draw.Fit to cut with one.
+func cutBlanks(lines []string, w int) []string {
+	out := lines
+	for i, l := range lines {
+		if draw.TextWidth(l) > w && drawnWidth(lines[i:i+1]) <= w {
+			if &out[0] == &lines[0] {
+				out = slices.Clone(lines)
+			}
+			out[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return out
+}
+
+// drawnWidth is the width of the widest of lines, without their trailing spaces.
+func drawnWidth(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n = max(n, draw.TextWidth(strings.TrimRight(ansi.Strip(l), " ")))
+	}
+	return n
+}
 
 // roomScreen is the screen of one room: board, seats, chat, prompt.
 type roomScreen struct {
@@ -81,6 +130,7 @@ type roomScreen struct {
 	chat    chatCache
 	labels  []string // seatLabel's drawn labels by seat, for this board
 	addr    string   // Config.Address
+	boardX  int      // the column the board starts at, as last drawn (clicks are the board's from there)
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
@@ -212,6 +262,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		r.cache.valid = false
 		// The board is drawn from the screen's second line.
 		click.Y--
+		click.X -= r.boardX
 		if mv := r.board.Handle(click, &r.snap); mv != "" {
 			return moveCmd(r.sub, mv), false
 		}
@@ -378,9 +429,10 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 	if !r.have {
 		return []string{"", "  Entering the room…"}
 	}
-	body := r.body(st, w, h)
-	lines := make([]string, 0, len(body)+2)
-	return append(append(lines, body...), r.messageLine(st, w), r.help(st, w))
+	msg := r.messageLines(st, w)
+	body := r.body(st, w, h-len(msg)+1)
+	lines := make([]string, 0, len(body)+len(msg)+1)
+	return append(append(append(lines, body...), msg...), r.help(st, w))
 }
 
 // frameCache keeps what a frame drew that the next one may draw again: the header, board and
@@ -416,20 +468,21 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			buf = append(draw.AppendFit(buf, l, w), '\n')
 		}
 	} else {
-		boardW := w - panelWidth - 1
-		var left []string
-		if s.Phase == rooms.Waiting {
-			left = r.waitingLines(st, boardW)
-		} else {
-			left = r.board.View(s, st, boardW, bodyH)
-		}
+		left, boardW, panelW, margin := boardColumn(w, func(width int) []string {
+			if s.Phase == rooms.Waiting {
+				return r.waitingLines(st, width)
+			}
+			return r.board.View(s, st, width, bodyH)
+		})
 		if r.focus == focusPrompt {
 			left = r.withNotation(st, left, boardW, bodyH)
 		}
-		panel := r.panel(st, panelWidth, bodyH)
+		panel := r.panel(st, panelW, bodyH)
+		r.boardX = margin
 		for i := range bodyH {
+			buf = append(buf, draw.Spaces(margin)...)
 			buf = draw.AppendFit(buf, lineAt(left, i), boardW)
-			buf = draw.AppendFit(append(buf, ' '), lineAt(panel, i), panelWidth)
+			buf = draw.AppendFit(append(buf, ' '), lineAt(panel, i), panelW)
 			buf = append(buf, '\n')
 		}
 	}
@@ -446,18 +499,30 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 	return c.lines
 }
 
-func (r *roomScreen) messageLine(st draw.Styles, w int) string {
+// messageLines draw the line under the board: the open prompt, or the last message. A message too
+// long for one line takes two (the body gives up its last line), so that an error's hint is read
+// whole; only a message longer still is cut.
+func (r *roomScreen) messageLines(st draw.Styles, w int) []string {
 	switch r.focus {
 	case focusChat, focusPrompt:
-		return draw.Fit(" "+r.input.view(st, w-2), w)
+		return []string{draw.Fit(" "+r.input.view(st, w-2), w)}
 	}
 	if r.msg == "" {
-		return draw.Fit("", w)
+		return []string{draw.Fit("", w)}
 	}
+	text, style, indent := r.msg, draw.Paint{}, " "
 	if r.msgErr {
-		return draw.Fit(" "+st.Err.Render("✗ "+r.msg), w)
+		text, style, indent = "✗ "+r.msg, st.Err, "   "
 	}
-	return draw.Fit(" "+r.msg, w)
+	lines := draw.Wrap(text, w-1)
+	if len(lines) > 2 {
+		lines = []string{lines[0], strings.Join(lines[1:], " ")}
+	}
+	out := []string{draw.Fit(" "+style.Render(lines[0]), w)}
+	if len(lines) > 1 {
+		out = append(out, draw.Fit(indent+style.Render(lines[1]), w))
+	}
+	return out
 }
 
 // helpKeys appends the bindings the help line shows to out and returns it.
@@ -471,15 +536,19 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	}
 	s := &r.snap
 	seated := s.You != rules.Spectator
-	if seated && s.Phase == rooms.Playing {
+	// A gone player's keys come first: the line is cut at its end when it is too long, and these
+	// are the ones the player must find.
+	if r.anyAbandoned() && seated {
+		out = append(out, withHelp(k.Bot, "bot takes over"), k.End)
+	}
+	if seated && s.Phase == rooms.Playing && !r.anyAbandoned() {
+		// (While a player is gone the board's keys make way for b and x: the line has no room
+		// for all, and the hint under the board still says how to play.)
 		out = append(out, r.board.Bindings()...)
 		out = append(out, k.Prompt)
 	}
 	if seated && s.Phase == rooms.Waiting && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Empty }) {
 		out = append(out, k.Bot, k.Level)
-	}
-	if r.anyAbandoned() && seated {
-		out = append(out, withHelp(k.Bot, "bot takes over"), k.End)
 	}
 	if seated && s.Phase == rooms.Finished {
 		out = append(out, k.Rematch)
@@ -496,30 +565,29 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 		if slices.Contains(s.ToMove, rules.Seat(i)) && s.Phase == rooms.Playing {
 			mark = st.TurnMark()
 		}
-		name := seat.Name
+		name, extra := seat.Name, ""
 		switch {
 		case seat.Empty:
 			name = st.Dim.Render("(free seat)")
 		case seat.Bot != "":
 			name = st.Dim.Render(name)
 		case seat.Abandoned:
-			name += st.Err.Render(" gone")
+			extra += st.Err.Render(" gone")
 		case !seat.Connected && !seat.GraceUntil.IsZero():
 			left := time.Until(seat.GraceUntil).Round(time.Second)
-			name += st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
+			extra += st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
 		}
 		if rules.Seat(i) == s.You {
-			name += st.Dim.Render(" (you)")
+			extra += st.Dim.Render(" (you)")
 		}
 		if s.Phase == rooms.Finished && seat.Rematch {
-			name += st.OK.Render(" ✓again")
+			extra += st.OK.Render(" ✓again")
 		}
 		score := ""
 		if s.Phase != rooms.Waiting {
 			score = r.board.Score(s, i)
 		}
-		left := mark + r.seatLabel(st, i) + " " + name
-		lines = append(lines, draw.Fit(left, w-len(score)-1)+" "+st.Bold.Render(score))
+		lines = append(lines, r.seatLines(st, i, mark, name, extra, score, w)...)
 	}
 	if s.Spectators > 0 {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %d watching", s.Spectators)))
@@ -538,11 +606,36 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 		lines = append(lines, st.Err.Render("A player has gone."), "b: a bot takes the seat", "x: end the match unrated")
 	}
 	if s.Unrated {
-		lines = append(lines, st.Dim.Render("Ended unrated: "+s.Outcome.Reason))
+		for _, l := range draw.Wrap("Ended unrated: "+s.Outcome.Reason, w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	// Chat and log fill the rest, newest last.
 	lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
 	return append(lines, r.chatTail(st, w, h-len(lines))...)
+}
+
+// seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",
+// "(you)", "✓again"), score on the right. When they do not fit on one line, the notes go to a
+// second line under the name, so that neither the name nor a note is cut.
+func (r *roomScreen) seatLines(st draw.Styles, i int, mark, name, extra, score string, w int) []string {
+	label := mark + r.seatLabel(st, i) + " "
+	room := w - len(score) - 1
+	indent := draw.Spaces(draw.TextWidth(label) - 1)
+	first := func(s string) string { return draw.Fit(s, room) + " " + st.Bold.Render(score) }
+	switch {
+	case draw.TextWidth(label+name+extra) <= room:
+		return []string{first(label + name + extra)}
+	case draw.TextWidth(label+name) <= room:
+		return []string{first(label + name), draw.Fit(indent+extra, w)}
+	case draw.TextWidth(indent+name+extra) <= w:
+		return []string{first(label), draw.Fit(indent+name+extra, w)}
+	}
+	lines := []string{first(label), draw.Fit(indent+name, w)}
+	if extra != "" {
+		lines = append(lines, draw.Fit(indent+extra, w))
+	}
+	return lines
 }
 
 // chatTail is the end of the chat that fits in room lines: whole messages, the newest last. A
@@ -610,17 +703,34 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 }
 
 // wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,
-// but breaks no line inside parentheses: "pick a stack (1, 2 or 3)" never leaves "3)" alone.
+// but breaks no line inside parentheses or just before them: "pick a stack (1, 2 or 3)" never
+// leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy", nor "seat 2" its "2". When that cannot fit (a bracket too long, or never closed), it
+// wraps as draw.Wrap does.
 func wrapKeepingParens(s string, width int) []string {
+	lines := wrapParens(s, width)
+	for _, l := range lines {
+		if draw.TextWidth(l) > width {
+			return draw.Wrap(s, width)
+		}
+	}
+	return lines
+}
+
+func wrapParens(s string, width int) []string {
 	var words []string
 	depth := 0
 	for _, f := range strings.Fields(s) {
-		if depth > 0 {
+		// A bracket stays with the word before it too: "Bo (greedy bot)", "draw (d)".
+		if depth > 0 || strings.HasPrefix(f, "(") && len(words) > 0 {
 			words[len(words)-1] += " " + f
 		} else {
 			words = append(words, f)
 		}
 		depth = max(0, depth+strings.Count(f, "(")-strings.Count(f, ")"))
+	}
+	// A short last word stays with the one before it: "takes seat 2" leaves no "2" alone.
+	if n := len(words); n > 1 && draw.TextWidth(words[n-1]) <= 3 {
+		words = append(words[:n-2], words[n-2]+" "+words[n-1])
 	}
 	var out []string
 	line := ""
@@ -660,7 +770,7 @@ func (r *roomScreen) chatLines(st draw.Styles, w int) []string {
 	for _, l := range r.snap.Chat {
 		starts = append(starts, len(lines))
 		if l.From == "" {
-			lines = append(lines, draw.Wrap(st.Dim.Render("· ")+l.Text, w)...)
+			lines = append(lines, wrapKeepingParens(st.Dim.Render("· ")+l.Text, w)...)
 		} else {
 			lines = append(lines, draw.Wrap(st.Bold.Render(l.From+":")+" "+l.Text, w)...)
 		}
@@ -706,7 +816,7 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	default:
 		head = strings.Join(names, " and ") + " share the win!"
 	}
-	lines := []string{st.Title.Render("GAME OVER"), head}
+	lines := append([]string{st.Title.Render("GAME OVER")}, wrapKeepingParens(head, w)...)
 	if s.Outcome.Reason != "" && !s.Unrated {
 		lines = append(lines, st.Dim.Render(s.Outcome.Reason))
 	}

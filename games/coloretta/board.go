@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
@@ -222,7 +221,16 @@ func (b *colorettaBoard) stackLine(i int, s coloretta.StackView, cur bool, snap 
 	var info string
 	switch {
 	case !s.Open():
-		info = st.Dim.Render("taken by ") + playerName(snap, s.PickedBy)
+		// "taken by NAME", or "by NAME" when the name is long: the column is 15 wide.
+		name := shortName(snap, s.PickedBy)
+		info = st.Dim.Render("taken by ") + name
+		switch {
+		case len(name) <= colorettaStackWidth-15-len("taken by "):
+		case len(name) <= colorettaStackWidth-15-len("by "):
+			info = st.Dim.Render("by ") + name
+		default:
+			info = st.Dim.Render("taken by ") + seatName(int(s.PickedBy))
+		}
 	case s.Full():
 		info = st.Bold.Render("full")
 	default:
@@ -349,6 +357,17 @@ func playerName(snap *rooms.Snapshot, seat rules.Seat) string {
 	return fmt.Sprintf("seat %d", seat+1)
 }
 
+// shortName is seat's player's name for the board's narrow columns: a bot's without the level in
+// brackets ("Bo" for "Bo (greedy bot)"), which the panel shows whole, so that it fits instead of
+// being cut mid-word.
+func shortName(snap *rooms.Snapshot, seat rules.Seat) string {
+	name := playerName(snap, seat)
+	if i := strings.Index(name, " ("); i > 0 && int(seat) < len(snap.Seats) && snap.Seats[seat].Bot != "" {
+		return name[:i]
+	}
+	return name
+}
+
 // The columns of a hand's line: turn mark and name, the hand, its score, then whether the player
 // sits out.
 const colorettaNameW, colorettaHandW = 9, 28
@@ -359,7 +378,12 @@ func nameCell(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, seat rules
 	if seat == v.ToMove && !v.Over {
 		mark = st.TurnMark()
 	}
-	name := ansi.Truncate(playerName(snap, seat), colorettaNameW-2, "…")
+	// A name too long for the column gives way to the seat's ("Seat 2"), which the panel pairs
+	// with the whole name: a cut name may read as another's.
+	name := shortName(snap, seat)
+	if len(name) > colorettaNameW-2 {
+		name = seatName(int(seat))
+	}
 	if seat == snap.You {
 		name = st.Bold.Render(name)
 	}
@@ -513,8 +537,26 @@ func (b *colorettaBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int)
 	}
 	lines := []string{deck}
 	if last := lastMoveText(v, snap); last != "" {
-		lines = append(lines, draw.Wrap("Last: "+last, width)...)
+		lines = append(lines, wrapNoWidow("Last: "+last, width)...)
 	}
+	return lines
+}
+
+// wrapNoWidow wraps s as draw.Wrap does, but leaves no word alone on the last line when the line
+// before can give it company: "put red on 1" keeps "on 1" together. The first two words stay on
+// the first line ("Last: NAME", which the load tool waits for).
+func wrapNoWidow(s string, width int) []string {
+	lines := draw.Wrap(s, width)
+	n := len(lines)
+	if n < 2 || strings.Contains(lines[n-1], " ") {
+		return lines
+	}
+	prev := lines[n-2]
+	i := strings.LastIndex(prev, " ")
+	if i < 0 || !strings.Contains(prev[:i], " ") || draw.TextWidth(prev[i+1:])+1+draw.TextWidth(lines[n-1]) > width {
+		return lines
+	}
+	lines[n-2], lines[n-1] = prev[:i], prev[i+1:]+" "+lines[n-1]
 	return lines
 }
 
@@ -553,11 +595,14 @@ func (b *colorettaBoard) Score(snap *rooms.Snapshot, seat int) string {
 }
 
 // SeatLabel names Coloretta's seats by number, with no letter: its cards have the colours.
-func (b *colorettaBoard) SeatLabel(seat int) (string, string) {
+func (b *colorettaBoard) SeatLabel(seat int) (string, string) { return "", seatName(seat) }
+
+// seatName is seat's name: "Seat 1", "Seat 2"...
+func seatName(seat int) string {
 	if seat >= 0 && seat < len(seatNumbers) {
-		return "", seatNumbers[seat]
+		return seatNumbers[seat]
 	}
-	return "", fmt.Sprintf("Seat %d", seat+1)
+	return fmt.Sprintf("Seat %d", seat+1)
 }
 
 // seatNumbers are the names seatLabel gives the first seats: "Seat 1", "Seat 2"...

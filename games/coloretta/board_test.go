@@ -181,3 +181,22 @@ func TestCardPaints(t *testing.T) {
 		}
 	}
 }
+
+// TestLastMoveKeepsWordsTogether: the last-move line leaves no stack number alone on a line, and
+// keeps "Last: NAME" whole on its first.
+func TestLastMoveKeepsWordsTogether(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"Last: Bo (greedy bot) put red on 1", []string{"Last: Bo (greedy bot) put", "red on 1"}},
+		{"Last: Bo (greedy bot) put yellow on 1", []string{"Last: Bo (greedy bot) put", "yellow on 1"}},
+		{"Last: ~guest-1234 put red on 1", []string{"Last: ~guest-1234 put red", "on 1"}},
+		{"Last: bob drew red", []string{"Last: bob drew red"}},
+		{"Last: averyveryverylongname drew", []string{"Last: averyveryverylongname", "drew"}},
+	} {
+		if got := wrapNoWidow(c.in, panelWidth); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("wrapNoWidow(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
