@@ -172,6 +172,7 @@ func TestDesertedRoomCloses(t *testing.T) {
 		if last.Phase != Closed || !strings.Contains(last.Notice, "every player left") {
 			t.Errorf("the watcher's last snapshot: phase %v, notice %q", last.Phase, last.Notice)
 		}
+		synctest.Wait() // the room closes its subscribers' channels before it takes itself off the list
 		if len(h.List()) != 0 || !l.contains("every player left") {
 			t.Errorf("the room is still listed: %+v", h.List())
 		}
