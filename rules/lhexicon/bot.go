@@ -2,6 +2,7 @@ package lhexicon
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -21,6 +22,9 @@ type Greedy struct{}
 // less a penalty for leaving a trap that the next player could close; it challenges like Greedy.
 type Hard struct{}
 
+// hardKeep is how many of its best plays Hard keeps while searching.
+const hardKeep = 200
+
 // easySample is how many short plays Easy collects before it chooses.
 const easySample = 40
 
@@ -31,7 +35,7 @@ func (Easy) Move(ctx context.Context, e rules.Engine, seat rules.Seat, rng *rand
 		return m
 	}
 	var short, any []Candidate
-	s.Generate(ctx, seat, func(c Candidate) bool {
+	s.generate(ctx, seat, SearchBudget, func(c Candidate) bool {
 		if len(c.Move.Word()) <= 4 {
 			short = append(short, c.Clone())
 		} else if len(any) < easySample {
@@ -54,7 +58,7 @@ func (Greedy) Move(ctx context.Context, e rules.Engine, seat rules.Seat, rng *ra
 	if m, ok := s.respond(seat, true); ok {
 		return m
 	}
-	best, ok := s.BestPlay(ctx, seat, rng)
+	best, ok := s.bestPlay(ctx, seat, SearchBudget, rng)
 	if !ok {
 		return s.noPlay(seat)
 	}
@@ -65,9 +69,14 @@ func (Greedy) Move(ctx context.Context, e rules.Engine, seat rules.Seat, rng *ra
 // random one of them when rng is not nil), or false when there is none. When ctx is done first it
 // returns the best found so far.
 func (s *State) BestPlay(ctx context.Context, seat rules.Seat, rng *rand.Rand) (Candidate, bool) {
+	return s.bestPlay(ctx, seat, 0, rng)
+}
+
+// bestPlay is BestPlay with a search budget (0: none).
+func (s *State) bestPlay(ctx context.Context, seat rules.Seat, budget int, rng *rand.Rand) (Candidate, bool) {
 	var best Candidate
 	found, ties := false, 0
-	s.Generate(ctx, seat, func(c Candidate) bool {
+	s.generate(ctx, seat, budget, func(c Candidate) bool {
 		switch {
 		case !found || c.Score > best.Score:
 			best, found, ties = c.Clone(), true, 1
@@ -84,29 +93,19 @@ func (s *State) BestPlay(ctx context.Context, seat rules.Seat, rng *rand.Rand) (
 }
 
 // Move returns Hard's move for seat.
-func (Hard) Move(ctx context.Context, e rules.Engine, seat rules.Seat, rng *rand.Rand) string {
+func (Hard) Move(ctx context.Context, e rules.Engine, seat rules.Seat, _ *rand.Rand) string {
 	s := e.(*State)
 	if m, ok := s.respond(seat, true); ok {
 		return m
-	}
-	var cands []Candidate
-	s.Generate(ctx, seat, func(c Candidate) bool {
-		cands = append(cands, c.Clone())
-		return true
-	})
-	if len(cands) == 0 {
-		return s.noPlay(seat)
 	}
 	rack := s.Rack(seat)
 	type scored struct {
 		c Candidate
 		v float64
 	}
-	all := make([]scored, len(cands))
-	for i, c := range cands {
-		all[i] = scored{c, float64(c.Score) + leaveValue(leave(rack, c.Move, &s.board))}
-	}
-	slices.SortStableFunc(all, func(a, b scored) int {
+	// The plays with the best score plus leave are kept, a few hundred at most.
+	var all []scored
+	byValue := func(a, b scored) int {
 		switch {
 		case a.v > b.v:
 			return -1
@@ -114,7 +113,25 @@ func (Hard) Move(ctx context.Context, e rules.Engine, seat rules.Seat, rng *rand
 			return 1
 		}
 		return 0
+	}
+	floor := math.Inf(-1)
+	s.generate(ctx, seat, SearchBudget, func(c Candidate) bool {
+		v := float64(c.Score) + leaveValue(leave(rack, c.Move, &s.board))
+		if v <= floor {
+			return true
+		}
+		all = append(all, scored{c.Clone(), v})
+		if len(all) >= 2*hardKeep {
+			slices.SortStableFunc(all, byValue)
+			all = all[:hardKeep]
+			floor = all[hardKeep-1].v
+		}
+		return true
 	})
+	if len(all) == 0 {
+		return s.noPlay(seat)
+	}
+	slices.SortStableFunc(all, byValue)
 	// The trap danger is weighed for the best few only: it needs the board after the play.
 	best, bestV := all[0].c, all[0].v
 	for i := 0; i < len(all) && i < 12 && ctx.Err() == nil; i++ {
@@ -123,7 +140,6 @@ func (Hard) Move(ctx context.Context, e rules.Engine, seat rules.Seat, rng *rand
 			best, bestV = all[i].c, v
 		}
 	}
-	_ = rng
 	return best.Move.String()
 }
 

@@ -53,7 +53,21 @@ type generator struct {
 	news    int
 
 	nodes   int
+	budget  int
 	stopped bool
+}
+
+// SearchBudget bounds the steps of one search by the bots (Generate with a budget): a search that
+// reaches it stops with what it has found, so that a bot's move does not depend on the machine's
+// speed, and a position with an enormous number of plays still gets an answer in time.
+const SearchBudget = 4_000_000
+
+// spellLen returns the number of letters a tile spells: 2 for Qu, else 1.
+func spellLen(t Tile) int {
+	if t.Letter() == QU {
+		return 2
+	}
+	return 1
 }
 
 // zobrist holds a random key per hex; a set of new hexes is the XOR of its keys.
@@ -75,11 +89,16 @@ func init() {
 // tiles or more, also curled round the hex east of the centre (which encloses it: a trap of 1),
 // which covers every score a first play can make.
 func (s *State) Generate(ctx context.Context, seat rules.Seat, visit func(Candidate) bool) bool {
+	return s.generate(ctx, seat, 0, visit)
+}
+
+// generate is Generate, stopping after budget steps when budget is not 0.
+func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit func(Candidate) bool) bool {
 	if seat < 0 || int(seat) >= s.seats {
 		return true
 	}
 	g := &generator{s: s, d: dict.Words(), ctx: ctx, visit: visit, first: s.placed == 0,
-		bonus: map[uint64]int{}}
+		bonus: map[uint64]int{}, budget: budget}
 	for _, t := range s.racks[seat][:s.nrack[seat]] {
 		if t == Blank {
 			g.have[0]++
@@ -134,18 +153,31 @@ func (g *generator) distances() {
 	}
 }
 
-// step tries hex h as the next hex of the path, from dictionary node n.
-func (g *generator) step(h Hex, n dict.Node) {
+// tick counts a step of the search and stops it when the budget is spent or ctx is done.
+func (g *generator) tick() {
 	g.nodes++
+	if g.budget > 0 && g.nodes >= g.budget {
+		g.stopped = true
+	}
 	if g.nodes&4095 == 0 && g.ctx.Err() != nil {
 		g.stopped = true
 	}
+}
+
+// step tries hex h as the next hex of the path, from dictionary node n.
+func (g *generator) step(h Hex, n dict.Node) {
+	g.tick()
 	if g.stopped {
 		return
 	}
 	if t := g.s.board[h]; t != NoTile {
-		m, ok := g.d.Child(n, t.Spell()[0])
-		if ok && t.Letter() == QU {
+		l := t.Letter()
+		c := byte('a' - 1 + l)
+		if l == QU {
+			c = 'q'
+		}
+		m, ok := g.d.Child(n, c)
+		if ok && l == QU {
 			m, ok = g.d.Child(m, 'u')
 		}
 		if !ok {
@@ -201,7 +233,7 @@ func (g *generator) push(h Hex, t Tile, isNew bool, m dict.Node) {
 	g.tiles = append(g.tiles, t)
 	g.isNew = append(g.isNew, isNew)
 	g.onPath[h] = true
-	g.letters += len(t.Spell())
+	g.letters += spellLen(t)
 	g.score += t.Value()
 	if isNew {
 		g.left--
@@ -215,7 +247,7 @@ func (g *generator) pop(h Hex, t Tile, isNew bool) {
 	g.tiles = g.tiles[:len(g.tiles)-1]
 	g.isNew = g.isNew[:len(g.isNew)-1]
 	g.onPath[h] = false
-	g.letters -= len(t.Spell())
+	g.letters -= spellLen(t)
 	g.score -= t.Value()
 	if isNew {
 		g.left++
@@ -304,10 +336,7 @@ func (g *generator) firstPlays() {
 	var word []Tile
 	var rec func(n dict.Node, letters, score int)
 	rec = func(n dict.Node, letters, score int) {
-		g.nodes++
-		if g.nodes&4095 == 0 && g.ctx.Err() != nil {
-			g.stopped = true
-		}
+		g.tick()
 		if g.stopped {
 			return
 		}
