@@ -193,7 +193,7 @@ func ParseMove(text string) (Move, error) {
 		path = append(path, d)
 	}
 	if len(path) != len(tiles)-1 {
-		return bad(fmt.Sprintf("a word of %d hexes needs %d directions, not %d", len(tiles),
+		return bad(fmt.Sprintf("a word of %d hexes needs %d direction(s), not %d", len(tiles),
 			len(tiles)-1, len(path)))
 	}
 	return Move{Kind: Play, Start: start, Path: path, Tiles: tiles}, nil
