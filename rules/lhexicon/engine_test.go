@@ -94,7 +94,7 @@ func TestBlanksAndSwap(t *testing.T) {
 	}
 	// Player 2 swaps an A for the blank.
 	setRack(t, s, 1, "azzzzzz")
-	refuse(t, s, 1, "s h8", nil)                   // no blank there
+	refuse(t, s, 1, "s h8", nil) // no blank there
 	s2 := mustPlay(t, s, 1, "s "+a.String())
 	if s2.board[a] != LetterTile('a') {
 		t.Errorf("after the swap %s holds %v", a, s2.board[a])

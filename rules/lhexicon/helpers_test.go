@@ -100,3 +100,6 @@ func refuse(t *testing.T, s *State, seat rules.Seat, move string, want error) er
 	}
 	return err
 }
+
+// rulesSeat maps a fuzzer's byte to a seat, spectator and out-of-range seats included.
+func rulesSeat(b uint8) rules.Seat { return rules.Seat(int(b%6) - 1) }
