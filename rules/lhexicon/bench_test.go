@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -44,27 +45,52 @@ func BenchmarkGreedyMove(b *testing.B) {
 	}
 }
 
-// TestBotTimes measures Greedy's and Hard's move times over seeded positions: the figures of
-// docs/performance.md (LHEXICON_BOTTIMES=200 for 200 positions). Skipped unless asked for.
+// TestBotTimes measures the bots' move times over seeded positions, the figures of
+// docs/performance.md: LHEXICON_BOTTIMES=200 times 200 moves of Greedy, and as many of Hard and
+// Easy, in seeded 2-player games of Greedy against itself (every position of each game). Skipped
+// unless asked for.
 func TestBotTimes(t *testing.T) {
 	n := envInt("LHEXICON_BOTTIMES")
 	if n == 0 {
 		t.Skip("set LHEXICON_BOTTIMES=200 to measure")
 	}
-	var times []time.Duration
-	var nodes []int
-	for i := range n {
-		s := position(t, uint64(1000+i), i%30)
-		if s.over {
-			continue
+	var greedy, hard, easy []time.Duration
+	var cpu []time.Duration
+	for seed := uint64(1000); len(greedy) < n; seed++ {
+		s, _ := NewState(2, Auto, TimerOff, seed)
+		rng := rand.New(rand.NewPCG(seed, 3))
+		for !s.over && len(greedy) < n {
+			seat := s.ToMove()[0]
+			start, c0 := time.Now(), cpuTime()
+			mv := Greedy{}.Move(context.Background(), s, seat, rng)
+			greedy = append(greedy, time.Since(start))
+			cpu = append(cpu, time.Duration(cpuTime()-c0))
+			start = time.Now()
+			Hard{}.Move(context.Background(), s, seat, rng)
+			hard = append(hard, time.Since(start))
+			start = time.Now()
+			Easy{}.Move(context.Background(), s, seat, rng)
+			easy = append(easy, time.Since(start))
+			e, err := s.Apply(seat, mv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = e.(*State)
 		}
-		seat := s.ToMove()[0]
-		start := time.Now()
-		Greedy{}.Move(context.Background(), s, seat, rand.New(rand.NewPCG(1, 1)))
-		times = append(times, time.Since(start))
-		nodes = append(nodes, s.placed)
 	}
-	slices.Sort(times)
-	t.Logf("greedy over %d positions: median %v, p90 %v, worst %v", len(times), times[len(times)/2],
-		times[len(times)*9/10], times[len(times)-1])
+	for _, r := range []struct {
+		name string
+		ts   []time.Duration
+	}{{"greedy", greedy}, {"greedy CPU", cpu}, {"hard", hard}, {"easy", easy}} {
+		slices.Sort(r.ts)
+		t.Logf("%s over %d positions: median %v, p90 %v, worst %v", r.name, len(r.ts), r.ts[len(r.ts)/2],
+			r.ts[len(r.ts)*9/10], r.ts[len(r.ts)-1])
+	}
+}
+
+// cpuTime returns the CPU time the process has used, in nanoseconds.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

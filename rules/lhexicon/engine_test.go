@@ -1,6 +1,7 @@
 package lhexicon
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/arcade/arcade/rules"
@@ -289,5 +290,20 @@ func TestReplay(t *testing.T) {
 	}
 	if b.board != s.board || b.racks != s.racks || b.scores != s.scores || b.bag != s.bag {
 		t.Error("the replay differs")
+	}
+}
+
+func TestGameText(t *testing.T) {
+	for i, l := range strings.Split(Game.Rules+"\n"+Game.Notation, "\n") {
+		if len(l) > 76 {
+			t.Errorf("rules line %d is %d columns: %q", i+1, len(l), l)
+		}
+	}
+	opts, err := Game.Resolve(rules.Options{"check": "challenge"})
+	if err != nil || opts["timer"] != "off" {
+		t.Errorf("resolve: %v %v", opts, err)
+	}
+	if _, err := Game.New(opts, 4, 3); err != nil {
+		t.Error(err)
 	}
 }

@@ -54,10 +54,9 @@ TRAPS  A trap is a group of empty hexes enclosed by tiles, not touching
 the board's edge. A play that makes a new trap earns 3 points for each
 of its hexes; so does each trap of a play that splits a trap in two or
 more. Filling part of a trap without splitting it earns nothing.
-      A B C               A B C
-     H . . D             H D O D      the word through the trap
-      G F E               G F E       splits it: 2 traps of 1,
-    a trap of 2        bonus 3 + 3 = 6
+      A B C          The word that closes this ring encloses
+     H . . D         2 empty hexes: 3 x 2 = 6 more points.
+      G F E          Along the edge, nothing is a trap.
 
 BLANKS  Name the letter when you play one (upper case: "h8 cAt e,e");
 it stays that letter. On your turn you may instead swap a blank on the
