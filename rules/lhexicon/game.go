@@ -23,8 +23,8 @@ var Game = rules.Game{
 	Notation: notationText,
 }
 
-const notationText = `"h8 cruel e,se,e,ne": start hex, word, directions hex to hex (e se sw w nw
-ne); upper case for a blank, qu for Qu. "x ab?" exchange, "s h8" swap, "pass".`
+const notationText = `"h8 cruel e,se,e,ne": start hex, word, directions (e se sw w nw ne);
+upper case for a blank, qu for Qu. "x ab?" exchange, "s h8" swap, "pass".`
 
 const rulesText = `LHEX-I'-CON - words along paths of hexes, 1 to 4 players
 
