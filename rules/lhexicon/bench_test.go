@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/arcade/arcade/rules"
 )
 
 // position returns a seeded 2-player position after plies moves of greedy play.
@@ -56,11 +58,15 @@ func TestBotTimes(t *testing.T) {
 	}
 	var greedy, hard, easy []time.Duration
 	var cpu []time.Duration
+	cut := 0
 	for seed := uint64(1000); len(greedy) < n; seed++ {
 		s, _ := NewState(2, Auto, TimerOff, seed)
 		rng := rand.New(rand.NewPCG(seed, 3))
 		for !s.over && len(greedy) < n {
 			seat := s.ToMove()[0]
+			if done, _ := s.generate(context.Background(), seat, SearchBudget, func(Candidate) bool { return true }); !done {
+				cut++
+			}
 			start, c0 := time.Now(), cpuTime()
 			mv := Greedy{}.Move(context.Background(), s, seat, rng)
 			greedy = append(greedy, time.Since(start))
@@ -78,6 +84,7 @@ func TestBotTimes(t *testing.T) {
 			s = e.(*State)
 		}
 	}
+	t.Logf("greedy's search reached its budget in %d of %d positions", cut, len(greedy))
 	for _, r := range []struct {
 		name string
 		ts   []time.Duration
@@ -93,4 +100,39 @@ func cpuTime() int64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// TestBotMatches plays seeded 2-player games of Hard against Greedy (seats alternating) and solo
+// games of each level, and logs the results: LHEXICON_MATCHES=n games of each. Skipped unless
+// asked for.
+func TestBotMatches(t *testing.T) {
+	n := envInt("LHEXICON_MATCHES")
+	if n == 0 {
+		t.Skip("set LHEXICON_MATCHES to measure")
+	}
+	wins, draws := 0, 0
+	for i := range n {
+		bots := []rules.Bot{Hard{}, Greedy{}}
+		hard := 0
+		if i%2 == 1 {
+			bots, hard = []rules.Bot{Greedy{}, Hard{}}, 1
+		}
+		s := playout(t, bots, Auto, uint64(2000+i))
+		o := s.Outcome()
+		switch {
+		case o.Scores[hard] > o.Scores[1-hard]:
+			wins++
+		case o.Scores[hard] == o.Scores[1-hard]:
+			draws++
+		}
+	}
+	t.Logf("hard against greedy, %d games: %d won, %d drawn (%.0f%% counting draws as half)", n, wins, draws,
+		100*(float64(wins)+float64(draws)/2)/float64(n))
+	for _, lv := range Game.Bots {
+		total := 0
+		for i := range n {
+			total += playout(t, []rules.Bot{lv.Bot}, Auto, uint64(3000+i)).Scores()[0]
+		}
+		t.Logf("solo %s: average score %.1f over %d games", lv.Name, float64(total)/float64(n), n)
+	}
 }

@@ -89,13 +89,15 @@ func init() {
 // tiles or more, also curled round the hex east of the centre (which encloses it: a trap of 1),
 // which covers every score a first play can make.
 func (s *State) Generate(ctx context.Context, seat rules.Seat, visit func(Candidate) bool) bool {
-	return s.generate(ctx, seat, 0, visit)
+	done, _ := s.generate(ctx, seat, 0, visit)
+	return done
 }
 
-// generate is Generate, stopping after budget steps when budget is not 0.
-func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit func(Candidate) bool) bool {
+// generate is Generate, stopping after budget steps when budget is not 0; it also returns the
+// number of steps taken.
+func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit func(Candidate) bool) (done bool, steps int) {
 	if seat < 0 || int(seat) >= s.seats {
-		return true
+		return true, 0
 	}
 	g := &generator{s: s, d: dict.Words(), ctx: ctx, visit: visit, first: s.placed == 0,
 		bonus: map[uint64]int{}, budget: budget}
@@ -108,24 +110,27 @@ func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit
 		g.left++
 	}
 	if g.left == 0 {
-		return true
+		return true, 0
 	}
 	if g.first {
 		g.firstPlays()
-		return !g.stopped
+		return !g.stopped, g.nodes
 	}
 	g.distances()
 	g.before.label(&s.board)
-	for h := range Hex(NumHexes) {
-		if g.stopped {
-			break
+	// Paths start on the board's tiles first, then on the empty hexes nearest to them, so that a
+	// search cut short by its budget has tried every anchor of the commonest plays.
+	for d := range g.left + 1 {
+		for h := range Hex(NumHexes) {
+			if g.stopped {
+				return false, g.nodes
+			}
+			if int(g.dist[h]) == d {
+				g.step(h, g.d.Root())
+			}
 		}
-		if int(g.dist[h]) > g.left {
-			continue
-		}
-		g.step(h, g.d.Root())
 	}
-	return !g.stopped
+	return !g.stopped, g.nodes
 }
 
 // distances fills dist: for each hex, the number of new tiles needed to reach a tile on the board
