@@ -10,9 +10,9 @@ import (
 const legalPlays = 50
 
 // Legal returns moves seat may make now, in canonical notation. Plays are far too many to list
-// (a word may bend any way), so Legal lists at most 50 of them, the first the generator finds,
-// then every swap of one blank, an exchange of the whole rack (or as many tiles as the bank
-// holds), "pass", "end" in a solo game, and "challenge" and "accept" while a word may be
+// (a word may bend any way), so Legal lists at most 50 of them, the first the generator finds
+// within its search budget, then every swap of one blank, an exchange of the whole rack (or as
+// many tiles as the bank holds), "pass", "end" in a solo game, and "challenge" and "accept" while a word may be
 // challenged. Every move listed is legal; an opponent who may only answer a word gets just
 // "challenge" and "accept".
 func (s *State) Legal(seat rules.Seat) []string {
@@ -26,7 +26,7 @@ func (s *State) Legal(seat rules.Seat) []string {
 	if seat != s.Turn() {
 		return out
 	}
-	s.Generate(context.Background(), seat, func(c Candidate) bool {
+	s.generate(context.Background(), seat, SearchBudget, func(c Candidate) bool {
 		out = append(out, c.Move.String())
 		return len(out) < legalPlays
 	})
