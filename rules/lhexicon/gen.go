@@ -52,6 +52,10 @@ type generator struct {
 	score   int
 	news    int
 
+	// owed lists, for each new tile of the path, the tiles on the board it touches: each must be
+	// on the path by the end (the rule of contact).
+	owed []Hex
+
 	nodes   int
 	budget  int
 	stopped bool
@@ -244,6 +248,11 @@ func (g *generator) push(h Hex, t Tile, isNew bool, m dict.Node) {
 		g.left--
 		g.news++
 		g.zob ^= zobrist[h]
+		for _, nb := range neighbour[h] {
+			if nb != NoHex && g.s.board[nb] != NoTile {
+				g.owed = append(g.owed, nb)
+			}
+		}
 	}
 }
 
@@ -258,6 +267,11 @@ func (g *generator) pop(h Hex, t Tile, isNew bool) {
 		g.left++
 		g.news--
 		g.zob ^= zobrist[h]
+		for _, nb := range neighbour[h] {
+			if nb != NoHex && g.s.board[nb] != NoTile {
+				g.owed = g.owed[:len(g.owed)-1]
+			}
+		}
 	}
 }
 
@@ -270,17 +284,28 @@ func (g *generator) after(h Hex, m dict.Node) {
 			return
 		}
 	}
-	if g.d.Next(m) == 0 {
+	// rest is the most hexes the path may still add: a word has at most Longest(m) letters more.
+	rest := g.d.Longest(m)
+	if rest == 0 {
 		return
+	}
+	for _, o := range g.owed {
+		if !g.onPath[o] && h.Distance(o) > rest {
+			return // a tile the word must use is out of reach
+		}
 	}
 	for _, nb := range neighbour[h] {
 		if nb == NoHex || g.onPath[nb] {
 			continue
 		}
-		if g.usedOld == 0 && int(g.dist[nb]) > g.left {
+		empty := g.s.board[nb] == NoTile
+		if empty && g.left == 0 {
 			continue
 		}
-		if g.s.board[nb] == NoTile && g.left == 0 {
+		if g.usedOld == 0 && empty && (int(g.dist[nb]) > g.left || int(g.dist[nb]) > rest-1) {
+			continue // no tile on the board within reach
+		}
+		if !g.reachable(nb, rest-1) {
 			continue
 		}
 		g.step(nb, m)
@@ -288,6 +313,17 @@ func (g *generator) after(h Hex, m dict.Node) {
 			return
 		}
 	}
+}
+
+// reachable reports whether every tile owed by the rule of contact, other than nb, lies within
+// rest hexes of nb.
+func (g *generator) reachable(nb Hex, rest int) bool {
+	for _, o := range g.owed {
+		if o != nb && !g.onPath[o] && nb.Distance(o) > rest {
+			return false
+		}
+	}
+	return true
 }
 
 // contactHolds reports whether every tile on the board touching a new tile of the path is on it.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // builder makes a minimal DAWG from words given in increasing order, in one pass: the nodes of
@@ -138,5 +139,16 @@ func (b *builder) finish() *Dict {
 	// Copied to exact size, so that the builder's spare capacity and its map are garbage.
 	d.mask = append([]uint32(nil), b.mask...)
 	d.base = append([]uint32(nil), b.base...)
+	// A node's children are written before it, so one pass in order finds every height.
+	d.height = make([]uint8, len(d.mask))
+	for i, m := range d.mask {
+		if m&^terminal == 0 {
+			continue
+		}
+		n := int(bits.OnesCount32(m &^ terminal))
+		for c := range n {
+			d.height[i] = max(d.height[i], d.height[int(d.base[i])+c]+1)
+		}
+	}
 	return d
 }

@@ -44,10 +44,11 @@ const terminal = 1 << 31
 // order, stored contiguously from base[i]. Equal sub-graphs are stored once. A Dict is read-only
 // and safe for concurrent use.
 type Dict struct {
-	mask []uint32
-	base []uint32
-	root Node
-	n    int
+	mask   []uint32
+	base   []uint32
+	height []uint8 // the most letters a word may still have after each node
+	root   Node
+	n      int
 }
 
 // Node is a position in the dictionary: the prefix spelled so far. The zero Node is not valid; get
@@ -66,6 +67,10 @@ func (d *Dict) Nodes() int { return len(d.mask) }
 // Next returns the letters that may follow the node's prefix in some word, as a bit set: bit 0 for
 // a, bit 25 for z.
 func (d *Dict) Next(n Node) uint32 { return d.mask[n] &^ terminal }
+
+// Longest returns the most letters a word starting with the node's prefix may have after it (0
+// when no word continues it).
+func (d *Dict) Longest(n Node) int { return int(d.height[n]) }
 
 // IsWord reports whether the node's prefix is itself a word.
 func (d *Dict) IsWord(n Node) bool { return d.mask[n]&terminal != 0 }

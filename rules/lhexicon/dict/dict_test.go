@@ -82,6 +82,16 @@ func TestMinimal(t *testing.T) {
 	}
 }
 
+func TestLongest(t *testing.T) {
+	d := mustLoad(t, []string{"cat", "cats", "catsup", "dog"})
+	for p, want := range map[string]int{"": 6, "c": 5, "cat": 3, "cats": 2, "catsup": 0, "do": 1} {
+		n, ok := d.Walk(d.Root(), p)
+		if !ok || d.Longest(n) != want {
+			t.Errorf("Longest(%q) = %d, want %d", p, d.Longest(n), want)
+		}
+	}
+}
+
 func TestLoadRejects(t *testing.T) {
 	for _, words := range [][]string{{"b", "a"}, {"a", "a"}, {"ab", "a"}, {"aB"}, {"a b"}} {
 		var buf bytes.Buffer
