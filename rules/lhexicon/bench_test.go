@@ -11,7 +11,7 @@ import (
 	"github.com/arcade/arcade/rules"
 )
 
-// position returns a seeded 2-player position after plies moves of greedy play.
+// position returns a seeded 2-player position after plies moves of easy play (fast to make).
 func position(tb testing.TB, seed uint64, plies int) *State {
 	tb.Helper()
 	s, err := NewState(2, Auto, TimerOff, seed)
@@ -24,7 +24,7 @@ func position(tb testing.TB, seed uint64, plies int) *State {
 			break
 		}
 		seat := s.ToMove()[0]
-		e, err := s.Apply(seat, Greedy{}.Move(context.Background(), s, seat, rng))
+		e, err := s.Apply(seat, Easy{}.Move(context.Background(), s, seat, rng))
 		if err != nil {
 			tb.Fatal(err)
 		}
