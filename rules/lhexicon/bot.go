@@ -22,6 +22,9 @@ type Greedy struct{}
 // less a penalty for leaving a trap that the next player could close; it challenges like Greedy.
 type Hard struct{}
 
+// leaveWeight is the weight of the tiles kept against the points of the play, for Hard.
+const leaveWeight = 0.5
+
 // hardKeep is how many of its best plays Hard keeps while searching.
 const hardKeep = 200
 
@@ -116,7 +119,7 @@ func (Hard) Move(ctx context.Context, e rules.Engine, seat rules.Seat, _ *rand.R
 	}
 	floor := math.Inf(-1)
 	s.generate(ctx, seat, SearchBudget, func(c Candidate) bool {
-		v := float64(c.Score) + leaveValue(leave(rack, c.Move, &s.board))
+		v := float64(c.Score) + leaveWeight*leaveValue(leave(rack, c.Move, &s.board))
 		if v <= floor {
 			return true
 		}
@@ -132,9 +135,10 @@ func (Hard) Move(ctx context.Context, e rules.Engine, seat rules.Seat, _ *rand.R
 		return s.noPlay(seat)
 	}
 	slices.SortStableFunc(all, byValue)
-	// The trap danger is weighed for the best few only: it needs the board after the play.
+	// The trap danger is weighed for the best few only: it needs the board after the play. Alone,
+	// a trap left open is the player's own to close, so it is no danger.
 	best, bestV := all[0].c, all[0].v
-	for i := 0; i < len(all) && i < 12 && ctx.Err() == nil; i++ {
+	for i := 0; i < len(all) && i < 12 && s.seats > 1 && ctx.Err() == nil; i++ {
 		v := all[i].v - 0.5*float64(s.openTrapThreat(seat, all[i].c.Move))
 		if i == 0 || v > bestV {
 			best, bestV = all[i].c, v
