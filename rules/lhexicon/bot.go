@@ -15,7 +15,9 @@ import (
 type Easy struct{}
 
 // Greedy plays the highest-scoring play of the turn, trap bonus included (ties broken at random),
-// and challenges exactly the words that are not in the dictionary.
+// and challenges exactly the words that are not in the dictionary. Its search stops after
+// SearchBudget steps: then it plays the best of the plays found (see docs/performance.md for how
+// often that happens).
 type Greedy struct{}
 
 // Hard plays the play with the best score plus the value of the tiles it keeps (see leaveValue),
