@@ -25,7 +25,7 @@ type Greedy struct{}
 type Hard struct{}
 
 // leaveWeight is the weight of the tiles kept against the points of the play, for Hard.
-const leaveWeight = 0.5
+const leaveWeight = 0.15
 
 // hardKeep is how many of its best plays Hard keeps while searching.
 const hardKeep = 200
@@ -141,7 +141,7 @@ func (Hard) Move(ctx context.Context, e rules.Engine, seat rules.Seat, _ *rand.R
 	// a trap left open is the player's own to close, so it is no danger.
 	best, bestV := all[0].c, all[0].v
 	for i := 0; i < len(all) && i < 12 && s.seats > 1 && ctx.Err() == nil; i++ {
-		v := all[i].v - 0.5*float64(s.openTrapThreat(seat, all[i].c.Move))
+		v := all[i].v - 0.3*float64(s.openTrapThreat(seat, all[i].c.Move))
 		if i == 0 || v > bestV {
 			best, bestV = all[i].c, v
 		}
