@@ -97,10 +97,11 @@ func allowedFor(rel string) ([]string, bool) {
 
 // permitted reports whether rel may import dep: dep is one of allowed, or a package under one of
 // them (rules/stonetowers under rules), except that a game may not import another game: not
-// another engine (rules/<game> imports rules only), not another board view or driver.
+// another engine (rules/<game> imports rules and its own packages only, such as
+// rules/lhexicon/dict), not another board view or driver.
 func permitted(rel, dep string, allowed []string) bool {
 	if strings.HasPrefix(rel, "rules/") {
-		return dep == "rules"
+		return dep == "rules" || strings.HasPrefix(dep, rel+"/")
 	}
 	if strings.HasPrefix(rel, "games/") && strings.HasPrefix(dep, "rules/") && path.Base(rel) != path.Base(dep) {
 		return false

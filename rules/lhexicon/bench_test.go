@@ -1,0 +1,138 @@
+package lhexicon
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// position returns a seeded 2-player position after plies moves of easy play (fast to make).
+func position(tb testing.TB, seed uint64, plies int) *State {
+	tb.Helper()
+	s, err := NewState(2, Auto, TimerOff, seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 2))
+	for range plies {
+		if s.over {
+			break
+		}
+		seat := s.ToMove()[0]
+		e, err := s.Apply(seat, Easy{}.Move(context.Background(), s, seat, rng))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		s = e.(*State)
+	}
+	return s
+}
+
+// BenchmarkGreedyMove times Greedy on a few seeded midgame positions.
+func BenchmarkGreedyMove(b *testing.B) {
+	var ps []*State
+	for seed := range uint64(4) {
+		ps = append(ps, position(b, seed, 6+int(seed)*3))
+	}
+	i := 0
+	for b.Loop() {
+		s := ps[i%len(ps)]
+		s.BestPlay(context.Background(), s.turn, nil)
+		i++
+	}
+}
+
+// TestBotTimes measures the bots' move times over seeded positions, the figures of
+// docs/performance.md: LHEXICON_BOTTIMES=200 times 200 moves of Greedy, and as many of Hard and
+// Easy, in seeded 2-player games of Greedy against itself (every position of each game). Skipped
+// unless asked for.
+func TestBotTimes(t *testing.T) {
+	n := envInt("LHEXICON_BOTTIMES")
+	if n == 0 {
+		t.Skip("set LHEXICON_BOTTIMES=200 to measure")
+	}
+	var greedy, hard, easy []time.Duration
+	var cpu []time.Duration
+	cut := 0
+	for seed := uint64(1000); len(greedy) < n; seed++ {
+		s, _ := NewState(2, Auto, TimerOff, seed)
+		rng := rand.New(rand.NewPCG(seed, 3))
+		for !s.over && len(greedy) < n {
+			seat := s.ToMove()[0]
+			if done, _ := s.generate(context.Background(), seat, SearchBudget, func(Candidate) bool { return true }); !done {
+				cut++
+			}
+			start, c0 := time.Now(), cpuTime()
+			mv := Greedy{}.Move(context.Background(), s, seat, rng)
+			greedy = append(greedy, time.Since(start))
+			cpu = append(cpu, time.Duration(cpuTime()-c0))
+			start = time.Now()
+			Hard{}.Move(context.Background(), s, seat, rng)
+			hard = append(hard, time.Since(start))
+			start = time.Now()
+			Easy{}.Move(context.Background(), s, seat, rng)
+			easy = append(easy, time.Since(start))
+			e, err := s.Apply(seat, mv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = e.(*State)
+		}
+	}
+	t.Logf("greedy's search reached its budget in %d of %d positions", cut, len(greedy))
+	for _, r := range []struct {
+		name string
+		ts   []time.Duration
+	}{{"greedy", greedy}, {"greedy CPU", cpu}, {"hard", hard}, {"easy", easy}} {
+		slices.Sort(r.ts)
+		t.Logf("%s over %d positions: median %v, p90 %v, worst %v", r.name, len(r.ts), r.ts[len(r.ts)/2],
+			r.ts[len(r.ts)*9/10], r.ts[len(r.ts)-1])
+	}
+}
+
+// cpuTime returns the CPU time the process has used, in nanoseconds.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// TestBotMatches plays seeded 2-player games of Hard against Greedy (seats alternating) and solo
+// games of each level, and logs the results: LHEXICON_MATCHES=n games of each. Skipped unless
+// asked for.
+func TestBotMatches(t *testing.T) {
+	n := envInt("LHEXICON_MATCHES")
+	if n == 0 {
+		t.Skip("set LHEXICON_MATCHES to measure")
+	}
+	wins, draws := 0, 0
+	for i := range n {
+		bots := []rules.Bot{Hard{}, Greedy{}}
+		hard := 0
+		if i%2 == 1 {
+			bots, hard = []rules.Bot{Greedy{}, Hard{}}, 1
+		}
+		s := playout(t, bots, Auto, uint64(2000+i))
+		o := s.Outcome()
+		switch {
+		case o.Scores[hard] > o.Scores[1-hard]:
+			wins++
+		case o.Scores[hard] == o.Scores[1-hard]:
+			draws++
+		}
+	}
+	t.Logf("hard against greedy, %d games: %d won, %d drawn (%.0f%% counting draws as half)", n, wins, draws,
+		100*(float64(wins)+float64(draws)/2)/float64(n))
+	for _, lv := range Game.Bots {
+		total := 0
+		for i := range n {
+			total += playout(t, []rules.Bot{lv.Bot}, Auto, uint64(3000+i)).Scores()[0]
+		}
+		t.Logf("solo %s: average score %.1f over %d games", lv.Name, float64(total)/float64(n), n)
+	}
+}

@@ -1,0 +1,78 @@
+package lhexicon
+
+import "github.com/arcade/arcade/rules"
+
+// Game describes Lhex-i'-con for the arcade.
+var Game = rules.Game{
+	ID:       "lhexicon",
+	Name:     "Lhex-i'-con",
+	Summary:  "words along paths of hexes; enclose empty hexes for a trap bonus (1-4 players)",
+	MinSeats: 1,
+	MaxSeats: MaxSeats,
+	Options: []rules.Option{
+		{Key: "check", Help: "how words are checked", Default: "auto", Choices: []string{"auto", "challenge"}},
+		{Key: "timer", Help: "turn timer", Default: "off", Choices: []string{"off", "competition"}},
+	},
+	New: New,
+	Bots: []rules.BotLevel{
+		{Name: "easy", Bot: Easy{}},
+		{Name: "greedy", Bot: Greedy{}},
+		{Name: "hard", Bot: Hard{}},
+	},
+	Rules:    rulesText,
+	Notation: notationText,
+}
+
+const notationText = `"h8 cruel e,se,e,ne": start hex, word, directions (e se sw w nw ne);
+upper case for a blank, qu for Qu. "x ab?" exchange, "s h8" swap, "pass".`
+
+const rulesText = `LHEX-I'-CON - words along paths of hexes, 1 to 4 players
+
+THE BOARD  A hexagon of 169 hexes, 8 on a side. Rows a to o from the
+top, hexes numbered from 1 at the left of each row; h8 is the centre.
+
+TILES  100: 98 letters and 2 blanks (?). Each player holds 7.
+  A1 B3 C3 D2 E1 F4 G2 H4 I1 J8 K5 L1 M3 N1 O1 P3 Qu10 R1 S1 T1 U1
+  V4 W4 X8 Y4 Z10, blank 0. The Qu tile spells the two letters QU.
+
+A WORD  is a path of hexes, each next to the one before, read in order:
+straight, zig-zag, backwards or upside down, no hex twice, 2 letters
+or more, in the dictionary. A play places tiles from your rack and
+names one word that uses every tile placed. The first word covers the
+centre; every later word uses a tile already on the board.
+
+CONTACT  Every tile on the board that touches a tile you place must be
+part of your word:
+      C O D E D           C O D E D        L touches C and O,
+     R                   R     L           but the word CRUEL
+      U E L               U E              does not use the O:
+    CRUEL: correct      CRUEL: refused     refused.
+
+SCORE  The values of every tile of the word, plus the trap bonus.
+
+TRAPS  A trap is a group of empty hexes enclosed by tiles, not touching
+the board's edge. A play that makes a new trap earns 3 points for each
+of its hexes; so does each trap of a play that splits a trap in two or
+more. Filling part of a trap without splitting it earns nothing.
+      A B C          The word that closes this ring encloses
+     H . . D         2 empty hexes: 3 x 2 = 6 more points.
+      G F E          Along the edge, nothing is a trap.
+
+BLANKS  Name the letter when you play one (upper case: "h8 cAt e,e");
+it stays that letter. On your turn you may instead swap a blank on the
+board for that letter from your rack and take the blank ("s h8").
+
+OTHER TURNS  Exchange tiles with the bank, as many as it holds ("x ab"),
+or pass ("pass").
+
+CHECK  auto (default): a word not in the dictionary is refused; try
+again. challenge: a word stands unless an opponent challenges it
+before the next play ("challenge", or "accept"); not a word: it is
+withdrawn and scores nothing; a word: the challenger loses a turn.
+
+TIMER  off (default), or competition: 3 minutes a turn.
+
+THE END  When the bank is empty and a player has used every tile, or
+after every player has passed or exchanged twice in a row. Highest
+score wins. Alone, play until the bank and rack are empty, or "end".
+`

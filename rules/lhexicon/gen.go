@@ -1,0 +1,451 @@
+package lhexicon
+
+import (
+	"context"
+	"math/bits"
+
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/lhexicon/dict"
+)
+
+// Candidate is a play found by the move generator: the move, its score (letters plus trap bonus)
+// and its bonus. A visitor that keeps a Candidate must Clone it: the generator reuses its slices.
+type Candidate struct {
+	Move  Move
+	Score int
+	Bonus int
+	// Tiles is the number of tiles the play places.
+	Tiles int
+}
+
+// Clone returns a copy that owns its slices.
+func (c Candidate) Clone() Candidate {
+	c.Move.Path = append([]Dir(nil), c.Move.Path...)
+	c.Move.Tiles = append([]Tile(nil), c.Move.Tiles...)
+	return c
+}
+
+// generator enumerates every legal play of a seat (dictionary words only), by depth-first search
+// along paths of hexes guided by the dictionary's prefixes: a path may start on any hex from which
+// a tile on the board can still be reached with the tiles left (the anchors of a word game whose
+// words bend), and every blank is tried as every letter that can follow.
+type generator struct {
+	s     *State
+	d     *dict.Dict
+	ctx   context.Context
+	visit func(Candidate) bool
+
+	have   [28]int // rack tiles by letter (1 to 27); have[0] is blanks
+	left   int     // rack tiles not yet placed
+	dist   [NumHexes]int8
+	first  bool
+	before regions
+	bonus  map[uint64]int
+	zob    uint64
+
+	path    []Hex
+	tiles   []Tile
+	isNew   []bool
+	onPath  [NumHexes]bool
+	usedOld int
+	letters int
+	score   int
+	news    int
+
+	// owed lists, for each new tile of the path, the tiles on the board it touches: each must be
+	// on the path by the end (the rule of contact).
+	owed []Hex
+
+	nodes   int
+	budget  int
+	stopped bool
+}
+
+// SearchBudget bounds the steps of one search by the bots (Generate with a budget): a search that
+// reaches it stops with what it has found, so that a bot's move does not depend on the machine's
+// speed, and a position with an enormous number of plays still gets an answer in time.
+const SearchBudget = 4_000_000
+
+// spellLen returns the number of letters a tile spells: 2 for Qu, else 1.
+func spellLen(t Tile) int {
+	if t.Letter() == QU {
+		return 2
+	}
+	return 1
+}
+
+// zobrist holds a random key per hex; a set of new hexes is the XOR of its keys.
+var zobrist [NumHexes]uint64
+
+func init() {
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range zobrist {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		zobrist[i] = x
+	}
+}
+
+// Generate calls visit with every play seat can make now whose word is in the dictionary, until
+// visit returns false or ctx is done (checked every few thousand steps). It reports whether the
+// search finished. The first play is found in a straight line east from the centre and, for six
+// tiles or more, also curled round the hex east of the centre (which encloses it: a trap of 1),
+// which covers every score a first play can make.
+func (s *State) Generate(ctx context.Context, seat rules.Seat, visit func(Candidate) bool) bool {
+	done, _ := s.generate(ctx, seat, 0, visit)
+	return done
+}
+
+// generate is Generate, stopping after budget steps when budget is not 0; it also returns the
+// number of steps taken.
+func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit func(Candidate) bool) (done bool, steps int) {
+	if seat < 0 || int(seat) >= s.seats {
+		return true, 0
+	}
+	g := &generator{s: s, d: dict.Words(), ctx: ctx, visit: visit, first: s.placed == 0,
+		bonus: map[uint64]int{}, budget: budget}
+	for _, t := range s.racks[seat][:s.nrack[seat]] {
+		if t == Blank {
+			g.have[0]++
+		} else {
+			g.have[t]++
+		}
+		g.left++
+	}
+	if g.left == 0 {
+		return true, 0
+	}
+	if g.first {
+		g.firstPlays()
+		return !g.stopped, g.nodes
+	}
+	g.distances()
+	g.before.label(&s.board)
+	// Paths start on the board's tiles first, then on the empty hexes nearest to them, so that a
+	// search cut short by its budget has tried every anchor of the commonest plays.
+	for d := range g.left + 1 {
+		for h := range Hex(NumHexes) {
+			if g.stopped {
+				return false, g.nodes
+			}
+			if int(g.dist[h]) == d {
+				g.step(h, g.d.Root())
+			}
+		}
+	}
+	return !g.stopped, g.nodes
+}
+
+// distances fills dist: for each hex, the number of new tiles needed to reach a tile on the board
+// starting there (0 on a tile).
+func (g *generator) distances() {
+	var queue [NumHexes]Hex
+	n := 0
+	for h := range Hex(NumHexes) {
+		g.dist[h] = 127
+		if g.s.board[h] != NoTile {
+			g.dist[h] = 0
+			queue[n] = h
+			n++
+		}
+	}
+	for i := 0; i < n; i++ {
+		h := queue[i]
+		for _, nb := range neighbour[h] {
+			if nb != NoHex && g.dist[nb] == 127 {
+				g.dist[nb] = g.dist[h] + 1
+				queue[n] = nb
+				n++
+			}
+		}
+	}
+}
+
+// tick counts a step of the search and stops it when the budget is spent or ctx is done.
+func (g *generator) tick() {
+	g.nodes++
+	if g.budget > 0 && g.nodes >= g.budget {
+		g.stopped = true
+	}
+	if g.nodes&4095 == 0 && g.ctx.Err() != nil {
+		g.stopped = true
+	}
+}
+
+// step tries hex h as the next hex of the path, from dictionary node n.
+func (g *generator) step(h Hex, n dict.Node) {
+	g.tick()
+	if g.stopped {
+		return
+	}
+	if t := g.s.board[h]; t != NoTile {
+		l := t.Letter()
+		c := byte('a' - 1 + l)
+		if l == QU {
+			c = 'q'
+		}
+		m, ok := g.d.Child(n, c)
+		if ok && l == QU {
+			m, ok = g.d.Child(m, 'u')
+		}
+		if !ok {
+			return
+		}
+		g.push(h, t, false, m)
+		g.usedOld++
+		g.after(h, m)
+		g.usedOld--
+		g.pop(h, t, false)
+		return
+	}
+	if g.left == 0 {
+		return
+	}
+	next := g.d.Next(n)
+	for next != 0 {
+		i := bits.TrailingZeros32(next)
+		next &= next - 1
+		c := byte('a' + i)
+		m, _ := g.d.Child(n, c)
+		l := LetterTile(c)
+		if c == 'q' {
+			// The Qu tile and a blank named Qu need a u next; a blank may also be a lone Q.
+			if mu, ok := g.d.Child(m, 'u'); ok {
+				g.tryTile(h, QU, mu)
+			}
+		}
+		g.tryTile(h, l, m)
+	}
+}
+
+// tryTile places letter l (a letter tile when held, and a blank named l when held) on empty hex h.
+func (g *generator) tryTile(h Hex, l Tile, m dict.Node) {
+	if l != LetterTile('q') && g.have[l] > 0 {
+		g.have[l]--
+		g.push(h, l, true, m)
+		g.after(h, m)
+		g.pop(h, l, true)
+		g.have[l]++
+	}
+	if g.have[0] > 0 {
+		g.have[0]--
+		g.push(h, l|Blank, true, m)
+		g.after(h, m)
+		g.pop(h, l|Blank, true)
+		g.have[0]++
+	}
+}
+
+func (g *generator) push(h Hex, t Tile, isNew bool, m dict.Node) {
+	g.path = append(g.path, h)
+	g.tiles = append(g.tiles, t)
+	g.isNew = append(g.isNew, isNew)
+	g.onPath[h] = true
+	g.letters += spellLen(t)
+	g.score += t.Value()
+	if isNew {
+		g.left--
+		g.news++
+		g.zob ^= zobrist[h]
+		for _, nb := range neighbour[h] {
+			if nb != NoHex && g.s.board[nb] != NoTile {
+				g.owed = append(g.owed, nb)
+			}
+		}
+	}
+}
+
+func (g *generator) pop(h Hex, t Tile, isNew bool) {
+	g.path = g.path[:len(g.path)-1]
+	g.tiles = g.tiles[:len(g.tiles)-1]
+	g.isNew = g.isNew[:len(g.isNew)-1]
+	g.onPath[h] = false
+	g.letters -= spellLen(t)
+	g.score -= t.Value()
+	if isNew {
+		g.left++
+		g.news--
+		g.zob ^= zobrist[h]
+		for _, nb := range neighbour[h] {
+			if nb != NoHex && g.s.board[nb] != NoTile {
+				g.owed = g.owed[:len(g.owed)-1]
+			}
+		}
+	}
+}
+
+// after is called with h just added to the path at node m: it reports the play if it is one and
+// goes on to the neighbours.
+func (g *generator) after(h Hex, m dict.Node) {
+	if g.d.IsWord(m) && g.letters >= 2 && g.news > 0 && g.usedOld > 0 && g.contactHolds() {
+		g.emit()
+		if g.stopped {
+			return
+		}
+	}
+	// rest is the most hexes the path may still add: a word has at most Longest(m) letters more.
+	rest := g.d.Longest(m)
+	if rest == 0 {
+		return
+	}
+	for _, o := range g.owed {
+		if !g.onPath[o] && h.Distance(o) > rest {
+			return // a tile the word must use is out of reach
+		}
+	}
+	for _, nb := range neighbour[h] {
+		if nb == NoHex || g.onPath[nb] {
+			continue
+		}
+		empty := g.s.board[nb] == NoTile
+		if empty && g.left == 0 {
+			continue
+		}
+		if g.usedOld == 0 && empty && (int(g.dist[nb]) > g.left || int(g.dist[nb]) > rest-1) {
+			continue // no tile on the board within reach
+		}
+		if !g.reachable(nb, rest-1) {
+			continue
+		}
+		g.step(nb, m)
+		if g.stopped {
+			return
+		}
+	}
+}
+
+// reachable reports whether every tile owed by the rule of contact, other than nb, lies within
+// rest hexes of nb.
+func (g *generator) reachable(nb Hex, rest int) bool {
+	for _, o := range g.owed {
+		if o != nb && !g.onPath[o] && nb.Distance(o) > rest {
+			return false
+		}
+	}
+	return true
+}
+
+// contactHolds reports whether every tile on the board touching a new tile of the path is on it.
+func (g *generator) contactHolds() bool {
+	for i, h := range g.path {
+		if !g.isNew[i] {
+			continue
+		}
+		for _, nb := range neighbour[h] {
+			if nb != NoHex && g.s.board[nb] != NoTile && !g.onPath[nb] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// emit reports the path as a candidate, with its trap bonus (cached by the set of new hexes).
+func (g *generator) emit() {
+	bonus, ok := g.bonus[g.zob]
+	if !ok {
+		after := g.s.board
+		for i, h := range g.path {
+			if g.isNew[i] {
+				after[h] = g.tiles[i]
+			}
+		}
+		var ra regions
+		ra.label(&after)
+		bonus = trapBonus(&g.before, &ra)
+		g.bonus[g.zob] = bonus
+	}
+	var dirs [NumHexes]Dir
+	for i := 1; i < len(g.path); i++ {
+		dirs[i-1], _ = g.path[i-1].DirTo(g.path[i])
+	}
+	c := Candidate{
+		Move:  Move{Kind: Play, Start: g.path[0], Path: dirs[:len(g.path)-1], Tiles: g.tiles},
+		Score: g.score + bonus,
+		Bonus: bonus,
+		Tiles: g.news,
+	}
+	if !g.visit(c) {
+		g.stopped = true
+	}
+}
+
+// firstPlays enumerates the words the rack makes and reports each laid east from the centre and,
+// with six tiles or more, curled round the hex east of the centre.
+func (g *generator) firstPlays() {
+	var word []Tile
+	var rec func(n dict.Node, letters, score int)
+	rec = func(n dict.Node, letters, score int) {
+		g.tick()
+		if g.stopped {
+			return
+		}
+		if len(word) > 0 && letters >= 2 && g.d.IsWord(n) {
+			g.emitFirst(word, score)
+		}
+		next := g.d.Next(n)
+		for next != 0 && g.left > 0 && !g.stopped {
+			i := bits.TrailingZeros32(next)
+			next &= next - 1
+			c := byte('a' + i)
+			m, _ := g.d.Child(n, c)
+			try := func(l Tile, m dict.Node, nl int) {
+				if l != LetterTile('q') && g.have[l] > 0 {
+					g.have[l]--
+					g.left--
+					word = append(word, l)
+					rec(m, letters+nl, score+l.Value())
+					word = word[:len(word)-1]
+					g.left++
+					g.have[l]++
+				}
+				if g.have[0] > 0 {
+					g.have[0]--
+					g.left--
+					word = append(word, l|Blank)
+					rec(m, letters+nl, score)
+					word = word[:len(word)-1]
+					g.left++
+					g.have[0]++
+				}
+			}
+			if c == 'q' {
+				if mu, ok := g.d.Child(m, 'u'); ok {
+					try(QU, mu, 2)
+				}
+			}
+			try(LetterTile(c), m, 1)
+		}
+	}
+	rec(g.d.Root(), 0, 0)
+}
+
+// firstRing is the path of the curled first play: round the hex east of the centre, from the
+// centre clockwise, then one hex further out.
+var firstRing = [6]Dir{NE, E, SE, SW, W, SW}
+
+// emitFirst reports word as first plays: in a straight line, and curled when it has 6 tiles or
+// more.
+func (g *generator) emitFirst(word []Tile, score int) {
+	var dirs [RackSize]Dir
+	n := len(word)
+	for i := range n - 1 {
+		dirs[i] = E
+	}
+	c := Candidate{Move: Move{Kind: Play, Start: Centre, Path: dirs[:n-1], Tiles: word}, Score: score, Tiles: n}
+	if !g.visit(c) {
+		g.stopped = true
+		return
+	}
+	if n >= 6 {
+		// Centre, then round X = the hex east of the centre: NW of X, NE of X, E of X, SE of X,
+		// SW of X (the centre is W of X); a seventh tile goes on SW of SW of X.
+		copy(dirs[:], firstRing[:n-1])
+		c := Candidate{Move: Move{Kind: Play, Start: Centre, Path: dirs[:n-1], Tiles: word},
+			Score: score + 3, Bonus: 3, Tiles: n}
+		if !g.visit(c) {
+			g.stopped = true
+		}
+	}
+}
