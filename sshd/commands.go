@@ -14,6 +14,7 @@ import (
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/sanitize"
 	"github.com/arcade/arcade/session"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // errUsage marks a command line that is not understood; its text is the one line shown.
@@ -180,30 +181,11 @@ func writeWhoami(w io.Writer, p rooms.Player, notice string) {
 	if notice == "" {
 		notice = "No key was used, so you play as a guest: unranked, and you cannot take a seat back later."
 	}
-	fmt.Fprintf(w, "name: %s (guest)\n%s\n", p.Name, strings.Join(wrap(notice, plainWidth), "\n"))
+	fmt.Fprintf(w, "name: %s (guest)\n%s\n", p.Name, strings.Join(draw.Wrap(notice, plainWidth), "\n"))
 }
 
 // plainWidth is the width plain-text answers are wrapped to: a terminal's smallest usual width.
 const plainWidth = 80
-
-// wrap breaks text into lines of at most width bytes at spaces (a longer word gets a line of its
-// own). No character is wider in columns than in UTF-8 bytes, so no line is wider than width.
-func wrap(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = word
-		case len(line)+1+len(word) <= width:
-			line += " " + word
-		default:
-			lines = append(lines, line)
-			line = word
-		}
-	}
-	return append(lines, line)
-}
 
 // leaderboardSize is how many standings the plain leaderboard prints per game.
 const leaderboardSize = 50

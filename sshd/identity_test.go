@@ -13,6 +13,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/arcade/arcade/sanitize"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // userSession is a session of user with key (nil: none).
@@ -163,8 +164,8 @@ func TestWhoamiOneMessage(t *testing.T) {
 			}
 		}
 		for _, line := range strings.Split(text, "\n") {
-			if len(line) > 80 {
-				t.Errorf("%q: whoami line longer than 80: %q", tc.user, line)
+			if draw.TextWidth(line) > 80 {
+				t.Errorf("%q: whoami line wider than 80 columns: %q", tc.user, line)
 			}
 		}
 		if notice != "" && !strings.Contains(strings.Join(strings.Fields(text), " "), notice) {
