@@ -1,13 +1,13 @@
 package coloretta
 
 import (
-	"errors"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/rulestest"
 )
 
 func FuzzParseMove(f *testing.F) {
@@ -95,22 +95,10 @@ func FuzzNotation(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
+		var legal []Move
 		for seat := range rules.Seat(s.seats) {
-			for _, m := range s.LegalMoves(seat) {
-				if again, err := ParseMove(m.String()); err != nil || again != m {
-					t.Fatalf("legal %+v is written %q, which parses to %+v, %v", m, m.String(), again, err)
-				}
-			}
+			legal = append(legal, s.LegalMoves(seat)...)
 		}
-		m, err := ParseMove(text)
-		if err != nil {
-			if !errors.Is(err, rules.ErrBadNotation) {
-				t.Fatalf("%q: %v does not wrap ErrBadNotation", text, err)
-			}
-			return
-		}
-		if again, err := ParseMove(m.String()); err != nil || again != m {
-			t.Fatalf("%q parses to %+v, written %q, which parses to %+v, %v", text, m, m.String(), again, err)
-		}
+		rulestest.Notation(t, ParseMove, legal, text)
 	})
 }

@@ -1,11 +1,10 @@
 package stonetowers
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/rulestest"
 )
 
 // FuzzNotation: in a position reached by random play on a board of fuzzed size, every legal
@@ -33,22 +32,6 @@ func FuzzNotation(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		for _, seat := range []rules.Seat{Red, Blue} {
-			for _, m := range s.LegalMoves(seat) {
-				if again, err := ParseMove(m.String()); err != nil || again != m {
-					t.Fatalf("legal %+v is written %q, which parses to %+v, %v", m, m.String(), again, err)
-				}
-			}
-		}
-		m, err := ParseMove(text)
-		if err != nil {
-			if !errors.Is(err, rules.ErrBadNotation) {
-				t.Fatalf("%q: %v does not wrap ErrBadNotation", text, err)
-			}
-			return
-		}
-		if again, err := ParseMove(m.String()); err != nil || again != m {
-			t.Fatalf("%q parses to %+v, written %q, which parses to %+v, %v", text, m, m.String(), again, err)
-		}
+		rulestest.Notation(t, ParseMove, append(s.LegalMoves(Red), s.LegalMoves(Blue)...), text)
 	})
 }
