@@ -203,7 +203,8 @@ func (s *Server) play(sess ssh.Session, req request) {
 }
 
 // forwardWindows reads windows until it closes and hands each clamped change from last to send,
-// in order, from a goroutine of its own, skipping those superseded while send was busy.
+// in order, from a goroutine of its own that runs only while a change is due, skipping those
+// superseded while send was busy (most sessions never resize: they keep no goroutine for it).
 //
 // Reading never waits for send. charm.land/ssh hands each window change to this channel from the
 // goroutine that reads the session's requests, one buffered at most; while that goroutine waits,
@@ -212,18 +213,25 @@ func (s *Server) play(sess ssh.Session, req request) {
 // which waits for the client: a client that stops reading would stop its own disconnection.
 func forwardWindows(windows <-chan ssh.Window, last ssh.Window, send func(ssh.Window)) {
 	var (
-		mu     sync.Mutex
-		latest ssh.Window
+		mu      sync.Mutex
+		latest  ssh.Window
+		due     bool // latest has not been sent
+		sending bool // the sender runs
 	)
-	wake := make(chan struct{}, 1)
-	go func() {
-		for range wake {
+	sender := func() {
+		for {
 			mu.Lock()
+			if !due {
+				sending = false
+				mu.Unlock()
+				return
+			}
 			w := latest
+			due = false
 			mu.Unlock()
 			send(w)
 		}
-	}()
+	}
 	for w := range windows {
 		// The channel starts with the PTY request's window, usually last's; sizes beyond the
 		// bounds all clamp to the same window, sent once.
@@ -232,14 +240,13 @@ func forwardWindows(windows <-chan ssh.Window, last ssh.Window, send func(ssh.Wi
 		}
 		last = w
 		mu.Lock()
-		latest = w
-		mu.Unlock()
-		select {
-		case wake <- struct{}{}:
-		default: // a send is due already; it takes the latest window
+		latest, due = w, true
+		if !sending {
+			sending = true
+			go sender()
 		}
+		mu.Unlock()
 	}
-	close(wake) // the sender ends after the send in progress, if any
 }
 
 // program builds the Bubble Tea program of an interactive session and tracks it, so that
