@@ -29,39 +29,24 @@ var errCheckFailed = errors.New("the database could not be checked")
 func runCheck(args []string, getenv func(string) string, out, errOut io.Writer) (int, error) {
 	fs := flag.NewFlagSet("arcade check", flag.ContinueOnError)
 	fs.SetOutput(errOut)
-	data := getenv("ARCADE_DATA")
-	if data == "" {
-		data = "./arcade-data"
-	}
-	fs.StringVar(&data, "data", data, "the server's data folder, whose database is checked (ARCADE_DATA)")
+	data := dataFlag(fs, getenv, "the server's data folder, whose database is checked (ARCADE_DATA)")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "usage: arcade check [--data DIR] [FILE]")
 		fmt.Fprintln(errOut, "checks the database (or FILE, e.g. a backup) without changing it; the server must be stopped")
 		fs.PrintDefaults()
 	}
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return checkFailed, nil // the usage is shown
-			}
-			return checkFailed, fmt.Errorf("%w: %w", errCheckFailed, err)
+	files, err := parseNames(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return checkFailed, nil // the usage is shown
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if used := len(args) - fs.NArg(); used > 0 && args[used-1] == "--" {
-			files = append(files, fs.Args()...)
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+		return checkFailed, fmt.Errorf("%w: %w", errCheckFailed, err)
 	}
 	if len(files) > 1 {
 		fs.Usage()
 		return checkFailed, fmt.Errorf("%w: check takes one file at most", errCheckFailed)
 	}
-	path := filepath.Join(data, dbFile)
+	path := filepath.Join(*data, dbFile)
 	if len(files) == 1 {
 		path = files[0]
 	}

@@ -130,36 +130,20 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 func runBackup(args []string, getenv func(string) string, out, errOut io.Writer) error {
 	fs := flag.NewFlagSet("arcade backup", flag.ContinueOnError)
 	fs.SetOutput(errOut)
-	data := getenv("ARCADE_DATA")
-	if data == "" {
-		data = "./arcade-data"
-	}
-	fs.StringVar(&data, "data", data, "the server's data folder (ARCADE_DATA)")
+	data := dataFlag(fs, getenv, "the server's data folder (ARCADE_DATA)")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "usage: arcade backup [--data DIR] FILE")
 		fs.PrintDefaults()
 	}
-	// Flags may come before or after the file name: parse again after each name.
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if used := len(args) - fs.NArg(); used > 0 && args[used-1] == "--" {
-			files = append(files, fs.Args()...) // after "--", everything is a name
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+	files, err := parseNames(fs, args)
+	if err != nil {
+		return err
 	}
 	if len(files) != 1 {
 		fs.Usage()
 		return fmt.Errorf("backup needs one file name")
 	}
-	return backup(data, files[0], out)
+	return backup(*data, files[0], out)
 }
 
 // checkPublicAddr refuses a --public-addr that is not a host name or an IP address, with an
