@@ -120,11 +120,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startLogged runs the built server on data, its log (stderr) kept, and returns its address; the
-// address is nil, and the process has ended, when the server did not start.
-func startLogged(t *testing.T, bin, data string) (*exec.Cmd, net.Addr, *syncBuffer) {
+// startLogged runs the built server on data with flags, its log (stderr) kept, and returns its
+// address; the address is nil, and the process has ended, when the server did not start.
+func startLogged(t *testing.T, bin, data string, flags ...string) (*exec.Cmd, net.Addr, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--data", data, "--log-level", "warn")
+	cmd := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0", "--data", data, "--log-level", "warn"}, flags...)...)
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
 	out, err := cmd.StdoutPipe()

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -40,32 +38,11 @@ var listening = regexp.MustCompile(`listening on (\S+)`)
 // startBinary runs the built server on the data folder and returns its address.
 func startBinary(t *testing.T, bin, data string) (*exec.Cmd, net.Addr) {
 	t.Helper()
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--data", data, "--bot-delay", "0s",
-		"--conn-rate", "1000", "--conn-burst", "1000", "--log-level", "warn")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	cmd, addr, logs := startLogged(t, bin, data, "--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000")
+	if addr == nil {
+		t.Fatalf("the server did not start:\n%s", logs)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	lines := bufio.NewScanner(out)
-	for lines.Scan() {
-		if m := listening.FindStringSubmatch(lines.Text()); m != nil {
-			addr, err := net.ResolveTCPAddr("tcp", m[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			go func() {
-				for lines.Scan() {
-				}
-			}()
-			return cmd, addr
-		}
-	}
-	t.Fatalf("the server did not start")
-	return nil, nil
+	return cmd, addr
 }
 
 // plainCommand runs a command without a PTY and returns its output; it must succeed.
@@ -78,23 +55,11 @@ func plainCommand(t *testing.T, addr net.Addr, key ssh.Signer, cmd string) strin
 	return out
 }
 
-// runPlain runs a command without a PTY and returns its stdout, its stderr and how it ended.
+// runPlain runs a command without a PTY as "reader" and returns its stdout, its stderr and how it
+// ended.
 func runPlain(t *testing.T, addr net.Addr, key ssh.Signer, cmd string) (string, string, error) {
 	t.Helper()
-	conn, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{User: "reader",
-		Auth: []ssh.AuthMethod{ssh.PublicKeys(key)}, HostKeyCallback: ssh.InsecureIgnoreHostKey()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	sess, err := conn.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out, errOut bytes.Buffer
-	sess.Stdout, sess.Stderr = &out, &errOut
-	err = sess.Run(cmd)
-	return out.String(), errOut.String(), err
+	return runPlainAs(t, addr, "reader", key, cmd)
 }
 
 // playMoves plays n moves (all when n < 0) of the test's own copy of the game through the players'
