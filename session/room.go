@@ -704,8 +704,8 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 
 // wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,
 // but breaks no line inside parentheses or just before them: "pick a stack (1, 2 or 3)" never
-// leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy", nor "seat 2" its "2". When that cannot fit (a bracket too long, or never closed), it
-// wraps as draw.Wrap does.
+// leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy", nor "seat 2" its "2". When that cannot
+// fit (a bracket too long, or never closed), it wraps as draw.Wrap does.
 func wrapKeepingParens(s string, width int) []string {
 	lines := wrapParens(s, width)
 	for _, l := range lines {
@@ -732,20 +732,7 @@ func wrapParens(s string, width int) []string {
 	if n := len(words); n > 1 && draw.TextWidth(words[n-1]) <= 3 {
 		words = append(words[:n-2], words[n-2]+" "+words[n-1])
 	}
-	var out []string
-	line := ""
-	for _, word := range words {
-		switch {
-		case line == "":
-			line = word
-		case draw.TextWidth(line)+1+draw.TextWidth(word) <= width:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = word
-		}
-	}
-	return append(out, line)
+	return draw.Fill(words, width)
 }
 
 // chatCache holds the chat as last wrapped for the panel: the panel is drawn again at every

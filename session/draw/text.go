@@ -60,21 +60,28 @@ func Wrap(s string, width int) []string {
 	}
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			switch {
-			case line == "":
-				line = word
-			case TextWidth(line)+1+TextWidth(word) <= width:
-				line += " " + word
-			default:
-				out = append(out, line)
-				line = word
-			}
-		}
-		out = append(out, line)
+		out = append(out, Fill(strings.Fields(para), width)...)
 	}
 	return out
+}
+
+// Fill lays words out on lines of at most width columns, one space between them, as many on a
+// line as fit (a word wider than width gets a line of its own); no words make one empty line.
+func Fill(words []string, width int) []string {
+	var out []string
+	line := ""
+	for _, word := range words {
+		switch {
+		case line == "":
+			line = word
+		case TextWidth(line)+1+TextWidth(word) <= width:
+			line += " " + word
+		default:
+			out = append(out, line)
+			line = word
+		}
+	}
+	return append(out, line)
 }
 
 // oneLine reports whether wrap would return s itself as its one line: s is empty, or its words
