@@ -31,6 +31,7 @@
 // seat to a bot ([Sub.AddBot]) or end the match without rating ([Sub.EndMatch]).
 //
 // Time is read only through timers (time.AfterFunc) whose callbacks send into the inbox, for the
-// seat grace, the expiry of empty rooms and the bots' thinking time, and as wall-clock stamps on
-// chat lines and countdowns. The engines themselves never see a clock.
+// seat grace, the expiry of empty rooms, the bots' thinking time and timed turns (a
+// rules.TurnTimer engine's, see turnclock.go), and as wall-clock stamps on chat lines and
+// countdowns. The engines themselves never see a clock.
 package rooms

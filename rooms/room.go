@@ -61,6 +61,8 @@ type Room struct {
 	emptyGen   uint64
 	emptyTimer *time.Timer
 	thinking   map[rules.Seat]botToken // bots asked for a move, and for which position
+	turn       *turnTimer              // the timed turn's timer, nil when none runs
+	turnGen    uint64                  // turnTimer.gen of the latest timer
 }
 
 // inboxSize is the capacity of a room's inbox.
@@ -289,6 +291,7 @@ func (r *Room) stop(notice string) {
 	}
 	clear(r.subs)
 	r.cancelEmpty()
+	r.stopTurn()
 	for _, st := range r.seats {
 		r.clearGrace(st)
 	}
@@ -378,6 +381,7 @@ func (r *Room) startMatch() {
 		r.finish(r.outcome, false)
 		return
 	}
+	r.armTurn(rules.Spectator)
 	r.kickBots()
 }
 
@@ -409,6 +413,7 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	r.outcome = out
 	r.hub.moves.Add(1)
 	if !out.Over {
+		r.armTurn(seat)
 		r.kickBots()
 		r.broadcast()
 		return nil
@@ -433,6 +438,7 @@ func (r *Room) conclude(out rules.Outcome, unrated bool) {
 	r.phase = Finished
 	r.outcome, r.unrated = out, unrated
 	clear(r.thinking)
+	r.stopTurn()
 	for _, st := range r.seats {
 		r.clearGrace(st)
 	}

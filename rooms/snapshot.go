@@ -59,6 +59,9 @@ type Snapshot struct {
 	You rules.Seat
 	// ToMove lists the seats that may act now (Playing only).
 	ToMove []rules.Seat
+	// Clock is the time of the turn being played when the game times its turns; its Ends is zero
+	// otherwise.
+	Clock TurnClock
 	// View is engine.View(You), the game's own view value; nil while Waiting.
 	View    any
 	Outcome rules.Outcome
@@ -185,6 +188,7 @@ func (s Summary) SeatList() string {
 type shared struct {
 	seats   []SeatInfo
 	toMove  []rules.Seat
+	clock   TurnClock
 	outcome rules.Outcome
 	moves   []MoveRecord
 	views   map[rules.Seat]any
@@ -202,6 +206,7 @@ func (r *Room) newShared() *shared {
 	sh.outcome.Ranks = slices.Clone(r.outcome.Ranks)
 	if r.phase == Playing {
 		sh.toMove = r.engine.ToMove()
+		sh.clock = r.turnClock()
 	}
 	return sh
 }
@@ -219,6 +224,7 @@ func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 		Seats:      sh.seats,
 		You:        s.seat,
 		ToMove:     sh.toMove,
+		Clock:      sh.clock,
 		Outcome:    sh.outcome,
 		Unrated:    r.unrated,
 		Moves:      sh.moves,

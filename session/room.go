@@ -151,16 +151,26 @@ func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	return r.tick()
 }
 
-// tick arms the one-second countdown tick when a dropped seat's countdown is showing.
+// tick arms the one-second countdown tick when a dropped seat's countdown or a timed turn's clock
+// is showing.
 func (r *roomScreen) tick() tea.Cmd {
 	if r.ticking || !r.countingDown() {
 		return nil
 	}
 	r.ticking = true
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+	next := time.Second
+	if c := r.snap.Clock; !c.Ends.IsZero() {
+		if d := time.Until(c.Ends) % time.Second; d > 0 {
+			next = d // when the turn's clock shows the next second
+		}
+	}
+	return tea.Tick(next, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 func (r *roomScreen) countingDown() bool {
+	if r.snap.Phase == rooms.Playing && !r.snap.Clock.Ends.IsZero() {
+		return true
+	}
 	for _, s := range r.snap.Seats {
 		if !s.GraceUntil.IsZero() && !s.Abandoned && !s.Connected {
 			return true
@@ -672,9 +682,9 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 	}
 	if s.You != rules.Spectator && slices.Contains(s.ToMove, s.You) {
 		if yours == "" {
-			return []string{st.OK.Render("Your turn."), ""}
+			return append([]string{st.OK.Render("Your turn.")}, r.clockLines(st, w)...)
 		}
-		return append(wrapKeepingParens(st.OK.Render("Your turn:")+" "+yours, w), "")
+		return append(wrapKeepingParens(st.OK.Render("Your turn:")+" "+yours, w), r.clockLines(st, w)...)
 	}
 	names := make([]string, 0, len(s.ToMove))
 	for _, i := range s.ToMove {
@@ -698,6 +708,30 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 			verb = " are "
 		}
 		text = who + verb + theirs + "."
+	}
+	return append(wrapKeepingParens(text, w), r.clockLines(st, w)...)
+}
+
+// clockWarning is the time left under which a turn's clock is drawn as a warning.
+const clockWarning = 30 * time.Second
+
+// clockLines end the turn lines: the time the timed turn has left, when the game times its turns
+// ("2:41 left for your turn", "bob (Blue) has 2:41"), then a blank line.
+func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
+	c := r.snap.Clock
+	if c.Ends.IsZero() || int(c.Seat) >= len(r.snap.Seats) {
+		return []string{""}
+	}
+	left := c.Left(time.Now())
+	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+	if left <= clockWarning {
+		clock = st.Err.Render(clock)
+	} else {
+		clock = st.Bold.Render(clock)
+	}
+	text := clock + " left for your turn"
+	if c.Seat != r.snap.You {
+		text = r.snap.Seats[c.Seat].Name + " (" + seatTag(r.board, st, int(c.Seat)) + ") has " + clock
 	}
 	return append(wrapKeepingParens(text, w), "")
 }

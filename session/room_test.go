@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -210,4 +212,33 @@ func TestMovePromptShowsNotation(t *testing.T) {
 	if out := plain(m.View().Content); strings.Contains(out, want) {
 		t.Errorf("the notation stays after the prompt closed:\n%s", out)
 	}
+}
+
+// TestTurnClockShown: when the game times its turns, the player to move reads the time left, the
+// others whose time it is; the screen asks for a tick when that time shows its next second.
+func TestTurnClockShown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap, state := stoneSnapshot(t, 14)
+		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(2*time.Minute + 40*time.Second + 300*time.Millisecond)}
+		m := roomModel(t, snap)
+		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:41 left for your turn") {
+			t.Errorf("the player to move does not read the time left:\n%s", mine)
+		}
+		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:41") {
+			t.Errorf("the other player does not read ann's time:\n%s", theirs)
+		}
+		if cmd := m.room.tick(); cmd != nil || !m.room.ticking {
+			t.Errorf("the clock's tick was not asked for when the snapshot came (ticking %v)", m.room.ticking)
+		}
+		m.room.ticking = false
+		start := time.Now()
+		msg := m.room.tick()()
+		if _, ok := msg.(tickMsg); !ok || time.Since(start) != 300*time.Millisecond {
+			t.Errorf("tick %T after %v, want the next second of the clock (300ms)", msg, time.Since(start))
+		}
+		snap.Clock = rooms.TurnClock{}
+		if m = roomModel(t, snap); strings.Contains(plain(m.View().Content), "left for your turn") || m.room.countingDown() {
+			t.Error("an untimed turn shows a clock, or ticks")
+		}
+	})
 }

@@ -3,6 +3,7 @@ package lhexicon
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/arcade/arcade/rules"
 )
@@ -258,4 +259,22 @@ func (s *State) SkipsNext(seat rules.Seat) bool {
 // SeatName returns the name of a seat as the engine's messages call it: "Player 1" to "Player 4".
 func SeatName(seat rules.Seat) string {
 	return fmt.Sprintf("Player %d", int(seat)+1)
+}
+
+// TurnLimit implements rules.TurnTimer: with timer=competition, the seat whose turn it is has
+// CompetitionSeconds, and passes when they run out (a pass lets a word that may be challenged
+// stand). When the last word awaits answers and nobody's turn follows, the first opponent who
+// has not answered has the time, and accepts the word when it runs out.
+func (s *State) TurnLimit() (seat rules.Seat, limit time.Duration, timeout string, ok bool) {
+	if s.timer != Competition || s.over {
+		return 0, 0, "", false
+	}
+	limit = CompetitionSeconds * time.Second
+	if t := s.Turn(); t >= 0 {
+		return t, limit, Move{Kind: Pass}.String(), true
+	}
+	if to := s.ToMove(); len(to) > 0 {
+		return to[0], limit, Move{Kind: Accept}.String(), true
+	}
+	return 0, 0, "", false
 }
