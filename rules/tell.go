@@ -32,3 +32,20 @@ func TellMove(e Engine, seat Seat, move string) string {
 	}
 	return move
 }
+
+// Annotator is implemented by engines whose notation leaves out what a move shows everybody
+// (Coloretta's "d" names no card). A move list writes the note after the move's notation.
+type Annotator interface {
+	// Annotate returns a few words on what move, by seat now, shows ("red", "red, +2"), or ""
+	// when the notation says it all or Apply would refuse the move.
+	Annotate(seat Seat, move string) string
+}
+
+// AnnotateMove returns e's note on move by seat (Annotator.Annotate), or "" when e is not an
+// Annotator.
+func AnnotateMove(e Engine, seat Seat, move string) string {
+	if a, ok := e.(Annotator); ok {
+		return a.Annotate(seat, move)
+	}
+	return ""
+}

@@ -231,7 +231,11 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	// The moves around the current one stand where a room shows its chat.
 	from := max(0, r.at-12)
 	for i := from; i < min(len(r.match.Moves), r.at+3); i++ {
-		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(r.match.Moves[i].Seat)), r.notation(i))
+		mv := r.match.Moves[i]
+		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), r.notation(i))
+		if note := rules.AnnotateMove(r.states[i], mv.Seat, mv.Move); note != "" {
+			line += ": " + note // what the notation does not show: Coloretta's cards
+		}
 		if i == r.at-1 {
 			line += "  ◀"
 		}
