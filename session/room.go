@@ -524,7 +524,7 @@ func (r *roomScreen) messageLines(st draw.Styles, w int) []string {
 	if r.msgErr {
 		text, style, indent = "✗ "+r.msg, st.Err, "   "
 	}
-	lines := draw.Wrap(text, w-1)
+	lines := wrapKeepingParens(text, w-1)
 	if len(lines) > 2 {
 		lines = []string{lines[0], strings.Join(lines[1:], " ")}
 	}
@@ -737,9 +737,10 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 }
 
 // wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,
-// but breaks no line inside parentheses or just before them: "pick a stack (1, 2 or 3)" never
-// leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy", nor "seat 2" its "2". When that cannot
-// fit (a bracket too long, or never closed), it wraps as draw.Wrap does.
+// but breaks no line inside parentheses or just before them, nor inside double quotes: "pick a
+// stack (1, 2 or 3)" never leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy", nor "seat 2"
+// its "2", nor an example of notation ("R3 c4-d6") its second half. When that cannot fit (a
+// bracket or a quote too long, or never closed), it wraps as draw.Wrap does.
 func wrapKeepingParens(s string, width int) []string {
 	lines := wrapParens(s, width)
 	for _, l := range lines {
@@ -752,15 +753,16 @@ func wrapKeepingParens(s string, width int) []string {
 
 func wrapParens(s string, width int) []string {
 	var words []string
-	depth := 0
+	depth, quoted := 0, false
 	for _, f := range strings.Fields(s) {
 		// A bracket stays with the word before it too: "Bo (greedy bot)", "draw (d)".
-		if depth > 0 || strings.HasPrefix(f, "(") && len(words) > 0 {
+		if depth > 0 || quoted || strings.HasPrefix(f, "(") && len(words) > 0 {
 			words[len(words)-1] += " " + f
 		} else {
 			words = append(words, f)
 		}
 		depth = max(0, depth+strings.Count(f, "(")-strings.Count(f, ")"))
+		quoted = quoted != (strings.Count(f, `"`)%2 == 1)
 	}
 	// A short last word stays with the one before it: "takes seat 2" leaves no "2" alone.
 	if n := len(words); n > 1 && draw.TextWidth(words[n-1]) <= 3 {

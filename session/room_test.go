@@ -242,3 +242,19 @@ func TestTurnClockShown(t *testing.T) {
 		}
 	})
 }
+
+// TestErrorKeepsItsExample: a two-line error never breaks inside a quoted example of notation,
+// wherever the break falls.
+func TestErrorKeepsItsExample(t *testing.T) {
+	for pad := range 30 {
+		m := roomModel(t, playedSnapshot(t, 4))
+		msg := "bad move: " + strings.Repeat("x", pad) + ` write a move as a piece and its path, e.g. "R3 c4-d6" or "R1 a1-c2", or pass`
+		next, _ := m.Update(moveDoneMsg{err: fmt.Errorf("%s", msg)})
+		screen := plain(next.(Model).View().Content)
+		for _, ex := range []string{`"R3 c4-d6"`, `"R1 a1-c2"`} {
+			if !strings.Contains(screen, ex) {
+				t.Fatalf("pad %d: the example %s is split:\n%s", pad, ex, screen)
+			}
+		}
+	}
+}
