@@ -261,6 +261,7 @@ func (l *lobby) bodyRows(w, h int, busy bool) int {
 // sizePager gives the page's pager the lines its page leaves it: the body's, less the lines drawn
 // above it (pagerTop).
 func (l *lobby) sizePager(w, h int, busy bool) {
+	w = min(w, lobbyWidth)
 	l.pager.setSize(w-2, l.bodyRows(w, h, busy)-l.pagerTop(w))
 }
 
@@ -279,7 +280,13 @@ func (l *lobby) pagerTop(w int) int {
 	return 0
 }
 
+// lobbyWidth is the widest the lobby is drawn: a wider window centres it, so that menus and lists
+// do not sit at the left of an empty screen, nor stretch lines past what an eye follows.
+const lobbyWidth = 100
+
 func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string {
+	margin := max(0, (w-lobbyWidth)/2)
+	w = min(w, lobbyWidth)
 	var body []string
 	var help []key.Binding
 	k := l.keys
@@ -329,6 +336,12 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		out = append(out, draw.Fit(" "+s, w))
 	}
 	out = append(out, l.helped.line(st, w, help))
+	if margin > 0 {
+		pad := draw.Spaces(margin)
+		for i, line := range out {
+			out[i] = pad + line
+		}
+	}
 	return strings.Join(out, "\n")
 }
 
