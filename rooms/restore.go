@@ -95,7 +95,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 				r.drop(st)
 			}
 		}
-		r.armTurn(rules.Spectator) // a timed turn has its whole time again
+		r.armTurn(true) // a timed turn has its whole time again
 		r.kickBots()
 	}
 	r.publish()

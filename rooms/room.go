@@ -381,7 +381,7 @@ func (r *Room) startMatch() {
 		r.finish(r.outcome, false)
 		return
 	}
-	r.armTurn(rules.Spectator)
+	r.armTurn(true)
 	r.kickBots()
 }
 
@@ -413,7 +413,7 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	r.outcome = out
 	r.hub.moves.Add(1)
 	if !out.Over {
-		r.armTurn(seat)
+		r.armTurn(false)
 		r.kickBots()
 		r.broadcast()
 		return nil

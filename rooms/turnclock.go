@@ -31,33 +31,34 @@ func (c TurnClock) Left(now time.Time) time.Duration {
 // turnTimer is a room's running turn timer.
 type turnTimer struct {
 	TurnClock
+	turn  int    // rules.TurnLimit.Turn
 	gen   uint64 // the timer's generation: a callback of an older one does nothing
 	timer *time.Timer
 }
 
-// armTurn starts the timer of the turn now due when the engine times it. A turn that was already
-// timed keeps its time when the move just played was another seat's (an opponent's answer to a
-// challenge does not give the seat to move its time again); any other timer is stopped. by is the
-// seat that made the last move, or rules.Spectator at the start of a match. Room goroutine only.
-func (r *Room) armTurn(by rules.Seat) {
+// armTurn starts the timer of the turn now due when the engine times it, unless it is the turn
+// whose timer runs (same seat, same rules.TurnLimit.Turn: a turn of several moves, or an
+// opponent's answer during it); any other timer is stopped. restart starts it in any case (a
+// match begun or resumed). Room goroutine only.
+func (r *Room) armTurn(restart bool) {
 	tt, timed := r.engine.(rules.TurnTimer)
 	if r.phase != Playing || !timed {
 		r.stopTurn()
 		return
 	}
-	seat, limit, _, ok := tt.TurnLimit()
-	if !ok || seat < 0 || int(seat) >= len(r.seats) || limit <= 0 {
+	tl, ok := tt.TurnLimit()
+	if !ok || tl.Seat < 0 || int(tl.Seat) >= len(r.seats) || tl.Limit <= 0 {
 		r.stopTurn()
 		return
 	}
-	if t := r.turn; t != nil && t.Seat == seat && by != rules.Spectator && by != seat {
+	if t := r.turn; !restart && t != nil && t.Seat == tl.Seat && t.turn == tl.Turn {
 		return
 	}
 	r.stopTurn()
 	r.turnGen++
 	gen := r.turnGen
-	r.turn = &turnTimer{TurnClock: TurnClock{Seat: seat, Ends: time.Now().Add(limit)}, gen: gen}
-	r.turn.timer = time.AfterFunc(limit, func() { r.post(func() { r.timeUp(gen) }) })
+	r.turn = &turnTimer{TurnClock: TurnClock{Seat: tl.Seat, Ends: time.Now().Add(tl.Limit)}, turn: tl.Turn, gen: gen}
+	r.turn.timer = time.AfterFunc(tl.Limit, func() { r.post(func() { r.timeUp(gen) }) })
 }
 
 // stopTurn stops the turn timer, if one runs. Room goroutine only.
@@ -77,11 +78,12 @@ func (r *Room) timeUp(gen uint64) {
 	if t == nil || t.gen != gen || r.phase != Playing {
 		return
 	}
-	seat, _, move, ok := r.engine.(rules.TurnTimer).TurnLimit()
-	if !ok || seat != t.Seat {
-		r.armTurn(rules.Spectator)
+	tl, ok := r.engine.(rules.TurnTimer).TurnLimit()
+	if !ok || tl.Seat != t.Seat || tl.Turn != t.turn {
+		r.armTurn(true)
 		return
 	}
+	seat, move := tl.Seat, tl.Timeout
 	r.system("%s ran out of time: %s", r.seats[seat].name(), move)
 	err := r.apply(seat, move)
 	switch {

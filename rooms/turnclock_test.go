@@ -10,25 +10,34 @@ import (
 )
 
 // timedRace is the race game with timed turns: the seat whose turn it is (seat 0 whenever every
-// seat may add, turns=no) has a minute, and adds 1 when it runs out.
-type timedRace struct{ race }
+// seat may add, turns=no) has a minute, and adds 1 when it runs out. With turns=no, a turn is
+// seat 0's until seat 0 moves: the others' moves go on in it.
+type timedRace struct {
+	race
+	turns int
+}
 
 func (g timedRace) Apply(seat rules.Seat, move string) (rules.Engine, error) {
 	next, err := g.race.Apply(seat, move)
 	if err != nil {
 		return nil, err
 	}
-	return timedRace{next.(race)}, nil
+	turns := g.turns
+	if !g.free || seat == 0 {
+		turns++
+	}
+	return timedRace{next.(race), turns}, nil
 }
 
-func (g timedRace) TurnLimit() (rules.Seat, time.Duration, string, bool) {
+func (g timedRace) TurnLimit() (rules.TurnLimit, bool) {
 	if g.over {
-		return 0, 0, "", false
+		return rules.TurnLimit{}, false
 	}
+	t := rules.TurnLimit{Seat: rules.Seat(g.turn), Turn: g.turns, Limit: time.Minute, Timeout: "1"}
 	if g.free {
-		return 0, time.Minute, "1", true
+		t.Seat = 0
 	}
-	return rules.Seat(g.turn), time.Minute, "1", true
+	return t, true
 }
 
 var timedRaceGame = func() rules.Game {
@@ -39,7 +48,7 @@ var timedRaceGame = func() rules.Game {
 		if err != nil {
 			return nil, err
 		}
-		return timedRace{e.(race)}, nil
+		return timedRace{race: e.(race)}, nil
 	}
 	return g
 }()

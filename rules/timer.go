@@ -8,8 +8,22 @@ import "time"
 // when it runs out, plays that move for the seat; the move is recorded like any other, so a replay
 // or a resume reproduces it.
 type TurnTimer interface {
-	// TurnLimit returns the seat whose turn is timed now, the time the turn may take, and the move
-	// (in notation, legal now for that seat) played for it when that time runs out. ok is false
-	// when no turn is timed: an untimed match, or one that is over.
-	TurnLimit() (seat Seat, limit time.Duration, timeout string, ok bool)
+	// TurnLimit returns the turn timed now; ok is false when no turn is timed: an untimed match,
+	// or one that is over.
+	TurnLimit() (t TurnLimit, ok bool)
+}
+
+// TurnLimit is a timed turn.
+type TurnLimit struct {
+	// Seat is the seat whose time runs.
+	Seat Seat
+	// Turn tells turns apart: while Seat and Turn stay the same from one move to the next (a turn
+	// of several moves, or another seat's answer during the turn), the time runs on; when either
+	// changes, the new turn has its whole Limit.
+	Turn int
+	// Limit is the time the turn may take.
+	Limit time.Duration
+	// Timeout is the move, in notation and legal now for Seat, that is played for it when its
+	// time runs out.
+	Timeout string
 }

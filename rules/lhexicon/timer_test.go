@@ -13,16 +13,17 @@ import (
 func TestTurnLimit(t *testing.T) {
 	check := func(s *State, seat rules.Seat, move string, ok bool) {
 		t.Helper()
-		gs, limit, gm, gok := s.TurnLimit()
-		if gok != ok || (ok && (gs != seat || gm != move || limit != 3*time.Minute)) {
-			t.Errorf("TurnLimit = %d %v %q %v, want %d 3m %q %v", gs, limit, gm, gok, seat, move, ok)
+		tl, gok := s.TurnLimit()
+		if gok != ok || (ok && (tl.Seat != seat || tl.Timeout != move || tl.Limit != 3*time.Minute)) {
+			t.Errorf("TurnLimit = %+v %v, want %d 3m %q %v", tl, gok, seat, move, ok)
 		}
 		if ok {
-			if _, err := s.Apply(gs, gm); err != nil {
-				t.Errorf("the timeout move %q of seat %d is refused: %v", gm, gs, err)
+			if _, err := s.Apply(tl.Seat, tl.Timeout); err != nil {
+				t.Errorf("the timeout move %q of seat %d is refused: %v", tl.Timeout, tl.Seat, err)
 			}
 		}
 	}
+	turn := func(s *State) int { tl, _ := s.TurnLimit(); return tl.Turn }
 	check(emptyGame(t, 2, Auto, "catxxxx"), 0, "", false)
 
 	s := emptyGame(t, 2, ByChallenge, "catxxxx")
@@ -30,6 +31,28 @@ func TestTurnLimit(t *testing.T) {
 	check(s, 0, "pass", true)
 	s = mustPlay(t, s, 0, "h8 cat e,e")
 	check(s, 1, "pass", true) // passing lets the word stand
+
+	// Three players: the third's answer goes on in the same turn; the next player's move, or a
+	// withdrawn word, begins another.
+	s = emptyGame(t, 3, ByChallenge, "catxxxx")
+	s.timer = Competition
+	s = mustPlay(t, s, 0, "h8 cat e,e")
+	t1 := turn(s)
+	if s2 := mustPlay(t, s, 2, "accept"); turn(s2) != t1 {
+		t.Errorf("an opponent's accept began turn %d after %d", turn(s2), t1)
+	}
+	if s2 := mustPlay(t, s, 2, "challenge"); turn(s2) != t1 {
+		t.Errorf("a third player's challenge of a good word began turn %d after %d", turn(s2), t1)
+	}
+	if s2 := mustPlay(t, s, 1, "pass"); turn(s2) == t1 {
+		t.Error("the next player's pass did not begin a turn")
+	}
+	s = emptyGame(t, 3, ByChallenge, "ctaxxxx")
+	s.timer = Competition
+	s = mustPlay(t, s, 0, "h8 cta e,e")
+	if s2 := mustPlay(t, s, 2, "challenge"); turn(s2) == turn(s) {
+		t.Errorf("a withdrawn word did not begin a turn (%d)", turn(s2))
+	}
 
 	// The last word: bank empty, rack used up. Nobody's turn follows; seat 1 may still answer.
 	s = emptyGame(t, 2, ByChallenge, "cat")
