@@ -18,7 +18,8 @@
 // it. Other moves: "x ab?" exchanges a, b and a blank ("qu" for the Qu tile), "s h8 c3" swaps the
 // blanks on h8 and c3, "pass", "challenge", "accept", and "end" in a solo game. Move.String is
 // canonical; ParseMove also takes any case for keywords and hexes, spaces or dashes between
-// directions, "exchange", "swap" and "p".
+// directions, "exchange", "swap" and "p". State.Canonical (rules.Teller) writes the tiles a play
+// names on occupied hexes as the board has them, and State.Tell says a move in words for replays.
 //
 // Turns. Seat 0 plays first; turns go by seat number. The bank is shuffled from the match seed;
 // each seat draws 7 tiles in seat order; tiles are drawn after every play. An exchange draws the
