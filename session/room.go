@@ -131,24 +131,49 @@ type roomScreen struct {
 	labels  []string // seatLabel's drawn labels by seat, for this board
 	addr    string   // Config.Address
 	boardX  int      // the column the board starts at, as last drawn (clicks are the board's from there)
+	noBell  bool     // Config.NoBell
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
 	return &roomScreen{sub: sub, me: me, games: games, boards: boards, keys: &roomKeyMap, level: -1}
 }
 
-// apply takes a new snapshot; it returns a tick while a countdown is on screen.
+// apply takes a new snapshot; it returns a tick while a countdown is on screen, and the
+// terminal's bell when it has just become the player's turn (unless the bell is off).
 func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	if !r.have || r.board == nil {
 		r.board, r.labels = r.boards.board(snap.GameID), nil
 	}
 	prevPhase := r.snap.Phase
+	wasMine := r.have && r.yourTurn()
 	r.snap, r.have = snap, true
 	r.cache.valid = false
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.msg = ""
 	}
+	if !wasMine && r.yourTurn() && !r.noBell {
+		return tea.Batch(r.tick(), tea.Raw(bell))
+	}
 	return r.tick()
+}
+
+// bell is the terminal's bell (BEL), rung when it becomes the player's turn.
+const bell = "\a"
+
+// yourTurn reports whether the snapshot shows a match in which the viewer may act now.
+func (r *roomScreen) yourTurn() bool {
+	s := &r.snap
+	return s.Phase == rooms.Playing && s.You != rules.Spectator && slices.Contains(s.ToMove, s.You)
+}
+
+// title is the terminal window's title for the room: "your move · Stone Towers · K7QXM" while the
+// viewer may act, else the game and the code.
+func (r *roomScreen) title() string {
+	t := r.snap.GameName + " · " + r.snap.Code
+	if r.yourTurn() {
+		t = "your move · " + t
+	}
+	return t
 }
 
 // tick arms the one-second countdown tick when a dropped seat's countdown or a timed turn's clock

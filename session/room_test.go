@@ -258,3 +258,52 @@ func TestErrorKeepsItsExample(t *testing.T) {
 		}
 	}
 }
+
+// rings reports whether cmd, run, asks the terminal for its bell.
+func rings(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	switch msg := cmd().(type) {
+	case tea.RawMsg:
+		return msg.Msg == bell
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if c != nil && rings(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestYourTurnRingsAndTitles: when it becomes the player's turn the terminal's bell rings once
+// (not with every snapshot of that turn, nor with the bell off) and the window's title says "your
+// move"; otherwise the title names the game and the room.
+func TestYourTurnRingsAndTitles(t *testing.T) {
+	snap, state := stoneSnapshot(t, 14) // ann (seat 0) to move
+	m := roomModel(t, seen(snap, state, 1))
+	if got := m.View().WindowTitle; got != "Stone Towers · K7QXM" {
+		t.Errorf("title while waiting %q", got)
+	}
+	nextSnap, nextState := stoneSnapshot(t, 15) // bob to move
+	nextSnap = seen(nextSnap, nextState, 1)
+	if !rings(m.room.apply(nextSnap)) {
+		t.Error("no bell when it became bob's turn")
+	}
+	if got := m.View().WindowTitle; got != "your move · Stone Towers · K7QXM" {
+		t.Errorf("title on bob's turn %q", got)
+	}
+	if rings(m.room.apply(nextSnap)) {
+		t.Error("the bell rang again in the same turn")
+	}
+	m = roomModel(t, seen(snap, state, 1))
+	m.room.noBell = true
+	if rings(m.room.apply(nextSnap)) {
+		t.Error("the bell rang with the bell off")
+	}
+	m.room = nil
+	if got := m.View().WindowTitle; got != "arcade" {
+		t.Errorf("title in the lobby %q", got)
+	}
+}

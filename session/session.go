@@ -55,6 +55,8 @@ type Config struct {
 	NoColor bool
 	// ASCII draws with ASCII characters only, for terminals with poor Unicode.
 	ASCII bool
+	// NoBell keeps quiet the terminal bell that rings when it becomes the player's turn.
+	NoBell bool
 	// Address is what players type after ssh to reach this server, e.g. "-p 2222
 	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
 	// joins them. Empty shows HOST.
@@ -258,6 +260,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
+		m.room.noBell = m.cfg.NoBell
 		m.room.addr = m.cfg.Address
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
@@ -341,6 +344,9 @@ func (m Model) view(content string) tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "arcade"
+	if m.room != nil && m.room.have && m.replay == nil {
+		v.WindowTitle = m.room.title() // "your move · GAME · CODE" when it is the player's turn
+	}
 	return v
 }
 
