@@ -409,7 +409,8 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 		return ErrNotSaved
 	}
 	r.engine = next
-	r.moves = append(r.moves, MoveRecord{Seat: seat, Move: move, Name: r.seats[seat].name()})
+	r.moves = append(r.moves, MoveRecord{Seat: seat, Move: move, Name: r.seats[seat].name(),
+		Public: rules.ConcealMove(r.engine, move)})
 	r.outcome = out
 	r.hub.moves.Add(1)
 	if !out.Over {

@@ -106,6 +106,9 @@ type MoveRecord struct {
 	Move string
 	// Name is the name of the seat's holder when the move was made.
 	Name string
+	// Public is the move as the other players may read it while the match goes on, when Move
+	// shows what only its mover may know (rules.Concealer); "" when Move is public.
+	Public string
 }
 
 // ChatLine is one line of chat. System lines (joins, leaves, drops, bot takeovers, results) have

@@ -49,3 +49,23 @@ func AnnotateMove(e Engine, seat Seat, move string) string {
 	}
 	return ""
 }
+
+// Concealer is implemented by engines whose notation of a move shows what only its mover may know
+// (the tiles a Lhex-i'-con exchange gives back). While the match goes on, a room shows the others
+// the concealed form; the record keeps the move as played.
+type Concealer interface {
+	// Conceal returns move as the other players may read it ("x 3 tiles"), or move itself when it
+	// shows nothing private.
+	Conceal(move string) string
+}
+
+// ConcealMove returns e's concealed form of move (Concealer.Conceal), or "" when e is not a
+// Concealer or the move shows nothing private.
+func ConcealMove(e Engine, move string) string {
+	if c, ok := e.(Concealer); ok {
+		if shown := c.Conceal(move); shown != move {
+			return shown
+		}
+	}
+	return ""
+}

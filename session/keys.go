@@ -31,13 +31,14 @@ func newLobbyKeys() lobbyKeys {
 
 // roomKeys are the room screen's key bindings; a board adds its own.
 type roomKeys struct {
-	Prompt, Chat, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
+	Prompt, Chat, Moves, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
 }
 
 func newRoomKeys() roomKeys {
 	return roomKeys{
 		Prompt:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "type move")),
 		Chat:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
+		Moves:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "moves")),
 		Rules:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "rules")),
 		Bot:        key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),
 		Level:      key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),

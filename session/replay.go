@@ -252,7 +252,7 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	}
 	header := st.Title.Render(r.game.Name) + st.Dim.Render(" · replay of match ") + st.Bold.Render(r.match.ID) +
 		st.Dim.Render(state)
-	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}}
+	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}, replaying: true}
 	told := draw.Wrap(r.told(), w-1) // a long move takes a second line
 	if len(told) > 2 {
 		told = told[:2]

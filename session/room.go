@@ -132,6 +132,10 @@ type roomScreen struct {
 	addr    string   // Config.Address
 	boardX  int      // the column the board starts at, as last drawn (clicks are the board's from there)
 	noBell  bool     // Config.NoBell
+	// showMoves shows the match's moves at the foot of the panel, in place of the chat (tab).
+	showMoves bool
+	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
+	replaying bool
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
@@ -317,6 +321,9 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, false
 	case key.Matches(km, k.Chat):
 		r.focus, r.input = focusChat, newLineInput("chat: ", 200)
+		return nil, false
+	case key.Matches(km, k.Moves):
+		r.showMoves, r.cache.valid = !r.showMoves, false
 		return nil, false
 	case key.Matches(km, k.Rules):
 		r.focus, r.cache.valid = focusRules, false
@@ -588,7 +595,7 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if seated && s.Phase == rooms.Finished {
 		out = append(out, k.Rematch)
 	}
-	return append(out, k.Chat, k.Rules, k.Leave)
+	return append(out, k.Chat, k.Rules, k.Leave) // (tab is told on the panel's rule)
 }
 
 // panel draws the side panel: seats and scores, the game's status, then chat and log.
@@ -645,9 +652,50 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
-	// Chat and log fill the rest, newest last.
-	lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
+	// Chat and log, or the moves, fill the rest, newest last, under a rule that says which and
+	// how to see the other (the help line has no room left for tab).
+	switch {
+	case r.replaying:
+		lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
+	case r.showMoves:
+		lines = append(lines, panelRule(st, "moves · tab: chat", w))
+		return append(lines, r.movesTail(st, w, h-len(lines))...)
+	default:
+		lines = append(lines, panelRule(st, "tab: moves", w))
+	}
 	return append(lines, r.chatTail(st, w, h-len(lines))...)
+}
+
+// panelRule draws the rule across the panel with a label near its right end: "──── tab: moves ─".
+func panelRule(st draw.Styles, label string, w int) string {
+	label = " " + label + " "
+	if draw.TextWidth(label)+2 > w {
+		return st.Dim.Render(strings.Repeat("─", w))
+	}
+	return st.Dim.Render(strings.Repeat("─", w-draw.TextWidth(label)-1) + label + "─")
+}
+
+// movesTail draws the last moves of the match that fit in room lines of w columns, one a line
+// ("12. Red b a3"; a long one cut), in the notation the game takes. A move that shows what only
+// its mover may know is shown to the others as they may read it (MoveRecord.Public).
+func (r *roomScreen) movesTail(st draw.Styles, w, room int) []string {
+	moves := r.snap.Moves
+	if room <= 0 {
+		return nil
+	}
+	if len(moves) == 0 {
+		return []string{st.Dim.Render("No moves yet.")}
+	}
+	var lines []string
+	for i := max(0, len(moves)-room); i < len(moves); i++ {
+		mv := moves[i]
+		text := mv.Move
+		if mv.Public != "" && mv.Seat != r.snap.You {
+			text = mv.Public
+		}
+		lines = append(lines, draw.Fit(fmt.Sprintf("%3d. %s %s", i+1, seatTag(r.board, st, int(mv.Seat)), text), w))
+	}
+	return lines
 }
 
 // seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",

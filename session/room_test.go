@@ -307,3 +307,35 @@ func TestYourTurnRingsAndTitles(t *testing.T) {
 		t.Errorf("title in the lobby %q", got)
 	}
 }
+
+// TestMovesPanel: tab shows the match's last moves in place of the chat, and tab again the chat;
+// a move that shows what only its mover may know is shown to the others in its public form.
+func TestMovesPanel(t *testing.T) {
+	snap, _ := stoneSnapshot(t, 14)
+	n := len(snap.Moves)
+	last := fmt.Sprintf("%3d. %s %s", n, "Blue", snap.Moves[n-1].Move)
+	m := roomModel(t, snap)
+	if out := plain(m.View().Content); !strings.Contains(out, "tab: moves") || strings.Contains(out, last) {
+		t.Fatalf("the chat's rule does not tell tab, or the moves show already:\n%s", out)
+	}
+	m = press(m, "tab")
+	out := plain(m.View().Content)
+	if !strings.Contains(out, "moves · tab: chat") || !strings.Contains(out, last) || strings.Contains(out, "good luck") {
+		t.Fatalf("tab does not show the moves (%q) in place of the chat:\n%s", last, out)
+	}
+	// A private move: seat 1's exchange is "x 2 tiles" to seat 0, and the tiles to seat 1.
+	snap.Moves = append(snap.Moves[:n:n], rooms.MoveRecord{Seat: 1, Move: "x ab", Public: "x 2 tiles"})
+	m = press(roomModel(t, snap), "tab")
+	if out := plain(m.View().Content); !strings.Contains(out, "Blue x 2 tiles") || strings.Contains(out, "x ab") {
+		t.Errorf("seat 0 reads seat 1's private move:\n%s", out)
+	}
+	snap.You = 1
+	m = press(roomModel(t, snap), "tab")
+	if out := plain(m.View().Content); !strings.Contains(out, "Blue x ab") {
+		t.Errorf("seat 1 does not read its own move:\n%s", out)
+	}
+	m = press(m, "tab")
+	if out := plain(m.View().Content); !strings.Contains(out, "good luck") {
+		t.Errorf("tab again does not bring the chat back:\n%s", out)
+	}
+}

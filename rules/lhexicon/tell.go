@@ -91,3 +91,15 @@ func plural(n int, noun string) string {
 	}
 	return noun + "s"
 }
+
+var _ rules.Concealer = (*State)(nil)
+
+// Conceal hides the tiles of an exchange, which only their player may know: "x 3 tiles". Other
+// moves are public.
+func (s *State) Conceal(move string) string {
+	m, err := ParseMove(move)
+	if err != nil || m.Kind != Exchange {
+		return move
+	}
+	return fmt.Sprintf("x %d %s", len(m.Give), plural(len(m.Give), "tile"))
+}

@@ -69,3 +69,17 @@ func TestLegalIsCanonical(t *testing.T) {
 		st = mustPlay(t, st, seat, legal[rng.IntN(len(legal))])
 	}
 }
+
+// TestConceal: an exchange's tiles are hidden from the others; every other move is public.
+func TestConceal(t *testing.T) {
+	s := emptyGame(t, 2, Auto, "cat?xxx")
+	for move, want := range map[string]string{"x ab?": "x 3 tiles", "x c": "x 1 tile", "pass": "pass",
+		"h8 cat e,e": "h8 cat e,e"} {
+		if got := s.Conceal(move); got != want {
+			t.Errorf("Conceal(%q) = %q, want %q", move, got, want)
+		}
+	}
+	if got := rules.ConcealMove(s, "pass"); got != "" {
+		t.Errorf("ConcealMove of a public move = %q, want \"\"", got)
+	}
+}
