@@ -27,6 +27,7 @@ const (
 	pageRules
 	pageBoard
 	pageMine
+	pageQuick
 )
 
 // menuItems are the lobby's main menu, in order.
@@ -34,6 +35,7 @@ var menuItems = []struct {
 	label string
 	page  lobbyPage
 }{
+	{"Quick match", pageQuick},
 	{"New room", pageNew},
 	{"Join a room by code", pageJoin},
 	{"Open rooms", pageRooms},
@@ -159,7 +161,7 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 			case pageRooms:
 				l.list, l.sel = hub.List(), 0
 				l.pager = newListPager(l.roomItems(), 0, roomsIndent)
-			case pageHelp:
+			case pageHelp, pageQuick:
 				l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
 			case pageBoard:
 				l.loadBoard()
@@ -209,6 +211,13 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageRules:
 		l.scroll(km)
+	case pageQuick:
+		switch {
+		case l.scroll(km):
+			l.game = max(0, l.pager.selected())
+		case key.Matches(km, k.Enter) && l.game < len(l.games):
+			return lobbyAction{start: &Start{Mode: ModeQuick, Game: l.games[l.game].ID}}
+		}
 	case pageBoard:
 		switch {
 		case key.Matches(km, k.Left):
@@ -276,6 +285,8 @@ func (l *lobby) pagerTop(w int) int {
 		return 3
 	case pageMine:
 		return len(l.mineHead(draw.Styles{}))
+	case pageQuick:
+		return len(quickHead(draw.Styles{}, w))
 	}
 	return 0
 }
@@ -306,6 +317,9 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	case pageRooms:
 		body = l.roomsView(st)
 		help = append(l.pager.bindings(), withHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back)
+	case pageQuick:
+		body = append(quickHead(st, w), l.pager.view(st.Sel)...)
+		help = append(l.pager.bindings(), withHelp(k.Enter, "play"), k.Back)
 	case pageHelp:
 		body = append(l.helpHead(st, w), l.pager.view(st.Sel)...)
 		help = append(l.pager.bindings(), withHelp(k.Enter, "rules"), k.Back)
@@ -417,13 +431,23 @@ func (l *lobby) helpHead(st draw.Styles, w int) []string {
 // this server.
 func (l *lobby) helpText() []string {
 	return []string{
-		"Create a room and give its code to friends. They join with",
+		"For a game now against whoever wants one, choose Quick match, or type",
+		"  " + sshCommand(l.addr, "play GAME"),
+		"Or create a room and give its code to friends. They join with",
 		"  " + sshCommand(l.addr, "join CODE"),
 		"and anyone can watch with",
 		"  " + sshCommand(l.addr, "watch CODE"),
 		"Alone? Seat a bot. In a room: arrows or hjkl move, enter plays, : types a move, t chats, " +
 			"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
 	}
+}
+
+// quickHead is the quick-match page's text above its list of games.
+func quickHead(st draw.Styles, w int) []string {
+	lines := []string{st.Bold.Render("Quick match"), ""}
+	lines = append(lines, draw.Wrap("Pick a game: you play the next player who wants the same, "+
+		"the closest in rating first. If nobody comes, a bot is offered.", max(w-4, 20))...)
+	return append(lines, "")
 }
 
 // gameItems are the games' lines for the help page's pager.

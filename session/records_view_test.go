@@ -49,14 +49,14 @@ func recordsModel() Model {
 }
 
 func TestLeaderboardGolden(t *testing.T) {
-	m := press(recordsModel(), "down", "down", "down", "enter")
+	m := press(recordsModel(), "down", "down", "down", "down", "enter")
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
 }
 
 func TestMyMatchesGolden(t *testing.T) {
-	m := press(recordsModel(), "down", "down", "down", "down", "enter")
+	m := press(recordsModel(), "down", "down", "down", "down", "down", "enter")
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))

@@ -191,7 +191,7 @@ func TestErrorsClear(t *testing.T) {
 
 // TestRatedGamesPlural: one rated game is "1 rated game".
 func TestRatedGamesPlural(t *testing.T) {
-	m := press(recordsModel(), "down", "down", "down", "down", "enter")
+	m := press(recordsModel(), "down", "down", "down", "down", "down", "enter")
 	m.lobby.prof.Standings[0].Games = 1
 	if out := plain(m.View().Content); !strings.Contains(out, "(1 rated game)") {
 		t.Errorf("one rated game:\n%s", out)

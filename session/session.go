@@ -23,6 +23,8 @@ type Hub interface {
 	Create(gameID string, opts rules.Options, seats int, by rooms.Player) (*rooms.Room, error)
 	Find(code string, by rooms.Player) (*rooms.Room, error)
 	List() []rooms.Summary
+	// Seek puts a player in the quick-match queue of a game (rooms.Hub.Seek).
+	Seek(s rooms.Seek) (*rooms.Ticket, error)
 }
 
 // Records is what a session reads of the past. storage.DB satisfies it.
@@ -94,6 +96,7 @@ type model struct {
 	lobby  lobby
 	room   *roomScreen
 	replay *replayScreen
+	quick  *quickScreen // the wait for a quick match
 	notice string
 	intro  string // Config.Notice, shown in front of the room or replay until a key is pressed
 	busy   bool   // a create or join is under way
@@ -106,7 +109,27 @@ type model struct {
 type conn struct {
 	mu     sync.Mutex
 	sub    *rooms.Sub
+	ticket *rooms.Ticket // the quick match the session waits for
 	closed bool
+}
+
+// setTicket makes t the quick match the session waits for, cancelling the one before. After
+// close, a late t is cancelled at once.
+func (c *conn) setTicket(t *rooms.Ticket) {
+	c.mu.Lock()
+	old := c.ticket
+	c.ticket = t
+	late := c.closed && t != nil
+	if late {
+		c.ticket = nil
+	}
+	c.mu.Unlock()
+	if old != nil && old != t {
+		old.Cancel()
+	}
+	if late {
+		t.Cancel()
+	}
 }
 
 // set makes sub the session's subscription, leaving the one before. After close, a late sub is
@@ -139,6 +162,7 @@ func (m Model) Close() {
 	m.conn.closed = true
 	m.conn.mu.Unlock()
 	m.conn.set(nil)
+	m.conn.setTicket(nil)
 }
 
 // New returns the model of one session.
@@ -163,6 +187,8 @@ func (m Model) Init() tea.Cmd {
 		return nil
 	case ModeReplay:
 		return m.loadReplay(m.cfg.Start.Match)
+	case ModeQuick:
+		return m.seek(m.cfg.Start.Game)
 	}
 	return m.open(m.cfg.Start)
 }
@@ -277,6 +303,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.replay = msg.screen
 		return m, nil
 	}
+	if m.quick != nil {
+		return m, m.updateQuick(msg)
+	}
 	if m.replay != nil {
 		cmd, leave := m.replay.update(msg)
 		if leave {
@@ -307,6 +336,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case act.start != nil && act.start.Mode == ModeReplay:
 		return m, m.loadReplay(act.start.Match)
+	case act.start != nil && act.start.Mode == ModeQuick:
+		return m, m.seek(act.start.Game)
 	case act.start != nil:
 		return m, m.open(*act.start)
 	}
@@ -369,6 +400,9 @@ func (m Model) render() string {
 	}
 	if m.replay != nil {
 		return m.replay.view(*m.st, w, h)
+	}
+	if m.quick != nil {
+		return m.quick.view(*m.st, m.lobby.helped, w, h)
 	}
 	if m.room != nil {
 		return m.room.view(*m.st, w, h)

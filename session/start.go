@@ -23,12 +23,15 @@ const (
 	ModeWatch
 	// ModeReplay steps through a recorded match.
 	ModeReplay
+	// ModeQuick waits for a quick match of a game (rooms.Hub.Seek), then joins its room.
+	ModeQuick
 )
 
 // Start is what a session does first: the lobby, or a room to create, join or watch.
 type Start struct {
 	Mode Mode
-	// Game, Options, Seats, Bots and BotLevel describe the room to create (ModeNew).
+	// Game, Options, Seats, Bots and BotLevel describe the room to create (ModeNew); Game is
+	// also the game of a quick match (ModeQuick).
 	Game     string
 	Options  rules.Options
 	Seats    int

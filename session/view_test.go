@@ -25,6 +25,7 @@ func (h fakeHub) Create(string, rules.Options, int, rooms.Player) (*rooms.Room, 
 }
 func (h fakeHub) Find(string, rooms.Player) (*rooms.Room, error) { return nil, rooms.ErrNoRoom }
 func (h fakeHub) List() []rooms.Summary                          { return nil }
+func (h fakeHub) Seek(rooms.Seek) (*rooms.Ticket, error)         { return nil, rooms.ErrShuttingDown }
 
 var testGames = []rules.Game{stonetowers.Game}
 
@@ -97,7 +98,7 @@ func TestNewRoomFormKeepsChoices(t *testing.T) {
 	if m.lobby.form.games != nil {
 		t.Fatal("a new lobby holds the new-room form")
 	}
-	m = press(m, "enter", "down", "right", "esc", "enter")
+	m = press(m, "down", "enter", "down", "right", "esc", "enter")
 	if st := m.lobby.form.start(); st.Options["size"] != "13" {
 		t.Errorf("form reopened gives %+v; want the size chosen before (13)", st)
 	}
@@ -107,7 +108,7 @@ func TestNewRoomFormKeepsChoices(t *testing.T) {
 }
 
 func TestNewRoomFormGolden(t *testing.T) {
-	m := press(newTestModel(80, 24), "enter", "down", "right", "down", "down", "right")
+	m := press(newTestModel(80, 24), "down", "enter", "down", "right", "down", "down", "right")
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))

@@ -91,6 +91,16 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 			return request{}, fmt.Errorf("%w: %w", errUsage, err)
 		}
 		return request{start: st}, nil
+	case "play":
+		if len(rest) != 1 {
+			return request{}, fmt.Errorf("%w: play needs a game, e.g. play %s; try one of %s", errUsage,
+				games[0].ID, rules.GameIDs(games))
+		}
+		g, ok := rules.FindGame(games, rest[0])
+		if !ok {
+			return request{}, fmt.Errorf("%w: no game %q; try one of %s", errUsage, sanitize.Line(rest[0], 20), rules.GameIDs(games))
+		}
+		return request{start: session.Start{Mode: session.ModeQuick, Game: g.ID}}, nil
 	case "join", "watch":
 		if len(rest) != 1 {
 			return request{}, fmt.Errorf("%w: %s needs a room code, e.g. %s K7QXM", errUsage, cmd, cmd)
@@ -109,6 +119,7 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
 	fmt.Fprintf(w, `arcade: board, card and word games over SSH
 
   ssh %[1]s                          the lobby
+  ssh %[1]s -t play GAME             quick match: play the next player who wants GAME
   ssh %[1]s -t new GAME [key=value]  create a room and sit down
   ssh %[1]s -t join CODE             join a room: your seat, a free seat, or watch
   ssh %[1]s -t watch CODE            watch a room

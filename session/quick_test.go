@@ -1,0 +1,108 @@
+package session
+
+import (
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+)
+
+// quickModel is a session of player on hub, as the lobby has it before a quick match.
+func quickModel(hub *rooms.Hub, id, name string) Model {
+	return New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: id, Name: name}, Width: 80, Height: 24,
+		Send: func(tea.Msg) {}})
+}
+
+// found runs the command of a wait (the first of seek's batch) and returns its message.
+func foundMsg(t *testing.T, cmd tea.Cmd) quickFoundMsg {
+	t.Helper()
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok || len(batch) == 0 {
+		t.Fatalf("seek returned %T", cmd())
+	}
+	msg, ok := batch[0]().(quickFoundMsg)
+	if !ok {
+		t.Fatalf("the wait ended with %T", msg)
+	}
+	return msg
+}
+
+// TestQuickMatchFromTheLobby: two players choose Quick match and a game from the lobby; the first
+// waits, seeing the time waited; the second is paired with them, and both are sent to the same
+// room.
+func TestQuickMatchFromTheLobby(t *testing.T) {
+	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
+	t.Cleanup(func() { hub.Shutdown("test over") })
+	ann := quickModel(hub, "SHA256:ann", "ann")
+	ann = press(ann, "enter") // Quick match
+	if out := plain(ann.View().Content); !strings.Contains(out, "Quick match") || !strings.Contains(out, "Stone Towers") {
+		t.Fatalf("the quick match page:\n%s", out)
+	}
+	next, annCmd := ann.Update(keyPress("enter"))
+	ann = next.(Model)
+	if out := plain(ann.View().Content); !strings.Contains(out, "Looking for an opponent… 0:00") || strings.Contains(out, "play a") {
+		t.Fatalf("the wait:\n%s", out)
+	}
+	if n := hub.Seeking()["stonetowers"]; n != 1 {
+		t.Fatalf("%d waiting", n)
+	}
+	bob := quickModel(hub, "SHA256:bob", "bob")
+	bobCmd := bob.seek("stonetowers")
+	a, b := foundMsg(t, annCmd), foundMsg(t, bobCmd)
+	if a.room == nil || a.room != b.room {
+		t.Fatalf("ann and bob were not sent to one room: %v %v", a.room, b.room)
+	}
+	next, cmd := ann.Update(a)
+	ann = next.(Model)
+	if ann.quick != nil || cmd == nil {
+		t.Fatal("the wait did not end with the room being joined")
+	}
+	if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil || msg.sub.Room() != a.room {
+		t.Fatalf("joining the quick match's room: %+v", msg)
+	}
+}
+
+// TestQuickMatchWaitAndCancel: after QuickWait the screen offers a bot (b), which opens a room
+// with one; esc stops looking and leaves the queue, as does the end of the session.
+func TestQuickMatchWaitAndCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
+		defer hub.Shutdown("test over")
+		ann := quickModel(hub, "SHA256:ann", "ann")
+		ann.seek("stonetowers")
+		time.Sleep(QuickWait)
+		if out := plain(ann.View().Content); !strings.Contains(out, "0:30") || !strings.Contains(out, "Press b to play a greedy bot now") ||
+			!strings.Contains(out, "b play a bot now") {
+			t.Errorf("no bot offered after the wait:\n%s", out)
+		}
+		next, cmd := ann.Update(keyPress("b"))
+		ann = next.(Model)
+		if ann.quick != nil || cmd == nil || len(hub.Seeking()) != 0 {
+			t.Fatal("b did not stop the wait and open a room")
+		}
+		if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil {
+			t.Fatalf("the room with a bot: %+v", msg)
+		} else if snap := <-msg.sub.Updates(); snap.Phase != rooms.Playing || snap.Seats[1].Bot != "greedy" {
+			t.Errorf("the room with a bot: phase %v, seats %+v", snap.Phase, snap.Seats)
+		}
+
+		bob := quickModel(hub, "SHA256:bob", "bob")
+		bob.seek("stonetowers")
+		next, _ = bob.Update(keyPress("esc"))
+		bob = next.(Model)
+		if bob.quick != nil || len(hub.Seeking()) != 0 || !strings.Contains(plain(bob.View().Content), "Welcome") {
+			t.Errorf("esc did not stop the wait: %v waiting", hub.Seeking())
+		}
+		carol := quickModel(hub, "SHA256:carol", "carol")
+		carol.seek("stonetowers")
+		carol.Close()
+		if len(hub.Seeking()) != 0 {
+			t.Errorf("a closed session still waits: %v", hub.Seeking())
+		}
+		synctest.Wait()
+	})
+}
