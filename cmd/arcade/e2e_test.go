@@ -366,3 +366,17 @@ func TestClosedSessionLeavesItsRoom(t *testing.T) {
 	again := attach(t, bob.conn, "bob", "join "+code) // on the connection bob kept
 	again.waitFor("you: bob (Blue)", "playing")
 }
+
+// TestQuickMatchThroughSSH: two players type `play stonetowers`; the first waits, the second is
+// paired with them, and both play in the same room.
+func TestQuickMatchThroughSSH(t *testing.T) {
+	addr := startServer(t)
+	alice := connect(t, addr, "alice", newKey(t), "play stonetowers")
+	alice.waitFor("Looking for an opponent")
+	bob := connect(t, addr, "bob", newKey(t), "play stonetowers")
+	a := alice.waitFor("playing", "alice (", "bob")
+	b := bob.waitFor("playing", "alice", "bob (")
+	if ca, cb := roomCode(t, a), roomCode(t, b); ca != cb {
+		t.Errorf("alice is in room %s, bob in %s", ca, cb)
+	}
+}
