@@ -497,19 +497,21 @@ func (f *newForm) fields() []formField {
 	if g.MinSeats < g.MaxSeats {
 		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), "how many players sit at the table", func(d int) {
 			f.seats[gi] = min(g.MaxSeats, max(g.MinSeats, f.seats[gi]+d))
-			f.bots[gi] = min(f.bots[gi], f.seats[gi])
+			f.bots[gi] = min(f.bots[gi], maxBots(f.seats[gi]))
 		}})
 	}
 	if len(g.Bots) > 0 {
 		bots := "none: seats for people"
 		switch n := f.bots[gi]; {
+		case f.seats[gi] == 1:
+			bots = "none: you play alone"
 		case n == f.seats[gi]:
 			bots = fmt.Sprintf("%d: all seats, you watch", n)
 		case n > 0:
 			bots = fmt.Sprintf("%d", n)
 		}
 		out = append(out, formField{"Bots", bots, "seats given to bots; the rest wait for people", func(d int) {
-			f.bots[gi] = min(f.seats[gi], max(0, f.bots[gi]+d))
+			f.bots[gi] = min(maxBots(f.seats[gi]), max(0, f.bots[gi]+d))
 		}})
 		if f.bots[gi] > 0 {
 			out = append(out, formField{"Bot level", g.Bots[f.level[gi]].Name, "from the weakest to the strongest", func(d int) {
