@@ -48,9 +48,10 @@ type Profile struct {
 	Standings []Standing `json:"standings"`
 	// Solo holds the player's best solo score per game, for games played alone.
 	Solo []SoloScore `json:"solo,omitempty"`
-	// Played counts every finished match per game, rated or not.
+	// Played counts every finished match per game of two players or more, rated or not (solo
+	// matches are counted in Solo).
 	Played map[string]int `json:"played"`
-	// Won counts the finished matches per game where the player ranked first.
+	// Won counts the finished matches of Played where the player ranked first.
 	Won map[string]int `json:"won"`
 	// Recent lists the player's latest matches, newest first, without their moves.
 	Recent []Match `json:"recent"`

@@ -60,7 +60,8 @@ type lobby struct {
 	msg    string
 	recs   Records
 	me     rooms.Player
-	board  []record.Standing // the leaderboard of games[game]
+	board  []record.Standing  // the leaderboard of games[game]
+	solo   []record.SoloScore // its best solo scores, for a game that may be played alone
 	prof   record.Profile
 	helped *helpCache // the help line; shared by the copies of the lobby a session's model makes
 }
@@ -78,19 +79,36 @@ func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 		helped: &helpCache{}}
 }
 
-// boardSize is how many standings the lobby's leaderboard shows.
-const boardSize = 15
+// boardSize is how many standings the lobby's leaderboard shows; soloBoardSize is how many
+// standings, and how many best solo scores, it shows of a game that may be played alone, so that
+// both tables fit in 80 x 24.
+const (
+	boardSize     = 15
+	soloBoardSize = 6
+)
 
-// loadBoard reads the leaderboard of the game shown.
+// loadBoard reads the leaderboard of the game shown, and its best solo scores when it may be
+// played alone.
 func (l *lobby) loadBoard() {
-	l.board = nil
+	l.board, l.solo = nil, nil
 	if l.recs == nil || len(l.games) == 0 {
 		l.msg = errNoRecords.Error()
 		return
 	}
+	g := l.games[l.game]
+	size := boardSize
+	if g.MinSeats == 1 {
+		size = soloBoardSize
+	}
 	var err error
-	if l.board, err = l.recs.Leaderboard(l.games[l.game].ID, boardSize); err != nil {
+	if l.board, err = l.recs.Leaderboard(g.ID, size); err != nil {
 		l.msg = "The leaderboard cannot be read right now."
+		return
+	}
+	if g.MinSeats == 1 {
+		if l.solo, err = l.recs.SoloScores(g.ID, soloBoardSize); err != nil {
+			l.msg = "The solo scores cannot be read right now."
+		}
 	}
 }
 

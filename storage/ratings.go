@@ -94,7 +94,7 @@ func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 }
 
 // Profile returns what is known of the player with key id: name, standings and best solo scores
-// per game, matches played per game and won (of two players or more), and the latest recent matches (without moves), newest first. Damaged
+// per game, matches of two players or more played and won per game, and the latest recent matches (without moves), newest first. Damaged
 // records (the player's, a standing, a match's header) and matches set aside are left out.
 func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 	p := record.Profile{PlayerID: id, Played: map[string]int{}, Won: map[string]int{}}
@@ -132,11 +132,10 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 			if ok, err := d.get(matches, k[len(prefix):], &m); err != nil || !ok {
 				continue // damaged, or set aside
 			}
-			if m.Finished() {
+			if m.Finished() && !m.Solo() { // a solo match has a score, not a win: see Profile.Solo
 				p.Played[m.Game]++
 				for i, s := range m.Seats {
-					// A solo match has a score, not a win (see Profile.Solo).
-					if s.PlayerID == id && i < len(m.Outcome.Ranks) && m.Outcome.Ranks[i] == 1 && !m.Unrated && !m.Solo() {
+					if s.PlayerID == id && i < len(m.Outcome.Ranks) && m.Outcome.Ranks[i] == 1 && !m.Unrated {
 						p.Won[m.Game]++
 					}
 				}

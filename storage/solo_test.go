@@ -42,7 +42,8 @@ func playSolo(t *testing.T, d *DB, code string, seat record.Seat, score int, unr
 
 // TestSoloScores: the solo table keeps each player's best score with its match and date; a lower
 // score does not replace it, an equal one neither; guests' and abandoned matches stay off it; a
-// solo match changes no rating, counts as played and not as won, and the table survives a reopen.
+// solo match changes no rating and is no win (the profile shows the best score, and the match
+// among the latest), and the table survives a reopen.
 func TestSoloScores(t *testing.T) {
 	d, path := openTemp(t)
 	playSolo(t, d, "SOLO1", ann, 100, false)
@@ -85,7 +86,7 @@ func TestSoloScores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Played["lhexicon"] != 5 || p.Won["lhexicon"] != 0 || len(p.Solo) != 1 || p.Solo[0].Score != 140 {
+		if p.Played["lhexicon"] != 0 || p.Won["lhexicon"] != 0 || len(p.Solo) != 1 || p.Solo[0].Score != 140 || len(p.Recent) != 5 {
 			t.Errorf("%s: ann's profile: played %v won %v solo %+v", when, p.Played, p.Won, p.Solo)
 		}
 	}
