@@ -1,6 +1,6 @@
 // Package storage keeps the arcade's memory in one bbolt file: players and the names bound to
-// their keys, ratings per game, and every match with its moves, so that matches survive
-// disconnects, crashes and restarts.
+// their keys, ratings and best solo scores per game, and every match with its moves, so that
+// matches survive disconnects, crashes and restarts.
 //
 // The file is opened once, with a lock timeout, and its buckets are created at open. Values are
 // JSON, copied out of transactions before use. bbolt is the only on-disk format: a write returns
