@@ -22,6 +22,10 @@
 // A room goes Waiting -> Playing -> Finished (rematch offered, which leads back to Playing) and ends
 // Closed when the hub shuts down or nobody has been connected to it for Config.EmptyExpiry.
 //
+// A room of one seat (a game whose MinSeats is 1) is a solo game: its match starts when its
+// player sits down, ends by the engine, and its result is the score ("game over: ann scored 143"),
+// not a winner; the Recorder keeps the score (the solo table) and rates nothing.
+//
 // # Seats
 //
 // A seat belongs to a player identity ([Player].ID), not to a connection. The newest connection of

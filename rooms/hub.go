@@ -104,7 +104,11 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 	r := newRoom(h, code, g, opts, seats)
 	h.rooms[code] = r
 	go r.run()
-	h.cfg.Logf("rooms: %s created room %s for %s (%d seats)", by.ID, code, g.ID, seats)
+	if seats == 1 {
+		h.cfg.Logf("rooms: %s created room %s for %s (solo)", by.ID, code, g.ID)
+	} else {
+		h.cfg.Logf("rooms: %s created room %s for %s (%d seats)", by.ID, code, g.ID, seats)
+	}
 	return r, nil
 }
 

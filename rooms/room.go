@@ -376,7 +376,11 @@ func (r *Room) startMatch() {
 	if err := r.record(Event{Kind: EventStart}); err != nil {
 		r.cfg.Logf("rooms: room %s: recording the start of match %d: %v", r.code, r.match, err)
 	}
-	r.system("the match begins: %s", strings.Join(names, " vs "))
+	if len(names) == 1 {
+		r.system("the match begins: %s plays alone", names[0])
+	} else {
+		r.system("the match begins: %s", strings.Join(names, " vs "))
+	}
 	if r.outcome.Over {
 		r.finish(r.outcome, false)
 		return
@@ -453,14 +457,21 @@ func (r *Room) recordEnd() {
 	}
 }
 
-// resultLine says how the match ended. Room goroutine only.
+// resultLine says how the match ended: who won, or alone, the score. Room goroutine only.
 func (r *Room) resultLine() string {
 	out := r.outcome
-	if r.unrated {
+	solo := len(r.seats) == 1
+	switch {
+	case r.unrated && solo:
+		return "the match ended without a score: " + out.Reason
+	case r.unrated:
 		return "the match ended without rating: " + out.Reason
 	}
 	var line string
 	switch w := out.Winners(); {
+	case solo && len(out.Scores) == 1:
+		// Alone, nobody wins: the score is the result.
+		line = fmt.Sprintf("game over: %s scored %d", r.seats[0].name(), out.Scores[0])
 	case len(w) == 0:
 		line = "game over"
 	case len(w) == len(r.seats) && len(w) > 1:

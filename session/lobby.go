@@ -62,7 +62,8 @@ type lobby struct {
 	msg    string
 	recs   Records
 	me     rooms.Player
-	board  []record.Standing // the leaderboard of games[game]
+	board  []record.Standing  // the leaderboard of games[game]
+	solo   []record.SoloScore // its best solo scores, for a game that may be played alone
 	prof   record.Profile
 	helped *helpCache // the help line; shared by the copies of the lobby a session's model makes
 }
@@ -80,19 +81,36 @@ func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 		helped: &helpCache{}}
 }
 
-// boardSize is how many standings the lobby's leaderboard shows.
-const boardSize = 15
+// boardSize is how many standings the lobby's leaderboard shows; soloBoardSize is how many
+// standings, and how many best solo scores, it shows of a game that may be played alone, so that
+// both tables fit in 80 x 24.
+const (
+	boardSize     = 15
+	soloBoardSize = 6
+)
 
-// loadBoard reads the leaderboard of the game shown.
+// loadBoard reads the leaderboard of the game shown, and its best solo scores when it may be
+// played alone.
 func (l *lobby) loadBoard() {
-	l.board = nil
+	l.board, l.solo = nil, nil
 	if l.recs == nil || len(l.games) == 0 {
 		l.msg = errNoRecords.Error()
 		return
 	}
+	g := l.games[l.game]
+	size := boardSize
+	if g.MinSeats == 1 {
+		size = soloBoardSize
+	}
 	var err error
-	if l.board, err = l.recs.Leaderboard(l.games[l.game].ID, boardSize); err != nil {
+	if l.board, err = l.recs.Leaderboard(g.ID, size); err != nil {
 		l.msg = "The leaderboard cannot be read right now."
+		return
+	}
+	if g.MinSeats == 1 {
+		if l.solo, err = l.recs.SoloScores(g.ID, soloBoardSize); err != nil {
+			l.msg = "The solo scores cannot be read right now."
+		}
 	}
 }
 
@@ -521,19 +539,21 @@ func (f *newForm) fields() []formField {
 	if g.MinSeats < g.MaxSeats {
 		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), "how many players sit at the table", func(d int) {
 			f.seats[gi] = min(g.MaxSeats, max(g.MinSeats, f.seats[gi]+d))
-			f.bots[gi] = min(f.bots[gi], f.seats[gi])
+			f.bots[gi] = min(f.bots[gi], maxBots(f.seats[gi]))
 		}})
 	}
 	if len(g.Bots) > 0 {
 		bots := "none: seats for people"
 		switch n := f.bots[gi]; {
+		case f.seats[gi] == 1:
+			bots = "none: you play alone"
 		case n == f.seats[gi]:
 			bots = fmt.Sprintf("%d: all seats, you watch", n)
 		case n > 0:
 			bots = fmt.Sprintf("%d", n)
 		}
 		out = append(out, formField{"Bots", bots, "seats given to bots; the rest wait for people", func(d int) {
-			f.bots[gi] = min(f.seats[gi], max(0, f.bots[gi]+d))
+			f.bots[gi] = min(maxBots(f.seats[gi]), max(0, f.bots[gi]+d))
 		}})
 		if f.bots[gi] > 0 {
 			out = append(out, formField{"Bot level", g.Bots[f.level[gi]].Name, "from the weakest to the strongest", func(d int) {

@@ -893,7 +893,7 @@ func (r *roomScreen) seatLabel(st draw.Styles, i int) string {
 	return r.labels[i]
 }
 
-// result says who won.
+// result says who won, or alone, the score.
 func (r *roomScreen) result(st draw.Styles, w int) []string {
 	s := &r.snap
 	win := s.Outcome.Winners()
@@ -905,6 +905,8 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	switch {
 	case s.Unrated:
 		head = "Match ended."
+	case len(s.Seats) == 1 && len(s.Outcome.Scores) == 1: // alone: a score, not a win
+		head = fmt.Sprintf("%s scored %d.", s.Seats[0].Name, s.Outcome.Scores[0])
 	case len(win) == len(s.Seats):
 		head = "A draw!"
 	case len(win) == 1:

@@ -31,6 +31,9 @@ type Hub interface {
 type Records interface {
 	// Leaderboard returns the best standings of game, at most limit.
 	Leaderboard(game string, limit int) ([]record.Standing, error)
+	// SoloScores returns the best solo scores of game (a game that may be played alone), at most
+	// limit, highest first.
+	SoloScores(game string, limit int) ([]record.SoloScore, error)
 	// Profile returns a player's standings and latest matches.
 	Profile(playerID string, recent int) (record.Profile, error)
 	// Match returns a recorded match with its moves.

@@ -95,6 +95,9 @@ func (oldRecords) Leaderboard(game string, limit int) ([]record.Standing, error)
 	return []record.Standing{{Rank: 1, PlayerID: "SHA256:m", Name: "аlice", Game: game},
 		{Rank: 2, PlayerID: "SHA256:b", Name: "Bob", Game: game}}, nil
 }
+func (oldRecords) SoloScores(game string, limit int) ([]record.SoloScore, error) {
+	return []record.SoloScore{{Rank: 1, PlayerID: "SHA256:m", Name: "аlice", Game: game, Score: 143}}, nil
+}
 func (oldRecords) Profile(string, int) (record.Profile, error) { return record.Profile{}, nil }
 func (oldRecords) Match(string) (record.Match, error)          { return record.Match{}, nil }
 

@@ -88,8 +88,9 @@ func (d *DB) SetSeats(code string, seats []record.Seat) error {
 }
 
 // EndMatch records the end of the room's unfinished match and, when the match is rateable (no
-// bots, no guests, not abandoned), updates the players' ratings, in one commit. It returns once
-// that is on disk.
+// bots, no guests, not abandoned), updates the players' ratings, or for a solo match the
+// player's best solo score (record.Match.SoloScorable), in one commit. It returns once that is on
+// disk.
 func (d *DB) EndMatch(code string, out rules.Outcome, unrated bool) error {
 	id, err := d.activeID(code)
 	if err != nil {

@@ -93,8 +93,8 @@ func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 	return out, nil
 }
 
-// Profile returns what is known of the player with key id: name, standings per game, matches
-// played and won per game, and the latest recent matches (without moves), newest first. Damaged
+// Profile returns what is known of the player with key id: name, standings and best solo scores
+// per game, matches of two players or more played and won per game, and the latest recent matches (without moves), newest first. Damaged
 // records (the player's, a standing, a match's header) and matches set aside are left out.
 func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 	p := record.Profile{PlayerID: id, Played: map[string]int{}, Won: map[string]int{}}
@@ -116,6 +116,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 			st.Provisional = st.Rating.Provisional()
 			p.Standings = append(p.Standings, st)
 		}
+		p.Solo = d.soloOf(tx, id)
 		prefix := []byte(id + "\x00")
 		mc := tx.Bucket(bucketByPlayer).Cursor()
 		matches := tx.Bucket(bucketMatches)
@@ -131,7 +132,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 			if ok, err := d.get(matches, k[len(prefix):], &m); err != nil || !ok {
 				continue // damaged, or set aside
 			}
-			if m.Finished() {
+			if m.Finished() && !m.Solo() { // a solo match has a score, not a win: see Profile.Solo
 				p.Played[m.Game]++
 				for i, s := range m.Seats {
 					if s.PlayerID == id && i < len(m.Outcome.Ranks) && m.Outcome.Ranks[i] == 1 && !m.Unrated {
