@@ -72,7 +72,7 @@ var soloGame = rules.Game{ID: "lhexicon", Name: "Lhex-i'-con", MinSeats: 1, MaxS
 // TestLeaderboardSoloGolden: the leaderboard of a game that may be played alone shows its ratings
 // and its best solo scores, both in 80 x 24.
 func TestLeaderboardSoloGolden(t *testing.T) {
-	m := press(recordsModel(), "down", "down", "down", "enter", "right")
+	m := press(recordsModel(), "down", "down", "down", "down", "enter", "right")
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))

@@ -308,7 +308,7 @@ func TestGlobalRequests(t *testing.T) {
 			t.Fatalf("global request %s: no answer", req)
 		}
 	}
-	p.send("j\r") // the session still runs: the second entry of the menu opens
+	p.send("jj\r") // the session still runs: the menu's "Join a room by code" opens
 	p.waitFor("Room code:")
 	q := attach(t, p.conn, "gil", "")
 	q.waitFor("Welcome")
@@ -346,7 +346,7 @@ func TestSessionsShareAConnection(t *testing.T) {
 	if err := p.sess.Wait(); err != nil {
 		t.Fatalf("first session: %v; want exit status 0", err)
 	}
-	q.send("j\r") // the second entry of the menu opens
+	q.send("jj\r") // the menu's "Join a room by code" opens
 	q.waitFor("Room code:")
 }
 
