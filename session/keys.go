@@ -4,7 +4,7 @@ import "charm.land/bubbles/v2/key"
 
 // lobbyKeys are the lobby's key bindings.
 type lobbyKeys struct {
-	Up, Down, Left, Right, Enter, Back, Quit, Watch, Refresh key.Binding
+	Up, Down, Left, Right, Enter, Back, Quit, Watch, Refresh, Top key.Binding
 }
 
 // lobbyKeyMap and roomKeyMap are the key maps of every session's lobby and room screen: shared,
@@ -26,6 +26,7 @@ func newLobbyKeys() lobbyKeys {
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Top:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "join the waiting room")),
 	}
 }
 

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,6 +67,35 @@ type lobby struct {
 	solo   []record.SoloScore // its best solo scores, for a game that may be played alone
 	prof   record.Profile
 	helped *helpCache // the help line; shared by the copies of the lobby a session's model makes
+	online func() int // Config.Online
+	front  frontPage  // what the menu says of the server now
+}
+
+// frontPage is what the menu says of the server: players online, rooms waiting for players and
+// the newest of them, which p joins.
+type frontPage struct {
+	online  int // -1: not known
+	waiting int
+	top     rooms.Summary // Code "" when no room waits
+}
+
+// refreshFront reads the front page's figures from hub (called when the menu is shown or a key
+// is pressed on it, not at every frame).
+func (l *lobby) refreshFront(hub Hub) {
+	f := frontPage{online: -1}
+	if l.online != nil {
+		f.online = l.online()
+	}
+	for _, s := range hub.List() { // waiting rooms first, newest first
+		if s.Phase != rooms.Waiting || s.Free == 0 {
+			continue
+		}
+		if f.waiting == 0 {
+			f.top = s
+		}
+		f.waiting++
+	}
+	l.front = f
 }
 
 // lobbyAction is what the lobby asks the model to do.
@@ -147,13 +177,17 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 			l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
 		} else {
 			l.page = pageMenu
+			l.refreshFront(hub)
 		}
 		l.msg = ""
 		return lobbyAction{}
 	}
 	switch l.page {
 	case pageMenu:
+		defer l.refreshFront(hub)
 		switch {
+		case key.Matches(km, k.Top) && l.front.top.Code != "":
+			return lobbyAction{start: &Start{Mode: ModeJoin, Code: l.front.top.Code}}
 		case key.Matches(km, k.Up):
 			l.menu = (l.menu + len(menuItems) - 1) % len(menuItems)
 		case key.Matches(km, k.Down):
@@ -322,8 +356,11 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	l.sizePager(w, h, busy)
 	switch l.page {
 	case pageMenu:
-		body = l.menuView(st)
+		body = l.menuView(st, w)
 		help = []key.Binding{k.Up, k.Down, k.Enter, k.Quit}
+		if l.front.top.Code != "" {
+			help = []key.Binding{k.Up, k.Down, k.Enter, withHelp(k.Top, "join "+l.front.top.Code), k.Quit}
+		}
 	case pageNew:
 		body = l.form.view(st)
 		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, withHelp(k.Enter, "create"), k.Back}
@@ -382,8 +419,32 @@ func withHelp(b key.Binding, desc string) key.Binding {
 	return b
 }
 
-func (l lobby) menuView(st draw.Styles) []string {
+func (l lobby) menuView(st draw.Styles, w int) []string {
 	lines := []string{st.Bold.Render("Welcome! What would you like to do?"), ""}
+	if f := l.front; f.online > 0 || f.waiting > 0 {
+		var parts []string
+		if f.online > 0 {
+			parts = append(parts, fmt.Sprintf("%d player%s online", f.online, draw.Plural(f.online)))
+		}
+		switch f.waiting {
+		case 0:
+			parts = append(parts, "no room waits for players")
+		case 1:
+			parts = append(parts, "1 room waits for players")
+		default:
+			parts = append(parts, fmt.Sprintf("%d rooms wait for players", f.waiting))
+		}
+		lines[1] = st.Dim.Render(strings.Join(parts, " · "))
+		if t := f.top; t.Code != "" {
+			who := strings.Join(slices.DeleteFunc(slices.Clone(t.Seats), func(s string) bool { return s == "" }), ", ")
+			top := fmt.Sprintf("p: join %s, %s", t.Code, t.GameName)
+			if who != "" {
+				top += " with " + who
+			}
+			lines = append(lines, draw.Fit(top, max(w-4, 20)))
+		}
+		lines = append(lines, "")
+	}
 	for i, it := range menuItems {
 		label := "  " + it.label + "  "
 		if i == l.menu {

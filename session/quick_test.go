@@ -106,3 +106,34 @@ func TestQuickMatchWaitAndCancel(t *testing.T) {
 		synctest.Wait()
 	})
 }
+
+// TestFrontPage: the lobby's menu says how many players are online and how many rooms wait for
+// players, and p joins the newest of them.
+func TestFrontPage(t *testing.T) {
+	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
+	t.Cleanup(func() { hub.Shutdown("test over") })
+	bob := rooms.Player{ID: "SHA256:bob", Name: "bob"}
+	r, err := hub.Create("stonetowers", nil, 2, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Join(bob, false); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
+		Send: func(tea.Msg) {}, Online: func() int { return 7 }})
+	out := plain(m.View().Content)
+	for _, want := range []string{"7 players online · 1 room waits for players", "p: join " + r.Code() + ", Stone Towers with bob",
+		"p join " + r.Code()} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the front page lacks %q:\n%s", want, out)
+		}
+	}
+	_, cmd := m.Update(keyPress("p"))
+	if cmd == nil {
+		t.Fatal("p does nothing")
+	}
+	if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil || msg.sub.Room() != r || msg.sub.Seat() != 1 {
+		t.Fatalf("p did not seat ann in bob's room: %+v", msg)
+	}
+}

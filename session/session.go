@@ -62,6 +62,9 @@ type Config struct {
 	ASCII bool
 	// NoBell keeps quiet the terminal bell that rings when it becomes the player's turn.
 	NoBell bool
+	// Online returns how many players are connected now, for the lobby's front page; nil shows
+	// no count.
+	Online func() int
 	// Address is what players type after ssh to reach this server, e.g. "-p 2222
 	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
 	// joins them. Empty shows HOST.
@@ -174,6 +177,8 @@ func New(cfg Config) Model {
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.addr = cfg.Address
+	m.lobby.online = cfg.Online
+	m.lobby.refreshFront(cfg.Hub)
 	m.lobby.resize(m.width, m.height)
 	if cfg.Start.Mode == ModeLobby {
 		m.lobby.msg = cfg.Notice
@@ -326,6 +331,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.conn.set(nil)
 			m.lobby.page = pageMenu
 			m.lobby.msg = ""
+			m.lobby.refreshFront(m.cfg.Hub)
 		}
 		return m, cmd
 	}

@@ -269,6 +269,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		Address: sshAddress(s.cfg.PublicAddr, sess.LocalAddr()),
 		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
+		Online:  s.online,
 		Send:    func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
 	})
 	// wish's options, with the clamped window, and a filter that bounds every later size (a size
@@ -304,6 +305,13 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 			s.mu.Unlock()
 		})
 	}
+}
+
+// online returns how many interactive sessions run now: the players online, for the lobby.
+func (s *Server) online() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.programs)
 }
 
 // resumeOnSuspend is the filter of wish's bubbletea.MakeOptions, which a later tea.WithFilter
