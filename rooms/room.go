@@ -368,7 +368,7 @@ func (r *Room) startMatch() {
 	clear(r.thinking)
 	names := make([]string, len(r.seats))
 	for i, st := range r.seats {
-		st.rematch = false
+		st.rematch, st.drawOffer, st.resigned = false, false, false
 		r.clearGrace(st)
 		names[i] = st.name()
 	}
@@ -413,6 +413,7 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 		return ErrNotSaved
 	}
 	r.engine = next
+	r.declineDraws(seat)
 	r.moves = append(r.moves, MoveRecord{Seat: seat, Move: move, Name: r.seats[seat].name(),
 		Public: rules.ConcealMove(r.engine, move)})
 	r.outcome = out
@@ -441,7 +442,7 @@ func (r *Room) finish(out rules.Outcome, unrated bool) {
 // conclude makes the room Finished with out, and says how it ended. Room goroutine only.
 func (r *Room) conclude(out rules.Outcome, unrated bool) {
 	r.phase = Finished
-	r.outcome, r.unrated = out, unrated
+	r.outcome, r.unrated = r.rankResignedLast(out), unrated
 	clear(r.thinking)
 	r.stopTurn()
 	for _, st := range r.seats {

@@ -98,6 +98,10 @@ type SeatInfo struct {
 	Abandoned bool
 	// Rematch: the seat's holder voted for a rematch (bots always do).
 	Rematch bool
+	// DrawOffer: the seat's player offers a draw (Sub.OfferDraw).
+	DrawOffer bool
+	// Resigned: the seat's player resigned, and a bot plays the seat on (Sub.Resign).
+	Resigned bool
 }
 
 // MoveRecord is one accepted move.

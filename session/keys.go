@@ -33,6 +33,7 @@ func newLobbyKeys() lobbyKeys {
 // roomKeys are the room screen's key bindings; a board adds its own.
 type roomKeys struct {
 	Prompt, Chat, Moves, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
+	Resign, Draw                                                                         key.Binding
 }
 
 func newRoomKeys() roomKeys {
@@ -41,6 +42,8 @@ func newRoomKeys() roomKeys {
 		Chat:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
 		Moves:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "moves")),
 		Rules:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "rules")),
+		Resign:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "resign")),
+		Draw:       key.NewBinding(key.WithKeys("="), key.WithHelp("=", "offer a draw")),
 		Bot:        key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),
 		Level:      key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),
 		End:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "end unrated")),

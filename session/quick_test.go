@@ -137,3 +137,72 @@ func TestFrontPage(t *testing.T) {
 		t.Fatalf("p did not seat ann in bob's room: %+v", msg)
 	}
 }
+
+// TestResignAndDrawKeys: R asks, R again resigns (another key plays on); = offers a draw, and
+// the opponent's = accepts it; the panel shows the offer; the room's keys are in every game's
+// rules.
+func TestResignAndDrawKeys(t *testing.T) {
+	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
+	t.Cleanup(func() { hub.Shutdown("test over") })
+	ann := rooms.Player{ID: "SHA256:ann", Name: "ann"}
+	bob := rooms.Player{ID: "SHA256:bob", Name: "bob"}
+	r, err := hub.Create("stonetowers", nil, 2, ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen := func(p rooms.Player) Model {
+		sub, err := r.Join(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := newTestModel(80, 24)
+		m.room = newRoomScreen(sub, p, testGames, testBoards)
+		return m
+	}
+	a, b := screen(ann), screen(bob)
+	take := func(m Model, ok func(rooms.Snapshot) bool) {
+		t.Helper()
+		for snap := range m.room.sub.Updates() {
+			m.room.apply(snap)
+			if ok(snap) {
+				return
+			}
+		}
+		t.Fatal("updates closed")
+	}
+	take(a, func(s rooms.Snapshot) bool { return s.Phase == rooms.Playing })
+	take(b, func(s rooms.Snapshot) bool { return s.Phase == rooms.Playing })
+
+	a = press(a, "R")
+	if out := plain(a.View().Content); !strings.Contains(words(out), "Abort the match? Nobody has moved") {
+		t.Fatalf("R before the first move does not ask to abort:\n%s", out)
+	}
+	a = press(a, "x")
+	if a.room.resigning || !strings.Contains(plain(a.View().Content), "You play on.") {
+		t.Fatal("another key does not call the resignation off")
+	}
+
+	next, cmd := a.Update(keyPress("="))
+	a = next.(Model)
+	if msg, ok := cmd().(actionMsg); !ok || msg.err != nil {
+		t.Fatalf("offering a draw: %+v", msg)
+	}
+	take(b, func(s rooms.Snapshot) bool { return s.Seats[0].DrawOffer })
+	if out := plain(b.View().Content); !strings.Contains(out, "offers a draw") {
+		t.Errorf("bob's panel does not show ann's offer:\n%s", out)
+	}
+	next, cmd = b.Update(keyPress("="))
+	b = next.(Model)
+	if msg, ok := cmd().(actionMsg); !ok || msg.err != nil || !strings.Contains(plain(b.View().Content), "You accept the draw.") {
+		t.Fatalf("accepting the draw: %+v", msg)
+	}
+	take(a, func(s rooms.Snapshot) bool { return s.Phase == rooms.Finished })
+	if out := plain(a.View().Content); !strings.Contains(out, "draw") {
+		t.Errorf("the end does not say draw:\n%s", out)
+	}
+	a = press(a, "?")
+	a = press(a, "G")
+	if out := plain(a.View().Content); !strings.Contains(out, "IN EVERY ROOM") || !strings.Contains(out, "R    resign") {
+		t.Errorf("the rules do not end with the room's keys:\n%s", out)
+	}
+}

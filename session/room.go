@@ -136,6 +136,13 @@ type roomScreen struct {
 	showMoves bool
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
 	replaying bool
+	// resigning: R was pressed once; a second R resigns (or aborts), another key plays on.
+	resigning bool
+}
+
+// playing reports whether the viewer holds a seat of a match being played.
+func (r *roomScreen) playing() bool {
+	return r.snap.Phase == rooms.Playing && r.snap.You != rules.Spectator
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
@@ -312,7 +319,31 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, false
 	}
 	k := r.keys
+	if confirming := r.resigning; confirming {
+		r.resigning = false
+		if key.Matches(km, k.Resign) {
+			r.say("", false)
+			return actionCmd(r.sub.Resign), false
+		}
+		r.say("You play on.", false)
+		return nil, false
+	}
 	switch {
+	case key.Matches(km, k.Resign) && r.playing():
+		r.resigning = true
+		if len(r.snap.Moves) == 0 {
+			r.say("Abort the match? Nobody has moved: it ends unrated. R again to abort, any other key to go on.", false)
+		} else {
+			r.say("Resign? R again to resign, any other key to play on.", false)
+		}
+		return nil, false
+	case key.Matches(km, k.Draw) && r.playing():
+		if i := 1 - int(r.snap.You); len(r.snap.Seats) == 2 && r.snap.Seats[i].DrawOffer {
+			r.say("You accept the draw.", false)
+		} else {
+			r.say("You offer a draw; it stands until your opponent moves.", false)
+		}
+		return actionCmd(r.sub.OfferDraw), false
 	case key.Matches(km, k.Leave):
 		return nil, true
 	case key.Matches(km, k.Prompt):
@@ -625,6 +656,12 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 		if s.Phase == rooms.Finished && seat.Rematch {
 			extra += st.OK.Render(" ✓again")
 		}
+		if s.Phase == rooms.Playing && seat.DrawOffer {
+			extra += st.OK.Render(" offers a draw")
+		}
+		if seat.Resigned {
+			extra += st.Dim.Render(" resigned")
+		}
 		score := ""
 		if s.Phase != rooms.Waiting {
 			score = r.board.Score(s, i)
@@ -923,11 +960,22 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 
 // rulesText is the rules of the room's game.
 func (r *roomScreen) rulesText() string {
+	text := "No rules for this game.\n"
 	if g, ok := r.game(); ok && g.Rules != "" {
-		return g.Rules
+		text = g.Rules
 	}
-	return "No rules for this game."
+	return strings.TrimRight(text, "\n") + "\n" + roomKeysText
 }
+
+// roomKeysText ends every game's rules in the room: the keys of the room itself.
+const roomKeysText = `
+IN EVERY ROOM
+  :    type a move in the game's notation     t    chat
+  tab  the moves, or the chat again            ?    these rules
+  R    resign (twice); before the first move it aborts the match, unrated
+  =    offer a draw, or accept your opponent's (two players)
+  esc  back to the lobby; your seat waits for you while the match goes on
+`
 
 // rulesLines draws the rules pager in w x h cells: a title line, then the rules wrapped to the
 // width.
