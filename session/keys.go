@@ -33,7 +33,7 @@ func newLobbyKeys() lobbyKeys {
 // roomKeys are the room screen's key bindings; a board adds its own.
 type roomKeys struct {
 	Prompt, Chat, Moves, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
-	Resign, Draw                                                                         key.Binding
+	Resign, Draw                                                                          key.Binding
 }
 
 func newRoomKeys() roomKeys {
