@@ -3,6 +3,7 @@ package rooms
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -130,4 +131,59 @@ func TestResignAtATableOfThree(t *testing.T) {
 	if snap.Outcome.Ranks[1] != 3 || slices.Contains(snap.Outcome.Ranks[:1], 3) || snap.Outcome.Ranks[2] == 3 {
 		t.Errorf("ranks %v: bob's seat should be last (3)", snap.Outcome.Ranks)
 	}
+}
+
+// endRecorder is a recorder that says what each end did.
+type endRecorder struct {
+	recorder
+	ends int
+}
+
+func (r *endRecorder) RecordEnd(code string, e Event) (EndResult, error) {
+	if err := r.Record(code, e); err != nil {
+		return EndResult{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ends++
+	return EndResult{MatchID: "m" + strconv.Itoa(r.ends), Ratings: []RatingChange{{Rated: true, Before: 1500, After: 1600}, {}}}, nil
+}
+
+// TestEndResultInSnapshots: with an EndRecorder, the snapshots of a finished match carry what
+// recording its end did, whether the last move or a resignation ended it; a rematch clears it.
+func TestEndResultInSnapshots(t *testing.T) {
+	rec := &endRecorder{}
+	h, _ := newTestHub(t, Config{Recorder: rec})
+	_, a, b := startPair(t, h, 3)
+	mustMove(t, a, "2")
+	mustMove(t, b, "1")
+	snap := waitFor(t, b, "the result", func(s Snapshot) bool { return s.Result.MatchID != "" })
+	if snap.Phase != Finished || snap.Result.MatchID != "m1" || !snap.Result.Ratings[0].Rated {
+		t.Errorf("result %+v in phase %v", snap.Result, snap.Phase)
+	}
+	if err := a.Rematch(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Rematch(); err != nil {
+		t.Fatal(err)
+	}
+	snap = waitFor(t, b, "the rematch", func(s Snapshot) bool { return s.Phase == Playing })
+	if snap.Result.MatchID != "" {
+		t.Errorf("the rematch carries the last result: %+v", snap.Result)
+	}
+	mustMove(t, snap2sub(snap, a, b), "1")
+	if err := a.Resign(); err != nil {
+		t.Fatal(err)
+	}
+	if snap = waitFor(t, b, "the end", func(s Snapshot) bool { return s.Phase == Finished }); snap.Result.MatchID != "m2" {
+		t.Errorf("after a resignation: %+v", snap.Result)
+	}
+}
+
+// snap2sub returns whichever of a and b is to move in snap.
+func snap2sub(snap Snapshot, a, b *Sub) *Sub {
+	if snap.ToMove[0] == a.Seat() {
+		return a
+	}
+	return b
 }

@@ -63,6 +63,7 @@ type Room struct {
 	thinking   map[rules.Seat]botToken // bots asked for a move, and for which position
 	turn       *turnTimer              // the timed turn's timer, nil when none runs
 	turnGen    uint64                  // turnTimer.gen of the latest timer
+	result     EndResult               // what recording the match's end did (EndRecorder)
 }
 
 // inboxSize is the capacity of a room's inbox.
@@ -361,6 +362,7 @@ func (r *Room) startMatch() {
 	r.engine, r.seed = eng, seed
 	r.match++
 	r.moves = nil
+	r.result = EndResult{}
 	r.outcome = eng.Outcome()
 	r.unrated = false
 	r.phase = Playing
@@ -430,6 +432,9 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	r.conclude(out, false)
 	r.broadcast()
 	r.recordEnd()
+	if r.result.MatchID != "" || r.result.Ratings != nil {
+		r.broadcast() // the match's ID and the rating changes
+	}
 	return nil
 }
 
@@ -451,9 +456,16 @@ func (r *Room) conclude(out rules.Outcome, unrated bool) {
 	r.system("%s", r.resultLine())
 }
 
-// recordEnd records the end of the match (Finished). Room goroutine only.
+// recordEnd records the end of the match (Finished), and keeps what that did (EndRecorder) for
+// the snapshots. Room goroutine only.
 func (r *Room) recordEnd() {
-	if err := r.record(Event{Kind: EventEnd}); err != nil {
+	var err error
+	if er, ok := r.cfg.Recorder.(EndRecorder); ok {
+		r.result, err = er.RecordEnd(r.code, r.event(Event{Kind: EventEnd}))
+	} else {
+		err = r.record(Event{Kind: EventEnd})
+	}
+	if err != nil {
 		r.cfg.Logf("rooms: room %s: recording the end of match %d: %v", r.code, r.match, err)
 	}
 }
@@ -497,6 +509,11 @@ func (r *Room) record(e Event) error {
 	if r.cfg.Recorder == nil {
 		return nil
 	}
+	return r.cfg.Recorder.Record(r.code, r.event(e))
+}
+
+// event completes e with the match's details. Room goroutine only.
+func (r *Room) event(e Event) Event {
 	e.GameID = r.game.ID
 	e.Match = r.match
 	e.Options = maps.Clone(r.opts)
@@ -507,5 +524,5 @@ func (r *Room) record(e Event) error {
 		e.Unrated = r.unrated
 		e.Ply = len(r.moves)
 	}
-	return r.cfg.Recorder.Record(r.code, e)
+	return e
 }

@@ -67,6 +67,9 @@ type Snapshot struct {
 	Outcome rules.Outcome
 	// Unrated is set when the match ended without rating (EndMatch).
 	Unrated bool
+	// Result is what recording the match's end did (its ID, the rating changes), once known:
+	// Finished only, with a Recorder that is an EndRecorder.
+	Result EndResult
 	// Moves is the move log of the current match.
 	Moves []MoveRecord
 	// Chat holds the last ChatLines lines, oldest first.
@@ -234,6 +237,7 @@ func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 		Clock:      sh.clock,
 		Outcome:    sh.outcome,
 		Unrated:    r.unrated,
+		Result:     r.result,
 		Moves:      sh.moves,
 		Chat:       r.chat,
 		Spectators: r.spectators,

@@ -3,7 +3,9 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -368,6 +370,9 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return r.seatBot(), false
 	case key.Matches(km, k.End) && r.anyAbandoned():
 		return actionCmd(r.sub.EndMatch), false
+	case key.Matches(km, k.Replay) && r.snap.Phase == rooms.Finished && r.snap.Result.MatchID != "":
+		id := r.snap.Result.MatchID
+		return func() tea.Msg { return openReplayMsg{id} }, false
 	case key.Matches(km, k.Rematch) && r.snap.Phase == rooms.Finished && r.snap.You != rules.Spectator:
 		r.say("You asked for a rematch; waiting for the others.", false)
 		return actionCmd(r.sub.Rematch), false
@@ -625,6 +630,9 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	}
 	if seated && s.Phase == rooms.Finished {
 		out = append(out, k.Rematch)
+	}
+	if s.Phase == rooms.Finished && s.Result.MatchID != "" {
+		out = append(out, k.Replay)
 	}
 	return append(out, k.Chat, k.Rules, k.Leave) // (tab is told on the panel's rule)
 }
@@ -955,7 +963,39 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	if s.Outcome.Reason != "" && !s.Unrated {
 		lines = append(lines, st.Dim.Render(s.Outcome.Reason))
 	}
+	lines = append(lines, r.ratingLines(st, w)...)
+	if id := s.Result.MatchID; id != "" {
+		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
+	}
 	return append(lines, "")
+}
+
+// ratingLines say what the match did to each rated player's rating: "ann 1662? → 1674 (+12)".
+func (r *roomScreen) ratingLines(st draw.Styles, w int) []string {
+	s := &r.snap
+	var lines []string
+	for i, c := range s.Result.Ratings {
+		if !c.Rated || i >= len(s.Seats) {
+			continue
+		}
+		change := fmt.Sprintf("%s → %s (%+d)", shownRating(c.Before, c.BeforeProvisional),
+			shownRating(c.After, c.Provisional), int(math.Round(c.After))-int(math.Round(c.Before)))
+		name := s.Seats[i].Name
+		if room := max(w-draw.TextWidth(change)-1, 4); draw.TextWidth(name) > room {
+			name = draw.Fit(name, room)
+		}
+		lines = append(lines, name+" "+st.Bold.Render(change))
+	}
+	return lines
+}
+
+// shownRating writes a rating as the leaderboards do: "1674", "1662?" while provisional.
+func shownRating(r float64, provisional bool) string {
+	s := strconv.Itoa(int(math.Round(r)))
+	if provisional {
+		s += "?"
+	}
+	return s
 }
 
 // rulesText is the rules of the room's game.

@@ -211,6 +211,8 @@ type (
 	actionMsg   struct{ err error }
 	tickMsg     struct{}
 	quitMsg     struct{}
+	// openReplayMsg asks for the replay of a match from its room's end (v).
+	openReplayMsg struct{ id string }
 )
 
 // open creates, joins or watches a room off the UI goroutine.
@@ -301,9 +303,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wakeMsg:
 		m.waking.Store(false) // before taking: a snapshot left after this wakes the model again
 		return m.takeSnapshots()
+	case openReplayMsg:
+		return m, m.loadReplay(msg.id)
 	}
 	if msg, ok := msg.(replayMsg); ok {
 		m.busy = false
+		if msg.err != nil && m.room != nil {
+			return m, m.room.fail(sentence(msg.err.Error()))
+		}
 		if msg.err != nil {
 			m.lobby.fail(msg.err.Error())
 			return m, nil

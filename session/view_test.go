@@ -248,3 +248,13 @@ func TestSessionsShareWhatNeverChanges(t *testing.T) {
 		t.Error("two room screens hold copies of the room's keys")
 	}
 }
+
+// TestEndRatingsGolden: the end of a rated match shows each player's rating change, the match's
+// ID and the key of its replay.
+func TestEndRatingsGolden(t *testing.T) {
+	snap := playedSnapshot(t, -1)
+	snap.Result = rooms.EndResult{MatchID: "49jvyf2yr3d", Ratings: []rooms.RatingChange{
+		{Rated: true, Before: 1662.4, After: 1650.2, BeforeProvisional: true, Provisional: true},
+		{Rated: true, Before: 1540, After: 1552.3}}}
+	checkEndScreen(t, snap, "1662? → 1650? (-12)", "1540 → 1552 (+12)", "match 49jvyf2yr3d · v replay", "v replay")
+}

@@ -58,6 +58,12 @@ func (d *DB) StartMatch(m record.Match) (string, error) {
 }
 
 // activeID returns the unfinished match of the room code.
+// ActiveMatch returns the ID of the room's unfinished match, or false when none is recorded.
+func (d *DB) ActiveMatch(code string) (string, bool) {
+	id, err := d.activeID(code)
+	return id, err == nil
+}
+
 func (d *DB) activeID(code string) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -148,3 +148,21 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 	})
 	return p, err
 }
+
+// Ratings returns the ratings in game of the players with keys ids, in order: rating.Default for
+// a player who has none, or whose standing is damaged (Check reports it).
+func (d *DB) Ratings(game string, ids []string) ([]rating.Rating, error) {
+	out := make([]rating.Rating, len(ids))
+	err := d.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRatings)
+		for i, id := range ids {
+			st := record.Standing{Rating: rating.Default}
+			if ok, err := d.get(b, pairKey(game, id), &st); err != nil || !ok {
+				st.Rating = rating.Default
+			}
+			out[i] = st.Rating
+		}
+		return nil
+	})
+	return out, err
+}
