@@ -1,0 +1,414 @@
+package flicflac
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Errors a refused move wraps (besides rules.ErrNotYourTurn, ErrGameOver, ErrBadNotation).
+var (
+	// ErrMoved: the piece has moved this turn (take it back to move it again).
+	ErrMoved = errors.New("that piece has moved this turn")
+	// ErrNotCaptor: in a captors' turn only the captors move.
+	ErrNotCaptor = errors.New("only captors move in a captors' turn")
+	// ErrUnreachable: the piece cannot get to that hex.
+	ErrUnreachable = errors.New("that hex is out of the piece's reach")
+	// ErrNoTakeBack: the piece has not moved this turn, or its start hex is taken.
+	ErrNoTakeBack = errors.New("that piece cannot be taken back")
+)
+
+// Reach returns the hexes piece p may move to now, in hex order: from home, the free hexes of
+// its entry edge; from the board, every free neighbour and every hex at the end of a path of 2
+// or 3 steps through free coloured hexes. It is empty when p may not move now (not the mover's,
+// moved already, not a captor in a captors' turn, or the match is over).
+func (s *State) Reach(p PieceID) []Hex {
+	if s.over || p.Seat != s.turn || p.Colour < 0 || p.Colour >= Colours || !s.mayMove(p.id()) {
+		return nil
+	}
+	var out []Hex
+	s.eachReach(p.id(), func(h Hex) { out = append(out, h) })
+	return out
+}
+
+// mayMove reports whether the mover's piece id may move now (not whether it has somewhere to go).
+func (s *State) mayMove(id int) bool {
+	if s.pieces[id].moved {
+		return false
+	}
+	return !s.captorsTurn || s.may&(1<<id) != 0
+}
+
+// eachReach calls f for each hex piece id can reach, in hex order, ignoring whose turn it is.
+func (s *State) eachReach(id int, f func(Hex)) {
+	var buf [MaxHexes]Hex
+	for _, h := range s.reachInto(id, buf[:0]) {
+		f(h)
+	}
+}
+
+// reachInto appends to buf the hexes piece id can reach, in hex order, ignoring whose turn it
+// is, and returns it.
+func (s *State) reachInto(id int, buf []Hex) []Hex {
+	p := &s.pieces[id]
+	if p.hex == NoHex {
+		for _, h := range s.geo.Entry(s.shape[id/Colours], Colour(id%Colours)) {
+			if s.occ[h] == 0 {
+				buf = append(buf, h)
+			}
+		}
+		return buf
+	}
+	// depth[h] is the fewest steps to h through free coloured hexes (0: not reached); a free
+	// black neighbour is reached but leads nowhere.
+	var depth [MaxHexes]int8
+	var queue [MaxHexes]Hex
+	start := len(buf)
+	head, tail := 0, 0
+	for _, nb := range s.geo.nbr[p.hex] {
+		if nb == NoHex || s.occ[nb] != 0 {
+			continue
+		}
+		buf = append(buf, nb)
+		depth[nb] = 1
+		if s.colours[nb] != Black {
+			queue[tail] = nb
+			tail++
+		}
+	}
+	for head < tail {
+		h := queue[head]
+		head++
+		if depth[h] >= 3 {
+			continue
+		}
+		for _, nb := range s.geo.nbr[h] {
+			if nb == NoHex || nb == p.hex || s.occ[nb] != 0 || s.colours[nb] == Black || depth[nb] != 0 {
+				continue
+			}
+			depth[nb] = depth[h] + 1
+			buf = append(buf, nb)
+			queue[tail] = nb
+			tail++
+		}
+	}
+	sortHexes(buf[start:])
+	return buf
+}
+
+// sortHexes sorts a short list of hexes (insertion sort: no allocation, lists are short).
+func sortHexes(hs []Hex) {
+	for i := 1; i < len(hs); i++ {
+		for j := i; j > 0 && hs[j] < hs[j-1]; j-- {
+			hs[j], hs[j-1] = hs[j-1], hs[j]
+		}
+	}
+}
+
+// canReach reports whether piece id can reach hex to.
+func (s *State) canReach(id int, to Hex) bool {
+	ok := false
+	s.eachReach(id, func(h Hex) { ok = ok || h == to })
+	return ok
+}
+
+// LegalMoves returns the legal moves of seat: each movable piece to each hex it reaches (piece
+// by piece in wheel order), each take-back, then "end". Empty when seat may not act.
+func (s *State) LegalMoves(seat rules.Seat) []Move {
+	if s.over || seat != s.turn {
+		return nil
+	}
+	var ms []Move
+	for c := Blue; c < Black; c++ {
+		id := int(seat)*Colours + int(c)
+		if !s.mayMove(id) {
+			continue
+		}
+		s.eachReach(id, func(h Hex) { ms = append(ms, Move{Kind: Place, Colour: c, To: s.geo.Name(h)}) })
+	}
+	for c := Blue; c < Black; c++ {
+		if s.canTakeBack(int(seat)*Colours+int(c)) == nil {
+			ms = append(ms, Move{Kind: TakeBack, Colour: c})
+		}
+	}
+	return append(ms, Move{Kind: End})
+}
+
+// Legal returns the legal moves of seat in canonical notation.
+func (s *State) Legal(seat rules.Seat) []string { return rules.Notations(s.LegalMoves(seat)) }
+
+// Apply decodes move and plays it for seat (see ApplyMove).
+func (s *State) Apply(seat rules.Seat, move string) (rules.Engine, error) {
+	if err := s.canAct(seat); err != nil {
+		return nil, err
+	}
+	m, err := ParseMove(move)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.ApplyMove(seat, m)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// canAct checks that the match goes on and that it is seat's turn.
+func (s *State) canAct(seat rules.Seat) error {
+	if s.over {
+		return fmt.Errorf("%w", rules.ErrGameOver)
+	}
+	if seat != s.turn {
+		return fmt.Errorf("%w: the %s are to move", rules.ErrNotYourTurn, strings.ToLower(s.SeatName(s.turn)))
+	}
+	return nil
+}
+
+// ApplyMove plays m for seat and returns the new state; s is unchanged. A refused move says why.
+func (s *State) ApplyMove(seat rules.Seat, m Move) (*State, error) {
+	if err := s.canAct(seat); err != nil {
+		return nil, err
+	}
+	if m.Colour < 0 || m.Colour >= Colours {
+		return nil, fmt.Errorf("%w: no piece of colour %d", rules.ErrBadNotation, m.Colour)
+	}
+	id := int(seat)*Colours + int(m.Colour)
+	n := *s
+	switch m.Kind {
+	case End:
+		n.end()
+	case TakeBack:
+		if err := s.canTakeBack(id); err != nil {
+			return nil, err
+		}
+		n.takeBack(id)
+	case Place:
+		to, err := s.checkPlace(id, m.To)
+		if err != nil {
+			return nil, err
+		}
+		n.place(id, to)
+	default:
+		return nil, fmt.Errorf("%w: unknown kind of move %d", rules.ErrBadNotation, m.Kind)
+	}
+	n.plies++
+	return &n, nil
+}
+
+// checkPlace checks the move of piece id to the hex named name and returns the hex.
+func (s *State) checkPlace(id int, name string) (Hex, error) {
+	p := pieceOf(id)
+	to, ok := s.geo.Find(name)
+	if !ok {
+		return NoHex, fmt.Errorf("%w: there is no hex %s on this board (side %d)", ErrUnreachable, name, s.cfg.Side)
+	}
+	pc := &s.pieces[id]
+	switch {
+	case pc.moved:
+		return NoHex, fmt.Errorf("%w: %s; take it back first (\"u %c\") to move it again", ErrMoved,
+			s.PieceName(p), p.Colour.Letter())
+	case s.captorsTurn && s.may&(1<<id) == 0:
+		return NoHex, fmt.Errorf("%w: %s", ErrNotCaptor, s.captorList())
+	case s.occ[to] != 0:
+		return NoHex, fmt.Errorf("%w: %s stands on %s", ErrUnreachable, s.PieceName(pieceOf(int(s.occ[to])-1)), name)
+	case pc.hex == NoHex && !s.canReach(id, to):
+		return NoHex, fmt.Errorf("%w: from home %s enters on its edge (%s)", ErrUnreachable, s.PieceName(p),
+			s.edgeNames(p))
+	case !s.canReach(id, to):
+		return NoHex, fmt.Errorf("%w: %s on %s moves to a free neighbour, or 2 or 3 steps through free "+
+			"coloured hexes, and %s is not one of those", ErrUnreachable, s.PieceName(p), s.geo.Name(pc.hex), name)
+	}
+	return to, nil
+}
+
+// edgeNames lists the hexes of p's entry edge, e.g. "a1 to h1".
+func (s *State) edgeNames(p PieceID) string {
+	e := s.geo.Entry(s.shape[p.Seat&1], p.Colour)
+	return s.geo.Name(e[0]) + " to " + s.geo.Name(e[len(e)-1])
+}
+
+// captorList names the pieces that may move in a captors' turn.
+func (s *State) captorList() string {
+	var names []string
+	for id := range Pieces {
+		if s.may&(1<<id) != 0 && !s.pieces[id].moved {
+			names = append(names, s.PieceName(pieceOf(id)))
+		}
+	}
+	if len(names) == 0 {
+		return "every captor has moved; \"end\" ends the captors' turn"
+	}
+	return "the captors to move are " + strings.Join(names, ", ")
+}
+
+// canTakeBack says why piece id cannot be taken back now, or nil.
+func (s *State) canTakeBack(id int) error {
+	p := &s.pieces[id]
+	switch {
+	case !p.moved:
+		return fmt.Errorf("%w: %s has not moved this turn", ErrNoTakeBack, s.PieceName(pieceOf(id)))
+	case p.from != NoHex && s.occ[p.from] != 0:
+		return fmt.Errorf("%w: %s, where %s stood, is taken by %s", ErrNoTakeBack, s.geo.Name(p.from),
+			s.PieceName(pieceOf(id)), s.PieceName(pieceOf(int(s.occ[p.from])-1)))
+	}
+	return nil
+}
+
+// place moves piece id to hex to (checked), flipping it when to is black.
+func (s *State) place(id int, to Hex) {
+	p := &s.pieces[id]
+	p.moved, p.from, p.fromFlip = true, p.hex, p.flipped
+	if p.hex != NoHex {
+		s.occ[p.hex] = 0
+	}
+	p.hex = to
+	s.occ[to] = int8(id + 1)
+	if s.colours[to] == Black {
+		p.flipped = !p.flipped
+	}
+}
+
+// takeBack puts piece id (moved, its start free) back where it stood, as it was.
+func (s *State) takeBack(id int) {
+	p := &s.pieces[id]
+	s.occ[p.hex] = 0
+	p.hex, p.flipped, p.moved = p.from, p.fromFlip, false
+	if p.hex != NoHex {
+		s.occ[p.hex] = int8(id + 1)
+	}
+}
+
+// sendHome puts piece id at home, upright.
+func (s *State) sendHome(id int) {
+	p := &s.pieces[id]
+	if p.hex != NoHex {
+		s.occ[p.hex] = 0
+	}
+	*p = piece{hex: NoHex, from: NoHex}
+}
+
+// end ends the turn now being played: pieces with negative health are captured, the mover's
+// captors get a captors' turn, or the turn passes (after a possible random event).
+func (s *State) end() {
+	doomed := s.doomed()
+	rep := Report{Seat: s.turn, CaptorsTurn: s.captorsTurn}
+	var captors uint16
+	for id := range Pieces {
+		if doomed&(1<<id) == 0 {
+			continue
+		}
+		for _, nb := range s.geo.nbr[s.pieces[id].hex] {
+			if nb == NoHex || s.occ[nb] == 0 {
+				continue
+			}
+			a := int(s.occ[nb]) - 1
+			if rules.Seat(a/Colours) == s.turn && a/Colours != id/Colours &&
+				flies(Colour(a%Colours), s.pieces[a].flipped, Colour(id%Colours)) {
+				captors |= 1 << a
+			}
+		}
+	}
+	for id := range Pieces {
+		if doomed&(1<<id) != 0 {
+			s.sendHome(id)
+			s.captures[1-id/Colours]++
+			rep.Scored[1-id/Colours]++
+		}
+		s.pieces[id].moved = false
+	}
+	rep.Captured = doomed
+	s.timed++
+	if doomed != 0 {
+		s.checkWin()
+	}
+	if s.over {
+		s.last = rep
+		return
+	}
+	if captors != 0 {
+		s.captorsTurn, s.may = true, captors
+		rep.Captors = captors
+		s.last = rep
+		return
+	}
+	s.captorsTurn, s.may = false, 0
+	s.turns++
+	if s.turns >= s.cfg.Limit {
+		s.over = true
+		switch {
+		case s.captures[0] > s.captures[1]:
+			s.winner = 0
+		case s.captures[1] > s.captures[0]:
+			s.winner = 1
+		}
+		s.reason = fmt.Sprintf("all %d turns played", s.cfg.Limit)
+		s.last = rep
+		return
+	}
+	s.event(&rep)
+	s.last = rep
+	s.turn = 1 - s.turn
+}
+
+// checkWin ends the match when a seat has the target of captures and a lead of 2.
+func (s *State) checkWin() {
+	for seat := range 2 {
+		if s.captures[seat] >= s.cfg.Target && s.captures[seat]-s.captures[1-seat] >= 2 {
+			s.over, s.winner = true, rules.Seat(seat)
+			s.reason = fmt.Sprintf("the %s reached %d captures with a lead of %d",
+				strings.ToLower(s.SeatName(rules.Seat(seat))), s.captures[seat], s.captures[seat]-s.captures[1-seat])
+		}
+	}
+}
+
+// event draws, from the match seed and the number of turns ended, whether a random event
+// follows the turn, and plays it.
+func (s *State) event(rep *Report) {
+	if s.cfg.EventPercent == 0 {
+		return
+	}
+	rng := rand.New(rand.NewPCG(s.seed, 0xe7e47<<32|uint64(s.turns)))
+	if rng.IntN(100) >= s.cfg.EventPercent {
+		return
+	}
+	s.playEvent(Event(1+rng.IntN(4)), Colour(rng.IntN(3)), rep)
+}
+
+// playEvent plays event e (pair: the first colour of a pair of opposite colours) and notes it
+// in rep.
+func (s *State) playEvent(e Event, pair Colour, rep *Report) {
+	rep.Event, rep.Pair = e, pair
+	inPair := func(c Colour) bool { return c == pair || c == pair.Opposite() }
+	switch e {
+	case TumblingWind:
+		for id := range s.pieces {
+			if s.pieces[id].hex != NoHex {
+				s.pieces[id].flipped = !s.pieces[id].flipped
+			}
+		}
+	case Recall, SinkHoles:
+		for id := range s.pieces {
+			h := s.pieces[id].hex
+			if h == NoHex {
+				continue
+			}
+			if e == Recall && inPair(Colour(id%Colours)) || e == SinkHoles && inPair(s.colours[h]) {
+				s.sendHome(id)
+				rep.Sent |= 1 << id
+			}
+		}
+	case HexSlide:
+		var next [MaxHexes]Colour
+		for h := range s.geo.NumHexes() {
+			next[s.geo.rot[h]] = s.colours[h]
+		}
+		s.colours = next
+	}
+}
+
+// countBits returns the number of pieces in a set.
+func countBits(set uint16) int { return bits.OnesCount16(set) }
