@@ -80,27 +80,34 @@ func (Greedy) Move(ctx context.Context, state rules.Engine, seat rules.Seat, rng
 	if !ok {
 		return fallback(state, seat)
 	}
-	if st, ok := s.greedyStep(ctx, seat); ok {
+	if st, ok := s.greedyStep(ctx, seat, rng); ok {
 		return st.move(s.geo)
 	}
 	return "end"
 }
 
 // greedyStep returns the move that most improves greedyScore for seat, or false when none does.
-func (s *State) greedyStep(ctx context.Context, seat rules.Seat) (step, bool) {
+// Equal moves are chosen among at random with rng, or the first when rng is nil.
+func (s *State) greedyStep(ctx context.Context, seat rules.Seat, rng *rand.Rand) (step, bool) {
 	base := greedyScore(s, seat)
-	best, bestScore, found := step{}, base, false
+	best, bestScore, ties := step{}, base, 0
 	s.steps(func(st step) {
 		if ctx.Err() != nil {
 			return
 		}
 		n := *s
 		n.place(st.id, st.to)
-		if sc := greedyScore(&n, seat); sc > bestScore {
-			best, bestScore, found = st, sc, true
+		switch sc := greedyScore(&n, seat); {
+		case sc > bestScore:
+			best, bestScore, ties = st, sc, 1
+		case sc == bestScore && ties > 0:
+			ties++
+			if rng != nil && rng.IntN(ties) == 0 {
+				best = st
+			}
 		}
 	})
-	return best, found
+	return best, ties > 0
 }
 
 // greedyScore values s for seat as the turn would end now: 1000 a capture either way, then a

@@ -58,7 +58,7 @@ func (s *State) hardPlan(ctx context.Context, seat rules.Seat) []step {
 		n.place(f.st.id, f.st.to)
 		plan := []step{f.st}
 		for {
-			st, ok := n.greedyStep(ctx, seat)
+			st, ok := n.greedyStep(ctx, seat, nil)
 			if !ok {
 				break
 			}
@@ -121,7 +121,7 @@ func (s *State) playOut(seat rules.Seat) {
 // greedyTurn plays the mover's moves as Greedy would, without ending the turn.
 func (s *State) greedyTurn() {
 	for {
-		st, ok := s.greedyStep(context.Background(), s.turn)
+		st, ok := s.greedyStep(context.Background(), s.turn, nil)
 		if !ok {
 			return
 		}
