@@ -47,7 +47,10 @@ func (s *State) Tell(seat rules.Seat, move string) string {
 	pc := s.pieces[p.id()]
 	switch m.Kind {
 	case TakeBack:
-		return "takes " + s.PieceName(p) + " back to " + s.where(pc.from)
+		if pc.from == NoHex {
+			return "takes " + s.PieceName(p) + " back home"
+		}
+		return "takes " + s.PieceName(p) + " back to " + s.geo.Name(pc.from)
 	case Place:
 		t := "moves " + s.PieceName(p) + " from " + s.where(pc.hex) + " to " + m.To
 		if n.pieces[p.id()].flipped != pc.flipped {
