@@ -139,7 +139,7 @@ func (s *State) ViewOf() View {
 }
 
 // Piece returns the view of seat's piece of colour c.
-func (v *View) Piece(seat rules.Seat, c Colour) PieceView { return v.Pieces[int(seat)*Colours+int(c)] }
+func (v View) Piece(seat rules.Seat, c Colour) PieceView { return v.Pieces[int(seat)*Colours+int(c)] }
 
 // PiecesIn lists the pieces of a set of a Report (bit seat*6 + colour), in id order.
 func PiecesIn(set uint16) []PieceID {
