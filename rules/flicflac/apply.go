@@ -326,13 +326,13 @@ func (s *State) end() {
 		s.checkWin()
 	}
 	if s.over {
-		s.last = rep
+		s.report(rep)
 		return
 	}
 	if captors != 0 {
 		s.captorsTurn, s.may = true, captors
 		rep.Captors = captors
-		s.last = rep
+		s.report(rep)
 		return
 	}
 	s.captorsTurn, s.may = false, 0
@@ -346,12 +346,27 @@ func (s *State) end() {
 			s.winner = 1
 		}
 		s.reason = fmt.Sprintf("all %d turns played", s.cfg.Limit)
-		s.last = rep
+		s.report(rep)
 		return
 	}
 	s.event(&rep)
-	s.last = rep
+	s.report(rep)
 	s.turn = 1 - s.turn
+}
+
+// report keeps rep as the latest end, and adds it to the turn's: a turn's end starts the
+// turn's report anew, its captors' turns' ends add to it.
+func (s *State) report(rep Report) {
+	s.last = rep
+	if !rep.CaptorsTurn {
+		s.turnRep = rep
+		return
+	}
+	t := &s.turnRep
+	t.Captured |= rep.Captured
+	t.Scored[0] += rep.Scored[0]
+	t.Scored[1] += rep.Scored[1]
+	t.Captors, t.Event, t.Pair, t.Sent = rep.Captors, rep.Event, rep.Pair, rep.Sent
 }
 
 // checkWin ends the match when a seat has the target of captures and a lead of 2.

@@ -97,10 +97,8 @@ func TestBotTimes(t *testing.T) {
 	}
 }
 
-// BenchmarkHardTurn times Hard's first move in a seeded middle game.
+// BenchmarkHardMove times Hard's move in a seeded middle game.
 func BenchmarkHardMove(b *testing.B) {
-	s, _ := playout(b, Config{Side: 8, Target: 99, Limit: 40, EventPercent: 0}, [2]rules.Bot{Greedy{}, Greedy{}}, 3)
-	_ = s
 	s2, _ := NewState(DefaultConfig, 3)
 	rng := rand.New(rand.NewPCG(1, 1))
 	for range 30 {

@@ -110,7 +110,8 @@ type State struct {
 	timed       int    // turns and captors' turns begun: rules.TurnLimit.Turn
 	captures    [2]int
 	plies       int
-	last        Report
+	last        Report // the latest end
+	turnRep     Report // the latest turn's ends, its captors' turns' added
 
 	over   bool
 	winner rules.Seat // -1: a draw
@@ -175,7 +176,8 @@ func NewState(cfg Config, seed uint64) (*State, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	s := &State{geo: GeometryOf(cfg.Side), cfg: cfg, seed: seed, winner: -1, last: Report{Seat: -1}}
+	s := &State{geo: GeometryOf(cfg.Side), cfg: cfg, seed: seed, winner: -1, last: Report{Seat: -1},
+		turnRep: Report{Seat: -1}}
 	if cfg.RandomShape {
 		cfg.Shape = Shape(rand.New(rand.NewPCG(seed, 0x5a17e)).IntN(2))
 		s.cfg.Shape = cfg.Shape

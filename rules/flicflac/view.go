@@ -37,8 +37,10 @@ type View struct {
 	Reach [Colours][]Hex
 
 	// Last is what the latest end of a turn (or of a captors' turn) did; Last.Seat is -1 before
-	// the first.
-	Last Report
+	// the first. LastTurn is what the ends of the latest turn did together: the turn's end and
+	// those of its captors' turns so far (Captured and Scored summed; Captors, Event, Pair and
+	// Sent from the latest end); CaptorsTurn false. Between turns, the one that just passed.
+	Last, LastTurn Report
 
 	// Outcome is the result: captures always, ranks and reason once over.
 	Outcome rules.Outcome
@@ -110,6 +112,7 @@ func (s *State) ViewOf() View {
 		Shapes:        s.shape,
 		Captures:      s.captures,
 		Last:          s.last,
+		LastTurn:      s.turnRep,
 		Outcome:       s.Outcome(),
 	}
 	v.Hexes = make([]HexView, s.geo.NumHexes())

@@ -55,6 +55,13 @@ func TestView(t *testing.T) {
 	if !p.Moved || p.From != s.pieces[ids[0]].hex || p.Hex != to || p.CanMove {
 		t.Errorf("moved yellow %+v", p)
 	}
+	// The captors' turn ends: the turn's report still holds the turn's capture.
+	n = mustPlay(t, n, cyl, "end")
+	v = n.View(cyl).(*View)
+	if v.LastTurn.Captured&(1<<ids[1]) == 0 || v.LastTurn.Scored[cyl] < 1 || !v.Last.CaptorsTurn ||
+		v.LastTurn.CaptorsTurn || v.LastTurn.Seat != cyl {
+		t.Errorf("the turn's report %+v, the last end's %+v", v.LastTurn, v.Last)
+	}
 	if got := PiecesIn(1<<ids[1] | 1<<ids[0]); len(got) != 2 || got[0] != (PieceID{cyl, Yellow}) {
 		t.Errorf("PiecesIn %v", got)
 	}
