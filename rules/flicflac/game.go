@@ -110,6 +110,11 @@ EVENTS  After a turn, a 1% chance (option events; 0: none) of:
   Hex Slide      the colours turn 60 degrees about the centre; black
                  hexes stay
 
-NOTATION  "B h8" moves your blue piece to h8 (B G Y O R P; "blue h8",
-"b>h8" work too); "u B" takes it back; "end" ends the turn.
+MOVES AND KEYS  Arrows (or h j k l) move the cursor over the board and
+the homes; enter (or space) picks the piece under it, and the hexes it
+may reach are marked; enter on one of them moves it there. u takes a
+moved piece back, e ends the turn (the timer does it too). ':' lets
+you type a move: "B h8" moves your blue piece to h8 (letters B G Y O R
+P; "blue h8" and "b>h8" work too), "u B" takes it back, "end" ends the
+turn. Replays write "B h8", "u B" and "end".
 `
