@@ -87,11 +87,10 @@ where A flies D's body colour (k = 2 if A is empowered, else 1):
   different shapes        D -k, A +k, and D -20 more when D does not
                           fly A's body colour (defenceless)
 A piece below 0 is grey: due to be captured.
-    (Rc)(Yb)   The red cylinder, flipped, flies Y O: it hits the
-               yellow block (-1, or -2 empowered); the yellow block,
-               upright, flies O R and hits back, so it is not
-               defenceless: red on a red hex +2-1 = +1, yellow +1-2
-               = -1, grey. Upright, the red cylinder would fly P B.
+    (Rc)(Yb)   The red cylinder on a red hex (empowered), flipped,
+               flies Y O: it hits the yellow block, -2. The yellow
+               block, upright, flies O R: it hits back, -1, so it is
+               not defenceless. Red +2-1 = +1; yellow +1-2 = -1: grey.
 
 CAPTURES  When a turn ends, every piece below 0, of either side, goes
 home upright and its owner's opponent scores 1. Your pieces touching a
