@@ -183,7 +183,8 @@ func newGeometry(side int) *Geometry {
 	g.rot = make([]Hex, n)
 	g.dist = make([][MaxHexes]int8, n)
 	for h, c := range g.Cubes {
-		// Columns a, b, ... from the left; hexes numbered from the bottom of the column up.
+		// Columns a, b, ... from the left (rows from the top, drawn pointy-topped); hexes
+		// numbered from the bottom of the column (the left of the row).
 		g.names[h] = string(rune('a'+c.Q+R)) + strconv.Itoa(min(R, R-c.Q)-c.R+1)
 		for d, o := range directions {
 			nb, ok := g.index[Cube{c.Q + o.Q, c.R + o.R, c.S + o.S}]
@@ -222,8 +223,9 @@ func newGeometry(side int) *Geometry {
 // NumHexes returns the number of hexes: 3 side (side - 1) + 1.
 func (g *Geometry) NumHexes() int { return len(g.Cubes) }
 
-// Name returns the hex's name, e.g. "h8" (the centre of side 8): the column's letter, a from the
-// left, and the hex's number in its column counted from the bottom.
+// Name returns the hex's name, e.g. "h8" (the centre of side 8): its row's letter, a at the top,
+// and its number in the row from the left, as drawn pointy-topped (see Layout); in RULES.md's
+// flat-topped frame, the column's letter from the left and the number from the bottom.
 func (g *Geometry) Name(h Hex) string {
 	if h < 0 || int(h) >= len(g.names) {
 		return "home"
@@ -271,6 +273,17 @@ func entryGroup(c Colour) int {
 // Entry returns the hexes a piece of shape sh and colour c may enter from home: cylinders blue,
 // red, yellow s = +R, the others s = -R; blocks blue, red, yellow r = +R, the others r = -R.
 func (g *Geometry) Entry(sh Shape, c Colour) []Hex { return g.entry[sh][entryGroup(c)] }
+
+// Layout returns where hex h is drawn on a terminal, pointy-topped (the flat-topped board turned
+// a quarter turn clockwise): row 0 to 2R from the top, the row of the hex's column letter (a is
+// 0), and x in half hexes from the left, 0 to 4R, so that a hex's neighbours are at x +- 2 in its
+// row and at x +- 1 in the rows above and below. Its number counts from the left of the row.
+func (g *Geometry) Layout(h Hex) (row, x int) {
+	c := g.Cubes[h]
+	R := g.Side - 1
+	num := min(R, R-c.Q) - c.R + 1
+	return c.Q + R, 2*(num-1) + abs(c.Q)
+}
 
 // String returns the geometry's size, for messages.
 func (g *Geometry) String() string { return fmt.Sprintf("side %d", g.Side) }

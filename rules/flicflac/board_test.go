@@ -200,3 +200,43 @@ func TestHexNames(t *testing.T) {
 		t.Errorf("centre %s", g.Name(c))
 	}
 }
+
+// TestLayout: drawn pointy-topped, neighbours are beside or diagonally above and below, every
+// hex has a place of its own, rows are the column letters and numbers run from the left.
+func TestLayout(t *testing.T) {
+	for side := MinSide; side <= MaxSide; side++ {
+		g := GeometryOf(side)
+		R := side - 1
+		seen := map[[2]int]bool{}
+		for h := range Hex(g.NumHexes()) {
+			row, x := g.Layout(h)
+			if row < 0 || row > 2*R || x < 0 || x > 4*R || seen[[2]int{row, x}] || (row+x+R)%2 != 0 {
+				t.Fatalf("side %d: %s at row %d x %d", side, g.Name(h), row, x)
+			}
+			seen[[2]int{row, x}] = true
+			if n := g.Name(h); int(n[0]-'a') != row {
+				t.Fatalf("%s on row %d", n, row)
+			}
+			for _, nb := range g.Neighbours(h) {
+				if nb == NoHex {
+					continue
+				}
+				r2, x2 := g.Layout(nb)
+				dr, dx := abs(r2-row), abs(x2-x)
+				if !(dr == 0 && dx == 2 || dr == 1 && dx == 1) {
+					t.Fatalf("side %d: %s (%d,%d) and its neighbour %s (%d,%d)", side, g.Name(h), row, x, g.Name(nb), r2, x2)
+				}
+			}
+		}
+	}
+	g := GeometryOf(8)
+	for _, c := range []struct {
+		name   string
+		row, x int
+	}{{"a1", 0, 7}, {"h1", 7, 0}, {"h15", 7, 28}, {"h8", 7, 14}, {"o1", 14, 7}} {
+		h, _ := g.Find(c.name)
+		if row, x := g.Layout(h); row != c.row || x != c.x {
+			t.Errorf("%s at %d,%d, want %d,%d", c.name, row, x, c.row, c.x)
+		}
+	}
+}

@@ -10,17 +10,19 @@
 //
 // # Decisions not spelled out in docs/rules.md
 //
-// Board and hex names. The hexes are indexed column by column from the left (q = -R first),
-// each column from the top (r smallest). A hex is named by its column, a to o from the left,
-// and its number in the column counted from the bottom (r largest is 1): the centre of side 8
-// is h8, the left corner column runs a1 to a8, the middle one h1 to h15. Drawn a quarter turn
-// clockwise (pointy-topped rows, as a terminal draws it to fit), the letters become rows a to o
-// from the top and the numbers run from the left, as in Lhex-i'-con. Hex Slide turns the colours
-// a sixth of a turn clockwise as drawn flat-topped: the colour of (q, r, s) goes to (-r, -s, -q).
+// Board and hex names. RULES.md's geometry is flat-topped (columns q, r growing downwards); a
+// terminal draws it turned a quarter turn clockwise, pointy-topped, 2R + 1 rows (Geometry.Layout
+// gives each hex's row and position). Names are made for that drawing, as in Lhex-i'-con: rows a
+// to o from the top (the columns q = -R to R), each row's hexes numbered from 1 at the left (r
+// from largest to smallest): the centre of side 8 is h8, the top row a1 to a8, the middle one h1
+// to h15. Hexes are indexed (Hex) column by column, q = -R first, each from r smallest. Hex
+// Slide turns the colours a sixth of a turn clockwise, as drawn either way: the colour of
+// (q, r, s) goes to (-r, -s, -q).
 //
-// Entry edges (side 8): cylinders B R Y on s = +R, a8 to h15 (the upper left edge as drawn
-// flat-topped); cylinders O G P on s = -R, h1 to o1; blocks B R Y on r = +R, a1 to h1; blocks
-// O G P on r = -R, h15 to o8.
+// Entry edges (side 8, drawn pointy-topped): cylinders B R Y on s = +R, the upper right edge
+// a8 to h15; cylinders O G P on s = -R, the lower left edge h1 to o1; blocks B R Y on r = +R,
+// the upper left edge a1 to h1; blocks O G P on r = -R, the lower right edge h15 to o8. Each
+// player's two edges face each other; the top and bottom rows are nobody's.
 //
 // Notation. Pieces are named by their colour's letter, B G Y O R P (a player has one of each,
 // and only moves its own): "B h8" moves the mover's blue piece to h8, from home or from the

@@ -49,10 +49,11 @@ const notationText = `"B h8": your blue piece to h8 (colour B G Y O R P, then a 
 
 const rulesText = `FLIC FLAC - timed hex combat for 2 players
 
-THE BOARD  A hexagon of hexes, 8 on a side (option size 5 to 8). A hex
-is named by its column, a from the left, and its number in the column
-counted from the bottom: h8 is the centre. One hex in three is black;
-every black hex is ringed by six coloured ones.
+THE BOARD  A hexagon of hexes, 8 on a side (option size 5 to 8), in
+rows a to o from the top; the hexes of a row are numbered from the
+left: the top row a1 to a8, the middle row h1 to h15, the centre h8.
+One hex in three is black; every black hex is ringed by six coloured
+ones.
 
 THE WHEEL  Blue, Green, Yellow, Orange, Red, Purple, and round again.
 Opposites: blue-orange, green-red, yellow-purple.
@@ -66,12 +67,12 @@ PIECES  Each player has 6, one of each colour: one player cylinders,
 the other blocks. Cylinders move first. All start at home, upright.
 A piece standing on a hex of its own colour is EMPOWERED.
 
-ENTERING  From home a piece moves onto any free hex of its edge (the
-hexes named for side 8):
-  cylinders B R Y  a8 to h15, the tops of columns a-h
-  cylinders O G P  h1 to o1, the bottoms of columns h-o
-  blocks    B R Y  a1 to h1, the bottoms of columns a-h
-  blocks    O G P  h15 to o8, the tops of columns h-o
+ENTERING  From home a piece moves onto any free hex of its edge
+(named here for side 8):
+  cylinders B R Y  the upper right edge, a8 to h15 (rows' right ends)
+  cylinders O G P  the lower left edge, h1 to o1 (rows' left ends)
+  blocks    B R Y  the upper left edge, a1 to h1 (rows' left ends)
+  blocks    O G P  the lower right edge, h15 to o8 (rows' right ends)
 
 A TURN  Move any of your pieces, each at most once, in any order, or
 none; then "end" (or let the timer run out: 20 s, option timer). A
