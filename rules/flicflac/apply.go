@@ -10,7 +10,8 @@ import (
 	"github.com/arcade/arcade/rules"
 )
 
-// Errors a refused move wraps (besides rules.ErrNotYourTurn, ErrGameOver, ErrBadNotation).
+// Errors a refused move wraps (besides rules.ErrNotYourTurn, ErrGameOver, ErrBadNotation); the
+// refusal's text says why in full, without theirs.
 var (
 	// ErrMoved: the piece has moved this turn (take it back to move it again).
 	ErrMoved = errors.New("that piece has moved this turn")
@@ -21,6 +22,20 @@ var (
 	// ErrNoTakeBack: the piece has not moved this turn, or its start hex is taken.
 	ErrNoTakeBack = errors.New("that piece cannot be taken back")
 )
+
+// refusal is a refused move: its text for the player, and the kind of refusal it wraps.
+type refusal struct {
+	kind error
+	text string
+}
+
+func (r *refusal) Error() string { return r.text }
+func (r *refusal) Unwrap() error { return r.kind }
+
+// refuse returns a refusal of kind with the formatted text.
+func refuse(kind error, format string, args ...any) error {
+	return &refusal{kind: kind, text: fmt.Sprintf(format, args...)}
+}
 
 // Reach returns the hexes piece p may move to now, in hex order: from home, the free hexes of
 // its entry edge; from the board, every free neighbour and every hex at the end of a path of 2
@@ -204,23 +219,22 @@ func (s *State) checkPlace(id int, name string) (Hex, error) {
 	p := pieceOf(id)
 	to, ok := s.geo.Find(name)
 	if !ok {
-		return NoHex, fmt.Errorf("%w: there is no hex %s on this board (side %d)", ErrUnreachable, name, s.cfg.Side)
+		return NoHex, refuse(ErrUnreachable, "there is no hex %s on this board (side %d)", name, s.cfg.Side)
 	}
 	pc := &s.pieces[id]
 	switch {
 	case pc.moved:
-		return NoHex, fmt.Errorf("%w: %s; take it back first (\"u %c\") to move it again", ErrMoved,
+		return NoHex, refuse(ErrMoved, "%s has moved this turn; take it back first (\"u %c\") to move it again",
 			s.PieceName(p), p.Colour.Letter())
 	case s.captorsTurn && s.may&(1<<id) == 0:
-		return NoHex, fmt.Errorf("%w: %s", ErrNotCaptor, s.captorList())
+		return NoHex, refuse(ErrNotCaptor, "only captors move in a captors' turn: %s", s.captorList())
 	case s.occ[to] != 0:
-		return NoHex, fmt.Errorf("%w: %s stands on %s", ErrUnreachable, s.PieceName(pieceOf(int(s.occ[to])-1)), name)
+		return NoHex, refuse(ErrUnreachable, "%s stands on %s", s.PieceName(pieceOf(int(s.occ[to])-1)), name)
 	case pc.hex == NoHex && !s.canReach(id, to):
-		return NoHex, fmt.Errorf("%w: from home %s enters on its edge (%s)", ErrUnreachable, s.PieceName(p),
-			s.edgeNames(p))
+		return NoHex, refuse(ErrUnreachable, "from home %s enters on its edge, %s", s.PieceName(p), s.edgeNames(p))
 	case !s.canReach(id, to):
-		return NoHex, fmt.Errorf("%w: %s on %s moves to a free neighbour, or 2 or 3 steps through free "+
-			"coloured hexes, and %s is not one of those", ErrUnreachable, s.PieceName(p), s.geo.Name(pc.hex), name)
+		return NoHex, refuse(ErrUnreachable, "%s on %s cannot reach %s: a piece steps to a free neighbour, or "+
+			"goes 2 or 3 steps through free coloured hexes", s.PieceName(p), s.geo.Name(pc.hex), name)
 	}
 	return to, nil
 }
@@ -242,7 +256,7 @@ func (s *State) captorList() string {
 	if len(names) == 0 {
 		return "every captor has moved; \"end\" ends the captors' turn"
 	}
-	return "the captors to move are " + strings.Join(names, ", ")
+	return strings.Join(names, ", ")
 }
 
 // canTakeBack says why piece id cannot be taken back now, or nil.
@@ -250,10 +264,10 @@ func (s *State) canTakeBack(id int) error {
 	p := &s.pieces[id]
 	switch {
 	case !p.moved:
-		return fmt.Errorf("%w: %s has not moved this turn", ErrNoTakeBack, s.PieceName(pieceOf(id)))
+		return refuse(ErrNoTakeBack, "%s has not moved this turn", s.PieceName(pieceOf(id)))
 	case p.from != NoHex && s.occ[p.from] != 0:
-		return fmt.Errorf("%w: %s, where %s stood, is taken by %s", ErrNoTakeBack, s.geo.Name(p.from),
-			s.PieceName(pieceOf(id)), s.PieceName(pieceOf(int(s.occ[p.from])-1)))
+		return refuse(ErrNoTakeBack, "%s cannot go back to %s: %s stands there", s.PieceName(pieceOf(id)),
+			s.geo.Name(p.from), s.PieceName(pieceOf(int(s.occ[p.from])-1)))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package flicflac
 
 import (
+	"errors"
 	"testing"
 )
 
@@ -156,8 +157,8 @@ func TestCaptorsSection11(t *testing.T) {
 	if len(v.Reach[Yellow]) == 0 || !v.Piece(cyl, Yellow).CanMove || v.Piece(cyl, Yellow).Hex != NoHex {
 		t.Fatalf("the yellow cylinder cannot move from home: %+v", v.Piece(cyl, Yellow))
 	}
-	if err := refuse(t, n, cyl, "B a8"); err == nil {
-		t.Fatal("a non-captor moved")
+	if err := refused(t, n, cyl, "B a8"); !errors.Is(err, ErrNotCaptor) {
+		t.Fatalf("a non-captor's move: %v", err)
 	}
 	n = mustPlay(t, n, cyl, "Y "+n.geo.Name(v.Reach[Yellow][0]))
 	n = mustPlay(t, n, cyl, "end")

@@ -46,8 +46,8 @@ func mustPlay(t testing.TB, s *State, seat rules.Seat, move string) *State {
 	return e.(*State)
 }
 
-// refuse checks that Apply refuses move and leaves s unchanged.
-func refuse(t testing.TB, s *State, seat rules.Seat, move string) error {
+// refused checks that Apply refuses move and leaves s unchanged.
+func refused(t testing.TB, s *State, seat rules.Seat, move string) error {
 	t.Helper()
 	before := *s
 	_, err := s.Apply(seat, move)

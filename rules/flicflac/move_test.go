@@ -115,14 +115,14 @@ func TestSteps(t *testing.T) {
 	if !n.pieces[Blue].flipped || n.pieces[Blue].hex != black {
 		t.Fatal("a step onto black did not flip")
 	}
-	if err := refuse(t, n, 0, "B "+g.Name(mid)); !errors.Is(err, ErrMoved) {
+	if err := refused(t, n, 0, "B "+g.Name(mid)); !errors.Is(err, ErrMoved) {
 		t.Fatalf("a second move: %v", err)
 	}
 	n = mustPlay(t, n, 0, "u B")
 	if n.pieces[Blue].flipped || n.pieces[Blue].hex != mid || n.occ[black] != 0 {
 		t.Fatal("the take-back did not restore the piece")
 	}
-	if err := refuse(t, n, 0, "u B"); !errors.Is(err, ErrNoTakeBack) {
+	if err := refused(t, n, 0, "u B"); !errors.Is(err, ErrNoTakeBack) {
 		t.Fatalf("a second take-back: %v", err)
 	}
 	n = mustPlay(t, n, 0, "B "+g.Name(coloured))
@@ -176,14 +176,14 @@ func TestSteps(t *testing.T) {
 		t.Fatal("taking back an entry did not send it home upright")
 	}
 	// Off the edge: refused, and says where the edge is.
-	if err := refuse(t, s, 0, "G h8"); !errors.Is(err, ErrUnreachable) {
+	if err := refused(t, s, 0, "G h8"); !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("entering off the edge: %v", err)
 	}
 	// Somebody else's turn, a hex that does not exist, a taken hex.
-	refuse(t, s, 1, "B "+g.Name(coloured))
-	refuse(t, s, 0, "B o15")
+	refused(t, s, 1, "B "+g.Name(coloured))
+	refused(t, s, 0, "B o15")
 	put(s, 1, Red, coloured, false)
-	if err := refuse(t, s, 0, "B "+g.Name(coloured)); !errors.Is(err, ErrUnreachable) {
+	if err := refused(t, s, 0, "B "+g.Name(coloured)); !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("onto a piece: %v", err)
 	}
 }
@@ -203,7 +203,7 @@ func TestTakeBackBlocked(t *testing.T) {
 	// The red cylinder enters... rather, stand it there directly: only a move can do it in
 	// play when a path leads there, which the test does not need.
 	put(n, 0, Red, a, false)
-	if err := refuse(t, n, 0, "u B"); !errors.Is(err, ErrNoTakeBack) {
+	if err := refused(t, n, 0, "u B"); !errors.Is(err, ErrNoTakeBack) {
 		t.Fatalf("take-back onto a taken hex: %v", err)
 	}
 }

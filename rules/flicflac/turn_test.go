@@ -115,7 +115,7 @@ func TestWinNeedsLead(t *testing.T) {
 	if n.ToMove() != nil || n.Legal(cyl) != nil {
 		t.Fatal("moves after the end")
 	}
-	refuse(t, n, cyl, "end")
+	refused(t, n, cyl, "end")
 	s.captures[blk] = 10
 	n = mustPlay(t, s, cyl, "end") // 11 - 10: play on (a captors' turn)
 	if n.over || !n.CaptorsTurn() {
