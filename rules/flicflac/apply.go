@@ -131,13 +131,14 @@ func (s *State) canReach(id int, to Hex) bool {
 	return ok
 }
 
-// LegalMoves returns the legal moves of seat: each movable piece to each hex it reaches (piece
-// by piece in wheel order), each take-back, then "end". Empty when seat may not act.
+// LegalMoves returns the legal moves of seat: "end" first (what a room plays for a bot that
+// fails), then each movable piece to each hex it reaches (piece by piece in wheel order), then
+// each take-back. Empty when seat may not act.
 func (s *State) LegalMoves(seat rules.Seat) []Move {
 	if s.over || seat != s.turn {
 		return nil
 	}
-	var ms []Move
+	ms := []Move{{Kind: End}}
 	for c := Blue; c < Black; c++ {
 		id := int(seat)*Colours + int(c)
 		if !s.mayMove(id) {
@@ -150,7 +151,7 @@ func (s *State) LegalMoves(seat rules.Seat) []Move {
 			ms = append(ms, Move{Kind: TakeBack, Colour: c})
 		}
 	}
-	return append(ms, Move{Kind: End})
+	return ms
 }
 
 // Legal returns the legal moves of seat in canonical notation.

@@ -28,10 +28,11 @@ func botState(state rules.Engine, seat rules.Seat) (*State, bool) {
 	return s, ok && !s.over && s.turn == seat
 }
 
-// fallback is the move of a bot given a state that is not its to move: the first legal move.
+// fallback is the move of a bot given a state that is not a Flic Flac match it may move in: the
+// first legal move ("end" in Flic Flac), or "".
 func fallback(state rules.Engine, seat rules.Seat) string {
 	if ms := state.Legal(seat); len(ms) > 0 {
-		return ms[len(ms)-1]
+		return ms[0]
 	}
 	return ""
 }

@@ -127,6 +127,9 @@ func TestLegalAll(t *testing.T) {
 				t.Fatalf("legal %q is canonical %q %v", m, c, ok)
 			}
 		}
+		if s.Legal(seat)[0] != "end" {
+			t.Fatalf("the first legal move is %q, not end", s.Legal(seat)[0])
+		}
 		if len(s.Legal(1-seat)) != 0 {
 			t.Fatal("the other seat has legal moves")
 		}
