@@ -316,12 +316,13 @@ func TestTimeoutRecordReplays(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var record []string
 	var seats []rules.Seat
-	events := 0
+	events, timeouts := 0, 0
 	for i := 0; !s.over && i < 400; i++ {
 		seat := s.turn
 		var mv string
 		if tl, ok := s.TurnLimit(); ok && seat == s.SeatOf(Block) && i%5 == 0 {
 			mv = tl.Timeout // the blocks' time runs out now and then
+			timeouts++
 		} else {
 			mv = Greedy{}.Move(context.Background(), s, seat, rng)
 		}
@@ -347,7 +348,7 @@ func TestTimeoutRecordReplays(t *testing.T) {
 	if *r.(*State) != *s {
 		t.Fatal("the replay differs")
 	}
-	if events == 0 {
-		t.Log("no event in this match")
+	if events == 0 || timeouts == 0 {
+		t.Fatalf("the match had %d events and %d timeouts; the test wants some of each", events, timeouts)
 	}
 }
