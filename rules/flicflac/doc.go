@@ -69,5 +69,10 @@
 // the captures the end of the turn would bring, ties broken by pieces brought in, empowered and
 // near the enemy, and ends when nothing improves. Hard continues its best first moves into whole
 // turns, plays out the end, its captors' turns and Greedy's reply for each, and plays the turn
-// whose outcome is best (see Hard).
+// whose outcome is best (see Hard); Greedy's reply stands for the opponent's best, as it is
+// the reply that captures most at once. A bot is asked for one move at a time and decides from
+// the state given (the moves of its turn so far are in it), so it needs no memory between
+// moves; the same state and random source give the same move. Hard's simulations leave random
+// events out: a bot does not peek at the seed's draws. "end" is listed first by Legal: the move
+// a room plays for a bot that fails.
 package flicflac
