@@ -22,10 +22,11 @@ var errUsage = errors.New("usage")
 
 // request is a parsed command line: a plain-text command, or where an interactive session starts.
 type request struct {
-	plain string // "help", "rooms", "whoami" or "leaderboard"; empty for an interactive session
+	plain string // "help", "rooms", "whoami", "leaderboard" or "set"; empty for an interactive session
 	start session.Start
 	game  string // leaderboard: one game, or all
 	json  bool   // leaderboard: JSON instead of a table
+	bell  string // set: "on" or "off"
 }
 
 // maxArgs and maxArgLen bound what a command line may hold; longer is refused, not trimmed.
@@ -58,6 +59,12 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 		return request{plain: "help"}, nil
 	case "whoami":
 		return request{plain: "whoami"}, nil
+	case "set":
+		k, v, _ := strings.Cut(strings.ToLower(strings.Join(rest, " ")), "=")
+		if len(rest) != 1 || k != "bell" || (v != "on" && v != "off") {
+			return request{}, fmt.Errorf("%w: set takes bell=on or bell=off", errUsage)
+		}
+		return request{plain: "set", bell: v}, nil
 	case "leaderboard":
 		req := request{plain: "leaderboard"}
 		for _, a := range rest {
@@ -127,6 +134,7 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s leaderboard [GAME]       ratings and best solo scores (--json for scripts)
   ssh %[1]s rooms                    list open rooms
   ssh %[1]s whoami                   your name and the key that identifies you
+  ssh %[1]s set bell=off             no bell when it is your turn (bell=on: back on)
   ssh %[1]s help                     this text
 
 Room options for new: seats=N, bots=N (seats given to bots), bot=LEVEL.
