@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -378,5 +379,35 @@ func TestQuickMatchThroughSSH(t *testing.T) {
 	b := bob.waitFor("playing", "alice", "bob (")
 	if ca, cb := roomCode(t, a), roomCode(t, b); ca != cb {
 		t.Errorf("alice is in room %s, bob in %s", ca, cb)
+	}
+}
+
+// TestTurnBellAndTitleThroughSSH: when it becomes a player's turn the terminal's bell rings and
+// the window's title says "your move"; `set bell=off` keeps the bell quiet for the key from then
+// on; a guest has no settings.
+func TestTurnBellAndTitleThroughSSH(t *testing.T) {
+	addr := startServer(t)
+	key := newKey(t)
+	ann := connect(t, addr, "ann", key, "new stonetowers bots=1")
+	ann.waitFor("Your turn")
+	bells, titles := ann.bells()
+	if bells == 0 || !slices.ContainsFunc(titles, func(s string) bool { return strings.HasPrefix(s, "your move · Stone Towers · ") }) {
+		t.Errorf("on ann's turn: %d bells, titles %q", bells, titles)
+	}
+	ann.close()
+
+	out, _, err := runPlainAs(t, addr, "ann", key, "set bell=off")
+	if err != nil || !strings.Contains(out, "The bell is off") {
+		t.Fatalf("set bell=off: %v %q", err, out)
+	}
+	again := connect(t, addr, "ann", key, "new stonetowers bots=1")
+	again.waitFor("Your turn")
+	if bells, titles := again.bells(); bells != 0 || len(titles) == 0 {
+		t.Errorf("with the bell off: %d bells, titles %q", bells, titles)
+	}
+	guest := connect(t, addr, "gus", nil, "set bell=off")
+	var exit *ssh.ExitError
+	if err := guest.sess.Wait(); !errors.As(err, &exit) || exit.ExitStatus() != 1 {
+		t.Errorf("a guest's set: %v, want exit status 1", err)
 	}
 }
