@@ -22,6 +22,10 @@ type Config struct {
 	// BotDelay is the least time a bot takes for a move, so that people can follow (default 400ms).
 	// Negative means no delay.
 	BotDelay time.Duration
+	// MoveLimit is the clock of a rated match (every seat a person with a key) whose room set
+	// none (the room option "clock"): a limit per move, so that no match can stall (default
+	// DefaultMoveLimit, 2m). Negative means untimed.
+	MoveLimit time.Duration
 	// BotTimeout is the deadline of a bot's move (default 2s).
 	BotTimeout time.Duration
 	// EmptyExpiry is how long a room with nobody connected lives on (default 30m). Negative means
@@ -116,6 +120,7 @@ func (c Config) withDefaults() Config {
 	}
 	c.SeatGrace = duration(c.SeatGrace, 2*time.Minute)
 	c.BotDelay = duration(c.BotDelay, 400*time.Millisecond)
+	c.MoveLimit = duration(c.MoveLimit, DefaultMoveLimit)
 	if c.BotTimeout <= 0 {
 		c.BotTimeout = 2 * time.Second
 	}

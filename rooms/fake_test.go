@@ -182,6 +182,9 @@ func newTestHub(t *testing.T, cfg Config) (*Hub, *logs) {
 	if cfg.BotDelay == 0 {
 		cfg.BotDelay = -1
 	}
+	if cfg.MoveLimit == 0 {
+		cfg.MoveLimit = -1 // the tests of clocks set one
+	}
 	if cfg.Logf == nil {
 		cfg.Logf = l.logf
 	}
@@ -301,6 +304,15 @@ func startPair(t *testing.T, h *Hub, target int) (*Room, *Sub, *Sub) {
 	waitFor(t, a, "the match", playing)
 	waitFor(t, b, "the match", playing)
 	return r, a, b
+}
+
+// untimed returns the moves without their times, for comparisons.
+func untimed(moves []MoveRecord) []MoveRecord {
+	out := slices.Clone(moves)
+	for i := range out {
+		out[i].At = time.Time{}
+	}
+	return out
 }
 
 func chatHas(snap Snapshot, from, text string) bool {

@@ -75,7 +75,11 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrNoSuchGame, gameID)
 	}
-	opts, err := g.Resolve(opts)
+	clock, opts, err := splitClock(opts)
+	if err != nil {
+		return nil, err
+	}
+	opts, err = g.Resolve(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +106,7 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 		code = newCode()
 	}
 	r := newRoom(h, code, g, opts, seats)
+	r.clockSet = clock
 	h.rooms[code] = r
 	go r.run()
 	if seats == 1 {

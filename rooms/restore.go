@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"time"
 
 	"github.com/arcade/arcade/rules"
 )
@@ -16,8 +17,11 @@ type Resume struct {
 	Seed    uint64
 	// Seats holds each seat's holder: a person (PlayerID, Name, Guest) or a bot (Bot, its level).
 	Seats []SeatInfo
-	// Moves is the match's move log; the engine replays it.
+	// Moves is the match's move log; the engine replays it. Their times (At), with Started,
+	// give back each player's time with a game clock.
 	Moves []MoveRecord
+	// Started is when the match began; zero when not known.
+	Started time.Time
 }
 
 // ErrDoesNotReplay: Restore was given a match its game does not accept: options it refuses, a
@@ -39,7 +43,10 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 	if !valid {
 		return nil, fmt.Errorf("restore: bad room code %q", res.Code)
 	}
-	opts, err := g.Resolve(res.Options)
+	clock, opts, err := splitClock(res.Options)
+	if err == nil {
+		opts, err = g.Resolve(opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("restore %s: %w: %w", code, ErrDoesNotReplay, err)
 	}
@@ -68,6 +75,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 		return nil, fmt.Errorf("restore: room %s is already open", code)
 	}
 	r := newRoom(h, code, g, opts, len(res.Seats))
+	r.clockSet = clock
 	// The goroutine has not started: newRoom's caller still owns the room's state.
 	r.engine, r.seed, r.match = eng, res.Seed, 1
 	r.moves = moves
@@ -99,6 +107,8 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 			}
 		}
 		r.armTurn(true) // a timed turn has its whole time again
+		r.restoreClock(res.Started)
+		r.armClock()
 		r.kickBots()
 	}
 	r.publish()

@@ -64,6 +64,16 @@ type Room struct {
 	turn       *turnTimer              // the timed turn's timer, nil when none runs
 	turnGen    uint64                  // turnTimer.gen of the latest timer
 	result     EndResult               // what recording the match's end did (EndRecorder)
+
+	// The room's clock (clock.go): the one set (nil: the default), the match's, each player's
+	// time with a game clock, and the running clock's timer, seat and start.
+	clockSet   *Clock
+	clock      Clock
+	times      []time.Duration
+	clockGen   uint64
+	clockTimer *time.Timer
+	clockSeat  rules.Seat
+	clockSince time.Time
 }
 
 // inboxSize is the capacity of a room's inbox.
@@ -293,6 +303,7 @@ func (r *Room) stop(notice string) {
 	clear(r.subs)
 	r.cancelEmpty()
 	r.stopTurn()
+	r.stopClock()
 	for _, st := range r.seats {
 		r.clearGrace(st)
 	}
@@ -375,6 +386,7 @@ func (r *Room) startMatch() {
 		names[i] = st.name()
 	}
 	r.hub.matches.Add(1)
+	r.startClock()
 	if err := r.record(Event{Kind: EventStart}); err != nil {
 		r.cfg.Logf("rooms: room %s: recording the start of match %d: %v", r.code, r.match, err)
 	}
@@ -388,6 +400,7 @@ func (r *Room) startMatch() {
 		return
 	}
 	r.armTurn(true)
+	r.armClock()
 	r.kickBots()
 }
 
@@ -417,11 +430,13 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	r.engine = next
 	r.declineDraws(seat)
 	r.moves = append(r.moves, MoveRecord{Seat: seat, Move: move, Name: r.seats[seat].name(),
-		Public: rules.ConcealMove(r.engine, move)})
+		Public: rules.ConcealMove(r.engine, move), At: time.Now()})
 	r.outcome = out
 	r.hub.moves.Add(1)
+	r.chargeClock(seat)
 	if !out.Over {
 		r.armTurn(false)
+		r.armClock()
 		r.kickBots()
 		r.broadcast()
 		return nil
@@ -450,6 +465,7 @@ func (r *Room) conclude(out rules.Outcome, unrated bool) {
 	r.outcome, r.unrated = r.rankResignedLast(out), unrated
 	clear(r.thinking)
 	r.stopTurn()
+	r.stopClock()
 	for _, st := range r.seats {
 		r.clearGrace(st)
 	}
@@ -516,7 +532,7 @@ func (r *Room) record(e Event) error {
 func (r *Room) event(e Event) Event {
 	e.GameID = r.game.ID
 	e.Match = r.match
-	e.Options = maps.Clone(r.opts)
+	e.Options = r.optionsRecorded()
 	e.Seed = r.seed
 	e.Seats = r.seatInfos()
 	if e.Kind != EventMove {

@@ -59,9 +59,14 @@ type Snapshot struct {
 	You rules.Seat
 	// ToMove lists the seats that may act now (Playing only).
 	ToMove []rules.Seat
-	// Clock is the time of the turn being played when the game times its turns; its Ends is zero
-	// otherwise.
+	// Clock is when the seat to move runs out of time, by the game's own turn timer or the
+	// room's clock, whichever comes first; its Ends is zero when neither runs.
 	Clock TurnClock
+	// TimeControl is the match's clock (the room option "clock"); Times, with a game clock, each
+	// player's time as it was when their latest turn began (the running seat's runs out at
+	// Clock.Ends).
+	TimeControl Clock
+	Times       []time.Duration
 	// View is engine.View(You), the game's own view value; nil while Waiting.
 	View    any
 	Outcome rules.Outcome
@@ -113,6 +118,8 @@ type MoveRecord struct {
 	Move string
 	// Name is the name of the seat's holder when the move was made.
 	Name string
+	// At is when the move was made; zero when not known (a record of an older build).
+	At time.Time
 	// Public is the move as the other players may read it while the match goes on, when Move
 	// shows what only its mover may know (rules.Concealer); "" when Move is public.
 	Public string
@@ -199,6 +206,7 @@ type shared struct {
 	seats   []SeatInfo
 	toMove  []rules.Seat
 	clock   TurnClock
+	times   []time.Duration
 	outcome rules.Outcome
 	moves   []MoveRecord
 	views   map[rules.Seat]any
@@ -216,7 +224,7 @@ func (r *Room) newShared() *shared {
 	sh.outcome.Ranks = slices.Clone(r.outcome.Ranks)
 	if r.phase == Playing {
 		sh.toMove = r.engine.ToMove()
-		sh.clock = r.turnClock()
+		sh.clock, sh.times = r.clockShown()
 	}
 	return sh
 }
@@ -224,24 +232,26 @@ func (r *Room) newShared() *shared {
 // snapshotFor returns s's snapshot of the room from sh. Room goroutine only.
 func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 	snap := Snapshot{
-		Code:       r.code,
-		GameID:     r.game.ID,
-		GameName:   r.game.Name,
-		Options:    r.opts, // never changed after newRoom
-		Phase:      r.phase,
-		Seq:        r.seq,
-		Match:      r.match,
-		Seats:      sh.seats,
-		You:        s.seat,
-		ToMove:     sh.toMove,
-		Clock:      sh.clock,
-		Outcome:    sh.outcome,
-		Unrated:    r.unrated,
-		Result:     r.result,
-		Moves:      sh.moves,
-		Chat:       r.chat,
-		Spectators: r.spectators,
-		Notice:     r.notice,
+		Code:        r.code,
+		GameID:      r.game.ID,
+		GameName:    r.game.Name,
+		Options:     r.opts, // never changed after newRoom
+		Phase:       r.phase,
+		Seq:         r.seq,
+		Match:       r.match,
+		Seats:       sh.seats,
+		You:         s.seat,
+		ToMove:      sh.toMove,
+		Clock:       sh.clock,
+		TimeControl: r.clock,
+		Times:       sh.times,
+		Outcome:     sh.outcome,
+		Unrated:     r.unrated,
+		Result:      r.result,
+		Moves:       sh.moves,
+		Chat:        r.chat,
+		Spectators:  r.spectators,
+		Notice:      r.notice,
 	}
 	if r.engine != nil {
 		seat := s.seat

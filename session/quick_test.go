@@ -206,3 +206,30 @@ func TestResignAndDrawKeys(t *testing.T) {
 		t.Errorf("the rules do not end with the room's keys:\n%s", out)
 	}
 }
+
+// TestClockOption: new takes the room's clock, written as the room keeps it; a bad one is
+// refused with the forms it takes.
+func TestClockOption(t *testing.T) {
+	st, err := ParseNew([]string{"stonetowers", "clock=10M+5S"}, testGames)
+	if err != nil || st.Options[rooms.ClockOption] != "10m+5s" {
+		t.Errorf("clock=10M+5S: %v %v", st.Options, err)
+	}
+	if _, err := ParseNew([]string{"stonetowers", "clock=soon"}, testGames); err == nil || !strings.Contains(err.Error(), "10m+5s") {
+		t.Errorf("clock=soon: %v", err)
+	}
+}
+
+// TestGameClockShown: with a game clock the panel shows every player's time, the running one's
+// ticking.
+func TestGameClockShown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap, _ := stoneSnapshot(t, 14)
+		snap.TimeControl = rooms.Clock{Game: 10 * time.Minute, Increment: 5 * time.Second}
+		snap.Times = []time.Duration{4*time.Minute + 31*time.Second, 3*time.Minute + 10*time.Second}
+		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(4*time.Minute + 20*time.Second)}
+		out := words(plain(roomModel(t, snap).View().Content))
+		if !strings.Contains(out, "Red 4:20 · Blue 3:10") || !strings.Contains(out, "4:20 left for your turn") {
+			t.Errorf("the players' times:\n%s", out)
+		}
+	})
+}

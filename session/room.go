@@ -840,18 +840,33 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 	if c.Ends.IsZero() || int(c.Seat) >= len(r.snap.Seats) {
 		return []string{""}
 	}
-	left := c.Left(time.Now())
-	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
-	if left <= clockWarning {
-		clock = st.Err.Render(clock)
-	} else {
-		clock = st.Bold.Render(clock)
-	}
+	clock := clockText(st, c.Left(time.Now()))
 	text := clock + " left for your turn"
 	if c.Seat != r.snap.You {
 		text = r.snap.Seats[c.Seat].Name + " (" + seatTag(r.board, st, int(c.Seat)) + ") has " + clock
 	}
-	return append(wrapKeepingParens(text, w), "")
+	lines := wrapKeepingParens(text, w)
+	// A game clock: every player's time, the running one's ticking.
+	if s := &r.snap; s.TimeControl.Game > 0 && len(s.Times) == len(s.Seats) {
+		parts := make([]string, len(s.Times))
+		for i, t := range s.Times {
+			if rules.Seat(i) == c.Seat {
+				t = c.Left(time.Now())
+			}
+			parts[i] = seatTag(r.board, st, i) + " " + clockText(st, t)
+		}
+		lines = append(lines, draw.Wrap(strings.Join(parts, " · "), w)...)
+	}
+	return append(lines, "")
+}
+
+// clockText writes a time left as a clock, "2:41", in bold, or as a warning when it runs short.
+func clockText(st draw.Styles, left time.Duration) string {
+	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+	if left <= clockWarning {
+		return st.Err.Render(clock)
+	}
+	return st.Bold.Render(clock)
 }
 
 // wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,

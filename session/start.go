@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 )
 
@@ -67,6 +68,7 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 	}
 	st := Start{Mode: ModeNew, Game: g.ID, Seats: g.MinSeats, BotLevel: defaultBot(g)}
 	given := rules.Options{}
+	clock := "" // the room's clock, when set
 	seatsGiven := false
 	for _, a := range args[1:] {
 		k, v, ok := strings.Cut(a, "=")
@@ -86,6 +88,11 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 				err = fmt.Errorf("bot must be one of %s", botNames(g))
 			}
 			st.BotLevel = v
+		case rooms.ClockOption:
+			var c rooms.Clock
+			if c, err = rooms.ParseClock(v); err == nil {
+				clock = c.String()
+			}
 		default:
 			given[k] = v
 		}
@@ -105,6 +112,9 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 	opts, err := g.Resolve(given)
 	if err != nil {
 		return Start{}, err
+	}
+	if clock != "" {
+		opts[rooms.ClockOption] = clock
 	}
 	st.Options = opts
 	return st, nil

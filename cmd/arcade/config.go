@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/arcade/arcade/rooms"
 )
 
 // config is everything the server takes from flags and the environment.
@@ -26,6 +28,7 @@ type config struct {
 	connRate    float64
 	connBurst   int
 	seatGrace   time.Duration
+	moveLimit   time.Duration
 	botDelay    time.Duration
 	logLevel    string
 	metrics     string // address of the Prometheus endpoint; "" for none
@@ -84,6 +87,7 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.Float64Var(&c.connRate, "conn-rate", envFloat("CONN_RATE", 5), "new sessions per second per source address (ARCADE_CONN_RATE)")
 	fs.IntVar(&c.connBurst, "conn-burst", envInt("CONN_BURST", 20), "burst of new sessions per source address (ARCADE_CONN_BURST)")
 	fs.DurationVar(&c.seatGrace, "seat-grace", envDur("SEAT_GRACE", 2*time.Minute), "how long a dropped player's seat waits (ARCADE_SEAT_GRACE)")
+	fs.DurationVar(&c.moveLimit, "move-limit", envDur("MOVE_LIMIT", rooms.DefaultMoveLimit), "the clock of a rated match whose room sets none: a limit per move; 0 leaves them untimed (ARCADE_MOVE_LIMIT)")
 	fs.DurationVar(&c.botDelay, "bot-delay", envDur("BOT_DELAY", 400*time.Millisecond), "least time a bot takes per move (ARCADE_BOT_DELAY)")
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
 	fs.IntVar(&c.fps, "fps", envInt("FPS", 0), "0 draws a frame only when a screen changed; N uses Bubble Tea's renderer at N frames a second, which ticks while idle (ARCADE_FPS)")

@@ -102,13 +102,13 @@ func resume(db *storage.DB, hub *rooms.Hub, logf, warnf func(string, ...any)) (i
 		}
 		moves := make([]rooms.MoveRecord, len(m.Moves))
 		for i, mv := range m.Moves {
-			moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move}
+			moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move, At: mv.At}
 			if int(mv.Seat) >= 0 && int(mv.Seat) < len(m.Seats) { // else Restore refuses the move
 				moves[i].Name = m.Seats[mv.Seat].Name
 			}
 		}
 		_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
-			Seed: m.Seed, Seats: seats, Moves: moves})
+			Seed: m.Seed, Seats: seats, Moves: moves, Started: m.Started})
 		switch {
 		case errors.Is(err, rooms.ErrDoesNotReplay):
 			quarantine(db, storage.Damage{ID: m.ID, Code: m.Code, Game: m.Game, Reason: err.Error()}, warnf)

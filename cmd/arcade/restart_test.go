@@ -123,6 +123,8 @@ func TestKillRestartResume(t *testing.T) {
 	bob.waitFor("you: bob (Blue)")
 	v := state.View(rules.Spectator).(stonetowers.View)
 	alice.waitFor("Turns left: R " + strconv.Itoa(v.TurnsLeft[0]) + " · B " + strconv.Itoa(v.TurnsLeft[1]))
+	// The rated match's clock (2 minutes a move) runs again for the player to move.
+	[]*player{alice, bob}[state.ToMove()[0]].waitFor("left for your turn")
 	state = playMoves(t, state, -1, []*player{alice, bob})
 	out := state.Outcome()
 	alice.waitFor("GAME OVER")

@@ -67,6 +67,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Games:     games.Rules(),
 		MaxRooms:  cfg.maxRooms,
 		SeatGrace: zeroMeansNone(cfg.seatGrace),
+		MoveLimit: zeroMeansNone(cfg.moveLimit),
 		BotDelay:  zeroMeansNone(cfg.botDelay),
 		Logf:      logf,
 		Recorder:  rec,
