@@ -152,8 +152,8 @@ func TestRestoreGivesTheClockBack(t *testing.T) {
 		started := time.Now().Add(-time.Hour)
 		r, err := h.Restore(Resume{
 			Code: "k7qxm", GameID: "race", Options: rules.Options{"target": "10", ClockOption: "5m+2s"}, Seed: 5,
-			Seats: []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}},
-			Moves: []MoveRecord{{Seat: 0, Move: "2", At: started.Add(30 * time.Second)}, {Seat: 1, Move: "1", At: started.Add(90 * time.Second)}},
+			Seats:   []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}},
+			Moves:   []MoveRecord{{Seat: 0, Move: "2", At: started.Add(30 * time.Second)}, {Seat: 1, Move: "1", At: started.Add(90 * time.Second)}},
 			Started: started,
 		})
 		if err != nil {
