@@ -95,6 +95,8 @@ const (
 	EventTakeover
 	// EventEnd: a match ended (Outcome, Unrated).
 	EventEnd
+	// EventTakeback: the moves from number Ply on were taken back.
+	EventTakeback
 )
 
 // Event is one thing a Recorder records. Fields not listed for its Kind hold the match's current

@@ -3,6 +3,8 @@ package rooms
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/arcade/arcade/rules"
@@ -127,14 +129,15 @@ func (r *Room) offerDraw(s *Sub) error {
 	return nil
 }
 
-// declineDraws withdraws the draw offers of every seat but the one that moved: a move answers an
-// opponent's offer. Room goroutine only.
+// declineDraws withdraws the draw offers of every seat but the one that moved (a move answers an
+// opponent's offer), and any takeback request. Room goroutine only.
 func (r *Room) declineDraws(moved rules.Seat) {
 	for i, st := range r.seats {
 		if rules.Seat(i) != moved {
 			st.drawOffer = false
 		}
 	}
+	r.clearTakeback()
 }
 
 // rankResignedLast ranks the seats whose players resigned after every other seat, in out (a
@@ -167,4 +170,99 @@ func (r *Room) rankResignedLast(out rules.Outcome) rules.Outcome {
 	}
 	out.Ranks = ranks
 	return out
+}
+
+// ErrTakebackRated: takebacks are for matches that are not rated.
+var ErrTakebackRated = errors.New("takebacks are for unrated matches (with a bot or a guest)")
+
+// ErrNothingToTakeBack: the player has made no move in this match.
+var ErrNothingToTakeBack = errors.New("you have made no move to take back")
+
+// TakeBack asks to take back the player's last move, with every move after it, in a match that is
+// not rated (a seat is a bot's or a guest's); or, when another player asked, agrees. The moves
+// are taken back when every other person at the table has agreed (bots always do): the match goes
+// on from before them, and the record forgets them. A move made meanwhile withdraws the request.
+// Seated players only, while Playing.
+func (s *Sub) TakeBack() error {
+	r := s.room
+	return r.call(context.Background(), func() error { return r.takeBack(s) })
+}
+
+// rated reports whether the match will be rated: two seats or more, every one a person with a
+// key. Room goroutine only.
+func (r *Room) rated() bool {
+	return len(r.seats) >= 2 && !slices.ContainsFunc(r.seats, func(st *seatState) bool { return st.bot != "" || st.player.Guest })
+}
+
+// takeBack: see Sub.TakeBack. Room goroutine only.
+func (r *Room) takeBack(s *Sub) error {
+	st, err := r.seatedPlayer(s)
+	if err != nil {
+		return err
+	}
+	if r.rated() {
+		return ErrTakebackRated
+	}
+	by := r.takebackBy
+	if by < 0 {
+		if slices.IndexFunc(r.moves, func(m MoveRecord) bool { return m.Seat == s.seat }) < 0 {
+			return ErrNothingToTakeBack
+		}
+		by = s.seat
+		r.takebackBy = by
+		r.system("%s asks to take back their last move", st.name())
+	}
+	st.takeback = true
+	for _, o := range r.seats {
+		if o.bot == "" && !o.takeback {
+			r.broadcast()
+			return nil // waiting for the others
+		}
+	}
+	return r.undoTo(by)
+}
+
+// undoTo takes back seat's last move and every move after it. Room goroutine only.
+func (r *Room) undoTo(seat rules.Seat) error {
+	k := len(r.moves) - 1
+	for k >= 0 && r.moves[k].Seat != seat {
+		k--
+	}
+	r.clearTakeback()
+	if k < 0 {
+		r.broadcast()
+		return ErrNothingToTakeBack
+	}
+	eng, err := r.game.New(maps.Clone(r.opts), len(r.seats), r.seed)
+	for _, mv := range r.moves[:k] {
+		if err != nil {
+			break
+		}
+		eng, err = eng.Apply(mv.Seat, mv.Move)
+	}
+	if err != nil {
+		r.cfg.Logf("rooms: room %s: the moves before a takeback do not replay: %v", r.code, err)
+		return fmt.Errorf("the moves cannot be taken back: %w", err)
+	}
+	if err := r.record(Event{Kind: EventTakeback, Ply: k}); err != nil {
+		r.cfg.Logf("rooms: room %s: recording a takeback: %v", r.code, err)
+		return ErrNotSaved
+	}
+	n := len(r.moves) - k
+	r.engine, r.moves, r.outcome = eng, r.moves[:k:k], eng.Outcome()
+	clear(r.thinking)
+	r.system("%s's last move is taken back (%d %s)", r.seats[seat].name(), n, map[bool]string{true: "move", false: "moves"}[n == 1])
+	r.armTurn(true)
+	r.armClock()
+	r.kickBots()
+	r.broadcast()
+	return nil
+}
+
+// clearTakeback withdraws a takeback request. Room goroutine only.
+func (r *Room) clearTakeback() {
+	r.takebackBy = -1
+	for _, st := range r.seats {
+		st.takeback = false
+	}
 }

@@ -187,3 +187,72 @@ func snap2sub(snap Snapshot, a, b *Sub) *Sub {
 	}
 	return b
 }
+
+// TestTakeBack: in a match with a bot, a player's takeback is agreed at once and undoes their
+// last move and the bot's reply, recorded; between two people the other must agree; a rated
+// match has none; a move withdraws a request.
+func TestTakeBack(t *testing.T) {
+	rec := &recorder{}
+	h, _ := newTestHub(t, Config{Recorder: rec})
+	r := mustCreate(t, h, rules.Options{"target": "20"}, 2)
+	a := mustJoin(t, r, alice, false)
+	if err := a.AddBot(1, "easy"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a, "the match", func(s Snapshot) bool { return s.Phase == Playing })
+	if err := a.TakeBack(); !errors.Is(err, ErrNothingToTakeBack) {
+		t.Errorf("a takeback before any move: %v", err)
+	}
+	mustMove(t, a, "2")
+	waitFor(t, a, "the bot's reply", func(s Snapshot) bool { return len(s.Moves) == 2 })
+	if err := a.TakeBack(); err != nil {
+		t.Fatal(err)
+	}
+	snap := waitFor(t, a, "the takeback", func(s Snapshot) bool { return len(s.Moves) == 0 })
+	if snap.View.(raceView).Total != 0 || !chatHas(snap, "", "alice's last move is taken back (2 moves)") || snap.ToMove[0] != 0 {
+		t.Errorf("after the takeback: view %+v, to move %v, chat %v", snap.View, snap.ToMove, snap.Chat)
+	}
+	rec.mu.Lock()
+	last := rec.events[len(rec.events)-1]
+	rec.mu.Unlock()
+	if last.Kind != EventTakeback || last.Ply != 0 {
+		t.Errorf("recorded %+v", last)
+	}
+
+	// Between two people (a guest among them: unrated), the other agrees.
+	r2 := mustCreate(t, h, rules.Options{"target": "20"}, 2)
+	x := mustJoin(t, r2, alice, false)
+	d := mustJoin(t, r2, dave, false)
+	waitFor(t, x, "the match", func(s Snapshot) bool { return s.Phase == Playing })
+	mustMove(t, x, "1")
+	mustMove(t, d, "2")
+	if err := d.TakeBack(); err != nil {
+		t.Fatal(err)
+	}
+	snap = waitFor(t, x, "the request", func(s Snapshot) bool { return s.Seats[1].TakeBack })
+	if len(snap.Moves) != 2 || !chatHas(snap, "", "dave asks to take back") {
+		t.Fatalf("the request alone took moves back: %+v", snap.Moves)
+	}
+	if err := x.TakeBack(); err != nil {
+		t.Fatal(err)
+	}
+	snap = waitFor(t, x, "the takeback", func(s Snapshot) bool { return len(s.Moves) == 1 })
+	if snap.ToMove[0] != 1 || snap.Seats[1].TakeBack {
+		t.Errorf("after dave's takeback: to move %v, seats %+v", snap.ToMove, snap.Seats)
+	}
+	// A request withdrawn by a move.
+	mustMove(t, d, "1")
+	if err := d.TakeBack(); err != nil {
+		t.Fatal(err)
+	}
+	mustMove(t, x, "1")
+	if snap = waitFor(t, d, "alice's move", func(s Snapshot) bool { return len(s.Moves) == 3 }); snap.Seats[1].TakeBack {
+		t.Error("a move did not withdraw the request")
+	}
+
+	_, p, _ := startPair(t, h, 20) // alice and bob: rated
+	mustMove(t, p, "1")
+	if err := p.TakeBack(); !errors.Is(err, ErrTakebackRated) {
+		t.Errorf("a takeback in a rated match: %v", err)
+	}
+}

@@ -64,6 +64,7 @@ type Room struct {
 	turn       *turnTimer              // the timed turn's timer, nil when none runs
 	turnGen    uint64                  // turnTimer.gen of the latest timer
 	result     EndResult               // what recording the match's end did (EndRecorder)
+	takebackBy rules.Seat              // the seat whose last move a takeback request is for; -1 none
 
 	// The room's clock (clock.go): the one set (nil: the default), the match's, each player's
 	// time with a game clock, and the running clock's timer, seat and start.
@@ -82,18 +83,19 @@ const inboxSize = 16
 func newRoom(h *Hub, code string, g rules.Game, opts rules.Options, seats int) *Room {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Room{
-		hub:      h,
-		cfg:      &h.cfg,
-		code:     code,
-		game:     g,
-		created:  time.Now(),
-		inbox:    make(chan func(), inboxSize),
-		done:     make(chan struct{}),
-		ctx:      ctx,
-		cancel:   cancel,
-		opts:     maps.Clone(opts), // the room's own, shared read-only with snapshots
-		subs:     map[*Sub]struct{}{},
-		thinking: map[rules.Seat]botToken{},
+		hub:        h,
+		cfg:        &h.cfg,
+		code:       code,
+		game:       g,
+		created:    time.Now(),
+		inbox:      make(chan func(), inboxSize),
+		done:       make(chan struct{}),
+		ctx:        ctx,
+		cancel:     cancel,
+		opts:       maps.Clone(opts), // the room's own, shared read-only with snapshots
+		subs:       map[*Sub]struct{}{},
+		thinking:   map[rules.Seat]botToken{},
+		takebackBy: -1,
 	}
 	for range seats {
 		r.seats = append(r.seats, &seatState{})
@@ -380,6 +382,7 @@ func (r *Room) startMatch() {
 	r.notice = ""
 	clear(r.thinking)
 	names := make([]string, len(r.seats))
+	r.clearTakeback()
 	for i, st := range r.seats {
 		st.rematch, st.drawOffer, st.resigned = false, false, false
 		r.clearGrace(st)
@@ -535,7 +538,7 @@ func (r *Room) event(e Event) Event {
 	e.Options = r.optionsRecorded()
 	e.Seed = r.seed
 	e.Seats = r.seatInfos()
-	if e.Kind != EventMove {
+	if e.Kind != EventMove && e.Kind != EventTakeback {
 		e.Outcome = r.outcome
 		e.Unrated = r.unrated
 		e.Ply = len(r.moves)

@@ -23,6 +23,7 @@ type seatState struct {
 	rematch    bool           // the holder voted for a rematch
 	drawOffer  bool           // the holder offers a draw (Sub.OfferDraw)
 	resigned   bool           // the holder resigned, and a bot plays the seat on: ranked last
+	takeback   bool           // the holder asks for, or agrees to, a takeback (Sub.TakeBack)
 }
 
 func (st *seatState) empty() bool { return st.player.ID == "" && st.bot == "" }
@@ -110,6 +111,7 @@ func (r *Room) seatInfos() []SeatInfo {
 			Abandoned:  st.abandoned,
 			Rematch:    st.rematch || (r.phase == Finished && st.bot != ""),
 			DrawOffer:  st.drawOffer,
+			TakeBack:   st.takeback,
 			Resigned:   st.resigned,
 		}
 	}

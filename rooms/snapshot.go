@@ -110,6 +110,8 @@ type SeatInfo struct {
 	DrawOffer bool
 	// Resigned: the seat's player resigned, and a bot plays the seat on (Sub.Resign).
 	Resigned bool
+	// TakeBack: the seat's player asks for, or agrees to, a takeback (Sub.TakeBack).
+	TakeBack bool
 }
 
 // MoveRecord is one accepted move.

@@ -33,7 +33,7 @@ func newLobbyKeys() lobbyKeys {
 // roomKeys are the room screen's key bindings; a board adds its own.
 type roomKeys struct {
 	Prompt, Chat, Moves, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
-	Resign, Draw, Replay                                                                  key.Binding
+	Resign, Draw, Replay, TakeBack                                                        key.Binding
 }
 
 func newRoomKeys() roomKeys {
@@ -45,6 +45,7 @@ func newRoomKeys() roomKeys {
 		Resign:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "resign")),
 		Draw:       key.NewBinding(key.WithKeys("="), key.WithHelp("=", "offer a draw")),
 		Replay:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "replay")),
+		TakeBack:   key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "take back")),
 		Bot:        key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),
 		Level:      key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),
 		End:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "end unrated")),

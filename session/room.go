@@ -346,6 +346,13 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 			r.say("You offer a draw; it stands until your opponent moves.", false)
 		}
 		return actionCmd(r.sub.OfferDraw), false
+	case key.Matches(km, k.TakeBack) && r.playing():
+		if slices.ContainsFunc(r.snap.Seats, func(s rooms.SeatInfo) bool { return s.TakeBack }) {
+			r.say("You agree to the takeback.", false)
+		} else {
+			r.say("You ask to take back your last move.", false)
+		}
+		return actionCmd(r.sub.TakeBack), false
 	case key.Matches(km, k.Leave):
 		return nil, true
 	case key.Matches(km, k.Prompt):
@@ -669,6 +676,9 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 		}
 		if seat.Resigned {
 			extra += st.Dim.Render(" resigned")
+		}
+		if s.Phase == rooms.Playing && seat.TakeBack {
+			extra += st.OK.Render(" takeback?")
 		}
 		score := ""
 		if s.Phase != rooms.Waiting {
@@ -1029,6 +1039,7 @@ IN EVERY ROOM
   tab  the moves, or the chat again            ?    these rules
   R    resign (twice); before the first move it aborts the match, unrated
   =    offer a draw, or accept your opponent's (two players)
+  U    ask to take back your last move, or agree (unrated matches)
   esc  back to the lobby; your seat waits for you while the match goes on
 `
 

@@ -52,6 +52,25 @@ func (e moveEntry) apply(tx *bolt.Tx) error {
 	return putJSON(tx.Bucket(bucketMoves), moveKey(e.ID, e.Ply), e.Move)
 }
 
+// takebackEntry deletes the moves of match ID from ply Ply on (a takeback).
+type takebackEntry struct {
+	ID  string `json:"id"`
+	Ply int    `json:"ply"`
+}
+
+func (e takebackEntry) apply(tx *bolt.Tx) error {
+	b := tx.Bucket(bucketMoves)
+	for ply := e.Ply; ; ply++ {
+		k := moveKey(e.ID, ply)
+		if b.Get(k) == nil {
+			return nil
+		}
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+}
+
 // seatsEntry records new seat holders of match ID.
 type seatsEntry struct {
 	ID    string        `json:"id"`

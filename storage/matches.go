@@ -84,6 +84,19 @@ func (d *DB) AppendMove(code string, ply int, mv record.Move) error {
 	return d.writes.do(moveEntry{ID: id, Ply: ply, Move: mv}.apply)
 }
 
+// TakeBack deletes the moves of the room's unfinished match from number ply (0-based) on: the
+// players took them back. It returns once that is on disk.
+func (d *DB) TakeBack(code string, ply int) error {
+	id, err := d.activeID(code)
+	if err != nil {
+		return err
+	}
+	if ply < 0 {
+		return fmt.Errorf("take back: ply %d", ply)
+	}
+	return d.writes.do(takebackEntry{ID: id, Ply: ply}.apply)
+}
+
 // SetSeats records new seat holders of the room's unfinished match (a bot took over a seat).
 func (d *DB) SetSeats(code string, seats []record.Seat) error {
 	id, err := d.activeID(code)

@@ -411,3 +411,37 @@ func TestTurnBellAndTitleThroughSSH(t *testing.T) {
 		t.Errorf("a guest's set: %v, want exit status 1", err)
 	}
 }
+
+// TestEndingEarlyThroughSSH: a draw offered (=) and accepted (=) ends the match drawn; in the
+// rematch, R twice before the first move aborts it; against a bot, U takes back a move and the
+// bot's reply.
+func TestEndingEarlyThroughSSH(t *testing.T) {
+	addr := startServer(t)
+	alice := connect(t, addr, "alice", newKey(t), "new stonetowers size=8 turns=10")
+	code := roomCode(t, alice.waitFor("Waiting for players"))
+	bob := connect(t, addr, "bob", newKey(t), "join "+code)
+	bob.waitFor("playing")
+	alice.waitFor("playing")
+	alice.send("=")
+	bob.waitFor("offers a draw")
+	bob.send("=")
+	for _, p := range []*player{alice, bob} {
+		p.waitFor("GAME OVER", "A draw!", "drawn by agreement")
+	}
+	alice.send("r")
+	bob.send("r")
+	alice.waitFor("playing", "you: alice (Blue)")
+	bob.send("R")
+	bob.waitFor("Abort the match?")
+	bob.send("R")
+	alice.waitFor("GAME OVER", "Match ended.", "bob aborted")
+
+	carol := connect(t, addr, "carol", newKey(t), "new stonetowers size=8 turns=10 bots=1")
+	carol.waitFor("Your turn")
+	carol.send(":")
+	carol.waitFor("move:")
+	carol.send("b d4\r")
+	carol.waitFor("Your turn", "Turns left: R 9 · B 9")
+	carol.send("U")
+	carol.waitFor("last move is taken", "back (2 moves)", "Turns left: R 10 · B 10")
+}

@@ -39,6 +39,8 @@ func (rc recorder) record(code string, e rooms.Event) error {
 		return rc.db.SetSeats(code, seatsOf(e.Seats))
 	case rooms.EventEnd:
 		return rc.db.EndMatch(code, e.Outcome, e.Unrated)
+	case rooms.EventTakeback:
+		return rc.db.TakeBack(code, e.Ply)
 	}
 	return nil
 }
