@@ -559,7 +559,12 @@ type newForm struct {
 	seats []int
 	bots  []int
 	level []int
+	clock int // in clockChoices, for every game
 }
+
+// clockChoices are the clocks the new-room form offers: "" is the default (a rated match gets a
+// limit per move, any other none).
+var clockChoices = []string{"", "off", "30s", "1m", "2m", "5m", "3m+2s", "5m+3s", "10m+5s", "15m+10s"}
 
 func newNewForm(games []rules.Game) newForm {
 	f := newForm{games: games}
@@ -622,6 +627,13 @@ func (f *newForm) fields() []formField {
 			}})
 		}
 	}
+	clock := clockChoices[f.clock]
+	if clock == "" {
+		clock = "auto"
+	}
+	out = append(out, formField{"Clock", clock, "auto: a limit a move if rated; 2m: a move; 10m+5s: each, +5s a move", func(d int) {
+		f.clock = (f.clock + d + len(clockChoices)) % len(clockChoices)
+	}})
 	return out
 }
 
@@ -671,6 +683,9 @@ func (f newForm) start() Start {
 	opts := rules.Options{}
 	for k, v := range f.vals[f.game] {
 		opts[k] = v
+	}
+	if c := clockChoices[f.clock]; c != "" {
+		opts[rooms.ClockOption] = c
 	}
 	st := Start{Mode: ModeNew, Game: g.ID, Options: opts, Seats: f.seats[f.game], Bots: f.bots[f.game]}
 	if len(g.Bots) > 0 {

@@ -233,3 +233,21 @@ func TestGameClockShown(t *testing.T) {
 		}
 	})
 }
+
+// TestNewRoomFormClock: the form's Clock row sets the room's clock; auto sets none.
+func TestNewRoomFormClock(t *testing.T) {
+	m := press(newTestModel(80, 24), "down", "enter")
+	for m.lobby.form.fields()[m.lobby.form.field].label != "Clock" {
+		m = press(m, "down")
+	}
+	if _, ok := m.lobby.form.start().Options[rooms.ClockOption]; ok {
+		t.Error("auto sets a clock")
+	}
+	m = press(m, "right", "right", "right", "right")
+	if got := m.lobby.form.start().Options[rooms.ClockOption]; got != "2m" {
+		t.Errorf("clock %q, want 2m", got)
+	}
+	if !strings.Contains(plain(m.View().Content), "Clock        ‹ 2m ›") {
+		t.Errorf("the form:\n%s", plain(m.View().Content))
+	}
+}
