@@ -272,6 +272,13 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	if !ok {
 		return nil, false
 	}
+	if t, ok := r.board.(draw.KeyTaker); ok && t.TakesKey(km, &r.snap) {
+		r.cache.valid = false
+		if mv := r.board.Handle(km, &r.snap); mv != "" {
+			return moveCmd(r.sub, mv), false
+		}
+		return nil, false
+	}
 	k := r.keys
 	switch {
 	case key.Matches(km, k.Leave):
@@ -553,8 +560,14 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if seated && s.Phase == rooms.Finished {
 		out = append(out, k.Rematch)
 	}
-	return append(out, k.Chat, k.Rules, k.Leave)
+	if t, ok := r.board.(draw.KeyTaker); !ok || !t.TakesKey(chatKey, s) {
+		out = append(out, k.Chat) // not while the board takes t (a letter tile)
+	}
+	return append(out, k.Rules, k.Leave)
 }
+
+// chatKey is the chat key's press, which a board may take (draw.KeyTaker).
+var chatKey = tea.KeyPressMsg{Code: 't', Text: "t"}
 
 // panel draws the side panel: seats and scores, the game's status, then chat and log.
 func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
