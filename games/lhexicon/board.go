@@ -39,17 +39,16 @@ type lhexBoard struct {
 	keys lhexKeys
 	help []key.Binding // bindings' answer, made once
 
-	cur    lhexicon.Hex
-	goal   int // the column the cursor keeps to going up and down (half-hexes from the left)
-	placed bool
-	c      composer
+	cur  lhexicon.Hex
+	goal int // the column the cursor keeps to going up and down (half-hexes from the left)
+	c    composer
 }
 
 // NewBoard makes a board view of Lhex-i'-con for one session: the catalogue's Entry.Board.
 func NewBoard() draw.Board { return newLhexBoard() }
 
 func newLhexBoard() *lhexBoard {
-	b := &lhexBoard{keys: lhexKeys{
+	b := &lhexBoard{cur: lhexicon.Centre, goal: screenX(lhexicon.Centre), keys: lhexKeys{
 		Play:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play")),
 		Undo:     key.NewBinding(key.WithKeys("backspace"), key.WithHelp("bksp", "undo")),
 		Exchange: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "exchange")),
@@ -72,12 +71,9 @@ func mayAnswer(v *lhexicon.View, snap *rooms.Snapshot) bool {
 		v.PendingSeat != snap.You && slices.Contains(v.ToMove, snap.You)
 }
 
-// settle puts the cursor on the centre the first time and drops what was composed when the view
-// no longer allows it (the play was made, the turn has passed, a word was withdrawn).
+// settle drops what was composed when the view no longer allows it (the play was made, the turn
+// has passed, a word was withdrawn).
 func (b *lhexBoard) settle(v *lhexicon.View, snap *rooms.Snapshot) {
-	if !b.placed {
-		b.cur, b.goal, b.placed = v.Centre, screenX(v.Centre), true
-	}
 	if b.c.busy() && (!myTurn(v, snap) || !b.c.valid(v)) {
 		b.c.reset()
 	}
@@ -132,6 +128,9 @@ func (b *lhexBoard) key(msg tea.KeyPressMsg, v *lhexicon.View, snap *rooms.Snaps
 	k := msg.String()
 	switch k {
 	case "up", "down", "left", "right":
+		if b.c.mode == modePass || b.c.mode == modeEnd {
+			b.c.reset() // any key but enter cancels
+		}
 		b.move(k)
 		return ""
 	}
