@@ -818,7 +818,9 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	}
 	lines := append([]string{st.Title.Render("GAME OVER")}, wrapKeepingParens(head, w)...)
 	if s.Outcome.Reason != "" && !s.Unrated {
-		lines = append(lines, st.Dim.Render(s.Outcome.Reason))
+		for _, l := range draw.Wrap(s.Outcome.Reason, w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	return append(lines, "")
 }

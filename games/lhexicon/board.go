@@ -18,7 +18,7 @@ import (
 // lhexKeys are the Lhex-i'-con board's bindings that the help line shows. Letters, '*', space and
 // the arrows are read in key.
 type lhexKeys struct {
-	Play, Undo, Exchange, Pass key.Binding
+	Play, Exchange, Pass key.Binding
 }
 
 // lhexBoard draws a Lhex-i'-con board with a cursor and composes plays with the keyboard. The
@@ -50,11 +50,10 @@ func NewBoard() draw.Board { return newLhexBoard() }
 func newLhexBoard() *lhexBoard {
 	b := &lhexBoard{cur: lhexicon.Centre, goal: screenX(lhexicon.Centre), keys: lhexKeys{
 		Play:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play")),
-		Undo:     key.NewBinding(key.WithKeys("backspace"), key.WithHelp("bksp", "undo")),
 		Exchange: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "exchange")),
 		Pass:     key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pass")),
 	}}
-	b.help = []key.Binding{b.keys.Play, b.keys.Undo, b.keys.Exchange, b.keys.Pass}
+	b.help = []key.Binding{b.keys.Play, b.keys.Exchange, b.keys.Pass} // the rest are told under the board
 	return b
 }
 
@@ -377,6 +376,12 @@ func (b *lhexBoard) Score(snap *rooms.Snapshot, seat int) string {
 	return strconv.Itoa(v.Scores[seat])
 }
 
+// SeatLabel names the seats as the engine's messages do, "Player 1" to "Player 4", with no letter
+// or colour: the game over line says "Player 2 used every tile".
+func (b *lhexBoard) SeatLabel(seat int) (string, string) {
+	return "", lhexicon.SeatName(rules.Seat(seat))
+}
+
 // playerName is seat's player's name, or "Player n" when the room does not say.
 func playerName(snap *rooms.Snapshot, seat rules.Seat) string {
 	if seat >= 0 && int(seat) < len(snap.Seats) && snap.Seats[seat].Name != "" {
@@ -405,7 +410,7 @@ func (b *lhexBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []st
 		lines = append(lines, draw.Fill(last, width)...)
 	}
 	if v.Pending != "" && !v.Outcome.Over {
-		lines = append(lines, draw.Wrap(pendingText(v, snap, st), width)...)
+		lines = append(lines, draw.Fill(pendingText(v, snap, st), width)...)
 	}
 	if v.Bank == 0 && !v.Outcome.Over {
 		var racks []string
@@ -476,20 +481,12 @@ func lastText(v *lhexicon.View, snap *rooms.Snapshot) []string {
 	return words
 }
 
-// pendingText says who may still challenge the pending word.
-func pendingText(v *lhexicon.View, snap *rooms.Snapshot, st draw.Styles) string {
+// pendingText says who may still challenge the pending word, as words to fill lines with ("C
+// challenge," is one).
+func pendingText(v *lhexicon.View, snap *rooms.Snapshot, st draw.Styles) []string {
 	word := strings.ToUpper(v.Pending)
 	if mayAnswer(v, snap) {
-		return st.Bold.Render(word+" may be challenged:") + " C challenge, A accept"
+		return []string{st.Bold.Render(word), "may", "be", "challenged:", "C challenge,", "A accept"}
 	}
-	var who []string
-	for _, s := range v.ToMove {
-		if s != v.PendingSeat {
-			who = append(who, playerName(snap, s))
-		}
-	}
-	if len(who) == 0 {
-		return word + " stands."
-	}
-	return word + " may be challenged by " + strings.Join(who, ", ")
+	return []string{word, "may", "be", "challenged."} // the turn line says by whom
 }

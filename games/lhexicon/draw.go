@@ -419,9 +419,9 @@ func (b *lhexBoard) hints(v *lhexicon.View, st draw.Styles, width int) [][]strin
 		}
 		more := []string{"space marks a tile", "esc clears", "S swaps a blank"}
 		if v.Seats == 1 {
-			more = append(more, "E ends")
+			more = []string{"space marks a tile", "esc clears", "S swap", "E end"}
 		}
-		return [][]string{line(arrows, "letters place", "* blank"), line(more...)}
+		return [][]string{line(arrows, "letters place", "* blank", "bksp undo"), line(more...)}
 	}
 	return nil
 }
