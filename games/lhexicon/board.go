@@ -269,16 +269,16 @@ func letterOf(ch byte) lhexicon.Tile {
 	return lhexicon.LetterTile(ch)
 }
 
-// advance moves the cursor on in the word's direction once it has two hexes, when the board goes
-// on that way.
+// advance moves the cursor on along the row once the word has two hexes there, as typing does,
+// when the board goes on that way.
 func (b *lhexBoard) advance() {
 	s := b.c.steps
 	if len(s) < 2 {
 		return
 	}
 	d, ok := s[len(s)-2].hex.DirTo(s[len(s)-1].hex)
-	if !ok || s[len(s)-1].hex != b.cur {
-		return
+	if !ok || s[len(s)-1].hex != b.cur || d != lhexicon.E && d != lhexicon.W {
+		return // along a row only: up and down zig-zag, which the player steers
 	}
 	if n := b.cur.Step(d); n != lhexicon.NoHex {
 		b.cur, b.goal = n, screenX(n)
@@ -474,11 +474,24 @@ func lastText(v *lhexicon.View, snap *rooms.Snapshot) []string {
 			what = "challenged " + word + ": not a word, withdrawn"
 		}
 	}
-	words := strings.Fields("Last: " + who + " " + what)
-	if l.Kind == lhexicon.Play && l.Bonus > 0 {
-		words = append(words[:len(words)-2], words[len(words)-2]+" "+words[len(words)-1])
+	words := append([]string{"Last:"}, strings.Fields(who)...)
+	if strings.HasSuffix(who, ")") {
+		// A bot's level stays with its name: "Bo (greedy bot)".
+		if i := strings.LastIndex(who, " ("); i > 0 {
+			words = append([]string{"Last:"}, strings.Fields(who[:i])...)
+			words = append(words, who[i+1:])
+		}
 	}
-	return words
+	if l.Kind == lhexicon.Play {
+		// "CRUEL 9" and "(trap +3)" are kept whole.
+		what = fmt.Sprintf("%s %d", word, l.Score)
+		words = append(words, what)
+		if l.Bonus > 0 {
+			words = append(words, fmt.Sprintf("(trap +%d)", l.Bonus))
+		}
+		return words
+	}
+	return append(words, strings.Fields(what)...)
 }
 
 // pendingText says who may still challenge the pending word, as words to fill lines with ("C

@@ -1,6 +1,7 @@
 package lhexicon
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -318,9 +319,9 @@ func (b *lhexBoard) composing(v *lhexicon.View, st draw.Styles) string {
 	case modeExchange:
 		n := len(c.give)
 		if n == 0 {
-			return st.Bold.Render("Exchange:") + fmt.Sprintf(" type the letters to give back (* a blank; the bank has %d); esc cancels.", v.Bank)
+			return st.Bold.Render("Exchange:") + fmt.Sprintf(" type the tiles to give back (bank %d).", v.Bank)
 		}
-		return st.Bold.Render("Exchange:") + fmt.Sprintf(" enter gives back %d tile%s; bksp undoes, esc cancels.", n, plural(n))
+		return st.Bold.Render("Exchange:") + fmt.Sprintf(" enter gives back %d tile%s.", n, plural(n))
 	case modePass:
 		return st.Bold.Render("Pass your turn?") + " enter passes; any other key cancels."
 	case modeEnd:
@@ -338,14 +339,14 @@ func (b *lhexBoard) composing(v *lhexicon.View, st draw.Styles) string {
 		case c.blank:
 			return st.Bold.Render("*") + " the next letter you type is played with the blank."
 		case sumBoard(v) == 0:
-			return "Begin the first word on the centre (+): type a rack letter."
+			return "First word: on the centre (+). Type a rack letter."
 		}
 		return "Type a rack letter on an empty hex to begin a word."
 	}
 	word := b.wordText()
 	p, err := v.Preview(c.move())
 	if err != nil {
-		return st.Bold.Render(word) + ": " + err.Error() + "."
+		return st.Bold.Render(word) + ": " + whyNot(err) + "."
 	}
 	score := fmt.Sprintf("%d", p.Letters)
 	if p.Bonus > 0 {
@@ -356,6 +357,19 @@ func (b *lhexBoard) composing(v *lhexicon.View, st draw.Styles) string {
 		blank = " (* blank next)"
 	}
 	return st.OK.Render(st.Bold.Render(word)+" scores "+score) + ": enter plays it." + blank
+}
+
+// whyNot is a refused play's error without the reason's name where the words after it say it all
+// ("uses no tile on the board: the word must use at least one tile already on the board").
+func whyNot(err error) string {
+	msg := err.Error()
+	for _, e := range []error{lhexicon.ErrNotWord, lhexicon.ErrNoBoardTile, lhexicon.ErrCentre, lhexicon.ErrNotInRack,
+		lhexicon.ErrNoNewTile, lhexicon.ErrNotPath} {
+		if p := e.Error() + ": "; errors.Is(err, e) && strings.HasPrefix(msg, p) {
+			return msg[len(p):]
+		}
+	}
+	return msg
 }
 
 // sumBoard counts the tiles on the board.
@@ -411,7 +425,7 @@ func (b *lhexBoard) hints(v *lhexicon.View, st draw.Styles, width int) [][]strin
 	line := func(parts ...string) []string { return draw.Wrap(st.Dim.Render(strings.Join(parts, sep)), width) }
 	switch b.c.mode {
 	case modeExchange:
-		return [][]string{line("letters pick tiles", "* a blank", "enter exchanges", "esc cancels")}
+		return [][]string{line("letters pick", "* blank", "bksp undo", "esc cancels")}
 	case modePlay:
 		arrows := "←→↑↓ move"
 		if st.ASCII {
