@@ -323,9 +323,9 @@ func (b *lhexBoard) composing(v *lhexicon.View, st draw.Styles) string {
 		}
 		return st.Bold.Render("Exchange:") + fmt.Sprintf(" enter gives back %d tile%s.", n, plural(n))
 	case modePass:
-		return st.Bold.Render("Pass your turn?") + " enter passes; any other key cancels."
+		return st.Bold.Render("Pass your turn?") + " enter passes, another key cancels."
 	case modeEnd:
-		return st.Bold.Render("End the game now?") + " enter ends it; any other key cancels."
+		return st.Bold.Render("End the game?") + " enter ends it, another key cancels."
 	case modeSwap:
 		hs := make([]string, len(c.swaps))
 		for i, h := range c.swaps {
