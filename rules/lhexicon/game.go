@@ -25,8 +25,11 @@ var Game = rules.Game{
 	Notation: notationText,
 }
 
-const notationText = `"h8 cruel e,se,e,ne": start hex, word, directions (e se sw w nw ne);
-upper case for a blank, qu for Qu. "x ab?" exchange, "s h8" swap, "pass".`
+// notationText's lines fit the board's 51 columns at 80 x 24, where the move prompt shows them.
+const notationText = `"h8 cruel e,se,e,ne": start hex, word, directions
+(e se sw w nw ne); upper case: a blank; qu: Qu.
+"x ab?" exchange, "s h8" swap, "pass", "challenge",
+"accept", "end" (solo).`
 
 const rulesText = `LHEX-I'-CON - words along paths of hexes, 1 to 4 players
 
