@@ -42,6 +42,7 @@ type lhexBoard struct {
 	cur  lhexicon.Hex
 	goal int // the column the cursor keeps to going up and down (half-hexes from the left)
 	c    composer
+	tall bool // the board was last drawn two lines a row, each tile's value under it
 }
 
 // NewBoard makes a board view of Lhex-i'-con for one session: the catalogue's Entry.Board.
@@ -112,7 +113,7 @@ func (b *lhexBoard) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
 	switch msg := msg.(type) {
 	case tea.MouseClickMsg:
 		m := msg.Mouse()
-		if h := hexAtCell(m.X, m.Y); m.Button == tea.MouseLeft && h != lhexicon.NoHex {
+		if h := hexAtCell(m.X, m.Y, b.tall); m.Button == tea.MouseLeft && h != lhexicon.NoHex {
 			b.cur, b.goal = h, screenX(h)
 		}
 	case tea.KeyPressMsg:
@@ -333,9 +334,13 @@ func indent(r int) int { return abs(r - (lhexicon.Side - 1)) }
 // each row away from the middle.
 func screenX(h lhexicon.Hex) int { return indent(h.Row()) + 2*h.Col() }
 
-// hexAtCell returns the hex drawn at column x, line y of the board, or NoHex.
-func hexAtCell(x, y int) lhexicon.Hex {
+// hexAtCell returns the hex drawn at column x, line y of the board (two lines a row when tall),
+// or NoHex.
+func hexAtCell(x, y int, tall bool) lhexicon.Hex {
 	r := y - lhexTop
+	if tall {
+		r = (y - lhexTop) / 2
+	}
 	if r < 0 || r >= 2*lhexicon.Side-1 {
 		return lhexicon.NoHex
 	}

@@ -2,6 +2,7 @@ package lhexicon
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -333,5 +334,38 @@ func TestLhexASCII(t *testing.T) {
 		if name == "spectator" && strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "Rack ") {
 			t.Errorf("a spectator sees a rack")
 		}
+	}
+}
+
+// TestTallBoard: given the height, the board is drawn two lines a row, each tile's points under
+// its letter, and a click on a row's line finds its hex.
+func TestTallBoard(t *testing.T) {
+	snap, state := lhexSnapshot(t, nil, 2, 6)
+	b := newLhexBoard()
+	st := *draw.NewStyles(true, true)
+	lines := b.View(&snap, st, 51, 37)
+	if !b.tall || len(lines) > 37 {
+		t.Fatalf("tall %v, %d lines", b.tall, len(lines))
+	}
+	var h lhexicon.Hex = lhexicon.NoHex
+	for x := range lhexicon.Hex(lhexicon.NumHexes) {
+		if state.Board(x) != lhexicon.NoTile {
+			h = x
+			break
+		}
+	}
+	col := lhexLeft + indent(h.Row()) + 2*h.Col() + 1
+	letter, value := []rune(ansi.Strip(lines[2*h.Row()])), []rune(ansi.Strip(lines[2*h.Row()+1]))
+	want := []rune(strconv.Itoa(state.Board(h).Value()))
+	if letter[col] != rune(letterChar(state.Board(h))) || value[col] != want[0] {
+		t.Errorf("%s: %q over %q at column %d, want its letter over %d", h, string(letter), string(value), col,
+			state.Board(h).Value())
+	}
+	b.Handle(tea.MouseClickMsg{X: col, Y: 2*h.Row() + 1, Button: tea.MouseLeft}, &snap)
+	if b.cur != h {
+		t.Errorf("a click on %s's value line puts the cursor on %s", h, b.cur)
+	}
+	if b.View(&snap, st, 51, 21); b.tall {
+		t.Error("the board is tall in 21 lines")
 	}
 }

@@ -3,6 +3,7 @@ package lhexicon
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -197,9 +198,40 @@ func (b *lhexBoard) rows(v *lhexicon.View, st draw.Styles, seated bool) []string
 		}
 		line.WriteString(end + " " + st.Dim.Render(fmt.Sprintf("%s%d", row, n)))
 		lines = append(lines, line.String())
+		if b.tall {
+			lines = append(lines, b.values(v, r, st))
+		}
 	}
 	return lines
 }
+
+// values draws row r's line of values for the tall board: each tile's points under its letter.
+func (b *lhexBoard) values(v *lhexicon.View, r int, st draw.Styles) string {
+	n := lhexicon.RowLen(r)
+	buf := []byte(strings.Repeat(" ", indent(r)+lhexLeft+2*n+2))
+	for c := range n {
+		h := lhexicon.At(r, c)
+		t := v.Board[h]
+		for _, s := range b.c.steps {
+			if s.hex == h {
+				t = s.tile
+			}
+		}
+		if t == lhexicon.NoTile {
+			continue
+		}
+		copy(buf[indent(r)+lhexLeft+2*c+1:], strconv.Itoa(t.Value()))
+	}
+	out := strings.TrimRight(string(buf), " ")
+	if out == "" {
+		return ""
+	}
+	return st.Dim.Render(out)
+}
+
+// tallHeight is the height from which the board is drawn two lines a row, with the values: the
+// rows, and the rack, preview, cursor, hints and legend under them.
+const tallHeight = 2*(2*lhexicon.Side-1) + 6
 
 // mark is the column left of h: the cursor's opening bracket on it, the closing one after it.
 func (b *lhexBoard) mark(h lhexicon.Hex, seated bool) string {
@@ -221,6 +253,7 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 	}
 	b.settle(v, snap)
 	seated := snap.You != rules.Spectator && snap.Phase == rooms.Playing
+	b.tall = height >= tallHeight
 	lines := b.rows(v, st, seated)
 	lines = append(lines, draw.Wrap(rackLine(v, snap, st, b.c.used(len(v.Rack)), b.c.give), width)...)
 	var under []string
