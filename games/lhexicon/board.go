@@ -43,6 +43,11 @@ type lhexBoard struct {
 	goal int // the column the cursor keeps to going up and down (half-hexes from the left)
 	c    composer
 	tall bool // the board was last drawn two lines a row, each tile's value under it
+
+	// The last challenge's outcome as this board saw it, and the length of the move log then: the
+	// panel keeps telling it for a round after the moves that follow have replaced it as Last.
+	challenge   []string
+	challengeAt int
 }
 
 // NewBoard makes a board view of Lhex-i'-con for one session: the catalogue's Entry.Board.
@@ -411,7 +416,13 @@ func (b *lhexBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []st
 		parts = append(parts, fmt.Sprintf("traps %d (%d hex%s)", n, hexes, pluralEs(hexes)))
 	}
 	lines := draw.Wrap(strings.Join(parts, draw.PartSep(st)), width)
-	if last := lastText(v, snap); len(last) > 0 {
+	last := lastText(v, snap)
+	if v.Last.Kind == lhexicon.Challenge {
+		b.challenge, b.challengeAt = last[1:], len(snap.Moves)
+	} else if b.challenge != nil && len(snap.Moves) > b.challengeAt && len(snap.Moves) <= b.challengeAt+v.Seats {
+		lines = append(lines, draw.Fill(b.challenge, width)...)
+	}
+	if len(last) > 0 {
 		lines = append(lines, draw.Fill(last, width)...)
 	}
 	if v.Pending != "" && !v.Outcome.Over {
@@ -474,7 +485,7 @@ func lastText(v *lhexicon.View, snap *rooms.Snapshot) []string {
 		what = "accepted " + word
 	case lhexicon.Challenge:
 		if strings.Contains(l.Note, "it is a word") {
-			what = "challenged " + word + ": it is a word, the challenger loses a turn"
+			what = "challenged " + word + ": a word; the challenger loses a turn"
 		} else {
 			what = "challenged " + word + ": not a word, withdrawn"
 		}

@@ -369,3 +369,30 @@ func TestTallBoard(t *testing.T) {
 		t.Error("the board is tall in 21 lines")
 	}
 }
+
+// TestChallengeOutcomeStays: the outcome of a challenge stays in the panel for a round after
+// the next move has become the last.
+func TestChallengeOutcomeStays(t *testing.T) {
+	snap, state := lhexSnapshot(t, rules.Options{"check": "challenge"}, 2, 0)
+	play := firstPlay(t, state).String()
+	b := newLhexBoard()
+	st := *draw.NewStyles(true, true)
+	var s rules.Engine = state
+	for i, mv := range []string{play, "challenge", "pass"} {
+		seat := s.ToMove()[0]
+		if mv == "challenge" {
+			seat = 1
+		}
+		next, err := s.Apply(seat, mv)
+		if err != nil {
+			t.Fatalf("%s: %v", mv, err)
+		}
+		s = next
+		snap = as(snap, s.(*lhexicon.State), 0)
+		snap.Moves = append(snap.Moves[:i:i], rooms.MoveRecord{Seat: seat, Move: mv})
+		panel := ansi.Strip(strings.Join(b.Status(&snap, st, panelWidth), " "))
+		if i > 0 && !strings.Contains(panel, "challenged") {
+			t.Errorf("after %s the panel does not tell the challenge: %s", mv, panel)
+		}
+	}
+}
