@@ -425,6 +425,12 @@ func (b *lhexBoard) cursorLine(v *lhexicon.View, st draw.Styles) string {
 	h := b.cur
 	parts := []string{st.Bold.Render(h.String())}
 	t := v.Board[h]
+	for _, s := range b.c.steps {
+		if s.hex == h && s.isNew {
+			t = s.tile
+			parts = append(parts, "your new tile")
+		}
+	}
 	switch {
 	case t == lhexicon.NoTile:
 		what := "empty"
