@@ -231,3 +231,40 @@ func TestWideLhexiconGolden(t *testing.T) {
 	golden.RequireEqual(t, out)
 	checkCentred(t, out, 120, 2)
 }
+
+// TestLhexiconLettersAreTiles: on the player's turn t is a letter for the board, not chat (the
+// help line drops "t chat"), and esc clears a word before it leaves the room; off turn t opens
+// chat again.
+func TestLhexiconLettersAreTiles(t *testing.T) {
+	snap, state := lhexMid(t)
+	m := roomModel(t, snap)
+	next, _ := m.Update(keyMsg("t"))
+	m = next.(Model)
+	out := plain(m.View().Content)
+	if m.room.focus != focusBoard || strings.Contains(out, "t chat") {
+		t.Fatalf("t on ann's turn: focus %v, help line with t chat:\n%s", m.room.focus, out)
+	}
+	for _, k := range []string{"right", "right", "right", "p"} { // h11 is empty; P is on the rack
+		next, _ = m.Update(keyMsg(k))
+		m = next.(Model)
+	}
+	if !strings.Contains(plain(m.View().Content), "Rack -- ") {
+		t.Fatalf("p did not place the P:\n%s", plain(m.View().Content))
+	}
+	if _, leave := m.room.update(keyMsg("esc")); leave {
+		t.Errorf("esc with a letter placed leaves the room")
+	}
+	if _, leave := m.room.update(keyMsg("esc")); !leave {
+		t.Errorf("esc with nothing composed does not leave the room")
+	}
+	e, err := state.Apply(0, "pass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap.View, snap.ToMove = e.View(0), e.ToMove()
+	m = roomModel(t, snap)
+	next2, _ := m.Update(keyMsg("t"))
+	if m = next2.(Model); m.room.focus != focusChat {
+		t.Errorf("t off turn does not open chat")
+	}
+}
