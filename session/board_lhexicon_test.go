@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -267,4 +268,10 @@ func TestLhexiconLettersAreTiles(t *testing.T) {
 	if m = next2.(Model); m.room.focus != focusChat {
 		t.Errorf("t off turn does not open chat")
 	}
+}
+
+// TestLhexiconSoloEndGolden: a solo game's end gives the final score, not "a draw".
+func TestLhexiconSoloEndGolden(t *testing.T) {
+	snap, state := lhexSnapshot(t, nil, 1, 4, -1)
+	checkEndScreen(t, snap, fmt.Sprintf("Final score: %d", state.Scores()[0]))
 }

@@ -809,6 +809,8 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	switch {
 	case s.Unrated:
 		head = "Match ended."
+	case len(s.Seats) == 1: // a solo game: no one to beat
+		head = "Final score: " + r.board.Score(s, 0)
 	case len(win) == len(s.Seats):
 		head = "A draw!"
 	case len(win) == 1:
