@@ -372,8 +372,11 @@ func (b *lhexBoard) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
 	case mayAnswer(v, snap):
 		yours = "C challenges " + word + ", A accepts it"
 	}
-	if v.Turn < 0 {
+	switch {
+	case v.Turn < 0:
 		return yours, "to accept or challenge " + word
+	case v.Pending != "" && len(v.ToMove) > 1:
+		return yours, "to play or to answer " + word // the next plays or challenges; the others answer
 	}
 	return yours, "to play"
 }
