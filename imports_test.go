@@ -25,7 +25,7 @@ var layers = map[string][]string{
 	"storage":        {"rules", "rating", "record", "sanitize"},
 	"rooms":          {"rules", "sanitize"},
 	"session/draw":   {"rooms", "rules"},
-	"session":        {"session/draw", "rooms", "rules", "record", "sanitize"},
+	"session":        {"session/draw", "rooms", "rules", "record", "rating", "sanitize"},
 	"games":          {"games", "session/draw", "rooms", "rules"},
 	"games/":         {"games/load", "session/draw", "rooms", "rules"},
 	"games/load":     {"rules"},

@@ -82,9 +82,24 @@ func (m Match) Names() []string {
 	return out
 }
 
-// Rateable reports whether the match may change ratings: it ended normally and every seat is a
-// player with a key (no bots, no guests).
+// Solo reports whether the match was played alone (one seat): it has a score, not a result.
+func (m Match) Solo() bool { return len(m.Seats) == 1 }
+
+// Rateable reports whether the match may change ratings: it ended normally, it had two seats or
+// more, and every seat is a player with a key (no bots, no guests). A solo match is never rated;
+// see SoloScorable.
 func (m Match) Rateable() bool {
+	return !m.Solo() && m.endedForRecords()
+}
+
+// SoloScorable reports whether the match's score may go on the solo table: a solo match that
+// ended normally (not abandoned), played by a player with a key.
+func (m Match) SoloScorable() bool {
+	return m.Solo() && len(m.Outcome.Scores) == 1 && m.endedForRecords()
+}
+
+// endedForRecords reports whether the match ended normally and every seat is a player with a key.
+func (m Match) endedForRecords() bool {
 	if !m.Finished() || m.Unrated || !m.Outcome.Over || len(m.Outcome.Ranks) != len(m.Seats) {
 		return false
 	}

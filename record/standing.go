@@ -22,6 +22,23 @@ type Standing struct {
 	Last        time.Time `json:"last"`
 }
 
+// SoloScore is one player's best score in one game played alone (a one-seat match). Only a
+// player's best is kept: a later match replaces it only with a higher score.
+type SoloScore struct {
+	Rank     int    `json:"rank"`
+	PlayerID string `json:"player"`
+	Name     string `json:"name"`
+	Game     string `json:"game"`
+	Score    int    `json:"score"`
+	// Match is the ID of the match that scored it, for its replay.
+	Match string `json:"match"`
+	// Date is when that match ended.
+	Date time.Time `json:"date"`
+	// Games counts the player's solo matches of the game that went on the table, the best and
+	// the others.
+	Games int `json:"games"`
+}
+
 // Profile is what the arcade knows of one player.
 type Profile struct {
 	PlayerID string    `json:"player"`
@@ -29,9 +46,12 @@ type Profile struct {
 	Since    time.Time `json:"since"`
 	// Standings holds the player's record per game, rated games only.
 	Standings []Standing `json:"standings"`
-	// Played counts every finished match per game, rated or not.
+	// Solo holds the player's best solo score per game, for games played alone.
+	Solo []SoloScore `json:"solo,omitempty"`
+	// Played counts every finished match per game of two players or more, rated or not (solo
+	// matches are counted in Solo).
 	Played map[string]int `json:"played"`
-	// Won counts the finished matches per game where the player ranked first.
+	// Won counts the finished matches of Played where the player ranked first.
 	Won map[string]int `json:"won"`
 	// Recent lists the player's latest matches, newest first, without their moves.
 	Recent []Match `json:"recent"`

@@ -54,6 +54,31 @@ type Recorder interface {
 	Record(code string, e Event) error
 }
 
+// EndRecorder is implemented by Recorders that say what recording a match's end did: the match's
+// ID and the players' ratings before and after. A room records its ends with RecordEnd instead of
+// Record and shows the result (Snapshot.Result).
+type EndRecorder interface {
+	RecordEnd(code string, e Event) (EndResult, error)
+}
+
+// EndResult is what recording a match's end did.
+type EndResult struct {
+	// MatchID names the match, for its replay; "" when it is not known.
+	MatchID string
+	// Ratings holds each seat's rating in the game before and after the match, in seat order;
+	// Rated is false for a seat whose rating the match did not change (a bot, a guest, an
+	// unrated match). Nil when nothing is known.
+	Ratings []RatingChange
+}
+
+// RatingChange is a player's rating before and after a match, on the Glicko scale (1500 a new
+// player's), each with whether it was still provisional.
+type RatingChange struct {
+	Rated                          bool
+	Before, After                  float64
+	BeforeProvisional, Provisional bool
+}
+
 // EventKind says what an Event records.
 type EventKind int
 

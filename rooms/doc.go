@@ -22,6 +22,10 @@
 // A room goes Waiting -> Playing -> Finished (rematch offered, which leads back to Playing) and ends
 // Closed when the hub shuts down or nobody has been connected to it for Config.EmptyExpiry.
 //
+// A room of one seat (a game whose MinSeats is 1) is a solo game: its match starts when its
+// player sits down, ends by the engine, and its result is the score ("game over: ann scored 143"),
+// not a winner; the Recorder keeps the score (the solo table) and rates nothing.
+//
 // # Seats
 //
 // A seat belongs to a player identity ([Player].ID), not to a connection. The newest connection of
@@ -31,6 +35,7 @@
 // seat to a bot ([Sub.AddBot]) or end the match without rating ([Sub.EndMatch]).
 //
 // Time is read only through timers (time.AfterFunc) whose callbacks send into the inbox, for the
-// seat grace, the expiry of empty rooms and the bots' thinking time, and as wall-clock stamps on
-// chat lines and countdowns. The engines themselves never see a clock.
+// seat grace, the expiry of empty rooms, the bots' thinking time and timed turns (a
+// rules.TurnTimer engine's, see turnclock.go), and as wall-clock stamps on chat lines and
+// countdowns. The engines themselves never see a clock.
 package rooms

@@ -20,6 +20,8 @@ type Hub struct {
 	rooms   map[string]*Room
 	limiter *limiter
 	closed  bool
+	seekers map[string][]*Ticket // quick-match queues by game ID, oldest first
+	pairing bool                 // a pairing of the queues is due in a second
 
 	subs    atomic.Int64  // subscribers over all rooms
 	moves   atomic.Uint64 // accepted moves since start
@@ -45,6 +47,7 @@ func NewHub(cfg Config) *Hub {
 	return &Hub{
 		cfg:     cfg,
 		rooms:   map[string]*Room{},
+		seekers: map[string][]*Ticket{},
 		limiter: newLimiter(cfg.JoinFailures, cfg.JoinWindow),
 	}
 }
@@ -101,7 +104,11 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 	r := newRoom(h, code, g, opts, seats)
 	h.rooms[code] = r
 	go r.run()
-	h.cfg.Logf("rooms: %s created room %s for %s (%d seats)", by.ID, code, g.ID, seats)
+	if seats == 1 {
+		h.cfg.Logf("rooms: %s created room %s for %s (solo)", by.ID, code, g.ID)
+	} else {
+		h.cfg.Logf("rooms: %s created room %s for %s (%d seats)", by.ID, code, g.ID, seats)
+	}
 	return r, nil
 }
 
@@ -157,6 +164,12 @@ func (h *Hub) List() []Summary {
 func (h *Hub) Shutdown(notice string) {
 	h.mu.Lock()
 	h.closed = true
+	for _, q := range h.seekers {
+		for _, t := range q {
+			close(t.done)
+		}
+	}
+	clear(h.seekers)
 	rs := make([]*Room, 0, len(h.rooms))
 	for _, r := range h.rooms {
 		rs = append(rs, r)

@@ -47,7 +47,10 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 	if err != nil {
 		return nil, fmt.Errorf("restore %s: %w: %w", code, ErrDoesNotReplay, err)
 	}
+	moves := make([]MoveRecord, len(res.Moves))
 	for i, mv := range res.Moves {
+		mv.Public = rules.ConcealMove(eng, mv.Move)
+		moves[i] = mv
 		if int(mv.Seat) < 0 || int(mv.Seat) >= len(res.Seats) {
 			return nil, fmt.Errorf("restore %s: %w: move %d is by seat %d, of %d", code, ErrDoesNotReplay, i+1, mv.Seat, len(res.Seats))
 		}
@@ -67,7 +70,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 	r := newRoom(h, code, g, opts, len(res.Seats))
 	// The goroutine has not started: newRoom's caller still owns the room's state.
 	r.engine, r.seed, r.match = eng, res.Seed, 1
-	r.moves = append([]MoveRecord(nil), res.Moves...)
+	r.moves = moves
 	r.outcome = eng.Outcome()
 	r.phase = Playing
 	for i, info := range res.Seats {
@@ -95,6 +98,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 				r.drop(st)
 			}
 		}
+		r.armTurn(true) // a timed turn has its whole time again
 		r.kickBots()
 	}
 	r.publish()

@@ -61,6 +61,9 @@ type Room struct {
 	emptyGen   uint64
 	emptyTimer *time.Timer
 	thinking   map[rules.Seat]botToken // bots asked for a move, and for which position
+	turn       *turnTimer              // the timed turn's timer, nil when none runs
+	turnGen    uint64                  // turnTimer.gen of the latest timer
+	result     EndResult               // what recording the match's end did (EndRecorder)
 }
 
 // inboxSize is the capacity of a room's inbox.
@@ -289,6 +292,7 @@ func (r *Room) stop(notice string) {
 	}
 	clear(r.subs)
 	r.cancelEmpty()
+	r.stopTurn()
 	for _, st := range r.seats {
 		r.clearGrace(st)
 	}
@@ -358,6 +362,7 @@ func (r *Room) startMatch() {
 	r.engine, r.seed = eng, seed
 	r.match++
 	r.moves = nil
+	r.result = EndResult{}
 	r.outcome = eng.Outcome()
 	r.unrated = false
 	r.phase = Playing
@@ -365,7 +370,7 @@ func (r *Room) startMatch() {
 	clear(r.thinking)
 	names := make([]string, len(r.seats))
 	for i, st := range r.seats {
-		st.rematch = false
+		st.rematch, st.drawOffer, st.resigned = false, false, false
 		r.clearGrace(st)
 		names[i] = st.name()
 	}
@@ -373,11 +378,16 @@ func (r *Room) startMatch() {
 	if err := r.record(Event{Kind: EventStart}); err != nil {
 		r.cfg.Logf("rooms: room %s: recording the start of match %d: %v", r.code, r.match, err)
 	}
-	r.system("the match begins: %s", strings.Join(names, " vs "))
+	if len(names) == 1 {
+		r.system("the match begins: %s plays alone", names[0])
+	} else {
+		r.system("the match begins: %s", strings.Join(names, " vs "))
+	}
 	if r.outcome.Over {
 		r.finish(r.outcome, false)
 		return
 	}
+	r.armTurn(true)
 	r.kickBots()
 }
 
@@ -405,10 +415,13 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 		return ErrNotSaved
 	}
 	r.engine = next
-	r.moves = append(r.moves, MoveRecord{Seat: seat, Move: move, Name: r.seats[seat].name()})
+	r.declineDraws(seat)
+	r.moves = append(r.moves, MoveRecord{Seat: seat, Move: move, Name: r.seats[seat].name(),
+		Public: rules.ConcealMove(r.engine, move)})
 	r.outcome = out
 	r.hub.moves.Add(1)
 	if !out.Over {
+		r.armTurn(false)
 		r.kickBots()
 		r.broadcast()
 		return nil
@@ -419,6 +432,9 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	r.conclude(out, false)
 	r.broadcast()
 	r.recordEnd()
+	if r.result.MatchID != "" || r.result.Ratings != nil {
+		r.broadcast() // the match's ID and the rating changes
+	}
 	return nil
 }
 
@@ -431,29 +447,44 @@ func (r *Room) finish(out rules.Outcome, unrated bool) {
 // conclude makes the room Finished with out, and says how it ended. Room goroutine only.
 func (r *Room) conclude(out rules.Outcome, unrated bool) {
 	r.phase = Finished
-	r.outcome, r.unrated = out, unrated
+	r.outcome, r.unrated = r.rankResignedLast(out), unrated
 	clear(r.thinking)
+	r.stopTurn()
 	for _, st := range r.seats {
 		r.clearGrace(st)
 	}
 	r.system("%s", r.resultLine())
 }
 
-// recordEnd records the end of the match (Finished). Room goroutine only.
+// recordEnd records the end of the match (Finished), and keeps what that did (EndRecorder) for
+// the snapshots. Room goroutine only.
 func (r *Room) recordEnd() {
-	if err := r.record(Event{Kind: EventEnd}); err != nil {
+	var err error
+	if er, ok := r.cfg.Recorder.(EndRecorder); ok {
+		r.result, err = er.RecordEnd(r.code, r.event(Event{Kind: EventEnd}))
+	} else {
+		err = r.record(Event{Kind: EventEnd})
+	}
+	if err != nil {
 		r.cfg.Logf("rooms: room %s: recording the end of match %d: %v", r.code, r.match, err)
 	}
 }
 
-// resultLine says how the match ended. Room goroutine only.
+// resultLine says how the match ended: who won, or alone, the score. Room goroutine only.
 func (r *Room) resultLine() string {
 	out := r.outcome
-	if r.unrated {
+	solo := len(r.seats) == 1
+	switch {
+	case r.unrated && solo:
+		return "the match ended without a score: " + out.Reason
+	case r.unrated:
 		return "the match ended without rating: " + out.Reason
 	}
 	var line string
 	switch w := out.Winners(); {
+	case solo && len(out.Scores) == 1:
+		// Alone, nobody wins: the score is the result.
+		line = fmt.Sprintf("game over: %s scored %d", r.seats[0].name(), out.Scores[0])
 	case len(w) == 0:
 		line = "game over"
 	case len(w) == len(r.seats) && len(w) > 1:
@@ -478,6 +509,11 @@ func (r *Room) record(e Event) error {
 	if r.cfg.Recorder == nil {
 		return nil
 	}
+	return r.cfg.Recorder.Record(r.code, r.event(e))
+}
+
+// event completes e with the match's details. Room goroutine only.
+func (r *Room) event(e Event) Event {
 	e.GameID = r.game.ID
 	e.Match = r.match
 	e.Options = maps.Clone(r.opts)
@@ -488,5 +524,5 @@ func (r *Room) record(e Event) error {
 		e.Unrated = r.unrated
 		e.Ply = len(r.moves)
 	}
-	return r.cfg.Recorder.Record(r.code, e)
+	return e
 }

@@ -30,7 +30,7 @@ func TestPlayToTheEnd(t *testing.T) {
 			snap.Unrated || len(snap.ToMove) != 0 {
 			t.Errorf("%s: outcome %+v", s.Player().Name, snap.Outcome)
 		}
-		want := []MoveRecord{{0, "2", "alice"}, {1, "1", "bob"}, {0, "2", "alice"}}
+		want := []MoveRecord{{Seat: 0, Move: "2", Name: "alice"}, {Seat: 1, Move: "1", Name: "bob"}, {Seat: 0, Move: "2", Name: "alice"}}
 		if !slices.Equal(snap.Moves, want) {
 			t.Errorf("%s: moves %v", s.Player().Name, snap.Moves)
 		}

@@ -21,6 +21,8 @@ type seatState struct {
 	graceGen   uint64         // bumped whenever the grace is cleared, so that stale timers do nothing
 	abandoned  bool           // the grace ran out
 	rematch    bool           // the holder voted for a rematch
+	drawOffer  bool           // the holder offers a draw (Sub.OfferDraw)
+	resigned   bool           // the holder resigned, and a bot plays the seat on: ranked last
 }
 
 func (st *seatState) empty() bool { return st.player.ID == "" && st.bot == "" }
@@ -107,6 +109,8 @@ func (r *Room) seatInfos() []SeatInfo {
 			GraceUntil: st.graceUntil,
 			Abandoned:  st.abandoned,
 			Rematch:    st.rematch || (r.phase == Finished && st.bot != ""),
+			DrawOffer:  st.drawOffer,
+			Resigned:   st.resigned,
 		}
 	}
 	return out

@@ -59,11 +59,17 @@ type Snapshot struct {
 	You rules.Seat
 	// ToMove lists the seats that may act now (Playing only).
 	ToMove []rules.Seat
+	// Clock is the time of the turn being played when the game times its turns; its Ends is zero
+	// otherwise.
+	Clock TurnClock
 	// View is engine.View(You), the game's own view value; nil while Waiting.
 	View    any
 	Outcome rules.Outcome
 	// Unrated is set when the match ended without rating (EndMatch).
 	Unrated bool
+	// Result is what recording the match's end did (its ID, the rating changes), once known:
+	// Finished only, with a Recorder that is an EndRecorder.
+	Result EndResult
 	// Moves is the move log of the current match.
 	Moves []MoveRecord
 	// Chat holds the last ChatLines lines, oldest first.
@@ -95,6 +101,10 @@ type SeatInfo struct {
 	Abandoned bool
 	// Rematch: the seat's holder voted for a rematch (bots always do).
 	Rematch bool
+	// DrawOffer: the seat's player offers a draw (Sub.OfferDraw).
+	DrawOffer bool
+	// Resigned: the seat's player resigned, and a bot plays the seat on (Sub.Resign).
+	Resigned bool
 }
 
 // MoveRecord is one accepted move.
@@ -103,6 +113,9 @@ type MoveRecord struct {
 	Move string
 	// Name is the name of the seat's holder when the move was made.
 	Name string
+	// Public is the move as the other players may read it while the match goes on, when Move
+	// shows what only its mover may know (rules.Concealer); "" when Move is public.
+	Public string
 }
 
 // ChatLine is one line of chat. System lines (joins, leaves, drops, bot takeovers, results) have
@@ -185,6 +198,7 @@ func (s Summary) SeatList() string {
 type shared struct {
 	seats   []SeatInfo
 	toMove  []rules.Seat
+	clock   TurnClock
 	outcome rules.Outcome
 	moves   []MoveRecord
 	views   map[rules.Seat]any
@@ -202,6 +216,7 @@ func (r *Room) newShared() *shared {
 	sh.outcome.Ranks = slices.Clone(r.outcome.Ranks)
 	if r.phase == Playing {
 		sh.toMove = r.engine.ToMove()
+		sh.clock = r.turnClock()
 	}
 	return sh
 }
@@ -219,8 +234,10 @@ func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 		Seats:      sh.seats,
 		You:        s.seat,
 		ToMove:     sh.toMove,
+		Clock:      sh.clock,
 		Outcome:    sh.outcome,
 		Unrated:    r.unrated,
+		Result:     r.result,
 		Moves:      sh.moves,
 		Chat:       r.chat,
 		Spectators: r.spectators,

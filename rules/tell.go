@@ -32,3 +32,40 @@ func TellMove(e Engine, seat Seat, move string) string {
 	}
 	return move
 }
+
+// Annotator is implemented by engines whose notation leaves out what a move shows everybody
+// (Coloretta's "d" names no card). A move list writes the note after the move's notation.
+type Annotator interface {
+	// Annotate returns a few words on what move, by seat now, shows ("red", "red, +2"), or ""
+	// when the notation says it all or Apply would refuse the move.
+	Annotate(seat Seat, move string) string
+}
+
+// AnnotateMove returns e's note on move by seat (Annotator.Annotate), or "" when e is not an
+// Annotator.
+func AnnotateMove(e Engine, seat Seat, move string) string {
+	if a, ok := e.(Annotator); ok {
+		return a.Annotate(seat, move)
+	}
+	return ""
+}
+
+// Concealer is implemented by engines whose notation of a move shows what only its mover may know
+// (the tiles a Lhex-i'-con exchange gives back). While the match goes on, a room shows the others
+// the concealed form; the record keeps the move as played.
+type Concealer interface {
+	// Conceal returns move as the other players may read it ("x 3 tiles"), or move itself when it
+	// shows nothing private.
+	Conceal(move string) string
+}
+
+// ConcealMove returns e's concealed form of move (Concealer.Conceal), or "" when e is not a
+// Concealer or the move shows nothing private.
+func ConcealMove(e Engine, move string) string {
+	if c, ok := e.(Concealer); ok {
+		if shown := c.Conceal(move); shown != move {
+			return shown
+		}
+	}
+	return ""
+}

@@ -270,8 +270,8 @@ func TestLhexiconLettersAreTiles(t *testing.T) {
 	}
 }
 
-// TestLhexiconSoloEndGolden: a solo game's end gives the final score, not "a draw".
+// TestLhexiconSoloEndGolden: a solo game's end gives the score, not "a draw".
 func TestLhexiconSoloEndGolden(t *testing.T) {
 	snap, state := lhexSnapshot(t, nil, 1, 4, -1)
-	checkEndScreen(t, snap, fmt.Sprintf("Final score: %d", state.Scores()[0]))
+	checkEndScreen(t, snap, fmt.Sprintf("ann scored %d.", state.Scores()[0]))
 }

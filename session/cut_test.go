@@ -145,7 +145,7 @@ const longError = `"b9" is not empty: build on an empty square, or fortify one o
 func TestGuestMatchesWhole(t *testing.T) {
 	m := New(Config{Hub: fakeHub{testGames}, Boards: testBoards, Records: fakeRecords{},
 		Player: rooms.Player{ID: "guest", Name: "~guest-1", Guest: true}, Width: 80, Height: 24})
-	m = press(m, "down", "down", "down", "down", "enter")
+	m = press(m, "down", "down", "down", "down", "down", "enter")
 	out := plain(m.View().Content)
 	if strings.Contains(out, "…") || !strings.Contains(out, "ratings and matches.") {
 		t.Errorf("the guest's line is cut:\n%s", out)

@@ -74,7 +74,7 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 		}
 	}
 	waitFor("Welcome")
-	keys(tea.KeyEnter)                                        // New room
+	keys(tea.KeyDown, tea.KeyEnter)                           // New room
 	keys(tea.KeyDown, tea.KeyDown, tea.KeyDown, tea.KeyRight) // Bots: 1
 	waitFor("Bot level")
 	keys(tea.KeyEnter)

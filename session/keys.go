@@ -4,7 +4,7 @@ import "charm.land/bubbles/v2/key"
 
 // lobbyKeys are the lobby's key bindings.
 type lobbyKeys struct {
-	Up, Down, Left, Right, Enter, Back, Quit, Watch, Refresh key.Binding
+	Up, Down, Left, Right, Enter, Back, Quit, Watch, Refresh, Top key.Binding
 }
 
 // lobbyKeyMap and roomKeyMap are the key maps of every session's lobby and room screen: shared,
@@ -26,19 +26,25 @@ func newLobbyKeys() lobbyKeys {
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Top:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "join the waiting room")),
 	}
 }
 
 // roomKeys are the room screen's key bindings; a board adds its own.
 type roomKeys struct {
-	Prompt, Chat, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
+	Prompt, Chat, Moves, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
+	Resign, Draw, Replay                                                                  key.Binding
 }
 
 func newRoomKeys() roomKeys {
 	return roomKeys{
 		Prompt:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "type move")),
 		Chat:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
+		Moves:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "moves")),
 		Rules:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "rules")),
+		Resign:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "resign")),
+		Draw:       key.NewBinding(key.WithKeys("="), key.WithHelp("=", "offer a draw")),
+		Replay:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "replay")),
 		Bot:        key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),
 		Level:      key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),
 		End:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "end unrated")),

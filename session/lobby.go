@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,7 @@ const (
 	pageRules
 	pageBoard
 	pageMine
+	pageQuick
 )
 
 // menuItems are the lobby's main menu, in order.
@@ -34,6 +36,7 @@ var menuItems = []struct {
 	label string
 	page  lobbyPage
 }{
+	{"Quick match", pageQuick},
 	{"New room", pageNew},
 	{"Join a room by code", pageJoin},
 	{"Open rooms", pageRooms},
@@ -60,9 +63,39 @@ type lobby struct {
 	msg    string
 	recs   Records
 	me     rooms.Player
-	board  []record.Standing // the leaderboard of games[game]
+	board  []record.Standing  // the leaderboard of games[game]
+	solo   []record.SoloScore // its best solo scores, for a game that may be played alone
 	prof   record.Profile
 	helped *helpCache // the help line; shared by the copies of the lobby a session's model makes
+	online func() int // Config.Online
+	front  frontPage  // what the menu says of the server now
+}
+
+// frontPage is what the menu says of the server: players online, rooms waiting for players and
+// the newest of them, which p joins.
+type frontPage struct {
+	online  int // -1: not known
+	waiting int
+	top     rooms.Summary // Code "" when no room waits
+}
+
+// refreshFront reads the front page's figures from hub (called when the menu is shown or a key
+// is pressed on it, not at every frame).
+func (l *lobby) refreshFront(hub Hub) {
+	f := frontPage{online: -1}
+	if l.online != nil {
+		f.online = l.online()
+	}
+	for _, s := range hub.List() { // waiting rooms first, newest first
+		if s.Phase != rooms.Waiting || s.Free == 0 {
+			continue
+		}
+		if f.waiting == 0 {
+			f.top = s
+		}
+		f.waiting++
+	}
+	l.front = f
 }
 
 // lobbyAction is what the lobby asks the model to do.
@@ -78,19 +111,36 @@ func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 		helped: &helpCache{}}
 }
 
-// boardSize is how many standings the lobby's leaderboard shows.
-const boardSize = 15
+// boardSize is how many standings the lobby's leaderboard shows; soloBoardSize is how many
+// standings, and how many best solo scores, it shows of a game that may be played alone, so that
+// both tables fit in 80 x 24.
+const (
+	boardSize     = 15
+	soloBoardSize = 6
+)
 
-// loadBoard reads the leaderboard of the game shown.
+// loadBoard reads the leaderboard of the game shown, and its best solo scores when it may be
+// played alone.
 func (l *lobby) loadBoard() {
-	l.board = nil
+	l.board, l.solo = nil, nil
 	if l.recs == nil || len(l.games) == 0 {
 		l.msg = errNoRecords.Error()
 		return
 	}
+	g := l.games[l.game]
+	size := boardSize
+	if g.MinSeats == 1 {
+		size = soloBoardSize
+	}
 	var err error
-	if l.board, err = l.recs.Leaderboard(l.games[l.game].ID, boardSize); err != nil {
+	if l.board, err = l.recs.Leaderboard(g.ID, size); err != nil {
 		l.msg = "The leaderboard cannot be read right now."
+		return
+	}
+	if g.MinSeats == 1 {
+		if l.solo, err = l.recs.SoloScores(g.ID, soloBoardSize); err != nil {
+			l.msg = "The solo scores cannot be read right now."
+		}
 	}
 }
 
@@ -127,13 +177,17 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 			l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
 		} else {
 			l.page = pageMenu
+			l.refreshFront(hub)
 		}
 		l.msg = ""
 		return lobbyAction{}
 	}
 	switch l.page {
 	case pageMenu:
+		defer l.refreshFront(hub)
 		switch {
+		case key.Matches(km, k.Top) && l.front.top.Code != "":
+			return lobbyAction{start: &Start{Mode: ModeJoin, Code: l.front.top.Code}}
 		case key.Matches(km, k.Up):
 			l.menu = (l.menu + len(menuItems) - 1) % len(menuItems)
 		case key.Matches(km, k.Down):
@@ -159,7 +213,7 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 			case pageRooms:
 				l.list, l.sel = hub.List(), 0
 				l.pager = newListPager(l.roomItems(), 0, roomsIndent)
-			case pageHelp:
+			case pageHelp, pageQuick:
 				l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
 			case pageBoard:
 				l.loadBoard()
@@ -209,6 +263,13 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageRules:
 		l.scroll(km)
+	case pageQuick:
+		switch {
+		case l.scroll(km):
+			l.game = max(0, l.pager.selected())
+		case key.Matches(km, k.Enter) && l.game < len(l.games):
+			return lobbyAction{start: &Start{Mode: ModeQuick, Game: l.games[l.game].ID}}
+		}
 	case pageBoard:
 		switch {
 		case key.Matches(km, k.Left):
@@ -261,6 +322,7 @@ func (l *lobby) bodyRows(w, h int, busy bool) int {
 // sizePager gives the page's pager the lines its page leaves it: the body's, less the lines drawn
 // above it (pagerTop).
 func (l *lobby) sizePager(w, h int, busy bool) {
+	w = min(w, lobbyWidth)
 	l.pager.setSize(w-2, l.bodyRows(w, h, busy)-l.pagerTop(w))
 }
 
@@ -275,19 +337,30 @@ func (l *lobby) pagerTop(w int) int {
 		return 3
 	case pageMine:
 		return len(l.mineHead(draw.Styles{}))
+	case pageQuick:
+		return len(quickHead(draw.Styles{}, w))
 	}
 	return 0
 }
 
+// lobbyWidth is the widest the lobby is drawn: a wider window centres it, so that menus and lists
+// do not sit at the left of an empty screen, nor stretch lines past what an eye follows.
+const lobbyWidth = 100
+
 func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string {
+	margin := max(0, (w-lobbyWidth)/2)
+	w = min(w, lobbyWidth)
 	var body []string
 	var help []key.Binding
 	k := l.keys
 	l.sizePager(w, h, busy)
 	switch l.page {
 	case pageMenu:
-		body = l.menuView(st)
+		body = l.menuView(st, w)
 		help = []key.Binding{k.Up, k.Down, k.Enter, k.Quit}
+		if l.front.top.Code != "" {
+			help = []key.Binding{k.Up, k.Down, k.Enter, withHelp(k.Top, "join "+l.front.top.Code), k.Quit}
+		}
 	case pageNew:
 		body = l.form.view(st)
 		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, withHelp(k.Enter, "create"), k.Back}
@@ -299,6 +372,9 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	case pageRooms:
 		body = l.roomsView(st)
 		help = append(l.pager.bindings(), withHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back)
+	case pageQuick:
+		body = append(quickHead(st, w), l.pager.view(st.Sel)...)
+		help = append(l.pager.bindings(), withHelp(k.Enter, "play"), k.Back)
 	case pageHelp:
 		body = append(l.helpHead(st, w), l.pager.view(st.Sel)...)
 		help = append(l.pager.bindings(), withHelp(k.Enter, "rules"), k.Back)
@@ -329,6 +405,12 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		out = append(out, draw.Fit(" "+s, w))
 	}
 	out = append(out, l.helped.line(st, w, help))
+	if margin > 0 {
+		pad := draw.Spaces(margin)
+		for i, line := range out {
+			out[i] = pad + line
+		}
+	}
 	return strings.Join(out, "\n")
 }
 
@@ -337,8 +419,32 @@ func withHelp(b key.Binding, desc string) key.Binding {
 	return b
 }
 
-func (l lobby) menuView(st draw.Styles) []string {
+func (l lobby) menuView(st draw.Styles, w int) []string {
 	lines := []string{st.Bold.Render("Welcome! What would you like to do?"), ""}
+	if f := l.front; f.online > 0 || f.waiting > 0 {
+		var parts []string
+		if f.online > 0 {
+			parts = append(parts, fmt.Sprintf("%d player%s online", f.online, draw.Plural(f.online)))
+		}
+		switch f.waiting {
+		case 0:
+			parts = append(parts, "no room waits for players")
+		case 1:
+			parts = append(parts, "1 room waits for players")
+		default:
+			parts = append(parts, fmt.Sprintf("%d rooms wait for players", f.waiting))
+		}
+		lines[1] = st.Dim.Render(strings.Join(parts, " · "))
+		if t := f.top; t.Code != "" {
+			who := strings.Join(slices.DeleteFunc(slices.Clone(t.Seats), func(s string) bool { return s == "" }), ", ")
+			top := fmt.Sprintf("p: join %s, %s", t.Code, t.GameName)
+			if who != "" {
+				top += " with " + who
+			}
+			lines = append(lines, draw.Fit(top, max(w-4, 20)))
+		}
+		lines = append(lines, "")
+	}
 	for i, it := range menuItems {
 		label := "  " + it.label + "  "
 		if i == l.menu {
@@ -404,13 +510,23 @@ func (l *lobby) helpHead(st draw.Styles, w int) []string {
 // this server.
 func (l *lobby) helpText() []string {
 	return []string{
-		"Create a room and give its code to friends. They join with",
+		"For a game now against whoever wants one, choose Quick match, or type",
+		"  " + sshCommand(l.addr, "play GAME"),
+		"Or create a room and give its code to friends. They join with",
 		"  " + sshCommand(l.addr, "join CODE"),
 		"and anyone can watch with",
 		"  " + sshCommand(l.addr, "watch CODE"),
 		"Alone? Seat a bot. In a room: arrows or hjkl move, enter plays, : types a move, t chats, " +
 			"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
 	}
+}
+
+// quickHead is the quick-match page's text above its list of games.
+func quickHead(st draw.Styles, w int) []string {
+	lines := []string{st.Bold.Render("Quick match"), ""}
+	lines = append(lines, draw.Wrap("Pick a game: you play the next player who wants the same, "+
+		"the closest in rating first. If nobody comes, a bot is offered.", max(w-4, 20))...)
+	return append(lines, "")
 }
 
 // gameItems are the games' lines for the help page's pager.
@@ -484,19 +600,21 @@ func (f *newForm) fields() []formField {
 	if g.MinSeats < g.MaxSeats {
 		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), "how many players sit at the table", func(d int) {
 			f.seats[gi] = min(g.MaxSeats, max(g.MinSeats, f.seats[gi]+d))
-			f.bots[gi] = min(f.bots[gi], f.seats[gi])
+			f.bots[gi] = min(f.bots[gi], maxBots(f.seats[gi]))
 		}})
 	}
 	if len(g.Bots) > 0 {
 		bots := "none: seats for people"
 		switch n := f.bots[gi]; {
+		case f.seats[gi] == 1:
+			bots = "none: you play alone"
 		case n == f.seats[gi]:
 			bots = fmt.Sprintf("%d: all seats, you watch", n)
 		case n > 0:
 			bots = fmt.Sprintf("%d", n)
 		}
 		out = append(out, formField{"Bots", bots, "seats given to bots; the rest wait for people", func(d int) {
-			f.bots[gi] = min(f.seats[gi], max(0, f.bots[gi]+d))
+			f.bots[gi] = min(maxBots(f.seats[gi]), max(0, f.bots[gi]+d))
 		}})
 		if f.bots[gi] > 0 {
 			out = append(out, formField{"Bot level", g.Bots[f.level[gi]].Name, "from the weakest to the strongest", func(d int) {

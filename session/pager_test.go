@@ -191,7 +191,7 @@ func TestRoomRulesGolden(t *testing.T) {
 func TestLobbyRulesGolden(t *testing.T) {
 	m := New(Config{Hub: fakeHub{everyGame}, Boards: testBoards, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
 		Width: 80, Height: 24})
-	m = press(m, "down", "down", "down", "down", "down", "enter") // Help and rules
+	m = press(m, "down", "down", "down", "down", "down", "down", "enter") // Help and rules
 	for i, g := range everyGame {
 		if g.ID == "discon" {
 			for range i {
@@ -219,7 +219,7 @@ func findGame(t *testing.T, id string) rules.Game {
 func TestLobbyHelpGolden(t *testing.T) {
 	m := New(Config{Hub: fakeHub{everyGame}, Boards: testBoards, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
 		Width: 80, Height: 24})
-	m = press(m, "down", "down", "down", "down", "down", "enter", "down")
+	m = press(m, "down", "down", "down", "down", "down", "down", "enter", "down")
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
@@ -251,7 +251,7 @@ func (h listHub) List() []rooms.Summary {
 func TestOpenRoomsPage(t *testing.T) {
 	m := New(Config{Hub: listHub{fakeHub{everyGame}, 40}, Boards: testBoards, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
 		Width: 80, Height: 24})
-	m = press(m, "down", "down", "enter")
+	m = press(m, "down", "down", "down", "enter")
 	out := plain(m.View().Content)
 	checkSize(t, m.View().Content, 80, 24)
 	if !strings.Contains(out, "R0016") || strings.Contains(out, "R0017") {

@@ -10,13 +10,25 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// boardView draws the leaderboard of the game shown.
+// boardView draws the leaderboard of the game shown: its ratings and, for a game that may be
+// played alone, its best solo scores.
 func (l lobby) boardView(st draw.Styles) []string {
 	if len(l.games) == 0 {
 		return nil
 	}
 	g := l.games[l.game]
 	lines := []string{st.Bold.Render("Leaderboard: ") + st.Title.Render("‹ "+g.Name+" ›"), ""}
+	if g.MinSeats > 1 {
+		return append(lines, l.ratingLines(st)...)
+	}
+	lines = append(lines, st.Bold.Render("Ratings")+st.Dim.Render(" (two players or more)"))
+	lines = append(lines, l.ratingLines(st)...)
+	return append(append(lines, "", st.Bold.Render("Best solo scores")), l.soloLines(st, g.ID)...)
+}
+
+// ratingLines draws the standings of the game shown.
+func (l lobby) ratingLines(st draw.Styles) []string {
+	var lines []string
 	if len(l.board) == 0 {
 		return append(lines, "No rated games yet. Rated games are between players with keys, no bots.")
 	}
@@ -29,6 +41,24 @@ func (l lobby) boardView(st draw.Styles) []string {
 		lines = append(lines, line)
 	}
 	return append(lines, "", st.Dim.Render("A rating with ? is provisional: too few games to be sure."))
+}
+
+// soloLines draws the best solo scores of the game shown, with the match that scored each (to
+// replay it).
+func (l lobby) soloLines(st draw.Styles, game string) []string {
+	if len(l.solo) == 0 {
+		return []string{"No solo scores yet. Play alone: new " + game + " seats=1."}
+	}
+	lines := []string{st.Dim.Render(fmt.Sprintf("%4s  %-16s %6s %6s  %-11s %s", "RANK", "NAME", "SCORE", "GAMES", "DATE (UTC)", "MATCH"))}
+	for _, s := range l.solo {
+		line := fmt.Sprintf("%4d  %-16s %6d %6d  %-11s %s", s.Rank, sanitize.ShownName(s.Name), s.Score, s.Games,
+			s.Date.UTC().Format("2006-01-02"), s.Match)
+		if s.PlayerID == l.me.ID {
+			line = st.Bold.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // mineHead draws the player's ratings and the head of the list of latest matches (matchItems).
@@ -45,6 +75,9 @@ func (l *lobby) mineHead(st draw.Styles) []string {
 	slices.Sort(games)
 	for _, s := range p.Standings {
 		games = append(games, fmt.Sprintf("%s rating %s (%d rated game%s)", gameName(*l, s.Game), s.Rating, s.Games, draw.Plural(s.Games)))
+	}
+	for _, s := range p.Solo {
+		games = append(games, fmt.Sprintf("%s best solo score %d (%d solo game%s)", gameName(*l, s.Game), s.Score, s.Games, draw.Plural(s.Games)))
 	}
 	if len(games) == 0 {
 		games = []string{"No matches yet."}
@@ -74,8 +107,18 @@ func gameName(l lobby, id string) string {
 	return id
 }
 
-// resultFor says how a match went for the player: "won 70-52 vs bob", "unfinished", ...
+// resultFor says how a match went for the player: "won 70-52 vs bob", "unfinished", "scored 143
+// alone"...
 func resultFor(m record.Match, me string) string {
+	if m.Solo() {
+		switch {
+		case !m.Finished():
+			return "unfinished, alone"
+		case m.Unrated || len(m.Outcome.Scores) != 1:
+			return "abandoned, alone"
+		}
+		return fmt.Sprintf("scored %d alone", m.Outcome.Scores[0])
+	}
 	var others []string
 	mine := -1
 	for i, s := range m.Seats {

@@ -28,12 +28,23 @@ func (fakeRecords) Leaderboard(game string, limit int) ([]record.Standing, error
 	}, nil
 }
 
+// fakeRecords' solo scores: one for ann, one for a lookalike's name of an older build.
+func (fakeRecords) SoloScores(game string, limit int) ([]record.SoloScore, error) {
+	return []record.SoloScore{
+		{Rank: 1, PlayerID: "SHA256:mallory", Name: "аlice", Game: game, Score: 212, Match: "2kq8xm4a7b9", Date: when.Add(-48 * time.Hour), Games: 9},
+		{Rank: 2, PlayerID: "SHA256:x", Name: "ann", Game: game, Score: 143, Match: "2kq8xm4a7b5", Date: when, Games: 2},
+	}, nil
+}
+
 func (fakeRecords) Profile(id string, recent int) (record.Profile, error) {
 	seats := []record.Seat{{PlayerID: "SHA256:x", Name: "ann"}, {PlayerID: "SHA256:bob", Name: "bob"}}
 	return record.Profile{PlayerID: id, Name: "ann", Since: when,
 		Standings: []record.Standing{{Game: "stonetowers", Rating: rating.Rating{R: 1540.2, RD: 120}, Games: 4}},
+		Solo:      []record.SoloScore{{Game: "lhexicon", Score: 143, Match: "2kq8xm4a7b5", Date: when, Games: 2}},
 		Played:    map[string]int{"stonetowers": 5}, Won: map[string]int{"stonetowers": 2},
 		Recent: []record.Match{
+			{ID: "2kq8xm4a7b5", Game: "lhexicon", Seats: seats[:1], Started: when.Add(time.Hour), Ended: when.Add(2 * time.Hour),
+				Outcome: rules.Outcome{Over: true, Scores: []int{143}, Ranks: []int{1}}},
 			{ID: "2kq8xm4a7b2", Game: "stonetowers", Seats: seats, Started: when, Ended: when.Add(20 * time.Minute),
 				Outcome: rules.Outcome{Over: true, Scores: []int{70, 52}, Ranks: []int{1, 2}}},
 			{ID: "2kq8xm39zz2", Game: "stonetowers", Started: when.Add(-time.Hour),
@@ -44,19 +55,31 @@ func (fakeRecords) Profile(id string, recent int) (record.Profile, error) {
 func (fakeRecords) Match(id string) (record.Match, error) { return record.Match{}, nil }
 
 func recordsModel() Model {
-	return New(Config{Hub: fakeHub{testGames}, Boards: testBoards, Records: fakeRecords{},
+	return New(Config{Hub: fakeHub{append(testGames, soloGame)}, Boards: testBoards, Records: fakeRecords{},
 		Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: 80, Height: 24})
 }
 
 func TestLeaderboardGolden(t *testing.T) {
-	m := press(recordsModel(), "down", "down", "down", "enter")
+	m := press(recordsModel(), "down", "down", "down", "down", "enter")
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+}
+
+// soloGame is a game that may be played alone, as Lhex-i'-con: its leaderboard has a solo table.
+var soloGame = rules.Game{ID: "lhexicon", Name: "Lhex-i'-con", MinSeats: 1, MaxSeats: 4}
+
+// TestLeaderboardSoloGolden: the leaderboard of a game that may be played alone shows its ratings
+// and its best solo scores, both in 80 x 24.
+func TestLeaderboardSoloGolden(t *testing.T) {
+	m := press(recordsModel(), "down", "down", "down", "down", "enter", "right")
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
 }
 
 func TestMyMatchesGolden(t *testing.T) {
-	m := press(recordsModel(), "down", "down", "down", "down", "enter")
+	m := press(recordsModel(), "down", "down", "down", "down", "down", "enter")
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))

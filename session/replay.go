@@ -231,7 +231,11 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	// The moves around the current one stand where a room shows its chat.
 	from := max(0, r.at-12)
 	for i := from; i < min(len(r.match.Moves), r.at+3); i++ {
-		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(r.match.Moves[i].Seat)), r.notation(i))
+		mv := r.match.Moves[i]
+		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), r.notation(i))
+		if note := rules.AnnotateMove(r.states[i], mv.Seat, mv.Move); note != "" {
+			line += ": " + note // what the notation does not show: Coloretta's cards
+		}
 		if i == r.at-1 {
 			line += "  ◀"
 		}
@@ -248,7 +252,7 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	}
 	header := st.Title.Render(r.game.Name) + st.Dim.Render(" · replay of match ") + st.Bold.Render(r.match.ID) +
 		st.Dim.Render(state)
-	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}}
+	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}, replaying: true}
 	told := draw.Wrap(r.told(), w-1) // a long move takes a second line
 	if len(told) > 2 {
 		told = told[:2]

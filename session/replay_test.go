@@ -105,7 +105,7 @@ func TestReplayAutoplay(t *testing.T) {
 
 // TestReplayTellsMoves: a record of an older build holds bare squares ("a3" twice, a build and a
 // fortify); the replay lists them as the game writes them and tells them in words. A Coloretta
-// draw names the card.
+// draw names the card, told and in the move list.
 func TestReplayTellsMoves(t *testing.T) {
 	m := record.Match{ID: "m2", Game: "stonetowers", Options: rules.Options{"size": "9", "turns": "10"}, Started: when,
 		Seats: []record.Seat{{Name: "ann"}, {Name: "bob"}},
@@ -124,8 +124,13 @@ func TestReplayTellsMoves(t *testing.T) {
 	}
 	c := botReplay(t, coloretta.Game, rules.Options{}, 3, 2, coloretta.Greedy)
 	c.at = 1
-	if got := c.told(); !strings.HasPrefix(got, "Move 1: Seat 1 (ann) draws ") || strings.HasSuffix(got, "draws ") {
+	got := c.told()
+	if !strings.HasPrefix(got, "Move 1: Seat 1 (ann) draws ") || strings.HasSuffix(got, "draws ") {
 		t.Errorf("told %q", got)
+	}
+	card := strings.TrimPrefix(got, "Move 1: Seat 1 (ann) draws ")
+	if list := c.snapshot().Chat; len(list) == 0 || !strings.HasPrefix(list[0].Text, "  1. Seat 1 d: "+card) {
+		t.Errorf("the move list does not name the card drawn (%s): %+v", card, list)
 	}
 }
 

@@ -3,7 +3,9 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -131,36 +133,82 @@ type roomScreen struct {
 	labels  []string // seatLabel's drawn labels by seat, for this board
 	addr    string   // Config.Address
 	boardX  int      // the column the board starts at, as last drawn (clicks are the board's from there)
+	noBell  bool     // Config.NoBell
+	// showMoves shows the match's moves at the foot of the panel, in place of the chat (tab).
+	showMoves bool
+	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
+	replaying bool
+	// resigning: R was pressed once; a second R resigns (or aborts), another key plays on.
+	resigning bool
+}
+
+// playing reports whether the viewer holds a seat of a match being played.
+func (r *roomScreen) playing() bool {
+	return r.snap.Phase == rooms.Playing && r.snap.You != rules.Spectator
 }
 
 func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
 	return &roomScreen{sub: sub, me: me, games: games, boards: boards, keys: &roomKeyMap, level: -1}
 }
 
-// apply takes a new snapshot; it returns a tick while a countdown is on screen.
+// apply takes a new snapshot; it returns a tick while a countdown is on screen, and the
+// terminal's bell when it has just become the player's turn (unless the bell is off).
 func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	if !r.have || r.board == nil {
 		r.board, r.labels = r.boards.board(snap.GameID), nil
 	}
 	prevPhase := r.snap.Phase
+	wasMine := r.have && r.yourTurn()
 	r.snap, r.have = snap, true
 	r.cache.valid = false
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.msg = ""
 	}
+	if !wasMine && r.yourTurn() && !r.noBell {
+		return tea.Batch(r.tick(), tea.Raw(bell))
+	}
 	return r.tick()
 }
 
-// tick arms the one-second countdown tick when a dropped seat's countdown is showing.
+// bell is the terminal's bell (BEL), rung when it becomes the player's turn.
+const bell = "\a"
+
+// yourTurn reports whether the snapshot shows a match in which the viewer may act now.
+func (r *roomScreen) yourTurn() bool {
+	s := &r.snap
+	return s.Phase == rooms.Playing && s.You != rules.Spectator && slices.Contains(s.ToMove, s.You)
+}
+
+// title is the terminal window's title for the room: "your move · Stone Towers · K7QXM" while the
+// viewer may act, else the game and the code.
+func (r *roomScreen) title() string {
+	t := r.snap.GameName + " · " + r.snap.Code
+	if r.yourTurn() {
+		t = "your move · " + t
+	}
+	return t
+}
+
+// tick arms the one-second countdown tick when a dropped seat's countdown or a timed turn's clock
+// is showing.
 func (r *roomScreen) tick() tea.Cmd {
 	if r.ticking || !r.countingDown() {
 		return nil
 	}
 	r.ticking = true
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+	next := time.Second
+	if c := r.snap.Clock; !c.Ends.IsZero() {
+		if d := time.Until(c.Ends) % time.Second; d > 0 {
+			next = d // when the turn's clock shows the next second
+		}
+	}
+	return tea.Tick(next, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 func (r *roomScreen) countingDown() bool {
+	if r.snap.Phase == rooms.Playing && !r.snap.Clock.Ends.IsZero() {
+		return true
+	}
 	for _, s := range r.snap.Seats {
 		if !s.GraceUntil.IsZero() && !s.Abandoned && !s.Connected {
 			return true
@@ -272,6 +320,16 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	if !ok {
 		return nil, false
 	}
+	k := r.keys
+	if confirming := r.resigning; confirming {
+		r.resigning = false
+		if key.Matches(km, k.Resign) {
+			r.say("", false)
+			return actionCmd(r.sub.Resign), false
+		}
+		r.say("You play on.", false)
+		return nil, false
+	}
 	if t, ok := r.board.(draw.KeyTaker); ok && t.TakesKey(km, &r.snap) {
 		r.cache.valid = false
 		if mv := r.board.Handle(km, &r.snap); mv != "" {
@@ -279,8 +337,22 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		}
 		return nil, false
 	}
-	k := r.keys
 	switch {
+	case key.Matches(km, k.Resign) && r.playing():
+		r.resigning = true
+		if len(r.snap.Moves) == 0 {
+			r.say("Abort the match? Nobody has moved: it ends unrated. R again to abort, any other key to go on.", false)
+		} else {
+			r.say("Resign? R again to resign, any other key to play on.", false)
+		}
+		return nil, false
+	case key.Matches(km, k.Draw) && r.playing():
+		if i := 1 - int(r.snap.You); len(r.snap.Seats) == 2 && r.snap.Seats[i].DrawOffer {
+			r.say("You accept the draw.", false)
+		} else {
+			r.say("You offer a draw; it stands until your opponent moves.", false)
+		}
+		return actionCmd(r.sub.OfferDraw), false
 	case key.Matches(km, k.Leave):
 		return nil, true
 	case key.Matches(km, k.Prompt):
@@ -289,6 +361,9 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, false
 	case key.Matches(km, k.Chat):
 		r.focus, r.input = focusChat, newLineInput("chat: ", 200)
+		return nil, false
+	case key.Matches(km, k.Moves):
+		r.showMoves, r.cache.valid = !r.showMoves, false
 		return nil, false
 	case key.Matches(km, k.Rules):
 		r.focus, r.cache.valid = focusRules, false
@@ -302,6 +377,9 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return r.seatBot(), false
 	case key.Matches(km, k.End) && r.anyAbandoned():
 		return actionCmd(r.sub.EndMatch), false
+	case key.Matches(km, k.Replay) && r.snap.Phase == rooms.Finished && r.snap.Result.MatchID != "":
+		id := r.snap.Result.MatchID
+		return func() tea.Msg { return openReplayMsg{id} }, false
 	case key.Matches(km, k.Rematch) && r.snap.Phase == rooms.Finished && r.snap.You != rules.Spectator:
 		r.say("You asked for a rematch; waiting for the others.", false)
 		return actionCmd(r.sub.Rematch), false
@@ -521,7 +599,7 @@ func (r *roomScreen) messageLines(st draw.Styles, w int) []string {
 	if r.msgErr {
 		text, style, indent = "✗ "+r.msg, st.Err, "   "
 	}
-	lines := draw.Wrap(text, w-1)
+	lines := wrapKeepingParens(text, w-1)
 	if len(lines) > 2 {
 		lines = []string{lines[0], strings.Join(lines[1:], " ")}
 	}
@@ -560,10 +638,13 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if seated && s.Phase == rooms.Finished {
 		out = append(out, k.Rematch)
 	}
+	if s.Phase == rooms.Finished && s.Result.MatchID != "" {
+		out = append(out, k.Replay)
+	}
 	if t, ok := r.board.(draw.KeyTaker); !ok || !t.TakesKey(chatKey, s) {
 		out = append(out, k.Chat) // not while the board takes t (a letter tile)
 	}
-	return append(out, k.Rules, k.Leave)
+	return append(out, k.Rules, k.Leave) // (tab is told on the panel's rule)
 }
 
 // chatKey is the chat key's press, which a board may take (draw.KeyTaker).
@@ -596,6 +677,12 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 		if s.Phase == rooms.Finished && seat.Rematch {
 			extra += st.OK.Render(" ✓again")
 		}
+		if s.Phase == rooms.Playing && seat.DrawOffer {
+			extra += st.OK.Render(" offers a draw")
+		}
+		if seat.Resigned {
+			extra += st.Dim.Render(" resigned")
+		}
 		score := ""
 		if s.Phase != rooms.Waiting {
 			score = r.board.Score(s, i)
@@ -623,9 +710,50 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
-	// Chat and log fill the rest, newest last.
-	lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
+	// Chat and log, or the moves, fill the rest, newest last, under a rule that says which and
+	// how to see the other (the help line has no room left for tab).
+	switch {
+	case r.replaying:
+		lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
+	case r.showMoves:
+		lines = append(lines, panelRule(st, "moves · tab: chat", w))
+		return append(lines, r.movesTail(st, w, h-len(lines))...)
+	default:
+		lines = append(lines, panelRule(st, "tab: moves", w))
+	}
 	return append(lines, r.chatTail(st, w, h-len(lines))...)
+}
+
+// panelRule draws the rule across the panel with a label near its right end: "──── tab: moves ─".
+func panelRule(st draw.Styles, label string, w int) string {
+	label = " " + label + " "
+	if draw.TextWidth(label)+2 > w {
+		return st.Dim.Render(strings.Repeat("─", w))
+	}
+	return st.Dim.Render(strings.Repeat("─", w-draw.TextWidth(label)-1) + label + "─")
+}
+
+// movesTail draws the last moves of the match that fit in room lines of w columns, one a line
+// ("12. Red b a3"; a long one cut), in the notation the game takes. A move that shows what only
+// its mover may know is shown to the others as they may read it (MoveRecord.Public).
+func (r *roomScreen) movesTail(st draw.Styles, w, room int) []string {
+	moves := r.snap.Moves
+	if room <= 0 {
+		return nil
+	}
+	if len(moves) == 0 {
+		return []string{st.Dim.Render("No moves yet.")}
+	}
+	var lines []string
+	for i := max(0, len(moves)-room); i < len(moves); i++ {
+		mv := moves[i]
+		text := mv.Move
+		if mv.Public != "" && mv.Seat != r.snap.You {
+			text = mv.Public
+		}
+		lines = append(lines, draw.Fit(fmt.Sprintf("%3d. %s %s", i+1, seatTag(r.board, st, int(mv.Seat)), text), w))
+	}
+	return lines
 }
 
 // seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",
@@ -685,9 +813,9 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 	}
 	if s.You != rules.Spectator && slices.Contains(s.ToMove, s.You) {
 		if yours == "" {
-			return []string{st.OK.Render("Your turn."), ""}
+			return append([]string{st.OK.Render("Your turn.")}, r.clockLines(st, w)...)
 		}
-		return append(wrapKeepingParens(st.OK.Render("Your turn:")+" "+yours, w), "")
+		return append(wrapKeepingParens(st.OK.Render("Your turn:")+" "+yours, w), r.clockLines(st, w)...)
 	}
 	names := make([]string, 0, len(s.ToMove))
 	for _, i := range s.ToMove {
@@ -712,13 +840,38 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 		}
 		text = who + verb + theirs + "."
 	}
+	return append(wrapKeepingParens(text, w), r.clockLines(st, w)...)
+}
+
+// clockWarning is the time left under which a turn's clock is drawn as a warning.
+const clockWarning = 30 * time.Second
+
+// clockLines end the turn lines: the time the timed turn has left, when the game times its turns
+// ("2:41 left for your turn", "bob (Blue) has 2:41"), then a blank line.
+func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
+	c := r.snap.Clock
+	if c.Ends.IsZero() || int(c.Seat) >= len(r.snap.Seats) {
+		return []string{""}
+	}
+	left := c.Left(time.Now())
+	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+	if left <= clockWarning {
+		clock = st.Err.Render(clock)
+	} else {
+		clock = st.Bold.Render(clock)
+	}
+	text := clock + " left for your turn"
+	if c.Seat != r.snap.You {
+		text = r.snap.Seats[c.Seat].Name + " (" + seatTag(r.board, st, int(c.Seat)) + ") has " + clock
+	}
 	return append(wrapKeepingParens(text, w), "")
 }
 
 // wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,
-// but breaks no line inside parentheses or just before them: "pick a stack (1, 2 or 3)" never
-// leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy", nor "seat 2" its "2". When that cannot
-// fit (a bracket too long, or never closed), it wraps as draw.Wrap does.
+// but breaks no line inside parentheses or just before them, nor inside double quotes: "pick a
+// stack (1, 2 or 3)" never leaves "3)" alone, nor "Bo (greedy bot)" its "(greedy", nor "seat 2"
+// its "2", nor an example of notation ("R3 c4-d6") its second half. When that cannot fit (a
+// bracket or a quote too long, or never closed), it wraps as draw.Wrap does.
 func wrapKeepingParens(s string, width int) []string {
 	lines := wrapParens(s, width)
 	for _, l := range lines {
@@ -731,15 +884,16 @@ func wrapKeepingParens(s string, width int) []string {
 
 func wrapParens(s string, width int) []string {
 	var words []string
-	depth := 0
+	depth, quoted := 0, false
 	for _, f := range strings.Fields(s) {
 		// A bracket stays with the word before it too: "Bo (greedy bot)", "draw (d)".
-		if depth > 0 || strings.HasPrefix(f, "(") && len(words) > 0 {
+		if depth > 0 || quoted || strings.HasPrefix(f, "(") && len(words) > 0 {
 			words[len(words)-1] += " " + f
 		} else {
 			words = append(words, f)
 		}
 		depth = max(0, depth+strings.Count(f, "(")-strings.Count(f, ")"))
+		quoted = quoted != (strings.Count(f, `"`)%2 == 1)
 	}
 	// A short last word stays with the one before it: "takes seat 2" leaves no "2" alone.
 	if n := len(words); n > 1 && draw.TextWidth(words[n-1]) <= 3 {
@@ -797,7 +951,7 @@ func (r *roomScreen) seatLabel(st draw.Styles, i int) string {
 	return r.labels[i]
 }
 
-// result says who won.
+// result says who won, or alone, the score.
 func (r *roomScreen) result(st draw.Styles, w int) []string {
 	s := &r.snap
 	win := s.Outcome.Winners()
@@ -809,8 +963,8 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	switch {
 	case s.Unrated:
 		head = "Match ended."
-	case len(s.Seats) == 1: // a solo game: no one to beat
-		head = "Final score: " + r.board.Score(s, 0)
+	case len(s.Seats) == 1 && len(s.Outcome.Scores) == 1: // alone: a score, not a win
+		head = fmt.Sprintf("%s scored %d.", s.Seats[0].Name, s.Outcome.Scores[0])
 	case len(win) == len(s.Seats):
 		head = "A draw!"
 	case len(win) == 1:
@@ -824,16 +978,59 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
+	lines = append(lines, r.ratingLines(st, w)...)
+	if id := s.Result.MatchID; id != "" {
+		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
+	}
 	return append(lines, "")
+}
+
+// ratingLines say what the match did to each rated player's rating: "ann 1662? → 1674 (+12)".
+func (r *roomScreen) ratingLines(st draw.Styles, w int) []string {
+	s := &r.snap
+	var lines []string
+	for i, c := range s.Result.Ratings {
+		if !c.Rated || i >= len(s.Seats) {
+			continue
+		}
+		change := fmt.Sprintf("%s → %s (%+d)", shownRating(c.Before, c.BeforeProvisional),
+			shownRating(c.After, c.Provisional), int(math.Round(c.After))-int(math.Round(c.Before)))
+		name := s.Seats[i].Name
+		if room := max(w-draw.TextWidth(change)-1, 4); draw.TextWidth(name) > room {
+			name = draw.Fit(name, room)
+		}
+		lines = append(lines, name+" "+st.Bold.Render(change))
+	}
+	return lines
+}
+
+// shownRating writes a rating as the leaderboards do: "1674", "1662?" while provisional.
+func shownRating(r float64, provisional bool) string {
+	s := strconv.Itoa(int(math.Round(r)))
+	if provisional {
+		s += "?"
+	}
+	return s
 }
 
 // rulesText is the rules of the room's game.
 func (r *roomScreen) rulesText() string {
+	text := "No rules for this game.\n"
 	if g, ok := r.game(); ok && g.Rules != "" {
-		return g.Rules
+		text = g.Rules
 	}
-	return "No rules for this game."
+	return strings.TrimRight(text, "\n") + "\n" + roomKeysText
 }
+
+// roomKeysText ends every game's rules in the room: the keys of the room itself.
+const roomKeysText = `
+IN EVERY ROOM
+  :    type a move in the game's notation     t    chat
+  tab  the moves, or the chat again            ?    these rules
+  R    resign (twice); before the first move it aborts the match, unrated
+  =    offer a draw, or accept your opponent's (two players)
+  esc  back to the lobby; your seat waits for you while the match goes on
+`
 
 // rulesLines draws the rules pager in w x h cells: a title line, then the rules wrapped to the
 // width.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -189,7 +191,7 @@ func TestErrorsClear(t *testing.T) {
 
 // TestRatedGamesPlural: one rated game is "1 rated game".
 func TestRatedGamesPlural(t *testing.T) {
-	m := press(recordsModel(), "down", "down", "down", "down", "enter")
+	m := press(recordsModel(), "down", "down", "down", "down", "down", "enter")
 	m.lobby.prof.Standings[0].Games = 1
 	if out := plain(m.View().Content); !strings.Contains(out, "(1 rated game)") {
 		t.Errorf("one rated game:\n%s", out)
@@ -209,5 +211,131 @@ func TestMovePromptShowsNotation(t *testing.T) {
 	m = press(m, "esc")
 	if out := plain(m.View().Content); strings.Contains(out, want) {
 		t.Errorf("the notation stays after the prompt closed:\n%s", out)
+	}
+}
+
+// TestTurnClockShown: when the game times its turns, the player to move reads the time left, the
+// others whose time it is; the screen asks for a tick when that time shows its next second.
+func TestTurnClockShown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap, state := stoneSnapshot(t, 14)
+		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(2*time.Minute + 40*time.Second + 300*time.Millisecond)}
+		m := roomModel(t, snap)
+		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:41 left for your turn") {
+			t.Errorf("the player to move does not read the time left:\n%s", mine)
+		}
+		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:41") {
+			t.Errorf("the other player does not read ann's time:\n%s", theirs)
+		}
+		if cmd := m.room.tick(); cmd != nil || !m.room.ticking {
+			t.Errorf("the clock's tick was not asked for when the snapshot came (ticking %v)", m.room.ticking)
+		}
+		m.room.ticking = false
+		start := time.Now()
+		msg := m.room.tick()()
+		if _, ok := msg.(tickMsg); !ok || time.Since(start) != 300*time.Millisecond {
+			t.Errorf("tick %T after %v, want the next second of the clock (300ms)", msg, time.Since(start))
+		}
+		snap.Clock = rooms.TurnClock{}
+		if m = roomModel(t, snap); strings.Contains(plain(m.View().Content), "left for your turn") || m.room.countingDown() {
+			t.Error("an untimed turn shows a clock, or ticks")
+		}
+	})
+}
+
+// TestErrorKeepsItsExample: a two-line error never breaks inside a quoted example of notation,
+// wherever the break falls.
+func TestErrorKeepsItsExample(t *testing.T) {
+	for pad := range 30 {
+		m := roomModel(t, playedSnapshot(t, 4))
+		msg := "bad move: " + strings.Repeat("x", pad) + ` write a move as a piece and its path, e.g. "R3 c4-d6" or "R1 a1-c2", or pass`
+		next, _ := m.Update(moveDoneMsg{err: fmt.Errorf("%s", msg)})
+		screen := plain(next.(Model).View().Content)
+		for _, ex := range []string{`"R3 c4-d6"`, `"R1 a1-c2"`} {
+			if !strings.Contains(screen, ex) {
+				t.Fatalf("pad %d: the example %s is split:\n%s", pad, ex, screen)
+			}
+		}
+	}
+}
+
+// rings reports whether cmd, run, asks the terminal for its bell.
+func rings(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	switch msg := cmd().(type) {
+	case tea.RawMsg:
+		return msg.Msg == bell
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if c != nil && rings(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestYourTurnRingsAndTitles: when it becomes the player's turn the terminal's bell rings once
+// (not with every snapshot of that turn, nor with the bell off) and the window's title says "your
+// move"; otherwise the title names the game and the room.
+func TestYourTurnRingsAndTitles(t *testing.T) {
+	snap, state := stoneSnapshot(t, 14) // ann (seat 0) to move
+	m := roomModel(t, seen(snap, state, 1))
+	if got := m.View().WindowTitle; got != "Stone Towers · K7QXM" {
+		t.Errorf("title while waiting %q", got)
+	}
+	nextSnap, nextState := stoneSnapshot(t, 15) // bob to move
+	nextSnap = seen(nextSnap, nextState, 1)
+	if !rings(m.room.apply(nextSnap)) {
+		t.Error("no bell when it became bob's turn")
+	}
+	if got := m.View().WindowTitle; got != "your move · Stone Towers · K7QXM" {
+		t.Errorf("title on bob's turn %q", got)
+	}
+	if rings(m.room.apply(nextSnap)) {
+		t.Error("the bell rang again in the same turn")
+	}
+	m = roomModel(t, seen(snap, state, 1))
+	m.room.noBell = true
+	if rings(m.room.apply(nextSnap)) {
+		t.Error("the bell rang with the bell off")
+	}
+	m.room = nil
+	if got := m.View().WindowTitle; got != "arcade" {
+		t.Errorf("title in the lobby %q", got)
+	}
+}
+
+// TestMovesPanel: tab shows the match's last moves in place of the chat, and tab again the chat;
+// a move that shows what only its mover may know is shown to the others in its public form.
+func TestMovesPanel(t *testing.T) {
+	snap, _ := stoneSnapshot(t, 14)
+	n := len(snap.Moves)
+	last := fmt.Sprintf("%3d. %s %s", n, "Blue", snap.Moves[n-1].Move)
+	m := roomModel(t, snap)
+	if out := plain(m.View().Content); !strings.Contains(out, "tab: moves") || strings.Contains(out, last) {
+		t.Fatalf("the chat's rule does not tell tab, or the moves show already:\n%s", out)
+	}
+	m = press(m, "tab")
+	out := plain(m.View().Content)
+	if !strings.Contains(out, "moves · tab: chat") || !strings.Contains(out, last) || strings.Contains(out, "good luck") {
+		t.Fatalf("tab does not show the moves (%q) in place of the chat:\n%s", last, out)
+	}
+	// A private move: seat 1's exchange is "x 2 tiles" to seat 0, and the tiles to seat 1.
+	snap.Moves = append(snap.Moves[:n:n], rooms.MoveRecord{Seat: 1, Move: "x ab", Public: "x 2 tiles"})
+	m = press(roomModel(t, snap), "tab")
+	if out := plain(m.View().Content); !strings.Contains(out, "Blue x 2 tiles") || strings.Contains(out, "x ab") {
+		t.Errorf("seat 0 reads seat 1's private move:\n%s", out)
+	}
+	snap.You = 1
+	m = press(roomModel(t, snap), "tab")
+	if out := plain(m.View().Content); !strings.Contains(out, "Blue x ab") {
+		t.Errorf("seat 1 does not read its own move:\n%s", out)
+	}
+	m = press(m, "tab")
+	if out := plain(m.View().Content); !strings.Contains(out, "good luck") {
+		t.Errorf("tab again does not bring the chat back:\n%s", out)
 	}
 }

@@ -464,6 +464,13 @@ func (fuzzRecords) Leaderboard(game string, limit int) ([]record.Standing, error
 	}, nil
 }
 
+func (fuzzRecords) SoloScores(game string, limit int) ([]record.SoloScore, error) {
+	return []record.SoloScore{
+		{Rank: 1, PlayerID: "SHA256:ann", Name: "ann", Game: game, Score: 143, Match: fuzzMatchID(game), Games: 3},
+		{Rank: 2, PlayerID: "SHA256:bob", Name: "bob", Game: game, Score: 97, Match: fuzzMatchID(game), Games: 1},
+	}, nil
+}
+
 func (fuzzRecords) Profile(id string, recent int) (record.Profile, error) {
 	p := record.Profile{PlayerID: id, Name: "ann", Played: map[string]int{}, Won: map[string]int{}}
 	for _, g := range games.Rules() {

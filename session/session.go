@@ -23,12 +23,17 @@ type Hub interface {
 	Create(gameID string, opts rules.Options, seats int, by rooms.Player) (*rooms.Room, error)
 	Find(code string, by rooms.Player) (*rooms.Room, error)
 	List() []rooms.Summary
+	// Seek puts a player in the quick-match queue of a game (rooms.Hub.Seek).
+	Seek(s rooms.Seek) (*rooms.Ticket, error)
 }
 
 // Records is what a session reads of the past. storage.DB satisfies it.
 type Records interface {
 	// Leaderboard returns the best standings of game, at most limit.
 	Leaderboard(game string, limit int) ([]record.Standing, error)
+	// SoloScores returns the best solo scores of game (a game that may be played alone), at most
+	// limit, highest first.
+	SoloScores(game string, limit int) ([]record.SoloScore, error)
 	// Profile returns a player's standings and latest matches.
 	Profile(playerID string, recent int) (record.Profile, error)
 	// Match returns a recorded match with its moves.
@@ -55,6 +60,11 @@ type Config struct {
 	NoColor bool
 	// ASCII draws with ASCII characters only, for terminals with poor Unicode.
 	ASCII bool
+	// NoBell keeps quiet the terminal bell that rings when it becomes the player's turn.
+	NoBell bool
+	// Online returns how many players are connected now, for the lobby's front page; nil shows
+	// no count.
+	Online func() int
 	// Address is what players type after ssh to reach this server, e.g. "-p 2222
 	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
 	// joins them. Empty shows HOST.
@@ -92,6 +102,7 @@ type model struct {
 	lobby  lobby
 	room   *roomScreen
 	replay *replayScreen
+	quick  *quickScreen // the wait for a quick match
 	notice string
 	intro  string // Config.Notice, shown in front of the room or replay until a key is pressed
 	busy   bool   // a create or join is under way
@@ -104,7 +115,27 @@ type model struct {
 type conn struct {
 	mu     sync.Mutex
 	sub    *rooms.Sub
+	ticket *rooms.Ticket // the quick match the session waits for
 	closed bool
+}
+
+// setTicket makes t the quick match the session waits for, cancelling the one before. After
+// close, a late t is cancelled at once.
+func (c *conn) setTicket(t *rooms.Ticket) {
+	c.mu.Lock()
+	old := c.ticket
+	c.ticket = t
+	late := c.closed && t != nil
+	if late {
+		c.ticket = nil
+	}
+	c.mu.Unlock()
+	if old != nil && old != t {
+		old.Cancel()
+	}
+	if late {
+		t.Cancel()
+	}
 }
 
 // set makes sub the session's subscription, leaving the one before. After close, a late sub is
@@ -137,6 +168,7 @@ func (m Model) Close() {
 	m.conn.closed = true
 	m.conn.mu.Unlock()
 	m.conn.set(nil)
+	m.conn.setTicket(nil)
 }
 
 // New returns the model of one session.
@@ -145,6 +177,8 @@ func New(cfg Config) Model {
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.addr = cfg.Address
+	m.lobby.online = cfg.Online
+	m.lobby.refreshFront(cfg.Hub)
 	m.lobby.resize(m.width, m.height)
 	if cfg.Start.Mode == ModeLobby {
 		m.lobby.msg = cfg.Notice
@@ -161,6 +195,8 @@ func (m Model) Init() tea.Cmd {
 		return nil
 	case ModeReplay:
 		return m.loadReplay(m.cfg.Start.Match)
+	case ModeQuick:
+		return m.seek(m.cfg.Start.Game)
 	}
 	return m.open(m.cfg.Start)
 }
@@ -175,6 +211,8 @@ type (
 	actionMsg   struct{ err error }
 	tickMsg     struct{}
 	quitMsg     struct{}
+	// openReplayMsg asks for the replay of a match from its room's end (v).
+	openReplayMsg struct{ id string }
 )
 
 // open creates, joins or watches a room off the UI goroutine.
@@ -258,21 +296,30 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
+		m.room.noBell = m.cfg.NoBell
 		m.room.addr = m.cfg.Address
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
 	case wakeMsg:
 		m.waking.Store(false) // before taking: a snapshot left after this wakes the model again
 		return m.takeSnapshots()
+	case openReplayMsg:
+		return m, m.loadReplay(msg.id)
 	}
 	if msg, ok := msg.(replayMsg); ok {
 		m.busy = false
+		if msg.err != nil && m.room != nil {
+			return m, m.room.fail(sentence(msg.err.Error()))
+		}
 		if msg.err != nil {
 			m.lobby.fail(msg.err.Error())
 			return m, nil
 		}
 		m.replay = msg.screen
 		return m, nil
+	}
+	if m.quick != nil {
+		return m, m.updateQuick(msg)
 	}
 	if m.replay != nil {
 		cmd, leave := m.replay.update(msg)
@@ -291,6 +338,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.conn.set(nil)
 			m.lobby.page = pageMenu
 			m.lobby.msg = ""
+			m.lobby.refreshFront(m.cfg.Hub)
 		}
 		return m, cmd
 	}
@@ -304,6 +352,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case act.start != nil && act.start.Mode == ModeReplay:
 		return m, m.loadReplay(act.start.Match)
+	case act.start != nil && act.start.Mode == ModeQuick:
+		return m, m.seek(act.start.Game)
 	case act.start != nil:
 		return m, m.open(*act.start)
 	}
@@ -341,6 +391,9 @@ func (m Model) view(content string) tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "arcade"
+	if m.room != nil && m.room.have && m.replay == nil {
+		v.WindowTitle = m.room.title() // "your move · GAME · CODE" when it is the player's turn
+	}
 	return v
 }
 
@@ -363,6 +416,9 @@ func (m Model) render() string {
 	}
 	if m.replay != nil {
 		return m.replay.view(*m.st, w, h)
+	}
+	if m.quick != nil {
+		return m.quick.view(*m.st, m.lobby.helped, w, h)
 	}
 	if m.room != nil {
 		return m.room.view(*m.st, w, h)

@@ -23,12 +23,15 @@ const (
 	ModeWatch
 	// ModeReplay steps through a recorded match.
 	ModeReplay
+	// ModeQuick waits for a quick match of a game (rooms.Hub.Seek), then joins its room.
+	ModeQuick
 )
 
 // Start is what a session does first: the lobby, or a room to create, join or watch.
 type Start struct {
 	Mode Mode
-	// Game, Options, Seats, Bots and BotLevel describe the room to create (ModeNew).
+	// Game, Options, Seats, Bots and BotLevel describe the room to create (ModeNew); Game is
+	// also the game of a quick match (ModeQuick).
 	Game     string
 	Options  rules.Options
 	Seats    int
@@ -41,7 +44,8 @@ type Start struct {
 }
 
 // Room options that are not the game's own: how many seats, how many of them bots, and how strong.
-// With as many bots as seats the creator watches the bots play.
+// With as many bots as seats the creator watches the bots play; one seat is the solo game, which
+// takes no bots (see maxBots).
 const (
 	keySeats = "seats"
 	keyBots  = "bots"
@@ -50,7 +54,9 @@ const (
 
 // ParseNew reads the arguments of `new GAME [key=value ...]` against the catalogue. Besides the
 // game's own options it takes seats=N, bots=N (seats given to bots) and bot=LEVEL. Every error is
-// one line a player can act on.
+// one line a player can act on. A game that may be played alone has one seat unless seats= says
+// otherwise, and bots=N without seats= then gives N+1 seats (at most the game's most): the
+// creator plays the bots.
 func ParseNew(args []string, games []rules.Game) (Start, error) {
 	if len(args) == 0 {
 		return Start{}, fmt.Errorf("new needs a game; try one of %s", rules.GameIDs(games))
@@ -61,6 +67,7 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 	}
 	st := Start{Mode: ModeNew, Game: g.ID, Seats: g.StartSeats(), BotLevel: defaultBot(g)}
 	given := rules.Options{}
+	seatsGiven := false
 	for _, a := range args[1:] {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(strings.TrimSpace(k))
@@ -71,6 +78,7 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 		switch k {
 		case keySeats:
 			st.Seats, err = intIn(k, v, g.MinSeats, g.MaxSeats)
+			seatsGiven = true
 		case keyBots:
 			st.Bots, err = intIn(k, v, 0, g.MaxSeats)
 		case keyBot:
@@ -85,8 +93,14 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 			return Start{}, err
 		}
 	}
-	if st.Bots > st.Seats {
-		return Start{}, fmt.Errorf("bots must be at most %d with %d seats", st.Seats, st.Seats)
+	if st.Seats == 1 && st.Bots > 0 {
+		if seatsGiven {
+			return Start{}, fmt.Errorf("seats=1 is the solo game, which takes no bots; to play bots, give seats=2 or more")
+		}
+		st.Seats = min(st.Bots+1, g.MaxSeats)
+	}
+	if most := maxBots(st.Seats); st.Bots > most {
+		return Start{}, fmt.Errorf("bots must be at most %d with %d seats", most, st.Seats)
 	}
 	opts, err := g.Resolve(given)
 	if err != nil {
@@ -94,6 +108,15 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 	}
 	st.Options = opts
 	return st, nil
+}
+
+// maxBots is the most bots a room of seats seats takes: every seat (the creator watches), but
+// none in a solo game (one seat), whose score goes on the solo table.
+func maxBots(seats int) int {
+	if seats == 1 {
+		return 0
+	}
+	return seats
 }
 
 func botNames(g rules.Game) string {

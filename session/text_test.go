@@ -77,9 +77,9 @@ func allScreens(t *testing.T, noColor, ascii bool) map[string]string {
 	out["coloretta round end"] = room(col)
 	col, _ = colorettaPlay(t, 4, rules.Options{"rounds": "2"}, func(int, coloretta.View) bool { return false })
 	out["coloretta end"] = room(col)
-	out["leaderboard"] = press(New(cfg), "down", "down", "down", "enter").View().Content
-	out["my matches"] = press(New(cfg), "down", "down", "down", "down", "enter").View().Content
-	out["new room"] = press(New(cfg), "down", "enter").View().Content
+	out["leaderboard"] = press(New(cfg), "down", "down", "down", "down", "enter").View().Content
+	out["my matches"] = press(New(cfg), "down", "down", "down", "down", "down", "enter").View().Content
+	out["new room"] = press(New(cfg), "down", "down", "enter").View().Content
 	small := cfg
 	small.Width, small.Height = 60, 20
 	out["too small"] = New(small).View().Content

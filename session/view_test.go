@@ -25,6 +25,7 @@ func (h fakeHub) Create(string, rules.Options, int, rooms.Player) (*rooms.Room, 
 }
 func (h fakeHub) Find(string, rooms.Player) (*rooms.Room, error) { return nil, rooms.ErrNoRoom }
 func (h fakeHub) List() []rooms.Summary                          { return nil }
+func (h fakeHub) Seek(rooms.Seek) (*rooms.Ticket, error)         { return nil, rooms.ErrShuttingDown }
 
 var testGames = []rules.Game{stonetowers.Game}
 
@@ -77,6 +78,8 @@ func keyPress(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyRight}
 	case "esc":
 		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
 	}
 	return tea.KeyPressMsg{Code: rune(k[0]), Text: k}
 }
@@ -95,7 +98,7 @@ func TestNewRoomFormKeepsChoices(t *testing.T) {
 	if m.lobby.form.games != nil {
 		t.Fatal("a new lobby holds the new-room form")
 	}
-	m = press(m, "enter", "down", "right", "esc", "enter")
+	m = press(m, "down", "enter", "down", "right", "esc", "enter")
 	if st := m.lobby.form.start(); st.Options["size"] != "13" {
 		t.Errorf("form reopened gives %+v; want the size chosen before (13)", st)
 	}
@@ -105,7 +108,7 @@ func TestNewRoomFormKeepsChoices(t *testing.T) {
 }
 
 func TestNewRoomFormGolden(t *testing.T) {
-	m := press(newTestModel(80, 24), "enter", "down", "right", "down", "down", "right")
+	m := press(newTestModel(80, 24), "down", "enter", "down", "right", "down", "down", "right")
 	out := m.View().Content
 	checkSize(t, out, 80, 24)
 	golden.RequireEqual(t, plain(out))
@@ -244,4 +247,14 @@ func TestSessionsShareWhatNeverChanges(t *testing.T) {
 	if r1, r2 := newRoomScreen(nil, rooms.Player{}, nil, nil), newRoomScreen(nil, rooms.Player{}, nil, nil); r1.keys != r2.keys {
 		t.Error("two room screens hold copies of the room's keys")
 	}
+}
+
+// TestEndRatingsGolden: the end of a rated match shows each player's rating change, the match's
+// ID and the key of its replay.
+func TestEndRatingsGolden(t *testing.T) {
+	snap := playedSnapshot(t, -1)
+	snap.Result = rooms.EndResult{MatchID: "49jvyf2yr3d", Ratings: []rooms.RatingChange{
+		{Rated: true, Before: 1662.4, After: 1650.2, BeforeProvisional: true, Provisional: true},
+		{Rated: true, Before: 1540, After: 1552.3}}}
+	checkEndScreen(t, snap, "1662? → 1650? (-12)", "1540 → 1552 (+12)", "match 49jvyf2yr3d · v replay", "v replay")
 }

@@ -110,3 +110,25 @@ func TestWideClickPicks(t *testing.T) {
 		t.Errorf("a click at 160 columns says %q; at 80 %q", wide, narrow)
 	}
 }
+
+// TestWideLobbyIsCentred: on a 160 x 50 window the lobby is a column of lobbyWidth in the middle:
+// its header ends with the player's name at the column's right edge, and every line starts at its
+// left edge or right of it.
+func TestWideLobbyIsCentred(t *testing.T) {
+	m := newTestModel(160, 50)
+	out := plain(m.View().Content)
+	checkSize(t, out, 160, 50)
+	margin := (160 - lobbyWidth) / 2
+	lines := strings.Split(out, "\n")
+	if h := strings.TrimRight(lines[0], " "); len([]rune(h)) != margin+lobbyWidth || !strings.HasSuffix(h, m.cfg.Player.Name) {
+		t.Errorf("the header does not end at the column's right edge (%d):\n%s", margin+lobbyWidth, out)
+	}
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" && len(l)-len(strings.TrimLeft(l, " ")) < margin {
+			t.Fatalf("line %d starts left of the column:\n%s", i, out)
+		}
+	}
+	if !strings.Contains(out, "New room") {
+		t.Errorf("no menu:\n%s", out)
+	}
+}

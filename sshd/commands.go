@@ -22,10 +22,11 @@ var errUsage = errors.New("usage")
 
 // request is a parsed command line: a plain-text command, or where an interactive session starts.
 type request struct {
-	plain string // "help", "rooms", "whoami" or "leaderboard"; empty for an interactive session
+	plain string // "help", "rooms", "whoami", "leaderboard" or "set"; empty for an interactive session
 	start session.Start
 	game  string // leaderboard: one game, or all
 	json  bool   // leaderboard: JSON instead of a table
+	bell  string // set: "on" or "off"
 }
 
 // maxArgs and maxArgLen bound what a command line may hold; longer is refused, not trimmed.
@@ -58,6 +59,12 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 		return request{plain: "help"}, nil
 	case "whoami":
 		return request{plain: "whoami"}, nil
+	case "set":
+		k, v, _ := strings.Cut(strings.ToLower(strings.Join(rest, " ")), "=")
+		if len(rest) != 1 || k != "bell" || (v != "on" && v != "off") {
+			return request{}, fmt.Errorf("%w: set takes bell=on or bell=off", errUsage)
+		}
+		return request{plain: "set", bell: v}, nil
 	case "leaderboard":
 		req := request{plain: "leaderboard"}
 		for _, a := range rest {
@@ -91,6 +98,16 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 			return request{}, fmt.Errorf("%w: %w", errUsage, err)
 		}
 		return request{start: st}, nil
+	case "play":
+		if len(rest) != 1 {
+			return request{}, fmt.Errorf("%w: play needs a game, e.g. play %s; try one of %s", errUsage,
+				games[0].ID, rules.GameIDs(games))
+		}
+		g, ok := rules.FindGame(games, rest[0])
+		if !ok {
+			return request{}, fmt.Errorf("%w: no game %q; try one of %s", errUsage, sanitize.Line(rest[0], 20), rules.GameIDs(games))
+		}
+		return request{start: session.Start{Mode: session.ModeQuick, Game: g.ID}}, nil
 	case "join", "watch":
 		if len(rest) != 1 {
 			return request{}, fmt.Errorf("%w: %s needs a room code, e.g. %s K7QXM", errUsage, cmd, cmd)
@@ -109,16 +126,20 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
 	fmt.Fprintf(w, `arcade: board, card and word games over SSH
 
   ssh %[1]s                          the lobby
+  ssh %[1]s -t play GAME             quick match: play the next player who wants GAME
   ssh %[1]s -t new GAME [key=value]  create a room and sit down
   ssh %[1]s -t join CODE             join a room: your seat, a free seat, or watch
   ssh %[1]s -t watch CODE            watch a room
   ssh %[1]s -t replay ID             step through a finished match
-  ssh %[1]s leaderboard [GAME]       ratings, plain text (--json for scripts)
+  ssh %[1]s leaderboard [GAME]       ratings and best solo scores (--json for scripts)
   ssh %[1]s rooms                    list open rooms
   ssh %[1]s whoami                   your name and the key that identifies you
+  ssh %[1]s set bell=off             no bell when it is your turn (bell=on: back on)
   ssh %[1]s help                     this text
 
 Room options for new: seats=N, bots=N (seats given to bots), bot=LEVEL.
+A game for 1 to N players is the solo game (seats=1) unless seats= or bots= says
+otherwise; its best scores go on a solo table beside the ratings.
 
 Your name is your SSH user name (ssh NAME@host): 1 to %[2]d of a-z, 0-9, - and _,
 starting and ending with a letter or digit. The first key to use a name keeps it.
@@ -187,12 +208,24 @@ func writeWhoami(w io.Writer, p rooms.Player, notice string) {
 // plainWidth is the width plain-text answers are wrapped to: a terminal's smallest usual width.
 const plainWidth = 80
 
-// leaderboardSize is how many standings the plain leaderboard prints per game.
+// leaderboardSize is how many standings, and how many best solo scores, the leaderboard prints
+// per game.
 const leaderboardSize = 50
 
-// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON.
+// soloKey is the key of the best solo scores in the leaderboard's JSON, beside the games' IDs (no
+// game is called so).
+const soloKey = "solo"
+
+// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON, and the
+// best solo scores of the games that may be played alone (MinSeats 1).
+//
+// The JSON of every game is an object: each game's ID -> its standings, and "solo" -> an object of
+// each game that may be played alone -> its best solo scores. The JSON of one game is its
+// standings (an array), or for a game that may be played alone that object with that game alone.
 func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, only string, asJSON bool) error {
-	all := map[string][]record.Standing{}
+	all := map[string]any{}
+	ratings := map[string][]record.Standing{}
+	solo := map[string][]record.SoloScore{}
 	var shown []rules.Game
 	for _, g := range games {
 		if only != "" && g.ID != only {
@@ -208,14 +241,31 @@ func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, onl
 		for i := range list {
 			list[i].Name = sanitize.ShownName(list[i].Name) // names of older builds may break the rule
 		}
-		all[g.ID] = list
+		all[g.ID], ratings[g.ID] = list, list
 		shown = append(shown, g)
+		if g.MinSeats != 1 {
+			continue
+		}
+		best, err := recs.SoloScores(g.ID, leaderboardSize)
+		if err != nil {
+			return err
+		}
+		if best == nil {
+			best = []record.SoloScore{}
+		}
+		for i := range best {
+			best[i].Name = sanitize.ShownName(best[i].Name)
+		}
+		solo[g.ID] = best
+	}
+	if len(solo) > 0 {
+		all[soloKey] = solo
 	}
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		if only != "" {
-			return enc.Encode(all[only])
+		if only != "" && len(solo) == 0 {
+			return enc.Encode(ratings[only])
 		}
 		return enc.Encode(all)
 	}
@@ -224,21 +274,44 @@ func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, onl
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s\n", g.Name)
-		list := all[g.ID]
-		if len(list) == 0 {
-			fmt.Fprintln(w, "  no rated games yet")
-			continue
+		writeRatings(w, ratings[g.ID])
+		if best, ok := solo[g.ID]; ok {
+			fmt.Fprintf(w, "\n%s, best solo scores\n", g.Name)
+			writeSolo(w, best)
 		}
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "RANK\tNAME\tRATING\tRD\tGAMES\tWON\tLOST\tDRAWN")
-		for _, st := range list {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%d\t%d\t%d\t%d\n", st.Rank, st.Name, st.Rating, st.Rating.RD,
-				st.Games, st.Wins, st.Losses, st.Draws)
-		}
-		tw.Flush()
 	}
 	if len(shown) > 0 {
 		fmt.Fprintln(w, "\nA rating with ? is provisional: too few games to be sure.")
 	}
 	return nil
+}
+
+// writeRatings prints one game's standings as a table.
+func writeRatings(w io.Writer, list []record.Standing) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "  no rated games yet")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tNAME\tRATING\tRD\tGAMES\tWON\tLOST\tDRAWN")
+	for _, st := range list {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%d\t%d\t%d\t%d\n", st.Rank, st.Name, st.Rating, st.Rating.RD,
+			st.Games, st.Wins, st.Losses, st.Draws)
+	}
+	tw.Flush()
+}
+
+// writeSolo prints one game's best solo scores as a table, with the match that scored each (to
+// replay it).
+func writeSolo(w io.Writer, list []record.SoloScore) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "  no solo scores yet")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tNAME\tSCORE\tGAMES\tDATE (UTC)\tMATCH")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%s\t%s\n", s.Rank, s.Name, s.Score, s.Games, s.Date.UTC().Format("2006-01-02"), s.Match)
+	}
+	tw.Flush()
 }

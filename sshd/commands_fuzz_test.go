@@ -79,6 +79,11 @@ func checkRequest(t *testing.T, line string, req request) {
 			t.Fatalf("%q: leaderboard of unknown game %q", line, req.game)
 		}
 		return
+	case "set":
+		if req.bell != "on" && req.bell != "off" {
+			t.Fatalf("%q: bell %q", line, req.bell)
+		}
+		return
 	case "":
 	default:
 		t.Fatalf("%q: unknown plain command %q", line, req.plain)
@@ -96,6 +101,10 @@ func checkRequest(t *testing.T, line string, req request) {
 	case session.ModeReplay:
 		if st.Match != strings.ToLower(st.Match) {
 			t.Fatalf("%q: match ID %q not in lower case", line, st.Match)
+		}
+	case session.ModeQuick:
+		if g, ok := rules.FindGame(fuzzGames, st.Game); !ok || g.ID != st.Game {
+			t.Fatalf("%q: quick match of unknown game %q", line, st.Game)
 		}
 	case session.ModeNew:
 		g, ok := rules.FindGame(fuzzGames, st.Game)
@@ -133,6 +142,8 @@ func requestWords(req request) []string {
 			w = append(w, "--json")
 		}
 		return w
+	case "set":
+		return []string{"set", "bell=" + req.bell}
 	case "":
 	default:
 		return []string{req.plain}
@@ -145,6 +156,8 @@ func requestWords(req request) []string {
 		return []string{"watch", st.Code}
 	case session.ModeReplay:
 		return []string{"replay", st.Match}
+	case session.ModeQuick:
+		return []string{"play", st.Game}
 	case session.ModeNew:
 		w := []string{"new", st.Game}
 		for _, k := range slices.Sorted(maps.Keys(st.Options)) {

@@ -32,6 +32,7 @@ func TestParseRequest(t *testing.T) {
 		{"whoami", "whoami", 0},
 		{"join k7qxm", "", session.ModeJoin},
 		{"watch K7QXM", "", session.ModeWatch},
+		{"play TOWERS", "", session.ModeQuick},
 		{"new towers size=9 seats=3 bots=2 bot=easy", "", session.ModeNew},
 	} {
 		req, err := parseRequest(strings.Fields(tc.line), testGames)
@@ -47,6 +48,9 @@ func TestParseRequest(t *testing.T) {
 	if req.start.Code != "K7QXM" {
 		t.Errorf("join code %q, want K7QXM", req.start.Code)
 	}
+	if req, _ = parseRequest([]string{"play", "Towers"}, testGames); req.start.Game != "towers" {
+		t.Errorf("play: game %q, want towers", req.start.Game)
+	}
 	req, _ = parseRequest(strings.Fields("new towers size=9 seats=3 bots=2 bot=easy"), testGames)
 	if st := req.start; st.Options["size"] != "9" || st.Seats != 3 || st.Bots != 2 || st.BotLevel != "easy" {
 		t.Errorf("new: %+v", st)
@@ -59,6 +63,9 @@ func TestParseRequestErrors(t *testing.T) {
 		"rooms now":                  "takes no arguments",
 		"join":                       "needs a room code",
 		"join A B":                   "needs a room code",
+		"play":                       "play needs a game",
+		"play chess":                 `no game "chess"`,
+		"play towers now":            "play needs a game",
 		"new":                        "new needs a game",
 		"new chess":                  `no game "chess"`,
 		"new towers size=7":          "size must be",
@@ -87,6 +94,9 @@ type oldRecords struct{}
 func (oldRecords) Leaderboard(game string, limit int) ([]record.Standing, error) {
 	return []record.Standing{{Rank: 1, PlayerID: "SHA256:m", Name: "аlice", Game: game},
 		{Rank: 2, PlayerID: "SHA256:b", Name: "Bob", Game: game}}, nil
+}
+func (oldRecords) SoloScores(game string, limit int) ([]record.SoloScore, error) {
+	return []record.SoloScore{{Rank: 1, PlayerID: "SHA256:m", Name: "аlice", Game: game, Score: 143}}, nil
 }
 func (oldRecords) Profile(string, int) (record.Profile, error) { return record.Profile{}, nil }
 func (oldRecords) Match(string) (record.Match, error)          { return record.Match{}, nil }

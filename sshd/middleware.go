@@ -143,6 +143,9 @@ func (s *Server) route(sess ssh.Session) {
 		writeWhoami(sess, p, notice)
 		_ = sess.Exit(0)
 		return
+	case "set":
+		_ = sess.Exit(s.setBell(sess, req.bell == "on"))
+		return
 	case "leaderboard":
 		if s.cfg.Records == nil {
 			fmt.Fprintln(sess.Stderr(), "arcade: this server keeps no records")
@@ -269,6 +272,8 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		Address: sshAddress(s.cfg.PublicAddr, sess.LocalAddr()),
 		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
 		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
+		Online:  s.online,
+		NoBell:  !player.Guest && s.cfg.Prefs != nil && !s.cfg.Prefs.Bell(player.ID),
 		Send:    func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
 	})
 	// wish's options, with the clamped window, and a filter that bounds every later size (a size
@@ -304,6 +309,37 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 			s.mu.Unlock()
 		})
 	}
+}
+
+// setBell turns the session's player's bell on or off, says so, and returns the exit status.
+func (s *Server) setBell(sess ssh.Session, on bool) int {
+	p, _ := s.player(sess)
+	switch {
+	case p.Guest:
+		fmt.Fprintln(sess.Stderr(), "arcade: a guest has no settings; connect with an SSH key and a name (ssh NAME@host)")
+		return 1
+	case s.cfg.Prefs == nil:
+		fmt.Fprintln(sess.Stderr(), "arcade: this server keeps no settings")
+		return 1
+	}
+	if err := s.cfg.Prefs.SetBell(p.ID, on); err != nil {
+		s.log.Error("set bell", "key", p.ID, "err", err)
+		fmt.Fprintln(sess.Stderr(), "arcade: the setting cannot be saved right now")
+		return 1
+	}
+	if on {
+		fmt.Fprintln(sess, "The bell is on: it rings when it becomes your turn.")
+	} else {
+		fmt.Fprintln(sess, "The bell is off: it no longer rings when it becomes your turn (set bell=on to undo).")
+	}
+	return 0
+}
+
+// online returns how many interactive sessions run now: the players online, for the lobby.
+func (s *Server) online() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.programs)
 }
 
 // resumeOnSuspend is the filter of wish's bubbletea.MakeOptions, which a later tea.WithFilter

@@ -60,6 +60,8 @@ type Config struct {
 	Logger *log.Logger
 	// Names binds user names to keys; nil binds nothing.
 	Names Names
+	// Prefs keeps players' preferences (the bell); nil keeps none: the bell rings for everyone.
+	Prefs Prefs
 	// Records serves leaderboards, profiles and replays; nil keeps no records.
 	Records session.Records
 	// Boards makes the board view of each of the hub's games (the catalogue's, games.Boards).
@@ -74,6 +76,14 @@ type Config struct {
 	// costs the server 0.3 to 0.5% of a core per player making a move every 2 s, more than the
 	// rest of the arcade's work for that player (docs/performance.md, Keystroke obfuscation).
 	KeystrokeObfuscation bool
+}
+
+// Prefs keeps each key's preferences. storage.DB satisfies it.
+type Prefs interface {
+	// Bell reports whether the bell rings for the key when it becomes the player's turn.
+	Bell(id string) bool
+	// SetBell turns the bell on or off for the key, which must have claimed a name.
+	SetBell(id string, on bool) error
 }
 
 // Names binds names to keys. storage.DB satisfies it.

@@ -17,7 +17,8 @@ type Report struct {
 	Pages []string
 	// Matches is the number of matches read whole and replayed with their game's rules.
 	Matches int
-	// Records is the number of records read: players, standings, match headers and moves.
+	// Records is the number of records read: players, standings, best solo scores, match headers
+	// and moves.
 	Records int
 	// Unsealed is the number of those written before records were sealed (a schema 1 file, which
 	// the server seals at its next start); their bytes have no checksum to verify.
@@ -51,8 +52,12 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 		if len(r.Pages) > 0 {
 			return nil // records read from pages that do not hold together prove nothing
 		}
-		for _, name := range [][]byte{bucketPlayers, bucketRatings} {
-			_ = tx.Bucket(name).ForEach(func(k, v []byte) error {
+		for _, name := range [][]byte{bucketPlayers, bucketRatings, bucketSolo} {
+			b := tx.Bucket(name)
+			if b == nil {
+				continue // solo: a file of a build before solo scores, never opened for writing since
+			}
+			_ = b.ForEach(func(k, v []byte) error {
 				var x json.RawMessage
 				if err := d.countRecord(&r, k, v, &x); err != nil {
 					r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("%s record %q: %v", name, k, err)})

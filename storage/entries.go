@@ -76,7 +76,8 @@ func (e abandonEntry) apply(tx *bolt.Tx) error {
 	return tx.Bucket(bucketActive).Delete([]byte(e.Code))
 }
 
-// endEntry records the end of match ID, the unfinished match of room Code, and rates it.
+// endEntry records the end of match ID, the unfinished match of room Code, and rates it (or
+// scores it, played alone).
 type endEntry struct {
 	Code    string        `json:"code"`
 	ID      string        `json:"id"`
@@ -85,7 +86,8 @@ type endEntry struct {
 	Unrated bool          `json:"unrated,omitempty"`
 }
 
-// apply ends the match (see endTime) and, when it is rateable, rates it as of its end.
+// apply ends the match (see endTime) and, when it is rateable, rates it as of its end; a solo
+// match's score goes on the solo table instead.
 func (e endEntry) apply(tx *bolt.Tx) error {
 	m, err := header(tx, e.ID)
 	if err != nil {
@@ -98,6 +100,11 @@ func (e endEntry) apply(tx *bolt.Tx) error {
 			return err
 		}
 		m.Rated = true
+	}
+	if m.SoloScorable() {
+		if err := scoreSolo(tx, m); err != nil {
+			return err
+		}
 	}
 	if err := putJSON(tx.Bucket(bucketMatches), []byte(e.ID), m); err != nil {
 		return err

@@ -58,6 +58,12 @@ func (d *DB) StartMatch(m record.Match) (string, error) {
 }
 
 // activeID returns the unfinished match of the room code.
+// ActiveMatch returns the ID of the room's unfinished match, or false when none is recorded.
+func (d *DB) ActiveMatch(code string) (string, bool) {
+	id, err := d.activeID(code)
+	return id, err == nil
+}
+
 func (d *DB) activeID(code string) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -88,8 +94,9 @@ func (d *DB) SetSeats(code string, seats []record.Seat) error {
 }
 
 // EndMatch records the end of the room's unfinished match and, when the match is rateable (no
-// bots, no guests, not abandoned), updates the players' ratings, in one commit. It returns once
-// that is on disk.
+// bots, no guests, not abandoned), updates the players' ratings, or for a solo match the
+// player's best solo score (record.Match.SoloScorable), in one commit. It returns once that is on
+// disk.
 func (d *DB) EndMatch(code string, out rules.Outcome, unrated bool) error {
 	id, err := d.activeID(code)
 	if err != nil {

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -15,6 +16,8 @@ type player struct {
 	ID      string    `json:"id"`
 	Name    string    `json:"name"`
 	Created time.Time `json:"created"`
+	// Quiet: the player turned off the bell that rings when it becomes their turn.
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 // Claim binds name to the key id when nobody holds it, and records the key's latest name. A name
@@ -62,8 +65,40 @@ func (d *DB) Claim(id, name string) error {
 		p := player{ID: id, Name: name, Created: d.now().UTC()}
 		var old player
 		if ok, err := getJSON(players, []byte(id), &old); ok && err == nil {
-			p.Created = old.Created
+			p.Created, p.Quiet = old.Created, old.Quiet
 		}
+		return putJSON(players, []byte(id), p)
+	})
+}
+
+// ErrNoPlayer: the key has no player record (it never claimed a name).
+var ErrNoPlayer = errors.New("no player with that key")
+
+// Bell reports whether the bell rings for the key id when it becomes the player's turn: yes
+// unless the player turned it off (SetBell); yes for an unknown key or a damaged record.
+func (d *DB) Bell(id string) bool {
+	var p player
+	_ = d.view(func(tx *bolt.Tx) error {
+		_, err := d.get(tx.Bucket(bucketPlayers), []byte(id), &p)
+		return err
+	})
+	return !p.Quiet
+}
+
+// SetBell turns on or off, for the key id, the bell that rings when it becomes the player's turn.
+// The key must have claimed a name (ErrNoPlayer).
+func (d *DB) SetBell(id string, on bool) error {
+	return d.writes.do(func(tx *bolt.Tx) error {
+		players := tx.Bucket(bucketPlayers)
+		var p player
+		ok, err := getJSON(players, []byte(id), &p)
+		if err != nil {
+			return fmt.Errorf("set bell: %w", err)
+		}
+		if !ok {
+			return ErrNoPlayer
+		}
+		p.Quiet = !on
 		return putJSON(players, []byte(id), p)
 	})
 }

@@ -93,8 +93,8 @@ func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 	return out, nil
 }
 
-// Profile returns what is known of the player with key id: name, standings per game, matches
-// played and won per game, and the latest recent matches (without moves), newest first. Damaged
+// Profile returns what is known of the player with key id: name, standings and best solo scores
+// per game, matches of two players or more played and won per game, and the latest recent matches (without moves), newest first. Damaged
 // records (the player's, a standing, a match's header) and matches set aside are left out.
 func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 	p := record.Profile{PlayerID: id, Played: map[string]int{}, Won: map[string]int{}}
@@ -116,6 +116,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 			st.Provisional = st.Rating.Provisional()
 			p.Standings = append(p.Standings, st)
 		}
+		p.Solo = d.soloOf(tx, id)
 		prefix := []byte(id + "\x00")
 		mc := tx.Bucket(bucketByPlayer).Cursor()
 		matches := tx.Bucket(bucketMatches)
@@ -131,7 +132,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 			if ok, err := d.get(matches, k[len(prefix):], &m); err != nil || !ok {
 				continue // damaged, or set aside
 			}
-			if m.Finished() {
+			if m.Finished() && !m.Solo() { // a solo match has a score, not a win: see Profile.Solo
 				p.Played[m.Game]++
 				for i, s := range m.Seats {
 					if s.PlayerID == id && i < len(m.Outcome.Ranks) && m.Outcome.Ranks[i] == 1 && !m.Unrated {
@@ -146,4 +147,22 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 		return nil
 	})
 	return p, err
+}
+
+// Ratings returns the ratings in game of the players with keys ids, in order: rating.Default for
+// a player who has none, or whose standing is damaged (Check reports it).
+func (d *DB) Ratings(game string, ids []string) ([]rating.Rating, error) {
+	out := make([]rating.Rating, len(ids))
+	err := d.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRatings)
+		for i, id := range ids {
+			st := record.Standing{Rating: rating.Default}
+			if ok, err := d.get(b, pairKey(game, id), &st); err != nil || !ok {
+				st.Rating = rating.Default
+			}
+			out[i] = st.Rating
+		}
+		return nil
+	})
+	return out, err
 }

@@ -1,6 +1,6 @@
 // Package storage keeps the arcade's memory in one bbolt file: players and the names bound to
-// their keys, ratings per game, and every match with its moves, so that matches survive
-// disconnects, crashes and restarts.
+// their keys, ratings and best solo scores per game, and every match with its moves, so that
+// matches survive disconnects, crashes and restarts.
 //
 // The file is opened once, with a lock timeout, and its buckets are created at open. Values are
 // JSON, copied out of transactions before use. bbolt is the only on-disk format: a write returns
@@ -23,13 +23,14 @@
 // or replayed is set aside with Quarantine, kept in the file for inspection; Check reads the whole
 // file (the command `arcade check`).
 //
-// Layout (bucket: key -> value); players, ratings, matches and moves hold sealed records:
+// Layout (bucket: key -> value); players, ratings, solo, matches and moves hold sealed records:
 //
 //	meta:       "schema" -> schema version; "journal" -> only while an old journal is being
 //	            applied: the position the database has every record before
 //	players:    key fingerprint -> player
 //	names:      lower-case name -> key fingerprint
 //	ratings:    game NUL fingerprint -> standing
+//	solo:       game NUL fingerprint -> best solo score (see scoreSolo)
 //	matches:    match ID -> match header (record.Match without moves)
 //	moves:      match ID NUL ply (8 bytes, big-endian) -> move
 //	byplayer:   fingerprint NUL match ID -> empty
@@ -45,6 +46,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -64,14 +66,18 @@ var (
 	bucketPlayers  = []byte("players")
 	bucketNames    = []byte("names")
 	bucketRatings  = []byte("ratings")
+	bucketSolo     = []byte("solo")
 	bucketMatches  = []byte("matches")
 	bucketMoves    = []byte("moves")
 	bucketByPlayer = []byte("byplayer")
 	bucketActive   = []byte("active")
 	bucketQuar     = []byte("quarantine")
-	allBuckets     = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketMatches,
-		bucketMoves, bucketByPlayer, bucketActive, bucketQuar}
-	keySchema = []byte("schema")
+	allBuckets     = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
+		bucketMatches, bucketMoves, bucketByPlayer, bucketActive, bucketQuar}
+	// laterBuckets came after the first files of their schema: a file may lack them until a
+	// server opens it for writing (which creates them), and a read-only Open does without.
+	laterBuckets = [][]byte{bucketQuar, bucketSolo}
+	keySchema    = []byte("schema")
 )
 
 // Errors of Open and of the stores. Match them with errors.Is.
@@ -245,7 +251,8 @@ func (d *DB) init() error {
 func (d *DB) initReadOnly() error {
 	return d.view(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
-			if tx.Bucket(name) == nil && !bytes.Equal(name, bucketQuar) {
+			later := slices.ContainsFunc(laterBuckets, func(l []byte) bool { return bytes.Equal(l, name) })
+			if tx.Bucket(name) == nil && !later {
 				return fmt.Errorf("%w: it has no %s bucket (not an arcade database?)", ErrDamaged, name)
 			}
 		}

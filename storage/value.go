@@ -10,7 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// A record (a player, a standing, a match header, a move) is stored sealed: a format byte, its
+// A record (a player, a standing, a best solo score, a match header, a move) is stored sealed: a format byte, its
 // JSON, and the CRC-32C of its key, the format byte and the JSON, 4 bytes big-endian. The key is
 // in the sum so that a record found under another key (a flipped bit in a move's ply) is damaged
 // too. A record that fails its sum is damaged and never used.
@@ -22,7 +22,7 @@ import (
 const sealed = 0x01
 
 // sealedBuckets hold sealed records.
-var sealedBuckets = [][]byte{bucketPlayers, bucketRatings, bucketMatches, bucketMoves}
+var sealedBuckets = [][]byte{bucketPlayers, bucketRatings, bucketSolo, bucketMatches, bucketMoves}
 
 // errBadSum: a record's checksum does not match it.
 var errBadSum = errors.New("its checksum does not match (the bytes changed on disk)")

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -308,7 +309,7 @@ func TestGlobalRequests(t *testing.T) {
 			t.Fatalf("global request %s: no answer", req)
 		}
 	}
-	p.send("j\r") // the session still runs: the second entry of the menu opens
+	p.send("jj\r") // the session still runs: the menu's "Join a room by code" opens
 	p.waitFor("Room code:")
 	q := attach(t, p.conn, "gil", "")
 	q.waitFor("Welcome")
@@ -346,7 +347,7 @@ func TestSessionsShareAConnection(t *testing.T) {
 	if err := p.sess.Wait(); err != nil {
 		t.Fatalf("first session: %v; want exit status 0", err)
 	}
-	q.send("j\r") // the second entry of the menu opens
+	q.send("jj\r") // the menu's "Join a room by code" opens
 	q.waitFor("Room code:")
 }
 
@@ -365,4 +366,48 @@ func TestClosedSessionLeavesItsRoom(t *testing.T) {
 	alice.waitFor("away")
 	again := attach(t, bob.conn, "bob", "join "+code) // on the connection bob kept
 	again.waitFor("you: bob (Blue)", "playing")
+}
+
+// TestQuickMatchThroughSSH: two players type `play stonetowers`; the first waits, the second is
+// paired with them, and both play in the same room.
+func TestQuickMatchThroughSSH(t *testing.T) {
+	addr := startServer(t)
+	alice := connect(t, addr, "alice", newKey(t), "play stonetowers")
+	alice.waitFor("Looking for an opponent")
+	bob := connect(t, addr, "bob", newKey(t), "play stonetowers")
+	a := alice.waitFor("playing", "alice (", "bob")
+	b := bob.waitFor("playing", "alice", "bob (")
+	if ca, cb := roomCode(t, a), roomCode(t, b); ca != cb {
+		t.Errorf("alice is in room %s, bob in %s", ca, cb)
+	}
+}
+
+// TestTurnBellAndTitleThroughSSH: when it becomes a player's turn the terminal's bell rings and
+// the window's title says "your move"; `set bell=off` keeps the bell quiet for the key from then
+// on; a guest has no settings.
+func TestTurnBellAndTitleThroughSSH(t *testing.T) {
+	addr := startServer(t)
+	key := newKey(t)
+	ann := connect(t, addr, "ann", key, "new stonetowers bots=1")
+	ann.waitFor("Your turn")
+	bells, titles := ann.bells()
+	if bells == 0 || !slices.ContainsFunc(titles, func(s string) bool { return strings.HasPrefix(s, "your move · Stone Towers · ") }) {
+		t.Errorf("on ann's turn: %d bells, titles %q", bells, titles)
+	}
+	ann.close()
+
+	out, _, err := runPlainAs(t, addr, "ann", key, "set bell=off")
+	if err != nil || !strings.Contains(out, "The bell is off") {
+		t.Fatalf("set bell=off: %v %q", err, out)
+	}
+	again := connect(t, addr, "ann", key, "new stonetowers bots=1")
+	again.waitFor("Your turn")
+	if bells, titles := again.bells(); bells != 0 || len(titles) == 0 {
+		t.Errorf("with the bell off: %d bells, titles %q", bells, titles)
+	}
+	guest := connect(t, addr, "gus", nil, "set bell=off")
+	var exit *ssh.ExitError
+	if err := guest.sess.Wait(); !errors.As(err, &exit) || exit.ExitStatus() != 1 {
+		t.Errorf("a guest's set: %v, want exit status 1", err)
+	}
 }

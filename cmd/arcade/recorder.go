@@ -43,6 +43,35 @@ func (rc recorder) record(code string, e rooms.Event) error {
 	return nil
 }
 
+// RecordEnd implements rooms.EndRecorder: it records the end of the room's match and says what
+// that did, the match's ID and each player's rating in the game before and after. A seat whose
+// rating did not change (a bot, a guest, an unrated match) is not Rated.
+func (rc recorder) RecordEnd(code string, e rooms.Event) (rooms.EndResult, error) {
+	id, _ := rc.db.ActiveMatch(code)
+	ids := make([]string, len(e.Seats))
+	for i, s := range e.Seats {
+		if s.Bot == "" && !s.Guest {
+			ids[i] = s.PlayerID
+		}
+	}
+	before, errBefore := rc.db.Ratings(e.GameID, ids)
+	if err := rc.Record(code, e); err != nil {
+		return rooms.EndResult{}, err
+	}
+	res := rooms.EndResult{MatchID: id}
+	after, errAfter := rc.db.Ratings(e.GameID, ids)
+	if errBefore != nil || errAfter != nil {
+		return res, nil // the end is recorded; the ratings are only not shown
+	}
+	res.Ratings = make([]rooms.RatingChange, len(ids))
+	for i := range ids {
+		b, a := before[i], after[i]
+		res.Ratings[i] = rooms.RatingChange{Rated: ids[i] != "" && a != b, Before: b.R, After: a.R,
+			BeforeProvisional: b.Provisional(), Provisional: a.Provisional()}
+	}
+	return res, nil
+}
+
 func seatsOf(infos []rooms.SeatInfo) []record.Seat {
 	out := make([]record.Seat, len(infos))
 	for i, s := range infos {

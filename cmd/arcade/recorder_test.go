@@ -105,3 +105,54 @@ func TestRestartKeepsLastPlayed(t *testing.T) {
 			m.Ended, m.Rated, last, board[0].Last)
 	}
 }
+
+// TestRecordEndSaysWhatItDid: recording the end of a rated match gives the match's ID and each
+// player's rating before and after; a bot's seat, and every seat of an unrated match, is not
+// rated.
+func TestRecordEndSaysWhatItDid(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), dbFile), storage.Options{LockTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rc := recorder{db}
+	play := func(code string, seats []rooms.SeatInfo, unrated bool) rooms.EndResult {
+		t.Helper()
+		base := rooms.Event{GameID: "stonetowers", Match: 1, Options: rules.Options{"size": "8", "turns": "10"}, Seed: 1, Seats: seats}
+		start := base
+		start.Kind = rooms.EventStart
+		if err := rc.Record(code, start); err != nil {
+			t.Fatal(err)
+		}
+		end := base
+		end.Kind, end.Unrated = rooms.EventEnd, unrated
+		end.Outcome = rules.Outcome{Over: true, Scores: []int{3, 1}, Ranks: []int{1, 2}, Reason: "bob resigned"}
+		if unrated {
+			end.Outcome.Ranks = nil
+		}
+		res, err := rc.RecordEnd(code, end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	people := []rooms.SeatInfo{{PlayerID: "SHA256:alice", Name: "alice"}, {PlayerID: "SHA256:bob", Name: "bob"}}
+	res := play("K7QXM", people, false)
+	if res.MatchID == "" || len(res.Ratings) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	a, b := res.Ratings[0], res.Ratings[1]
+	if !a.Rated || !b.Rated || a.Before != 1500 || !a.BeforeProvisional || a.After <= 1500 || b.After >= 1500 {
+		t.Errorf("ratings: alice %+v, bob %+v", a, b)
+	}
+	if m, err := db.Match(res.MatchID); err != nil || m.Outcome.Reason != "bob resigned" {
+		t.Errorf("the ID names another match: %v %+v", err, m.Outcome)
+	}
+	withBot := []rooms.SeatInfo{people[0], {Name: "Bo (greedy bot)", Bot: "greedy"}}
+	if res := play("B0TSS", withBot, false); res.Ratings[0].Rated || res.Ratings[1].Rated {
+		t.Errorf("a match with a bot changed ratings: %+v", res.Ratings)
+	}
+	if res := play("UNRAT", people, true); res.Ratings[0].Rated || res.Ratings[0].Before != a.After {
+		t.Errorf("an unrated match: %+v (alice was %v)", res.Ratings, a.After)
+	}
+}

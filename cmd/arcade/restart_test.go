@@ -147,7 +147,7 @@ func TestKillRestartResume(t *testing.T) {
 	// Alice finds the match among hers and replays it to the end.
 	lobby := connect(t, addr, "alice", aliceKey, "")
 	lobby.waitFor("Welcome")
-	lobby.send("jjjj\r") // down to "My matches and ratings"
+	lobby.send("jjjjj\r") // down to "My matches and ratings"
 	screen := lobby.waitFor("MATCH", "won")
 	if out.Ranks[0] != 1 {
 		screen = lobby.waitFor("lost")

@@ -96,6 +96,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		ConnBurst:    cfg.connBurst,
 		Logger:       logger,
 		Names:        db,
+		Prefs:        db,
 		Records:      db,
 		Boards:       games.Boards(),
 		FPS:          cfg.fps,

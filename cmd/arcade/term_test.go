@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"io"
 	"net"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,7 @@ type player struct {
 	sess  *ssh.Session
 	stdin io.WriteCloser
 	vt    vt10x.Terminal
+	raw   []byte // what the server sent, up to rawLimit bytes
 	mu    sync.Mutex
 	done  chan struct{}
 }
@@ -95,6 +97,9 @@ func attach(t *testing.T, conn *ssh.Client, user, command string) *player {
 			if n > 0 {
 				p.mu.Lock()
 				_, _ = p.vt.Write(buf[:n])
+				if len(p.raw) < rawLimit {
+					p.raw = append(p.raw, buf[:n]...)
+				}
 				p.mu.Unlock()
 			}
 			if err != nil {
@@ -112,6 +117,27 @@ func attach(t *testing.T, conn *ssh.Client, user, command string) *player {
 	}
 	t.Cleanup(p.close)
 	return p
+}
+
+// rawLimit bounds the bytes a test player keeps of what the server sent.
+const rawLimit = 4 << 20
+
+// oscs matches the operating system commands (window titles) in a terminal's input.
+var oscs = regexp.MustCompile("\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)")
+
+// bells returns how many times the server rang the terminal's bell (BEL outside a window
+// title's sequence, which may end with one), and the window titles it set, in order.
+func (p *player) bells() (int, []string) {
+	p.mu.Lock()
+	raw := string(p.raw)
+	p.mu.Unlock()
+	var titles []string
+	for _, m := range oscs.FindAllString(raw, -1) {
+		if t, ok := strings.CutPrefix(m, "\x1b]2;"); ok {
+			titles = append(titles, strings.TrimRight(t, "\x07\x1b\\"))
+		}
+	}
+	return strings.Count(oscs.ReplaceAllString(raw, ""), "\a"), titles
 }
 
 func (p *player) close() {

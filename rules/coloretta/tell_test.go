@@ -28,9 +28,13 @@ func TestCanonicalAndTell(t *testing.T) {
 			}
 			m := moves[rng.IntN(len(moves))]
 			words := s.Tell(rules.Seat(seat), m.String())
+			note := s.Annotate(rules.Seat(seat), m.String())
 			ns, err := s.ApplyMove(rules.Seat(seat), m)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if note == "" || !strings.Contains(words, strings.TrimPrefix(note, "Last Cycle, ")) {
+				t.Fatalf("Annotate(%s) = %q, told %q", m, note, words)
 			}
 			switch m.Kind {
 			case Draw:

@@ -106,6 +106,9 @@ func (s *State) ApplyMove(seat rules.Seat, m Move) (*State, error) {
 func (s *State) clone(seat rules.Seat, k Kind) *State {
 	ns := *s
 	ns.plies++
+	if seat == s.Turn() {
+		ns.turns++ // an opponent's answer to a word goes on in the same turn
+	}
 	ns.last = Last{Seat: seat, Kind: k}
 	return &ns
 }
@@ -234,7 +237,7 @@ func (s *State) challenge(seat rules.Seat) *State {
 	word := strings.ToUpper(p.word)
 	if !p.valid {
 		ns := *p.before
-		ns.plies = s.plies + 1
+		ns.plies, ns.turns = s.plies+1, s.turns+1
 		ns.last = Last{Seat: seat, Kind: Challenge, Word: p.word, Path: s.last.Path,
 			Note: fmt.Sprintf("%s challenged %s: it is not a word. %s takes the tiles back and scores nothing.",
 				SeatName(seat), word, SeatName(p.seat))}

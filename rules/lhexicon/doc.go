@@ -18,7 +18,8 @@
 // it. Other moves: "x ab?" exchanges a, b and a blank ("qu" for the Qu tile), "s h8 c3" swaps the
 // blanks on h8 and c3, "pass", "challenge", "accept", and "end" in a solo game. Move.String is
 // canonical; ParseMove also takes any case for keywords and hexes, spaces or dashes between
-// directions, "exchange", "swap" and "p".
+// directions, "exchange", "swap" and "p". State.Canonical (rules.Teller) writes the tiles a play
+// names on occupied hexes as the board has them, and State.Tell says a move in words for replays.
 //
 // Turns. Seat 0 plays first; turns go by seat number. The bank is shuffled from the match seed;
 // each seat draws 7 tiles in seat order; tiles are drawn after every play. An exchange draws the
@@ -47,9 +48,9 @@
 // exchanges and withdrawn words in a row reach two for each player (a play or a swap starts the
 // count again; a lost turn does not count). Alone, also on "end". Ranks use rules.RankByScore.
 //
-// Timer. timer=competition is accepted and shown in the view (View.TurnSeconds 180); the engine
-// reads no clock, so the room must enforce it by playing "pass" for a seat whose time runs out.
-// Rooms have no turn timer yet: that is left to the board session.
+// Timer. With timer=competition a turn has 3 minutes (View.TurnSeconds). The engine reads no
+// clock: State.TurnLimit (rules.TurnTimer) tells the room whose time runs and that "pass" is
+// played for them when it runs out ("accept" for an opponent who has not answered the last word).
 //
 // Legal. Plays are far too many to list, so Legal lists at most 50 plays (the first found), then
 // the swaps, an exchange of the whole rack (as much as the bank holds), "pass", "end" when alone,

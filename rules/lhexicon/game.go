@@ -6,7 +6,7 @@ import "github.com/arcade/arcade/rules"
 var Game = rules.Game{
 	ID:       "lhexicon",
 	Name:     "Lhex-i'-con",
-	Summary:  "words along paths of hexes; enclose empty hexes for a trap bonus (1-4 players)",
+	Summary:  "words on paths of hexes; enclosed hexes score (1-4 players)",
 	MinSeats: 1,
 	MaxSeats: MaxSeats,
 	// A new room is for two unless seats=1 asks for the solo game.

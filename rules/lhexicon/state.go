@@ -3,6 +3,7 @@ package lhexicon
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/arcade/arcade/rules"
 )
@@ -71,6 +72,7 @@ type State struct {
 	skip    [MaxSeats]bool // the seat loses its next turn (a failed challenge)
 	pending *pending       // the word awaiting challenges (check=challenge), or nil
 	plies   int            // moves applied
+	turns   int            // moves applied by the seat whose turn it was, and withdrawals: turns begun
 	last    Last           // what the last move did
 	words   int            // words that stand
 	over    bool           // the match has ended
@@ -258,4 +260,25 @@ func (s *State) SkipsNext(seat rules.Seat) bool {
 // SeatName returns the name of a seat as the engine's messages call it: "Player 1" to "Player 4".
 func SeatName(seat rules.Seat) string {
 	return fmt.Sprintf("Player %d", int(seat)+1)
+}
+
+// TurnLimit implements rules.TurnTimer: with timer=competition, the seat whose turn it is has
+// CompetitionSeconds, and passes when they run out (a pass lets a word that may be challenged
+// stand). An opponent's answer to a word does not start a new turn. When the last word awaits
+// answers and nobody's turn follows, the first opponent who has not answered has the time, and
+// accepts the word when it runs out.
+func (s *State) TurnLimit() (rules.TurnLimit, bool) {
+	if s.timer != Competition || s.over {
+		return rules.TurnLimit{}, false
+	}
+	t := rules.TurnLimit{Turn: s.turns, Limit: CompetitionSeconds * time.Second}
+	if seat := s.Turn(); seat >= 0 {
+		t.Seat, t.Timeout = seat, Move{Kind: Pass}.String()
+		return t, true
+	}
+	if to := s.ToMove(); len(to) > 0 {
+		t.Seat, t.Timeout = to[0], Move{Kind: Accept}.String()
+		return t, true
+	}
+	return rules.TurnLimit{}, false
 }

@@ -1,0 +1,170 @@
+package rooms
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Errors of ending a match early.
+var (
+	// ErrDrawTwoPlayers: draws are agreed between the two players of a two-seat match.
+	ErrDrawTwoPlayers = errors.New("a draw is agreed between two players; with more, resign instead")
+	// ErrBotPlaysOn: the opponent is a bot, and bots take no draws.
+	ErrBotPlaysOn = errors.New("the bot plays on: bots take no draws")
+	// ErrNotAPerson: only a seat's own player may resign it or offer a draw.
+	ErrNotAPerson = errors.New("only the seat's player may do that")
+)
+
+// Resign ends the match early for s's seat. Before anyone has moved, it aborts the match for
+// everybody, without rating. Otherwise: in a two-seat match the opponent wins and the match is
+// rated as a loss; alone, the match ends without a score; with three seats or more, a bot of the
+// game's middle level plays the seat on, the player watches, and the seat is ranked last when the
+// match ends. Seated players only, while Playing.
+func (s *Sub) Resign() error {
+	r := s.room
+	return r.call(context.Background(), func() error { return r.resign(s) })
+}
+
+// OfferDraw offers a draw in a two-seat match, or accepts the opponent's offer: when both have
+// offered, the match ends drawn (every seat ranked first) and is rated so. An offer stands until
+// the opponent moves; a bot opponent declines (ErrBotPlaysOn). Seated players only, while
+// Playing.
+func (s *Sub) OfferDraw() error {
+	r := s.room
+	return r.call(context.Background(), func() error { return r.offerDraw(s) })
+}
+
+// seatedPlayer checks that s holds a human seat of a match being played, and returns it. Room
+// goroutine only.
+func (r *Room) seatedPlayer(s *Sub) (*seatState, error) {
+	if err := r.check(s); err != nil {
+		return nil, err
+	}
+	if r.phase != Playing {
+		return nil, ErrNotPlaying
+	}
+	if s.seat < 0 {
+		return nil, ErrNotSeated
+	}
+	st := r.seats[s.seat]
+	if st.bot != "" || st.player.ID != s.player.ID {
+		return nil, ErrNotAPerson
+	}
+	return st, nil
+}
+
+// resign: see Sub.Resign. Room goroutine only.
+func (r *Room) resign(s *Sub) error {
+	st, err := r.seatedPlayer(s)
+	if err != nil {
+		return err
+	}
+	name := st.name()
+	out := r.engine.Outcome()
+	out.Scores = slices.Clone(out.Scores)
+	out.Over = true
+	switch {
+	case len(r.moves) == 0:
+		out.Ranks, out.Reason = nil, name+" aborted the match before the first move"
+		r.finish(out, true)
+	case len(r.seats) == 1:
+		out.Ranks, out.Reason = nil, name+" resigned"
+		r.finish(out, true)
+	case len(r.seats) == 2:
+		out.Ranks = []int{1, 1}
+		out.Ranks[s.seat] = 2
+		out.Reason = name + " resigned"
+		r.finish(out, false)
+	case len(r.game.Bots) == 0:
+		return ErrNoSuchBot // nobody could play the seat on
+	default:
+		lv := r.game.Bots[len(r.game.Bots)/2]
+		st.resigned = true
+		r.clearGrace(st)
+		r.seatBot(st, lv, "")
+		st.sub = nil
+		s.setSeat(rules.Spectator)
+		r.spectators++
+		r.system("%s resigned; %s plays on for them", name, st.name())
+		if err := r.record(Event{Kind: EventTakeover, Seat: rules.Seat(slices.Index(r.seats, st))}); err != nil {
+			r.cfg.Logf("rooms: room %s: recording a resignation: %v", r.code, err)
+		}
+		r.kickBots()
+	}
+	r.broadcast()
+	return nil
+}
+
+// offerDraw: see Sub.OfferDraw. Room goroutine only.
+func (r *Room) offerDraw(s *Sub) error {
+	st, err := r.seatedPlayer(s)
+	if err != nil {
+		return err
+	}
+	if len(r.seats) != 2 {
+		return ErrDrawTwoPlayers
+	}
+	other := r.seats[1-s.seat]
+	if other.bot != "" {
+		return ErrBotPlaysOn
+	}
+	if !other.drawOffer {
+		if !st.drawOffer {
+			st.drawOffer = true
+			r.system("%s offers a draw", st.name())
+			r.broadcast()
+		}
+		return nil
+	}
+	out := r.engine.Outcome()
+	out.Scores = slices.Clone(out.Scores)
+	out.Over, out.Ranks, out.Reason = true, []int{1, 1}, "drawn by agreement"
+	r.finish(out, false)
+	r.broadcast()
+	return nil
+}
+
+// declineDraws withdraws the draw offers of every seat but the one that moved: a move answers an
+// opponent's offer. Room goroutine only.
+func (r *Room) declineDraws(moved rules.Seat) {
+	for i, st := range r.seats {
+		if rules.Seat(i) != moved {
+			st.drawOffer = false
+		}
+	}
+}
+
+// rankResignedLast ranks the seats whose players resigned after every other seat, in out (a
+// match's end). Room goroutine only.
+func (r *Room) rankResignedLast(out rules.Outcome) rules.Outcome {
+	if len(out.Ranks) != len(r.seats) || !slices.ContainsFunc(r.seats, func(st *seatState) bool { return st.resigned }) {
+		return out
+	}
+	stayed := 0
+	for _, st := range r.seats {
+		if !st.resigned {
+			stayed++
+		}
+	}
+	// The players who stayed keep their order among themselves; those who resigned share the rank
+	// after them.
+	ranks := make([]int, len(out.Ranks))
+	for i, st := range r.seats {
+		if st.resigned {
+			ranks[i] = stayed + 1
+			continue
+		}
+		better := 0
+		for j, o := range r.seats {
+			if !o.resigned && out.Ranks[j] < out.Ranks[i] {
+				better++
+			}
+		}
+		ranks[i] = better + 1
+	}
+	out.Ranks = ranks
+	return out
+}
