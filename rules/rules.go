@@ -108,6 +108,9 @@ type Game struct {
 	Summary string
 	// MinSeats and MaxSeats bound the number of seats at the table.
 	MinSeats, MaxSeats int
+	// DefaultSeats is the number of seats a new room of the game has when none is asked for; 0
+	// means MinSeats (see StartSeats).
+	DefaultSeats int
 	// Options lists the room options with their defaults.
 	Options []Option
 	// New sets up a match with the given options (already validated by Options), number of seats and
@@ -119,6 +122,15 @@ type Game struct {
 	Rules string
 	// Notation describes the move notation in one or two lines, for the `:` prompt's help.
 	Notation string
+}
+
+// StartSeats returns the number of seats a new room has when none is asked for: DefaultSeats
+// when it is within MinSeats and MaxSeats, else MinSeats.
+func (g Game) StartSeats() int {
+	if g.DefaultSeats >= g.MinSeats && g.DefaultSeats <= g.MaxSeats && g.DefaultSeats > 0 {
+		return g.DefaultSeats
+	}
+	return g.MinSeats
 }
 
 // BotLevel is one strength of bot.

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/session/draw"
 )
@@ -39,8 +40,11 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 	coEnd, _ := colorettaPlay(t, 3, nil, func(_ int, v coloretta.View) bool { return v.Over })
 	co5End, _ := colorettaPlay(t, 5, nil, func(_ int, v coloretta.View) bool { return v.Over })
 	co5Round, _ := colorettaPlay(t, 5, nil, func(_ int, v coloretta.View) bool { return v.RoundEnded })
-	out := map[string]rooms.Snapshot{}
-	for name, snap := range map[string]rooms.Snapshot{"stonetowers": st, "discon": dc, "coloretta": co} {
+	lx, _ := lhexMid(t)
+	lxEnd, _ := lhexSnapshot(t, nil, 2, 5, -1)
+	lx4, _ := lhexSnapshot(t, rules.Options{"check": "challenge", "timer": "competition"}, 4, 3, 9)
+	out := map[string]rooms.Snapshot{"lhexicon4/bots": withBots(lx4)}
+	for name, snap := range map[string]rooms.Snapshot{"stonetowers": st, "discon": dc, "coloretta": co, "lhexicon": lx} {
 		out[name+"/bots"] = withBots(snap)
 		gone := snap
 		gone.Seats = append([]rooms.SeatInfo(nil), snap.Seats...)
@@ -56,7 +60,8 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 	unrated.Phase, unrated.Unrated = rooms.Finished, true
 	unrated.Outcome.Over, unrated.Outcome.Reason = true, "bob.the.builder left and did not come back"
 	out["stonetowers/unrated"] = unrated
-	for name, snap := range map[string]rooms.Snapshot{"stonetowers": stEnd, "discon": dcEnd, "coloretta": coEnd, "coloretta5": co5End} {
+	for name, snap := range map[string]rooms.Snapshot{"stonetowers": stEnd, "discon": dcEnd, "coloretta": coEnd, "coloretta5": co5End,
+		"lhexicon": lxEnd} {
 		if snap.Phase != rooms.Finished {
 			t.Fatalf("%s: the game did not end", name)
 		}

@@ -574,7 +574,7 @@ func newNewForm(games []rules.Game) newForm {
 			vals[o.Key] = o.Default
 		}
 		f.vals = append(f.vals, vals)
-		f.seats = append(f.seats, g.MinSeats)
+		f.seats = append(f.seats, g.StartSeats())
 		f.bots = append(f.bots, 0)
 		f.level = append(f.level, len(g.Bots)/2)
 	}

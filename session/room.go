@@ -330,6 +330,13 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		r.say("You play on.", false)
 		return nil, false
 	}
+	if t, ok := r.board.(draw.KeyTaker); ok && t.TakesKey(km, &r.snap) {
+		r.cache.valid = false
+		if mv := r.board.Handle(km, &r.snap); mv != "" {
+			return moveCmd(r.sub, mv), false
+		}
+		return nil, false
+	}
 	switch {
 	case key.Matches(km, k.Resign) && r.playing():
 		r.resigning = true
@@ -641,8 +648,14 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if s.Phase == rooms.Finished && s.Result.MatchID != "" {
 		out = append(out, k.Replay)
 	}
-	return append(out, k.Chat, k.Rules, k.Leave) // (tab is told on the panel's rule)
+	if t, ok := r.board.(draw.KeyTaker); !ok || !t.TakesKey(chatKey, s) {
+		out = append(out, k.Chat) // not while the board takes t (a letter tile)
+	}
+	return append(out, k.Rules, k.Leave) // (tab is told on the panel's rule)
 }
+
+// chatKey is the chat key's press, which a board may take (draw.KeyTaker).
+var chatKey = tea.KeyPressMsg{Code: 't', Text: "t"}
 
 // panel draws the side panel: seats and scores, the game's status, then chat and log.
 func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
@@ -986,7 +999,9 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	}
 	lines := append([]string{st.Title.Render("GAME OVER")}, wrapKeepingParens(head, w)...)
 	if s.Outcome.Reason != "" && !s.Unrated {
-		lines = append(lines, st.Dim.Render(s.Outcome.Reason))
+		for _, l := range draw.Wrap(s.Outcome.Reason, w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	lines = append(lines, r.ratingLines(st, w)...)
 	if id := s.Result.MatchID; id != "" {

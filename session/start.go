@@ -66,7 +66,7 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 	if !ok {
 		return Start{}, fmt.Errorf("no game %q; try one of %s", args[0], rules.GameIDs(games))
 	}
-	st := Start{Mode: ModeNew, Game: g.ID, Seats: g.MinSeats, BotLevel: defaultBot(g)}
+	st := Start{Mode: ModeNew, Game: g.ID, Seats: g.StartSeats(), BotLevel: defaultBot(g)}
 	given := rules.Options{}
 	clock := "" // the room's clock, when set
 	seatsGiven := false

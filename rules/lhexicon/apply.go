@@ -121,7 +121,7 @@ func (s *State) play(seat rules.Seat, m Move) (*State, error) {
 	}
 	challenged := s.check == ByChallenge && s.seats > 1
 	if !p.valid && !challenged {
-		return nil, fmt.Errorf("%w: %s is not in the dictionary", ErrNotWord, strings.ToUpper(p.word))
+		return nil, notWord(p.word)
 	}
 	ns := s.clone(seat, Play)
 	for i, h := range p.hexes {

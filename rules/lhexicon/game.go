@@ -6,9 +6,11 @@ import "github.com/arcade/arcade/rules"
 var Game = rules.Game{
 	ID:       "lhexicon",
 	Name:     "Lhex-i'-con",
-	Summary:  "words along paths of hexes; enclose empty hexes for a trap bonus (1-4 players)",
+	Summary:  "words on paths of hexes; enclosed hexes score (1-4 players)",
 	MinSeats: 1,
 	MaxSeats: MaxSeats,
+	// A new room is for two unless seats=1 asks for the solo game.
+	DefaultSeats: 2,
 	Options: []rules.Option{
 		{Key: "check", Help: "how words are checked", Default: "auto", Choices: []string{"auto", "challenge"}},
 		{Key: "timer", Help: "turn timer", Default: "off", Choices: []string{"off", "competition"}},
@@ -23,8 +25,11 @@ var Game = rules.Game{
 	Notation: notationText,
 }
 
-const notationText = `"h8 cruel e,se,e,ne": start hex, word, directions (e se sw w nw ne);
-upper case for a blank, qu for Qu. "x ab?" exchange, "s h8" swap, "pass".`
+// notationText's lines fit the board's 51 columns at 80 x 24, where the move prompt shows them.
+const notationText = `"h8 cruel e,se,e,ne": start hex, word, directions
+(e se sw w nw ne); upper case: a blank; qu: Qu.
+"x ab?" exchange, "s h8" swap, "pass", "challenge",
+"accept", "end" (solo).`
 
 const rulesText = `LHEX-I'-CON - words along paths of hexes, 1 to 4 players
 
@@ -75,4 +80,26 @@ TIMER  off (default), or competition: 3 minutes a turn.
 THE END  When the bank is empty and a player has used every tile, or
 after every player has passed or exchanged twice in a row. Highest
 score wins. Alone, play until the bank and rack are empty, or "end".
+
+MOVES AND KEYS  On your turn the arrows move the cursor over the hexes
+(up and down zig-zag between the offset rows). Type a rack letter to
+place it on the empty hex under the cursor: it becomes the word's next
+hex. Space marks the tile under the cursor (one already on the board)
+as the word's next hex. Spell the word in reading order; after two
+hexes along a row the cursor moves on along it by itself. The board
+shows the word and its score (letters plus trap bonus) as you go, or
+why it is not a play yet; enter plays it, bksp undoes the last hex,
+esc clears the word. Nothing is sent before enter.
+  q is the Qu tile. * then a letter plays the blank as that letter; a
+  letter you do not hold takes the blank too. On the board a blank is
+  a lower-case letter, worth 0.
+  X exchange: type the letters to give back (* a blank), then enter.
+  P pass, then enter. S on a blank of the board, then enter: swap it
+  for your tile of its letter. E ends a solo game (then enter).
+  C challenges, A accepts a word that may be challenged.
+On your turn letters are tiles: chat (t) while the others play.
+Or type any move after ":" in the notation above, e.g. ":h8 cruel
+e,se,e,ne", ":x ab?", ":s h8", ":pass", ":challenge", ":accept", ":end".
+Rows are a (top) to o, hexes numbered from 1 at the left of each row:
+each row is labelled with its first and last hex, e.g. "a1 ... a8".
 `

@@ -3,6 +3,7 @@ package lhexicon
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arcade/arcade/rules"
@@ -41,10 +42,16 @@ type placement struct {
 	bonus int
 }
 
-// checkPlay checks m, a Play, for seat against the board and the rack. The dictionary is
-// consulted (valid) but a word that is not in it is no error here: under check=challenge it may
-// stand. Everything else is, with the reason wrapped.
+// checkPlay checks m, a Play, for seat against the board and the rack (see checkPlacement).
 func (s *State) checkPlay(seat rules.Seat, m Move) (*placement, error) {
+	return checkPlacement(&s.board, s.Rack(seat), s.placed == 0, m)
+}
+
+// checkPlacement checks m, a Play, against board and the player's rack (which it does not
+// change); first says that no tile has been placed yet. The dictionary is consulted (valid) but a
+// word that is not in it is no error here: under check=challenge it may stand. Everything else
+// is, with the reason wrapped. State.play and View.Preview both check plays with it.
+func checkPlacement(board *[NumHexes]Tile, rack []Tile, first bool, m Move) (*placement, error) {
 	if len(m.Tiles) != len(m.Path)+1 {
 		return nil, fmt.Errorf("%w: a word of %d hexes needs %d directions", ErrNotPath, len(m.Tiles), len(m.Tiles)-1)
 	}
@@ -63,14 +70,14 @@ func (s *State) checkPlay(seat rules.Seat, m Move) (*placement, error) {
 		seen[h] = true
 	}
 	p := &placement{hexes: hexes, tiles: make([]Tile, len(hexes)), isNew: make([]bool, len(hexes))}
-	rack := s.Rack(seat)
+	rack = slices.Clone(rack)
 	news := 0
 	for i, h := range hexes {
 		want := m.Tiles[i]
 		if want.Letter() < 1 || want.Letter() > QU {
 			return nil, fmt.Errorf("%w: %q is not a letter", ErrNotWord, want.String())
 		}
-		if on := s.board[h]; on != NoTile {
+		if on := board[h]; on != NoTile {
 			if on.Letter() != want.Letter() {
 				return nil, fmt.Errorf("%w: %s holds %s, not %s", ErrMismatch, h, upper(on), upper(want))
 			}
@@ -96,7 +103,7 @@ func (s *State) checkPlay(seat rules.Seat, m Move) (*placement, error) {
 	if news == 0 {
 		return nil, fmt.Errorf("%w: every hex of the word is already occupied; place a tile", ErrNoNewTile)
 	}
-	if s.placed == 0 {
+	if first {
 		if !seen[Centre] {
 			return nil, fmt.Errorf("%w: the first word must cover the centre hex %s", ErrCentre, Centre)
 		}
@@ -108,9 +115,9 @@ func (s *State) checkPlay(seat rules.Seat, m Move) (*placement, error) {
 			continue
 		}
 		for _, nb := range neighbour[h] {
-			if nb != NoHex && s.board[nb] != NoTile && !seen[nb] {
+			if nb != NoHex && board[nb] != NoTile && !seen[nb] {
 				return nil, fmt.Errorf("%w: the new %s on %s touches the %s on %s, which the word does not use",
-					ErrContact, upper(p.tiles[i]), h, upper(s.board[nb]), nb)
+					ErrContact, upper(p.tiles[i]), h, upper(board[nb]), nb)
 			}
 		}
 	}
@@ -124,16 +131,21 @@ func (s *State) checkPlay(seat rules.Seat, m Move) (*placement, error) {
 		return nil, fmt.Errorf("%w: a word has at least 2 letters", ErrNotWord)
 	}
 	p.valid = dict.Words().Contains(p.word)
-	after := s.board
+	after := *board
 	for i, h := range hexes {
 		after[h] = p.tiles[i]
 	}
 	var rb, ra regions
-	rb.label(&s.board)
+	rb.label(board)
 	ra.label(&after)
 	p.bonus = trapBonus(&rb, &ra)
 	p.score += p.bonus
 	return p, nil
+}
+
+// notWord is the error of a play whose word is not in the dictionary (check=auto).
+func notWord(word string) error {
+	return fmt.Errorf("%w: %s is not in the dictionary", ErrNotWord, strings.ToUpper(word))
 }
 
 // upper returns the letters a tile spells in upper case, as messages show words: "E", "QU".

@@ -45,6 +45,14 @@ type TurnTeller interface {
 	TurnText(snap *rooms.Snapshot) (yours, theirs string)
 }
 
+// KeyTaker is implemented by boards that need, at times, keys the room has bound: Lhex-i'-con's
+// board takes the letters on the player's turn (they are tiles, t and q among them) and esc while
+// a word is composed. The room asks before its own bindings; a key taken goes to Handle.
+type KeyTaker interface {
+	// TakesKey reports whether the board takes km now, before the room's bindings.
+	TakesKey(km tea.KeyPressMsg, snap *rooms.Snapshot) bool
+}
+
 // ViewRef finds the game's view in a snapshot, given by the engine as a *T, without copying it:
 // for views too large to copy at every frame (DISCON's is about 7 KB). The view is shared by every
 // session the room shows it to: read it only.
