@@ -67,7 +67,7 @@ func (h *Hub) Game(id string) (rules.Game, bool) {
 }
 
 // Create opens a room for the game gameID with the given options and number of seats (0 means the
-// game's least) and returns it, Waiting for players. Options are checked and completed with
+// game's default, rules.Game.StartSeats) and returns it, Waiting for players. Options are checked and completed with
 // Game.Resolve; a bad one is an error in plain words. The room has a fresh, unique code. Create
 // does not seat anyone: the creator joins like everyone else. by is the creator, for the log.
 func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*Room, error) {
@@ -84,7 +84,7 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 		return nil, err
 	}
 	if seats == 0 {
-		seats = g.MinSeats
+		seats = g.StartSeats()
 	}
 	if seats < g.MinSeats || seats > g.MaxSeats {
 		if g.MinSeats == g.MaxSeats {
