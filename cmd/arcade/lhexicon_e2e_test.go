@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/lhexicon"
+)
+
+// lhexState is the test's own copy of the Lhex-i'-con match of room code (the server runs with
+// --load-test-seeds, so the bank follows from the code).
+func lhexState(t *testing.T, code string, seats int) rules.Engine {
+	t.Helper()
+	opts, err := lhexicon.Game.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := lhexicon.Game.New(opts, seats, rules.DerivedSeed(code, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestLhexiconAgainstABotThroughSSH: a player plays Lhex-i'-con against the easy bot over SSH,
+// typing the moves its own copy of the match chooses; both sides' scores agree with that copy
+// turn after turn, and the player resigns.
+func TestLhexiconAgainstABotThroughSSH(t *testing.T) {
+	addr := startServerWith(t, "--load-test-seeds")
+	ann := connect(t, addr, "ann", newKey(t), "new lhexicon bots=1 bot=easy")
+	screen := ann.waitFor("Lhex-i'-con", "Your turn")
+	code := roomCode(t, screen)
+	state := lhexState(t, code, 2)
+	seed := rules.DerivedSeed(code, 1)
+	score := regexp.MustCompile(`Player 1 ann \(you\)\s+(\d+)`)
+	for turn := 0; turn < 3; turn++ {
+		ply := turn * 2
+		move := lhexicon.Greedy{}.Move(context.Background(), state, 0, rand.New(rand.NewPCG(1, uint64(ply))))
+		next, err := state.Apply(0, move)
+		if err != nil {
+			t.Fatalf("turn %d: the test's engine refuses %q: %v", turn, move, err)
+		}
+		ann.send(":")
+		ann.waitFor("move:")
+		ann.send(move + "\r")
+		// The bot answers as the room's bots do: the generator from the seed, the ply and the seat.
+		reply := lhexicon.Easy{}.Move(context.Background(), next, 1, rand.New(rand.NewPCG(seed, uint64(ply+1)<<8|1)))
+		if state, err = next.Apply(1, reply); err != nil {
+			t.Fatalf("turn %d: the bot's reply %q: %v", turn, reply, err)
+		}
+		want := strconv.Itoa(state.Outcome().Scores[0])
+		screen = ann.waitFor("Your turn", "(easy bot)")
+		for m := score.FindStringSubmatch(screen); m == nil || m[1] != want; m = score.FindStringSubmatch(screen) {
+			screen = ann.waitFor("Your turn")
+		}
+		if got := state.Outcome().Scores[1]; !regexp.MustCompile(`Player 2 \w+ \(easy bot\)\s+`+strconv.Itoa(got)+`\b`).MatchString(screen) {
+			t.Fatalf("turn %d: the bot's score %d is not on screen:\n%s", turn, got, screen)
+		}
+	}
+	ann.send("RR")
+	ann.waitFor("GAME OVER", "ann resigned")
+}
+
+// TestLhexiconSoloThroughSSH: a solo game: the player makes the best first play, ends the game,
+// reads the score at the end, and finds it on the solo table of the leaderboard.
+func TestLhexiconSoloThroughSSH(t *testing.T) {
+	addr := startServerWith(t, "--load-test-seeds")
+	key := newKey(t)
+	ann := connect(t, addr, "ann", key, "new lhexicon seats=1")
+	code := roomCode(t, ann.waitFor("Lhex-i'-con", "Your turn"))
+	state := lhexState(t, code, 1)
+	move := lhexicon.Greedy{}.Move(context.Background(), state, 0, rand.New(rand.NewPCG(1, 1)))
+	state, err := state.Apply(0, move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	points := strconv.Itoa(state.Outcome().Scores[0])
+	ann.send(":")
+	ann.waitFor("move:")
+	ann.send(move + "\r")
+	ann.waitFor("Your turn", points)
+	ann.send(":")
+	ann.waitFor("move:")
+	ann.send("end\r")
+	ann.waitFor("GAME OVER", "ann scored "+points)
+	// The end is on disk just after the players see it: the table is read until it shows.
+	solo := regexp.MustCompile(`best solo scores[\s\S]*1\s+ann\s+` + points + `\s`)
+	deadline := time.Now().Add(10 * time.Second)
+	board := plainCommand(t, addr, key, "leaderboard lhexicon")
+	for !solo.MatchString(board) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		board = plainCommand(t, addr, key, "leaderboard lhexicon")
+	}
+	if !solo.MatchString(board) {
+		t.Errorf("the solo table does not show ann's %s:\n%s", points, board)
+	}
+}
