@@ -58,7 +58,7 @@ func TestLhexiconAgainstABotThroughSSH(t *testing.T) {
 		for m := score.FindStringSubmatch(screen); m == nil || m[1] != want; m = score.FindStringSubmatch(screen) {
 			screen = ann.waitFor("Your turn")
 		}
-		if got := state.Outcome().Scores[1]; !regexp.MustCompile(`Player 2 \w+ \(easy bot\)\s+`+strconv.Itoa(got)+`\b`).MatchString(screen) {
+		if got := state.Outcome().Scores[1]; !regexp.MustCompile(`Player 2 \w+ \(easy bot\)\s+` + strconv.Itoa(got) + `\b`).MatchString(screen) {
 			t.Fatalf("turn %d: the bot's score %d is not on screen:\n%s", turn, got, screen)
 		}
 	}
