@@ -71,10 +71,9 @@ type lobby struct {
 	front  frontPage  // what the menu says of the server now
 }
 
-// frontPage is what the menu says of the server: players online, rooms waiting for players and
-// the newest of them, which p joins.
+// frontPage is what the menu says of the rooms: how many wait for players and the newest of them,
+// which p joins. (The players online are counted when the menu is drawn.)
 type frontPage struct {
-	online  int // -1: not known
 	waiting int
 	top     rooms.Summary // Code "" when no room waits
 }
@@ -82,10 +81,7 @@ type frontPage struct {
 // refreshFront reads the front page's figures from hub (called when the menu is shown or a key
 // is pressed on it, not at every frame).
 func (l *lobby) refreshFront(hub Hub) {
-	f := frontPage{online: -1}
-	if l.online != nil {
-		f.online = l.online()
-	}
+	var f frontPage
 	for _, s := range hub.List() { // waiting rooms first, newest first
 		if s.Phase != rooms.Waiting || s.Free == 0 {
 			continue
@@ -421,10 +417,14 @@ func withHelp(b key.Binding, desc string) key.Binding {
 
 func (l lobby) menuView(st draw.Styles, w int) []string {
 	lines := []string{st.Bold.Render("Welcome! What would you like to do?"), ""}
-	if f := l.front; f.online > 0 || f.waiting > 0 {
+	online := 0
+	if l.online != nil {
+		online = l.online()
+	}
+	if f := l.front; online > 0 || f.waiting > 0 {
 		var parts []string
-		if f.online > 0 {
-			parts = append(parts, fmt.Sprintf("%d player%s online", f.online, draw.Plural(f.online)))
+		if online > 0 {
+			parts = append(parts, fmt.Sprintf("%d player%s online", online, draw.Plural(online)))
 		}
 		switch f.waiting {
 		case 0:
