@@ -743,9 +743,10 @@ func panelRule(st draw.Styles, label string, w int) string {
 	return st.Dim.Render(strings.Repeat("─", w-draw.TextWidth(label)-1) + label + "─")
 }
 
-// movesTail draws the last moves of the match that fit in room lines of w columns, one a line
-// ("12. Red b a3"; a long one cut), in the notation the game takes. A move that shows what only
-// its mover may know is shown to the others as they may read it (MoveRecord.Public).
+// movesTail draws the last moves of the match that fit in room lines of w columns ("12. Red b
+// a3"; a long one goes on, indented, on the next line), in the notation the game takes. A move that
+// shows what only its mover may know is shown to the others as they may read it
+// (MoveRecord.Public).
 func (r *roomScreen) movesTail(st draw.Styles, w, room int) []string {
 	moves := r.snap.Moves
 	if room <= 0 {
@@ -754,16 +755,30 @@ func (r *roomScreen) movesTail(st draw.Styles, w, room int) []string {
 	if len(moves) == 0 {
 		return []string{st.Dim.Render("No moves yet.")}
 	}
-	var lines []string
-	for i := max(0, len(moves)-room); i < len(moves); i++ {
+	var tail []string // newest first, each move's lines in reverse
+	for i := len(moves) - 1; i >= 0 && len(tail) < room; i-- {
 		mv := moves[i]
 		text := mv.Move
 		if mv.Public != "" && mv.Seat != r.snap.You {
 			text = mv.Public
 		}
-		lines = append(lines, draw.Fit(fmt.Sprintf("%3d. %s %s", i+1, seatTag(r.board, st, int(mv.Seat)), text), w))
+		prefix := fmt.Sprintf("%3d. %s ", i+1, seatTag(r.board, st, int(mv.Seat)))
+		first, rest := breakNotation(text, w-draw.TextWidth(prefix))
+		lines := []string{prefix + first}
+		for rest != "" {
+			var l string
+			l, rest = breakNotation(rest, max(w-5, 8))
+			lines = append(lines, "     "+l)
+		}
+		if len(tail)+len(lines) > room && len(tail) > 0 {
+			break // whole moves only
+		}
+		for j := len(lines) - 1; j >= 0; j-- {
+			tail = append(tail, lines[j])
+		}
 	}
-	return lines
+	slices.Reverse(tail)
+	return tail[max(0, len(tail)-room):]
 }
 
 // seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",
@@ -851,6 +866,24 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 		text = who + verb + theirs + "."
 	}
 	return append(wrapKeepingParens(text, w), r.clockLines(st, w)...)
+}
+
+// breakNotation cuts from s, a move in notation, the longest head that fits in width columns,
+// after a space or a comma when it can ("h6 dissembling sw,se," and "e,ne"), and returns it with
+// the rest.
+func breakNotation(s string, width int) (head, rest string) {
+	if draw.TextWidth(s) <= width {
+		return s, ""
+	}
+	runes := []rune(s)
+	cut := min(max(width, 1), len(runes))
+	for i := cut; i > 0; i-- {
+		if runes[i-1] == ' ' || runes[i-1] == ',' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(runes[:cut]), " "), strings.TrimLeft(string(runes[cut:]), " ")
 }
 
 // clockWarning is the time left under which a turn's clock is drawn as a warning.

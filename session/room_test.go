@@ -339,3 +339,17 @@ func TestMovesPanel(t *testing.T) {
 		t.Errorf("tab again does not bring the chat back:\n%s", out)
 	}
 }
+
+// TestMovesPanelWrapsLongMoves: a move too long for the panel goes on, indented, on the next
+// line, never cut; only whole moves are shown.
+func TestMovesPanelWrapsLongMoves(t *testing.T) {
+	snap, _ := stoneSnapshot(t, 14)
+	n := len(snap.Moves)
+	long := "h6 dissembling sw,se,e,e,ne,ne,e,se,sw,sw,w,nw"
+	snap.Moves = append(snap.Moves[:n:n], rooms.MoveRecord{Seat: 0, Move: long})
+	out := plain(press(roomModel(t, snap), "tab").View().Content)
+	flat := strings.ReplaceAll(strings.Join(strings.Fields(words(out)), ""), " ", "")
+	if strings.Contains(out, "…") || !strings.Contains(flat, strings.ReplaceAll(long, " ", "")) {
+		t.Errorf("the long move is cut:\n%s", out)
+	}
+}
