@@ -396,3 +396,15 @@ func TestChallengeOutcomeStays(t *testing.T) {
 		}
 	}
 }
+
+// TestEndedByTheRoom: a match the room ended (a resignation, a clock) says the room's reason,
+// not the engine's, which has none.
+func TestEndedByTheRoom(t *testing.T) {
+	snap, _ := lhexSnapshot(t, nil, 2, 4)
+	snap.Phase = rooms.Finished
+	snap.Outcome = rules.Outcome{Over: true, Scores: []int{10, 12}, Ranks: []int{2, 1}, Reason: "ann resigned"}
+	out := strings.Join(NewBoard().View(&snap, *draw.NewStyles(true, false), 51, 21), "\n")
+	if !strings.Contains(out, "The game is over: ann resigned.") {
+		t.Errorf("the board does not say why the match ended:\n%s", out)
+	}
+}

@@ -260,7 +260,17 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 	var hints [][]string // dropped from the last when the lines do not fit
 	switch {
 	case snap.Phase == rooms.Finished || v.Outcome.Over:
-		under = append(under, draw.Wrap(st.Bold.Render("The game is over: ")+v.Outcome.Reason+".", width)...)
+		// The room's reason: a match may end by the rules (the engine's) or by the room (a
+		// resignation, a clock, an abandoned seat).
+		why := snap.Outcome.Reason
+		if why == "" {
+			why = v.Outcome.Reason
+		}
+		over := "The game is over."
+		if why != "" {
+			over = "The game is over: " + why + "."
+		}
+		under = append(under, draw.Wrap(st.Bold.Render(over), width)...)
 	case myTurn(v, snap):
 		under = append(under, draw.Wrap(b.composing(v, st), width)...)
 		under = append(under, draw.Wrap(b.cursorLine(v, st), width)...)
