@@ -160,7 +160,7 @@ func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	prevPhase := r.snap.Phase
 	wasMine := r.have && r.yourTurn()
 	r.snap, r.have = snap, true
-	r.cache.valid = false
+	r.cache.invalidate()
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.msg = ""
 	}
@@ -262,7 +262,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	// Prompts, replies to moves and other messages change only the lines below it.
 	switch msg := msg.(type) {
 	case tickMsg:
-		r.ticking, r.cache.valid = false, false
+		r.ticking, r.cache.valid = false, false // the panel's clock: the board's column stays
 		return r.tick(), false
 	case errExpiredMsg:
 		if msg.seq == r.errSeq && r.msgErr {
@@ -296,7 +296,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return r.updateInput(msg), false
 	case focusRules:
 		if km, ok := msg.(tea.KeyPressMsg); ok {
-			r.cache.valid = false
+			r.cache.invalidate()
 			r.rules.setSize(rulesSize(r.w, r.h))
 			switch {
 			case r.rules.update(km):
@@ -307,7 +307,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, false
 	}
 	if click, ok := msg.(tea.MouseClickMsg); ok {
-		r.cache.valid = false
+		r.cache.invalidate()
 		// The board is drawn from the screen's second line.
 		click.Y--
 		click.X -= r.boardX
@@ -331,7 +331,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, false
 	}
 	if t, ok := r.board.(draw.KeyTaker); ok && t.TakesKey(km, &r.snap) {
-		r.cache.valid = false
+		r.cache.invalidate()
 		if mv := r.board.Handle(km, &r.snap); mv != "" {
 			return moveCmd(r.sub, mv), false
 		}
@@ -364,16 +364,18 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		return nil, true
 	case key.Matches(km, k.Prompt):
 		r.focus, r.input = focusPrompt, newLineInput("move: ", 40)
-		r.cache.valid = false // the notation shows under the board while the prompt is open
+		r.cache.invalidate() // the notation shows under the board while the prompt is open
 		return nil, false
 	case key.Matches(km, k.Chat):
 		r.focus, r.input = focusChat, newLineInput("chat: ", 200)
 		return nil, false
 	case key.Matches(km, k.Moves):
-		r.showMoves, r.cache.valid = !r.showMoves, false
+		r.showMoves = !r.showMoves
+		r.cache.invalidate()
 		return nil, false
 	case key.Matches(km, k.Rules):
-		r.focus, r.cache.valid = focusRules, false
+		r.focus = focusRules
+		r.cache.invalidate()
 		r.rules = newTextPager(r.rulesText())
 		r.rules.setSize(rulesSize(r.w, r.h))
 		return nil, false
@@ -391,7 +393,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		r.say("You asked for a rematch; waiting for the others.", false)
 		return actionCmd(r.sub.Rematch), false
 	}
-	r.cache.valid = false // the board may move its cursor or selection
+	r.cache.invalidate() // the board may move its cursor or selection
 	if mv := r.board.Handle(km, &r.snap); mv != "" {
 		return moveCmd(r.sub, mv), false
 	}
@@ -403,7 +405,8 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 // sending, so that nothing meant for the game goes out as chat.
 func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok && (key.Matches(km, r.keys.Cancel) || key.Matches(km, r.keys.CloseInput)) {
-		r.focus, r.cache.valid = focusBoard, false
+		r.focus = focusBoard
+		r.cache.invalidate()
 		r.say("", false)
 		return nil
 	}
@@ -412,7 +415,8 @@ func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 	}
 	text := r.input.text()
 	f := r.focus
-	r.focus, r.cache.valid = focusBoard, false
+	r.focus = focusBoard
+		r.cache.invalidate()
 	if text == "" {
 		r.say("", false)
 		return nil
@@ -528,13 +532,21 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 }
 
 // frameCache keeps what a frame drew that the next one may draw again: the header, board and
-// panel (unchanged while the player types at a prompt).
+// panel (unchanged while the player types at a prompt), and the board's column alone (unchanged
+// when only the panel's clock ticked).
 type frameCache struct {
 	lines []string // the body's lines
 	buf   []byte   // scratch space for the body's text, reused from one drawing to the next
 	w, h  int
 	valid bool
+
+	left                   []string // the board's column, before a prompt's notation
+	boardW, panelW, margin int
+	leftOK                 bool
 }
+
+// invalidate has the next frame draw the body again, the board's column too.
+func (c *frameCache) invalidate() { c.valid, c.leftOK = false, false }
 
 // body draws the header, the board and the side panel, or returns their lines as last drawn when
 // nothing they show has changed since.
@@ -560,12 +572,17 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			buf = append(draw.AppendFit(buf, l, w), '\n')
 		}
 	} else {
-		left, boardW, panelW, margin := boardColumn(w, func(width int) []string {
-			if s.Phase == rooms.Waiting {
-				return r.waitingLines(st, width)
-			}
-			return r.board.View(s, st, width, bodyH)
-		})
+		left, boardW, panelW, margin := c.left, c.boardW, c.panelW, c.margin
+		if !c.leftOK || c.w != w || c.h != h {
+			left, boardW, panelW, margin = boardColumn(w, func(width int) []string {
+				if s.Phase == rooms.Waiting {
+					return r.waitingLines(st, width)
+				}
+				return r.board.View(s, st, width, bodyH)
+			})
+			left = slices.Clone(left) // a board may draw its next lines in the same slice
+			c.left, c.boardW, c.panelW, c.margin, c.leftOK = left, boardW, panelW, margin, true
+		}
 		if r.focus == focusPrompt {
 			left = r.withNotation(st, left, boardW, bodyH)
 		}
@@ -587,7 +604,7 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 		n := bytes.IndexByte(rest, '\n')
 		lines, rest = draw.KeepLine(lines, i, rest[:n]), rest[n+1:]
 	}
-	*c = frameCache{lines: lines[:i], buf: buf, w: w, h: h, valid: true}
+	c.lines, c.buf, c.w, c.h, c.valid = lines[:i], buf, w, h, true
 	return c.lines
 }
 

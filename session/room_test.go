@@ -12,6 +12,7 @@ import (
 	"github.com/arcade/arcade/games/gametest"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
 
@@ -352,4 +353,42 @@ func TestMovesPanelWrapsLongMoves(t *testing.T) {
 	if strings.Contains(out, "…") || !strings.Contains(flat, strings.ReplaceAll(long, " ", "")) {
 		t.Errorf("the long move is cut:\n%s", out)
 	}
+}
+
+// countingBoard counts the calls of its board's View.
+type countingBoard struct {
+	draw.Board
+	views int
+}
+
+func (b *countingBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []string {
+	b.views++
+	return b.Board.View(snap, st, width, height)
+}
+
+// TestClockTickDrawsOnlyThePanel: a tick of the clock draws the panel again, not the board's
+// column; a snapshot does.
+func TestClockTickDrawsOnlyThePanel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap, _ := stoneSnapshot(t, 14)
+		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(time.Minute)}
+		m := roomModel(t, snap)
+		b := &countingBoard{Board: m.room.board}
+		m.room.board = b
+		m.room.apply(snap)
+		before := m.View().Content
+		views := b.views
+		time.Sleep(2 * time.Second)
+		next, _ := m.Update(tickMsg{})
+		m = next.(Model)
+		after := m.View().Content
+		if b.views != views || before == after || !strings.Contains(plain(after), "0:58 left for your turn") {
+			t.Errorf("after a tick: %d more board drawings (want 0), screen changed %v:\n%s", b.views-views, before != after, plain(after))
+		}
+		m.room.apply(snap)
+		m.View()
+		if b.views != views+1 {
+			t.Errorf("a snapshot drew the board %d times, want 1", b.views-views)
+		}
+	})
 }
