@@ -416,7 +416,7 @@ func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 	text := r.input.text()
 	f := r.focus
 	r.focus = focusBoard
-		r.cache.invalidate()
+	r.cache.invalidate()
 	if text == "" {
 		r.say("", false)
 		return nil

@@ -12,8 +12,8 @@ import (
 	"github.com/arcade/arcade/games/gametest"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/session/draw"
 	"github.com/arcade/arcade/rules/stonetowers"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // stoneSnapshot plays plies moves of the seeded Stone Towers match of playedSnapshot and returns
