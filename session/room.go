@@ -197,18 +197,45 @@ func (r *roomScreen) tick() tea.Cmd {
 	}
 	r.ticking = true
 	next := time.Second
-	if c := r.snap.Clock; !c.Ends.IsZero() {
-		if d := time.Until(c.Ends) % time.Second; d > 0 {
-			next = d // when the turn's clock shows the next second
+	if c := r.snap.Clock; !c.Ends.IsZero() && r.snap.Phase == rooms.Playing {
+		if _, d := clockShown(time.Until(c.Ends)); d > 0 {
+			next = d // when the turn's clock shows its next value
+		}
+		if r.countingAway() {
+			next = min(next, time.Second)
 		}
 	}
 	return tea.Tick(next, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-func (r *roomScreen) countingDown() bool {
-	if r.snap.Phase == rooms.Playing && !r.snap.Clock.Ends.IsZero() {
-		return true
+// clockFine is the time left under which a clock is shown to the second; above it, to ten
+// seconds, so that a long clock costs a frame every ten seconds, not every second.
+const clockFine = 70 * time.Second
+
+// clockShown returns how a clock with raw time left shows it (whole seconds, rounded up; above
+// clockFine, whole tens of seconds) and how long until it shows another value.
+func clockShown(raw time.Duration) (shown, next time.Duration) {
+	if raw <= 0 {
+		return 0, 0
 	}
+	step := time.Second
+	if raw > clockFine {
+		step = 10 * time.Second
+	}
+	shown = (raw + step - 1) / step * step
+	next = raw - (shown - step)
+	if raw > clockFine && shown-step < clockFine {
+		next = raw - clockFine // from there on, every second
+	}
+	return shown, next
+}
+
+func (r *roomScreen) countingDown() bool {
+	return (r.snap.Phase == rooms.Playing && !r.snap.Clock.Ends.IsZero()) || r.countingAway()
+}
+
+// countingAway reports whether a dropped seat's countdown is showing.
+func (r *roomScreen) countingAway() bool {
 	for _, s := range r.snap.Seats {
 		if !s.GraceUntil.IsZero() && !s.Abandoned && !s.Connected {
 			return true
@@ -913,7 +940,7 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 	if c.Ends.IsZero() || int(c.Seat) >= len(r.snap.Seats) {
 		return []string{""}
 	}
-	clock := clockText(st, c.Left(time.Now()))
+	clock := clockText(st, time.Until(c.Ends))
 	text := clock + " left for your turn"
 	if c.Seat != r.snap.You {
 		text = r.snap.Seats[c.Seat].Name + " (" + seatTag(r.board, st, int(c.Seat)) + ") has " + clock
@@ -924,7 +951,7 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 		parts := make([]string, len(s.Times))
 		for i, t := range s.Times {
 			if rules.Seat(i) == c.Seat {
-				t = c.Left(time.Now())
+				t = time.Until(c.Ends)
 			}
 			parts[i] = seatTag(r.board, st, i) + " " + clockText(st, t)
 		}
@@ -933,8 +960,10 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 	return append(lines, "")
 }
 
-// clockText writes a time left as a clock, "2:41", in bold, or as a warning when it runs short.
-func clockText(st draw.Styles, left time.Duration) string {
+// clockText writes a time left as a clock shows it (clockShown), "2:40", in bold, or as a warning
+// when it runs short.
+func clockText(st draw.Styles, raw time.Duration) string {
+	left, _ := clockShown(raw)
 	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
 	if left <= clockWarning {
 		return st.Err.Render(clock)

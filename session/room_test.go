@@ -222,10 +222,10 @@ func TestTurnClockShown(t *testing.T) {
 		snap, state := stoneSnapshot(t, 14)
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(2*time.Minute + 40*time.Second + 300*time.Millisecond)}
 		m := roomModel(t, snap)
-		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:41 left for your turn") {
+		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:50 left for your turn") {
 			t.Errorf("the player to move does not read the time left:\n%s", mine)
 		}
-		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:41") {
+		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
 			t.Errorf("the other player does not read ann's time:\n%s", theirs)
 		}
 		if cmd := m.room.tick(); cmd != nil || !m.room.ticking {
@@ -391,4 +391,21 @@ func TestClockTickDrawsOnlyThePanel(t *testing.T) {
 			t.Errorf("a snapshot drew the board %d times, want 1", b.views-views)
 		}
 	})
+}
+
+// TestClockShown: a clock shows whole seconds rounded up in its last 70 s, tens of seconds
+// before, and says when it shows its next value.
+func TestClockShown(t *testing.T) {
+	for _, c := range []struct{ raw, shown, next time.Duration }{
+		{160300 * time.Millisecond, 170 * time.Second, 300 * time.Millisecond},
+		{150 * time.Second, 150 * time.Second, 10 * time.Second},
+		{75 * time.Second, 80 * time.Second, 5 * time.Second},
+		{70 * time.Second, 70 * time.Second, time.Second},
+		{59500 * time.Millisecond, 60 * time.Second, 500 * time.Millisecond},
+		{0, 0, 0},
+	} {
+		if shown, next := clockShown(c.raw); shown != c.shown || next != c.next {
+			t.Errorf("clockShown(%v) = %v, %v; want %v, %v", c.raw, shown, next, c.shown, c.next)
+		}
+	}
 }
