@@ -36,6 +36,9 @@ type generator struct {
 	visit func(Candidate) bool
 
 	have   [28]int // rack tiles by letter (1 to 27); have[0] is blanks
+	// haveMask holds the letters of the letter tiles left, as dict.Next's bits (the Qu tile as
+	// q): a hex whose letters cannot follow the prefix is not tried.
+	haveMask uint32
 	left   int     // rack tiles not yet placed
 	dist   [NumHexes]int8
 	first  bool
@@ -55,6 +58,13 @@ type generator struct {
 	// owed lists, for each new tile of the path, the tiles on the board it touches: each must be
 	// on the path by the end (the rule of contact).
 	owed []Hex
+	// owedBy counts, for each tile on the board, the new tiles of the path it touches; missing
+	// counts those of them not on the path: the rule of contact holds when it is 0.
+	owedBy  [NumHexes]uint8
+	missing int
+	// occupied lists, for each hex, its neighbours that hold a tile.
+	occupied  [NumHexes][6]Hex
+	nOccupied [NumHexes]uint8
 
 	nodes   int
 	budget  int
@@ -72,6 +82,15 @@ func spellLen(t Tile) int {
 		return 2
 	}
 	return 1
+}
+
+// letterBit returns the bit of dict.Next's letter set that letter tile l (1 to 27) starts with:
+// the Qu tile's is q's.
+func letterBit(l Tile) uint32 {
+	if l == QU {
+		return 1 << ('q' - 'a')
+	}
+	return 1 << (l - 1)
 }
 
 // zobrist holds a random key per hex; a set of new hexes is the XOR of its keys.
@@ -110,6 +129,7 @@ func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit
 			g.have[0]++
 		} else {
 			g.have[t]++
+			g.haveMask |= letterBit(t)
 		}
 		g.left++
 	}
@@ -122,6 +142,14 @@ func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit
 	}
 	g.distances()
 	g.before.label(&s.board)
+	for h := range Hex(NumHexes) {
+		for _, nb := range neighbour[h] {
+			if nb != NoHex && s.board[nb] != NoTile {
+				g.occupied[h][g.nOccupied[h]] = nb
+				g.nOccupied[h]++
+			}
+		}
+	}
 	// Paths start on the board's tiles first, then on the empty hexes nearest to them, so that a
 	// search cut short by its budget has tried every anchor of the commonest plays.
 	for d := range g.left + 1 {
@@ -223,10 +251,14 @@ func (g *generator) step(h Hex, n dict.Node) {
 func (g *generator) tryTile(h Hex, l Tile, m dict.Node) {
 	if l != LetterTile('q') && g.have[l] > 0 {
 		g.have[l]--
+		if g.have[l] == 0 {
+			g.haveMask &^= letterBit(l)
+		}
 		g.push(h, l, true, m)
 		g.after(h, m)
 		g.pop(h, l, true)
 		g.have[l]++
+		g.haveMask |= letterBit(l)
 	}
 	if g.have[0] > 0 {
 		g.have[0]--
@@ -244,14 +276,18 @@ func (g *generator) push(h Hex, t Tile, isNew bool, m dict.Node) {
 	g.onPath[h] = true
 	g.letters += spellLen(t)
 	g.score += t.Value()
-	if isNew {
-		g.left--
-		g.news++
-		g.zob ^= zobrist[h]
-		for _, nb := range neighbour[h] {
-			if nb != NoHex && g.s.board[nb] != NoTile {
-				g.owed = append(g.owed, nb)
-			}
+	if !isNew {
+		g.missing -= int(g.owedBy[h])
+		return
+	}
+	g.left--
+	g.news++
+	g.zob ^= zobrist[h]
+	for _, o := range g.occupied[h][:g.nOccupied[h]] {
+		g.owed = append(g.owed, o)
+		g.owedBy[o]++
+		if !g.onPath[o] {
+			g.missing++
 		}
 	}
 }
@@ -263,22 +299,26 @@ func (g *generator) pop(h Hex, t Tile, isNew bool) {
 	g.onPath[h] = false
 	g.letters -= spellLen(t)
 	g.score -= t.Value()
-	if isNew {
-		g.left++
-		g.news--
-		g.zob ^= zobrist[h]
-		for _, nb := range neighbour[h] {
-			if nb != NoHex && g.s.board[nb] != NoTile {
-				g.owed = g.owed[:len(g.owed)-1]
-			}
+	if !isNew {
+		g.missing += int(g.owedBy[h])
+		return
+	}
+	g.left++
+	g.news--
+	g.zob ^= zobrist[h]
+	for _, o := range g.occupied[h][:g.nOccupied[h]] {
+		g.owedBy[o]--
+		if !g.onPath[o] {
+			g.missing--
 		}
 	}
+	g.owed = g.owed[:len(g.owed)-int(g.nOccupied[h])]
 }
 
 // after is called with h just added to the path at node m: it reports the play if it is one and
 // goes on to the neighbours.
 func (g *generator) after(h Hex, m dict.Node) {
-	if g.d.IsWord(m) && g.letters >= 2 && g.news > 0 && g.usedOld > 0 && g.contactHolds() {
+	if g.d.IsWord(m) && g.letters >= 2 && g.news > 0 && g.usedOld > 0 && g.missing == 0 {
 		g.emit()
 		if g.stopped {
 			return
@@ -294,12 +334,16 @@ func (g *generator) after(h Hex, m dict.Node) {
 			return // a tile the word must use is out of reach
 		}
 	}
+	// The letters that may come next, and whether an empty hex can take one of them.
+	next := g.d.Next(m)
+	newOK := g.left > 0 && (next&g.haveMask != 0 || g.have[0] > 0 && next != 0)
 	for _, nb := range neighbour[h] {
 		if nb == NoHex || g.onPath[nb] {
 			continue
 		}
-		empty := g.s.board[nb] == NoTile
-		if empty && g.left == 0 {
+		t := g.s.board[nb]
+		empty := t == NoTile
+		if empty && !newOK || !empty && next&letterBit(t.Letter()) == 0 {
 			continue
 		}
 		if g.usedOld == 0 && empty && (int(g.dist[nb]) > g.left || int(g.dist[nb]) > rest-1) {
@@ -321,21 +365,6 @@ func (g *generator) reachable(nb Hex, rest int) bool {
 	for _, o := range g.owed {
 		if o != nb && !g.onPath[o] && nb.Distance(o) > rest {
 			return false
-		}
-	}
-	return true
-}
-
-// contactHolds reports whether every tile on the board touching a new tile of the path is on it.
-func (g *generator) contactHolds() bool {
-	for i, h := range g.path {
-		if !g.isNew[i] {
-			continue
-		}
-		for _, nb := range neighbour[h] {
-			if nb != NoHex && g.s.board[nb] != NoTile && !g.onPath[nb] {
-				return false
-			}
 		}
 	}
 	return true
