@@ -35,16 +35,16 @@ type generator struct {
 	ctx   context.Context
 	visit func(Candidate) bool
 
-	have   [28]int // rack tiles by letter (1 to 27); have[0] is blanks
+	have [28]int // rack tiles by letter (1 to 27); have[0] is blanks
 	// haveMask holds the letters of the letter tiles left, as dict.Next's bits (the Qu tile as
 	// q): a hex whose letters cannot follow the prefix is not tried.
 	haveMask uint32
-	left   int     // rack tiles not yet placed
-	dist   [NumHexes]int8
-	first  bool
-	before regions
-	bonus  map[uint64]int
-	zob    uint64
+	left     int // rack tiles not yet placed
+	dist     [NumHexes]int8
+	first    bool
+	before   regions
+	bonus    map[uint64]int
+	zob      uint64
 
 	path    []Hex
 	tiles   []Tile
