@@ -16,6 +16,8 @@ type Candidate struct {
 	Bonus int
 	// Tiles is the number of tiles the play places.
 	Tiles int
+	// kept counts the rack tiles the play keeps, by letter (1 to 27; 0 for blanks).
+	kept [28]int8
 }
 
 // Clone returns a copy that owns its slices.
@@ -66,6 +68,9 @@ type generator struct {
 	occupied  [NumHexes][6]Hex
 	nOccupied [NumHexes]uint8
 
+	// zone, when not nil, holds the hexes where new tiles may go.
+	zone *[NumHexes]bool
+
 	nodes   int
 	budget  int
 	stopped bool
@@ -91,6 +96,17 @@ func letterBit(l Tile) uint32 {
 		return 1 << ('q' - 'a')
 	}
 	return 1 << (l - 1)
+}
+
+// hexDist holds the distance between every two hexes, for the search's reach checks.
+var hexDist [NumHexes][NumHexes]int8
+
+func init() {
+	for h := range Hex(NumHexes) {
+		for g := range Hex(NumHexes) {
+			hexDist[h][g] = int8(h.Distance(g))
+		}
+	}
 }
 
 // zobrist holds a random key per hex; a set of new hexes is the XOR of its keys.
@@ -122,9 +138,15 @@ func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit
 	if seat < 0 || int(seat) >= s.seats {
 		return true, 0
 	}
+	return s.search(ctx, s.racks[seat][:s.nrack[seat]], nil, budget, visit)
+}
+
+// search is generate for any rack (a guess at an opponent's), placing new tiles only on the hexes
+// of zone when zone is not nil.
+func (s *State) search(ctx context.Context, rack []Tile, zone *[NumHexes]bool, budget int, visit func(Candidate) bool) (done bool, steps int) {
 	g := &generator{s: s, d: dict.Words(), ctx: ctx, visit: visit, first: s.placed == 0,
-		bonus: map[uint64]int{}, budget: budget}
-	for _, t := range s.racks[seat][:s.nrack[seat]] {
+		bonus: map[uint64]int{}, budget: budget, zone: zone}
+	for _, t := range rack {
 		if t == Blank {
 			g.have[0]++
 		} else {
@@ -227,10 +249,13 @@ func (g *generator) step(h Hex, n dict.Node) {
 		g.pop(h, t, false)
 		return
 	}
-	if g.left == 0 {
+	if g.left == 0 || g.zone != nil && !g.zone[h] {
 		return
 	}
 	next := g.d.Next(n)
+	if g.have[0] == 0 {
+		next &= g.haveMask
+	}
 	for next != 0 {
 		i := bits.TrailingZeros32(next)
 		next &= next - 1
@@ -329,9 +354,11 @@ func (g *generator) after(h Hex, m dict.Node) {
 	if rest == 0 {
 		return
 	}
-	for _, o := range g.owed {
-		if !g.onPath[o] && h.Distance(o) > rest {
-			return // a tile the word must use is out of reach
+	if g.missing > 0 {
+		for _, o := range g.owed {
+			if !g.onPath[o] && int(hexDist[h][o]) > rest {
+				return // a tile the word must use is out of reach
+			}
 		}
 	}
 	// The letters that may come next, and whether an empty hex can take one of them.
@@ -343,13 +370,13 @@ func (g *generator) after(h Hex, m dict.Node) {
 		}
 		t := g.s.board[nb]
 		empty := t == NoTile
-		if empty && !newOK || !empty && next&letterBit(t.Letter()) == 0 {
+		if empty && (!newOK || g.zone != nil && !g.zone[nb]) || !empty && next&letterBit(t.Letter()) == 0 {
 			continue
 		}
 		if g.usedOld == 0 && empty && (int(g.dist[nb]) > g.left || int(g.dist[nb]) > rest-1) {
 			continue // no tile on the board within reach
 		}
-		if !g.reachable(nb, rest-1) {
+		if g.missing > 0 && !g.reachable(nb, rest-1) {
 			continue
 		}
 		g.step(nb, m)
@@ -363,7 +390,7 @@ func (g *generator) after(h Hex, m dict.Node) {
 // rest hexes of nb.
 func (g *generator) reachable(nb Hex, rest int) bool {
 	for _, o := range g.owed {
-		if o != nb && !g.onPath[o] && nb.Distance(o) > rest {
+		if o != nb && !g.onPath[o] && int(hexDist[nb][o]) > rest {
 			return false
 		}
 	}
@@ -394,6 +421,9 @@ func (g *generator) emit() {
 		Score: g.score + bonus,
 		Bonus: bonus,
 		Tiles: g.news,
+	}
+	for i, n := range g.have {
+		c.kept[i] = int8(n)
 	}
 	if !g.visit(c) {
 		g.stopped = true
@@ -463,6 +493,9 @@ func (g *generator) emitFirst(word []Tile, score int) {
 		dirs[i] = E
 	}
 	c := Candidate{Move: Move{Kind: Play, Start: Centre, Path: dirs[:n-1], Tiles: word}, Score: score, Tiles: n}
+	for i, n := range g.have {
+		c.kept[i] = int8(n)
+	}
 	if !g.visit(c) {
 		g.stopped = true
 		return
@@ -471,8 +504,8 @@ func (g *generator) emitFirst(word []Tile, score int) {
 		// Centre, then round X = the hex east of the centre: NW of X, NE of X, E of X, SE of X,
 		// SW of X (the centre is W of X); a seventh tile goes on SW of SW of X.
 		copy(dirs[:], firstRing[:n-1])
-		c := Candidate{Move: Move{Kind: Play, Start: Centre, Path: dirs[:n-1], Tiles: word},
-			Score: score + 3, Bonus: 3, Tiles: n}
+		c.Move.Path = dirs[:n-1]
+		c.Score, c.Bonus = score+3, 3
 		if !g.visit(c) {
 			g.stopped = true
 		}
