@@ -113,4 +113,3 @@ func (s *State) noPlay(seat rules.Seat) string {
 	}
 	return Move{Kind: Exchange, Give: rack[:n]}.String()
 }
-
