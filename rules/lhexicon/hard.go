@@ -39,12 +39,12 @@ type hardParams struct {
 var hardDefault = hardParams{
 	leaveW:    0.5,
 	keep:      40,
-	look:      10,
+	look:      8,
 	samples:   2,
 	zoneR:     2,
 	base:      18,
 	threatW:   0.8,
-	replyStep: 2_000_000,
+	replyStep: 1_600_000,
 }
 
 // hardBot is Hard with other settings, for measuring them.
@@ -92,7 +92,8 @@ func (p hardParams) move(ctx context.Context, s *State, seat rules.Seat, rng *ra
 			racks = append(racks, drawRack(pool, s.nrack[opp], rng))
 		}
 	}
-	budget := p.replyStep
+	// Each reply search gets an equal share of the steps, so that every play is judged alike.
+	budget := p.replyStep / (p.look * len(racks))
 	best, bestV := 0, 0.0
 	for i := range min(p.look, len(cands)) {
 		if ctx.Err() != nil {
@@ -100,9 +101,9 @@ func (p hardParams) move(ctx context.Context, s *State, seat rules.Seat, rng *ra
 		}
 		var v float64
 		if exact {
-			v = p.endValue(ctx, s, seat, opp, cands[i], pool, &budget)
+			v = p.endValue(ctx, s, seat, opp, cands[i], pool, budget)
 		} else {
-			v = cands[i].v - p.threatW*p.threat(ctx, s, seat, cands[i].c, racks, &budget)
+			v = cands[i].v - p.threatW*p.threat(ctx, s, seat, cands[i].c, racks, budget)
 		}
 		if i == 0 || v > bestV {
 			best, bestV = i, v
@@ -133,7 +134,7 @@ func (p hardParams) candidates(ctx context.Context, s *State, seat rules.Seat) [
 }
 
 // threat is the mean, over racks, of what the best reply near c's tiles scores above base.
-func (p hardParams) threat(ctx context.Context, s *State, seat rules.Seat, c Candidate, racks [][]Tile, budget *int) float64 {
+func (p hardParams) threat(ctx context.Context, s *State, seat rules.Seat, c Candidate, racks [][]Tile, budget int) float64 {
 	after, err := s.ApplyMove(seat, c.Move)
 	if err != nil || after.over {
 		return 0
@@ -141,15 +142,11 @@ func (p hardParams) threat(ctx context.Context, s *State, seat rules.Seat, c Can
 	zone := zoneNear(s, after, c.Move, p.zoneR)
 	total := 0.0
 	for _, rack := range racks {
-		if *budget <= 0 {
-			break
-		}
 		best := 0
-		_, steps := after.search(ctx, rack, &zone, *budget, func(r Candidate) bool {
+		after.search(ctx, rack, &zone, budget, func(r Candidate) bool {
 			best = max(best, r.Score)
 			return true
 		})
-		*budget -= steps
 		total += max(0, float64(best)-p.base)
 	}
 	return total / float64(len(racks))
@@ -157,7 +154,7 @@ func (p hardParams) threat(ctx context.Context, s *State, seat rules.Seat, c Can
 
 // endValue judges c when the bank is empty and the opponent's rack is known: the lead after c and
 // the opponent's best reply, and who wins when either ends the game.
-func (p hardParams) endValue(ctx context.Context, s *State, seat, opp rules.Seat, c valued, rack []Tile, budget *int) float64 {
+func (p hardParams) endValue(ctx context.Context, s *State, seat, opp rules.Seat, c valued, rack []Tile, budget int) float64 {
 	after, err := s.ApplyMove(seat, c.c.Move)
 	if err != nil {
 		return c.v
@@ -168,15 +165,12 @@ func (p hardParams) endValue(ctx context.Context, s *State, seat, opp rules.Seat
 	}
 	var reply Candidate
 	found := false
-	if *budget > 0 {
-		_, steps := after.search(ctx, rack, nil, *budget, func(r Candidate) bool {
-			if !found || r.Score > reply.Score {
-				reply, found = r.Clone(), true
-			}
-			return true
-		})
-		*budget -= steps
-	}
+	after.search(ctx, rack, nil, budget, func(r Candidate) bool {
+		if !found || r.Score > reply.Score {
+			reply, found = r.Clone(), true
+		}
+		return true
+	})
 	if !found {
 		return lead + p.leaveW*leaveValue(&c.c.kept)
 	}
