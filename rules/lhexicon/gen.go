@@ -79,7 +79,7 @@ type generator struct {
 // SearchBudget bounds the steps of one search by the bots (Generate with a budget): a search that
 // reaches it stops with what it has found, so that a bot's move does not depend on the machine's
 // speed, and a position with an enormous number of plays still gets an answer in time.
-const SearchBudget = 4_000_000
+const SearchBudget = 3_000_000
 
 // spellLen returns the number of letters a tile spells: 2 for Qu, else 1.
 func spellLen(t Tile) int {

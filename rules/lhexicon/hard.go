@@ -37,7 +37,7 @@ type hardParams struct {
 
 // hardDefault are Hard's settings.
 var hardDefault = hardParams{
-	leaveW:    0.5,
+	leaveW:    0.3,
 	keep:      40,
 	look:      8,
 	samples:   2,
