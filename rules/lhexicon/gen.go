@@ -354,10 +354,17 @@ func (g *generator) after(h Hex, m dict.Node) {
 	if rest == 0 {
 		return
 	}
+	// far lists the tiles the word still owes by the rule of contact (with repeats).
+	var far [6 * RackSize]Hex
+	nFar := 0
 	if g.missing > 0 {
 		for _, o := range g.owed {
-			if !g.onPath[o] && int(hexDist[h][o]) > rest {
-				return // a tile the word must use is out of reach
+			if !g.onPath[o] {
+				if int(hexDist[h][o]) > rest {
+					return // a tile the word must use is out of reach
+				}
+				far[nFar] = o
+				nFar++
 			}
 		}
 	}
@@ -376,7 +383,7 @@ func (g *generator) after(h Hex, m dict.Node) {
 		if g.usedOld == 0 && empty && (int(g.dist[nb]) > g.left || int(g.dist[nb]) > rest-1) {
 			continue // no tile on the board within reach
 		}
-		if g.missing > 0 && !g.reachable(nb, rest-1) {
+		if nFar > 0 && !reachable(far[:nFar], nb, rest-1) {
 			continue
 		}
 		g.step(nb, m)
@@ -386,11 +393,10 @@ func (g *generator) after(h Hex, m dict.Node) {
 	}
 }
 
-// reachable reports whether every tile owed by the rule of contact, other than nb, lies within
-// rest hexes of nb.
-func (g *generator) reachable(nb Hex, rest int) bool {
-	for _, o := range g.owed {
-		if o != nb && !g.onPath[o] && int(hexDist[nb][o]) > rest {
+// reachable reports whether every tile of owed other than nb lies within rest hexes of nb.
+func reachable(owed []Hex, nb Hex, rest int) bool {
+	for _, o := range owed {
+		if o != nb && int(hexDist[nb][o]) > rest {
 			return false
 		}
 	}

@@ -105,6 +105,9 @@ func (p hardParams) move(ctx context.Context, s *State, seat rules.Seat, rng *ra
 		} else {
 			v = cands[i].v - p.threatW*p.threat(ctx, s, seat, cands[i].c, racks, budget)
 		}
+		if ctx.Err() != nil {
+			break // the replies were cut short: v is no judgement
+		}
 		if i == 0 || v > bestV {
 			best, bestV = i, v
 		}
