@@ -15,7 +15,8 @@ import (
 // move depends on the rng and the state only) and searches the replies whose new tiles lie near
 // the play's; when the bank is empty the unseen tiles are the opponents' racks, so it searches the
 // reply exactly, and weighs ending the game by who then wins. It challenges like Greedy. Its own
-// search stops after SearchBudget steps and the replies after replyBudget steps in all.
+// search stops after SearchBudget steps and the reply searches after hardDefault.replyStep steps
+// in all (or when ctx is done: then it plays the best judged so far).
 type Hard struct{}
 
 // Move returns Hard's move for seat.
@@ -47,19 +48,13 @@ var hardDefault = hardParams{
 	replyStep: 1_600_000,
 }
 
-// hardBot is Hard with other settings, for measuring them.
-type hardBot struct{ p hardParams }
-
-func (b hardBot) Move(ctx context.Context, e rules.Engine, seat rules.Seat, rng *rand.Rand) string {
-	return b.p.move(ctx, e.(*State), seat, rng)
-}
-
 // valued is a play with Hard's estimate of its worth.
 type valued struct {
 	c Candidate
 	v float64
 }
 
+// byValue orders plays best first.
 func byValue(a, b valued) int {
 	switch {
 	case a.v > b.v:
@@ -70,6 +65,7 @@ func byValue(a, b valued) int {
 	return 0
 }
 
+// move is Hard's move with settings p.
 func (p hardParams) move(ctx context.Context, s *State, seat rules.Seat, rng *rand.Rand) string {
 	if m, ok := s.respond(seat, true); ok {
 		return m
