@@ -141,9 +141,10 @@ func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit
 	return s.search(ctx, s.racks[seat][:s.nrack[seat]], nil, budget, visit)
 }
 
-// search is generate for any rack (a guess at an opponent's), placing new tiles only on the hexes
-// of zone when zone is not nil.
+// search is generate for any rack of at most RackSize tiles (a guess at an opponent's; only the
+// first RackSize count), placing new tiles only on the hexes of zone when zone is not nil.
 func (s *State) search(ctx context.Context, rack []Tile, zone *[NumHexes]bool, budget int, visit func(Candidate) bool) (done bool, steps int) {
+	rack = rack[:min(len(rack), RackSize)]
 	g := &generator{s: s, d: dict.Words(), ctx: ctx, visit: visit, first: s.placed == 0,
 		bonus: map[uint64]int{}, budget: budget, zone: zone}
 	for _, t := range rack {
