@@ -2,9 +2,7 @@ package lhexicon
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/lhexicon/dict"
@@ -19,16 +17,6 @@ type Easy struct{}
 // SearchBudget steps: then it plays the best of the plays found (see docs/performance.md for how
 // often that happens).
 type Greedy struct{}
-
-// Hard plays the play with the best score plus the value of the tiles it keeps (see leaveValue),
-// less a penalty for leaving a trap that the next player could close; it challenges like Greedy.
-type Hard struct{}
-
-// leaveWeight is the weight of the tiles kept against the points of the play, for Hard.
-const leaveWeight = 0.15
-
-// hardKeep is how many of its best plays Hard keeps while searching.
-const hardKeep = 200
 
 // easySample is how many short plays Easy collects before it chooses.
 const easySample = 40
@@ -97,58 +85,6 @@ func (s *State) bestPlay(ctx context.Context, seat rules.Seat, budget int, rng *
 	return best, found
 }
 
-// Move returns Hard's move for seat.
-func (Hard) Move(ctx context.Context, e rules.Engine, seat rules.Seat, _ *rand.Rand) string {
-	s := e.(*State)
-	if m, ok := s.respond(seat, true); ok {
-		return m
-	}
-	rack := s.Rack(seat)
-	type scored struct {
-		c Candidate
-		v float64
-	}
-	// The plays with the best score plus leave are kept, a few hundred at most.
-	var all []scored
-	byValue := func(a, b scored) int {
-		switch {
-		case a.v > b.v:
-			return -1
-		case a.v < b.v:
-			return 1
-		}
-		return 0
-	}
-	floor := math.Inf(-1)
-	s.generate(ctx, seat, SearchBudget, func(c Candidate) bool {
-		v := float64(c.Score) + leaveWeight*leaveValue(leave(rack, c.Move, &s.board))
-		if v <= floor {
-			return true
-		}
-		all = append(all, scored{c.Clone(), v})
-		if len(all) >= 2*hardKeep {
-			slices.SortStableFunc(all, byValue)
-			all = all[:hardKeep]
-			floor = all[hardKeep-1].v
-		}
-		return true
-	})
-	if len(all) == 0 {
-		return s.noPlay(seat)
-	}
-	slices.SortStableFunc(all, byValue)
-	// The trap danger is weighed for the best few only: it needs the board after the play. Alone,
-	// a trap left open is the player's own to close, so it is no danger.
-	best, bestV := all[0].c, all[0].v
-	for i := 0; i < len(all) && i < 12 && s.seats > 1 && ctx.Err() == nil; i++ {
-		v := all[i].v - 0.3*float64(s.openTrapThreat(seat, all[i].c.Move))
-		if i == 0 || v > bestV {
-			best, bestV = all[i].c, v
-		}
-	}
-	return best.Move.String()
-}
-
 // respond answers a word that may be challenged, when seat may challenge it: a bot that checks
 // challenges a word that is not in the dictionary and accepts the others; one that does not
 // accepts. It returns false when there is nothing to answer, or when seat is to play anyway and
@@ -176,84 +112,4 @@ func (s *State) noPlay(seat rules.Seat) string {
 		return "pass"
 	}
 	return Move{Kind: Exchange, Give: rack[:n]}.String()
-}
-
-// leave returns the rack tiles a play keeps.
-func leave(rack []Tile, m Move, board *[NumHexes]Tile) []Tile {
-	rest := append([]Tile(nil), rack...)
-	hexes, _ := m.Cells()
-	for i, h := range hexes {
-		if board[h] != NoTile {
-			continue
-		}
-		t := m.Tiles[i]
-		if t.IsBlank() {
-			t = Blank
-		}
-		if j := indexTile(rest, t); j >= 0 {
-			rest = append(rest[:j], rest[j+1:]...)
-		}
-	}
-	return rest
-}
-
-// leaveValue is a guess at what tiles kept are worth for the coming turns: blanks are good, a mix
-// of vowels and consonants is good, duplicates and the Qu and heavy letters are awkward.
-func leaveValue(rest []Tile) float64 {
-	v, vowels := 0.0, 0
-	var seen [28]int
-	for _, t := range rest {
-		if t == Blank {
-			v += 6
-			continue
-		}
-		seen[t]++
-		if seen[t] > 1 {
-			v -= 2
-		}
-		switch t {
-		case LetterTile('a'), LetterTile('e'), LetterTile('i'), LetterTile('o'), LetterTile('u'):
-			vowels++
-		case LetterTile('s'):
-			v += 2
-		case QU, LetterTile('j'), LetterTile('x'), LetterTile('z'), LetterTile('v'), LetterTile('w'):
-			v -= 2
-		}
-	}
-	if n := len(rest); n > 0 {
-		ideal := float64(n) * 0.4
-		d := float64(vowels) - ideal
-		v -= d * d
-	}
-	return v
-}
-
-// openTrapThreat estimates the trap bonus the next player could take after seat plays m: the
-// largest region of empty hexes that touches the edge in one hex only, which one tile there
-// would close (3 points for each of its other hexes).
-func (s *State) openTrapThreat(seat rules.Seat, m Move) int {
-	p, err := s.checkPlay(seat, m)
-	if err != nil {
-		return 0
-	}
-	after := s.board
-	for i, h := range p.hexes {
-		after[h] = p.tiles[i]
-	}
-	var r regions
-	r.label(&after)
-	// A region whose edge hexes are a single hex becomes a trap when a tile goes there.
-	var edgeCount [NumHexes + 1]int
-	for h := range Hex(NumHexes) {
-		if c := r.comp[h]; c != 0 && onEdge[h] {
-			edgeCount[c]++
-		}
-	}
-	threat := 0
-	for c := 1; c <= r.n; c++ {
-		if edgeCount[c] == 1 && r.size[c] > 1 {
-			threat = max(threat, 3*(int(r.size[c])-1))
-		}
-	}
-	return threat
 }

@@ -60,11 +60,16 @@
 //
 // The generator searches depth first along paths of hexes, guided by the dictionary's prefixes
 // (dict.Node), from every hex from which a tile on the board can still be reached with the tiles
-// left; the rule of contact is checked on each word found, the trap bonus computed once per set
-// of new hexes. Blanks are tried as every letter. The first play is searched without the board:
-// every word of the rack, laid straight from the centre, and curled round a hex (a trap of one)
-// when it has six tiles or more, which covers every score a first play can make. Greedy plays the
-// best score; Hard adds a value for the tiles kept and subtracts the largest trap the next player
-// could close; Easy plays a short word. Bots stop after SearchBudget steps, so their moves do not
-// depend on the machine, or when their context is done, with the best play found so far.
+// left; a neighbour is tried only when a tile held (or a blank) can follow the prefix there, and
+// the rule of contact is counted as the path grows; the trap bonus is computed once per set of new
+// hexes. Blanks are tried as every letter. The first play is searched without the board: every
+// word of the rack, laid straight from the centre, and curled round a hex (a trap of one) when it
+// has six tiles or more, which covers every score a first play can make. Greedy plays the best
+// score; Easy plays a short word. Hard keeps its best plays by score plus the value of the tiles
+// kept, then, for the best few, searches the next player's replies near the new tiles with racks
+// drawn from the tiles it cannot see, and counts the best reply's points above the usual against
+// the play; when the bank is empty it knows the opponent's rack, searches the whole reply and
+// weighs who wins when a play ends the game. Bots stop after a fixed number of steps
+// (SearchBudget for their own search), so their moves do not depend on the machine, or when their
+// context is done, with the best play found so far.
 package lhexicon

@@ -16,6 +16,8 @@ type Candidate struct {
 	Bonus int
 	// Tiles is the number of tiles the play places.
 	Tiles int
+	// kept counts the rack tiles the play keeps, by letter (1 to 27; 0 for blanks).
+	kept [28]int8
 }
 
 // Clone returns a copy that owns its slices.
@@ -35,13 +37,16 @@ type generator struct {
 	ctx   context.Context
 	visit func(Candidate) bool
 
-	have   [28]int // rack tiles by letter (1 to 27); have[0] is blanks
-	left   int     // rack tiles not yet placed
-	dist   [NumHexes]int8
-	first  bool
-	before regions
-	bonus  map[uint64]int
-	zob    uint64
+	have [28]int // rack tiles by letter (1 to 27); have[0] is blanks
+	// haveMask holds the letters of the letter tiles left, as dict.Next's bits (the Qu tile as
+	// q): a hex whose letters cannot follow the prefix is not tried.
+	haveMask uint32
+	left     int // rack tiles not yet placed
+	dist     [NumHexes]int8
+	first    bool
+	before   regions
+	bonus    map[uint64]int
+	zob      uint64
 
 	path    []Hex
 	tiles   []Tile
@@ -55,6 +60,16 @@ type generator struct {
 	// owed lists, for each new tile of the path, the tiles on the board it touches: each must be
 	// on the path by the end (the rule of contact).
 	owed []Hex
+	// owedBy counts, for each tile on the board, the new tiles of the path it touches; missing
+	// counts those of them not on the path: the rule of contact holds when it is 0.
+	owedBy  [NumHexes]uint8
+	missing int
+	// occupied lists, for each hex, its neighbours that hold a tile.
+	occupied  [NumHexes][6]Hex
+	nOccupied [NumHexes]uint8
+
+	// zone, when not nil, holds the hexes where new tiles may go.
+	zone *[NumHexes]bool
 
 	nodes   int
 	budget  int
@@ -64,7 +79,7 @@ type generator struct {
 // SearchBudget bounds the steps of one search by the bots (Generate with a budget): a search that
 // reaches it stops with what it has found, so that a bot's move does not depend on the machine's
 // speed, and a position with an enormous number of plays still gets an answer in time.
-const SearchBudget = 4_000_000
+const SearchBudget = 3_000_000
 
 // spellLen returns the number of letters a tile spells: 2 for Qu, else 1.
 func spellLen(t Tile) int {
@@ -72,6 +87,26 @@ func spellLen(t Tile) int {
 		return 2
 	}
 	return 1
+}
+
+// letterBit returns the bit of dict.Next's letter set that letter tile l (1 to 27) starts with:
+// the Qu tile's is q's.
+func letterBit(l Tile) uint32 {
+	if l == QU {
+		return 1 << ('q' - 'a')
+	}
+	return 1 << (l - 1)
+}
+
+// hexDist holds the distance between every two hexes, for the search's reach checks.
+var hexDist [NumHexes][NumHexes]int8
+
+func init() {
+	for h := range Hex(NumHexes) {
+		for g := range Hex(NumHexes) {
+			hexDist[h][g] = int8(h.Distance(g))
+		}
+	}
 }
 
 // zobrist holds a random key per hex; a set of new hexes is the XOR of its keys.
@@ -103,13 +138,21 @@ func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit
 	if seat < 0 || int(seat) >= s.seats {
 		return true, 0
 	}
+	return s.search(ctx, s.racks[seat][:s.nrack[seat]], nil, budget, visit)
+}
+
+// search is generate for any rack of at most RackSize tiles (a guess at an opponent's; only the
+// first RackSize count), placing new tiles only on the hexes of zone when zone is not nil.
+func (s *State) search(ctx context.Context, rack []Tile, zone *[NumHexes]bool, budget int, visit func(Candidate) bool) (done bool, steps int) {
+	rack = rack[:min(len(rack), RackSize)]
 	g := &generator{s: s, d: dict.Words(), ctx: ctx, visit: visit, first: s.placed == 0,
-		bonus: map[uint64]int{}, budget: budget}
-	for _, t := range s.racks[seat][:s.nrack[seat]] {
+		bonus: map[uint64]int{}, budget: budget, zone: zone}
+	for _, t := range rack {
 		if t == Blank {
 			g.have[0]++
 		} else {
 			g.have[t]++
+			g.haveMask |= letterBit(t)
 		}
 		g.left++
 	}
@@ -122,6 +165,14 @@ func (s *State) generate(ctx context.Context, seat rules.Seat, budget int, visit
 	}
 	g.distances()
 	g.before.label(&s.board)
+	for h := range Hex(NumHexes) {
+		for _, nb := range neighbour[h] {
+			if nb != NoHex && s.board[nb] != NoTile {
+				g.occupied[h][g.nOccupied[h]] = nb
+				g.nOccupied[h]++
+			}
+		}
+	}
 	// Paths start on the board's tiles first, then on the empty hexes nearest to them, so that a
 	// search cut short by its budget has tried every anchor of the commonest plays.
 	for d := range g.left + 1 {
@@ -199,10 +250,13 @@ func (g *generator) step(h Hex, n dict.Node) {
 		g.pop(h, t, false)
 		return
 	}
-	if g.left == 0 {
+	if g.left == 0 || g.zone != nil && !g.zone[h] {
 		return
 	}
 	next := g.d.Next(n)
+	if g.have[0] == 0 {
+		next &= g.haveMask
+	}
 	for next != 0 {
 		i := bits.TrailingZeros32(next)
 		next &= next - 1
@@ -223,10 +277,14 @@ func (g *generator) step(h Hex, n dict.Node) {
 func (g *generator) tryTile(h Hex, l Tile, m dict.Node) {
 	if l != LetterTile('q') && g.have[l] > 0 {
 		g.have[l]--
+		if g.have[l] == 0 {
+			g.haveMask &^= letterBit(l)
+		}
 		g.push(h, l, true, m)
 		g.after(h, m)
 		g.pop(h, l, true)
 		g.have[l]++
+		g.haveMask |= letterBit(l)
 	}
 	if g.have[0] > 0 {
 		g.have[0]--
@@ -244,14 +302,18 @@ func (g *generator) push(h Hex, t Tile, isNew bool, m dict.Node) {
 	g.onPath[h] = true
 	g.letters += spellLen(t)
 	g.score += t.Value()
-	if isNew {
-		g.left--
-		g.news++
-		g.zob ^= zobrist[h]
-		for _, nb := range neighbour[h] {
-			if nb != NoHex && g.s.board[nb] != NoTile {
-				g.owed = append(g.owed, nb)
-			}
+	if !isNew {
+		g.missing -= int(g.owedBy[h])
+		return
+	}
+	g.left--
+	g.news++
+	g.zob ^= zobrist[h]
+	for _, o := range g.occupied[h][:g.nOccupied[h]] {
+		g.owed = append(g.owed, o)
+		g.owedBy[o]++
+		if !g.onPath[o] {
+			g.missing++
 		}
 	}
 }
@@ -263,22 +325,26 @@ func (g *generator) pop(h Hex, t Tile, isNew bool) {
 	g.onPath[h] = false
 	g.letters -= spellLen(t)
 	g.score -= t.Value()
-	if isNew {
-		g.left++
-		g.news--
-		g.zob ^= zobrist[h]
-		for _, nb := range neighbour[h] {
-			if nb != NoHex && g.s.board[nb] != NoTile {
-				g.owed = g.owed[:len(g.owed)-1]
-			}
+	if !isNew {
+		g.missing += int(g.owedBy[h])
+		return
+	}
+	g.left++
+	g.news--
+	g.zob ^= zobrist[h]
+	for _, o := range g.occupied[h][:g.nOccupied[h]] {
+		g.owedBy[o]--
+		if !g.onPath[o] {
+			g.missing--
 		}
 	}
+	g.owed = g.owed[:len(g.owed)-int(g.nOccupied[h])]
 }
 
 // after is called with h just added to the path at node m: it reports the play if it is one and
 // goes on to the neighbours.
 func (g *generator) after(h Hex, m dict.Node) {
-	if g.d.IsWord(m) && g.letters >= 2 && g.news > 0 && g.usedOld > 0 && g.contactHolds() {
+	if g.d.IsWord(m) && g.letters >= 2 && g.news > 0 && g.usedOld > 0 && g.missing == 0 {
 		g.emit()
 		if g.stopped {
 			return
@@ -289,23 +355,36 @@ func (g *generator) after(h Hex, m dict.Node) {
 	if rest == 0 {
 		return
 	}
-	for _, o := range g.owed {
-		if !g.onPath[o] && h.Distance(o) > rest {
-			return // a tile the word must use is out of reach
+	// far lists the tiles the word still owes by the rule of contact (with repeats).
+	var far [6 * RackSize]Hex
+	nFar := 0
+	if g.missing > 0 {
+		for _, o := range g.owed {
+			if !g.onPath[o] {
+				if int(hexDist[h][o]) > rest {
+					return // a tile the word must use is out of reach
+				}
+				far[nFar] = o
+				nFar++
+			}
 		}
 	}
+	// The letters that may come next, and whether an empty hex can take one of them.
+	next := g.d.Next(m)
+	newOK := g.left > 0 && (next&g.haveMask != 0 || g.have[0] > 0 && next != 0)
 	for _, nb := range neighbour[h] {
 		if nb == NoHex || g.onPath[nb] {
 			continue
 		}
-		empty := g.s.board[nb] == NoTile
-		if empty && g.left == 0 {
+		t := g.s.board[nb]
+		empty := t == NoTile
+		if empty && (!newOK || g.zone != nil && !g.zone[nb]) || !empty && next&letterBit(t.Letter()) == 0 {
 			continue
 		}
 		if g.usedOld == 0 && empty && (int(g.dist[nb]) > g.left || int(g.dist[nb]) > rest-1) {
 			continue // no tile on the board within reach
 		}
-		if !g.reachable(nb, rest-1) {
+		if nFar > 0 && !reachable(far[:nFar], nb, rest-1) {
 			continue
 		}
 		g.step(nb, m)
@@ -315,27 +394,11 @@ func (g *generator) after(h Hex, m dict.Node) {
 	}
 }
 
-// reachable reports whether every tile owed by the rule of contact, other than nb, lies within
-// rest hexes of nb.
-func (g *generator) reachable(nb Hex, rest int) bool {
-	for _, o := range g.owed {
-		if o != nb && !g.onPath[o] && nb.Distance(o) > rest {
+// reachable reports whether every tile of owed other than nb lies within rest hexes of nb.
+func reachable(owed []Hex, nb Hex, rest int) bool {
+	for _, o := range owed {
+		if o != nb && int(hexDist[nb][o]) > rest {
 			return false
-		}
-	}
-	return true
-}
-
-// contactHolds reports whether every tile on the board touching a new tile of the path is on it.
-func (g *generator) contactHolds() bool {
-	for i, h := range g.path {
-		if !g.isNew[i] {
-			continue
-		}
-		for _, nb := range neighbour[h] {
-			if nb != NoHex && g.s.board[nb] != NoTile && !g.onPath[nb] {
-				return false
-			}
 		}
 	}
 	return true
@@ -365,6 +428,9 @@ func (g *generator) emit() {
 		Score: g.score + bonus,
 		Bonus: bonus,
 		Tiles: g.news,
+	}
+	for i, n := range g.have {
+		c.kept[i] = int8(n)
 	}
 	if !g.visit(c) {
 		g.stopped = true
@@ -434,6 +500,9 @@ func (g *generator) emitFirst(word []Tile, score int) {
 		dirs[i] = E
 	}
 	c := Candidate{Move: Move{Kind: Play, Start: Centre, Path: dirs[:n-1], Tiles: word}, Score: score, Tiles: n}
+	for i, n := range g.have {
+		c.kept[i] = int8(n)
+	}
 	if !g.visit(c) {
 		g.stopped = true
 		return
@@ -442,8 +511,8 @@ func (g *generator) emitFirst(word []Tile, score int) {
 		// Centre, then round X = the hex east of the centre: NW of X, NE of X, E of X, SE of X,
 		// SW of X (the centre is W of X); a seventh tile goes on SW of SW of X.
 		copy(dirs[:], firstRing[:n-1])
-		c := Candidate{Move: Move{Kind: Play, Start: Centre, Path: dirs[:n-1], Tiles: word},
-			Score: score + 3, Bonus: 3, Tiles: n}
+		c.Move.Path = dirs[:n-1]
+		c.Score, c.Bonus = score+3, 3
 		if !g.visit(c) {
 			g.stopped = true
 		}
