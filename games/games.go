@@ -26,9 +26,11 @@ import (
 
 	colorettaplay "github.com/arcade/arcade/games/coloretta"
 	disconplay "github.com/arcade/arcade/games/discon"
+	flicflacplay "github.com/arcade/arcade/games/flicflac"
 	stonetowersplay "github.com/arcade/arcade/games/stonetowers"
 	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/discon"
+	"github.com/arcade/arcade/rules/flicflac"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
 
@@ -51,6 +53,7 @@ func All() []Entry {
 		{Game: stonetowers.Game, Board: stonetowersplay.NewBoard, Load: stonetowersplay.NewDriver},
 		{Game: discon.Game, Board: disconplay.NewBoard, Load: disconplay.NewDriver},
 		{Game: coloretta.Game, Board: colorettaplay.NewBoard, Load: colorettaplay.NewDriver},
+		{Game: flicflac.Game, Board: flicflacplay.NewBoard, Load: flicflacplay.NewDriver},
 	}
 }
 
