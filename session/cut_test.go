@@ -39,8 +39,9 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 	coEnd, _ := colorettaPlay(t, 3, nil, func(_ int, v coloretta.View) bool { return v.Over })
 	co5End, _ := colorettaPlay(t, 5, nil, func(_ int, v coloretta.View) bool { return v.Over })
 	co5Round, _ := colorettaPlay(t, 5, nil, func(_ int, v coloretta.View) bool { return v.RoundEnded })
+	ff, ffEnd := flicflacMid(t, 40), flicflacEnd(t)
 	out := map[string]rooms.Snapshot{}
-	for name, snap := range map[string]rooms.Snapshot{"stonetowers": st, "discon": dc, "coloretta": co} {
+	for name, snap := range map[string]rooms.Snapshot{"stonetowers": st, "discon": dc, "coloretta": co, "flicflac": ff} {
 		out[name+"/bots"] = withBots(snap)
 		gone := snap
 		gone.Seats = append([]rooms.SeatInfo(nil), snap.Seats...)
@@ -56,7 +57,8 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 	unrated.Phase, unrated.Unrated = rooms.Finished, true
 	unrated.Outcome.Over, unrated.Outcome.Reason = true, "bob.the.builder left and did not come back"
 	out["stonetowers/unrated"] = unrated
-	for name, snap := range map[string]rooms.Snapshot{"stonetowers": stEnd, "discon": dcEnd, "coloretta": coEnd, "coloretta5": co5End} {
+	for name, snap := range map[string]rooms.Snapshot{"stonetowers": stEnd, "discon": dcEnd, "coloretta": coEnd, "coloretta5": co5End,
+		"flicflac": ffEnd} {
 		if snap.Phase != rooms.Finished {
 			t.Fatalf("%s: the game did not end", name)
 		}

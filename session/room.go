@@ -163,6 +163,7 @@ func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	r.cache.valid = false
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.msg = ""
+		r.labels = nil // a new match may name the seats otherwise (Flic Flac's shapes)
 	}
 	if !wasMine && r.yourTurn() && !r.noBell {
 		return tea.Batch(r.tick(), tea.Raw(bell))
@@ -530,6 +531,19 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 		return c.lines
 	}
 	s := &r.snap
+	bodyH := h - 3
+	var left []string
+	var boardW, panelW, margin int
+	if r.focus != focusRules {
+		// The board first: a board may learn from the view what its seats are called (SeatLabeler),
+		// which the header says.
+		left, boardW, panelW, margin = boardColumn(w, func(width int) []string {
+			if s.Phase == rooms.Waiting {
+				return r.waitingLines(st, width)
+			}
+			return r.board.View(s, st, width, bodyH)
+		})
+	}
 	header := st.Title.Render(s.GameName) + st.Dim.Render(" · room ") + st.Bold.Render(s.Code) +
 		st.Dim.Render(" · "+s.Phase.String())
 	right := "watching"
@@ -539,19 +553,12 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 	buf := draw.AppendFit(c.buf[:0], header, w-draw.TextWidth(right)-1)
 	buf = append(append(append(buf, ' '), right...), '\n')
 
-	bodyH := h - 3
 	if r.focus == focusRules {
 		// The rules take the whole body, the panel's columns too, so that their lines fit.
 		for _, l := range r.rulesLines(st, w, bodyH) {
 			buf = append(draw.AppendFit(buf, l, w), '\n')
 		}
 	} else {
-		left, boardW, panelW, margin := boardColumn(w, func(width int) []string {
-			if s.Phase == rooms.Waiting {
-				return r.waitingLines(st, width)
-			}
-			return r.board.View(s, st, width, bodyH)
-		})
 		if r.focus == focusPrompt {
 			left = r.withNotation(st, left, boardW, bodyH)
 		}
@@ -961,7 +968,9 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	}
 	lines := append([]string{st.Title.Render("GAME OVER")}, wrapKeepingParens(head, w)...)
 	if s.Outcome.Reason != "" && !s.Unrated {
-		lines = append(lines, st.Dim.Render(s.Outcome.Reason))
+		for _, l := range draw.Wrap(s.Outcome.Reason, w) { // Flic Flac's is long
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	lines = append(lines, r.ratingLines(st, w)...)
 	if id := s.Result.MatchID; id != "" {

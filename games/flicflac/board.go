@@ -60,12 +60,12 @@ func newBoard() *board {
 		Down:  key.NewBinding(key.WithKeys("down", "j")),
 		Left:  key.NewBinding(key.WithKeys("left", "h")),
 		Right: key.NewBinding(key.WithKeys("right", "l")),
-		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "pick/move")),
+		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
 		Next:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next")),
 		Back:  key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "take back")),
-		End:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end turn")),
+		End:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end")),
 	}}
-	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Back, b.keys.End}
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End} // n and u are told under the board
 	return b
 }
 
@@ -287,7 +287,9 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 		}
 	}
 	if snap.Phase == rooms.Finished {
-		more = append(more, st.Bold.Render("The game is over: "+v.Outcome.Reason))
+		for _, l := range draw.Wrap("The game is over: "+v.Outcome.Reason+".", width) {
+			more = append(more, st.Bold.Render(l))
+		}
 	}
 	more = append(more, legend(st, width)...)
 	if height <= 0 || len(lines)+1+len(more) <= height {

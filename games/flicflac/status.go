@@ -134,10 +134,10 @@ func (b *board) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
 				cs = append(cs, pieceTag(v, flicflac.PieceID{Seat: v.Turn, Colour: c}))
 			}
 		}
-		return "Captors' turn: move " + strings.Join(cs, " ") + ", e ends it",
+		return "captors' turn, move " + strings.Join(cs, " ") + ", e ends it",
 			"to move captors " + strings.Join(cs, " ")
 	}
-	return "Your turn: move pieces, e ends the turn", "to move"
+	return "move pieces, e ends the turn", "to move"
 }
 
 // Score is seat's captures.
