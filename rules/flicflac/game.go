@@ -10,7 +10,7 @@ import (
 var Game = rules.Game{
 	ID:       "flicflac",
 	Name:     "Flic Flac",
-	Summary:  "timed hex combat: pieces fly colours of the wheel to capture (2 players)",
+	Summary:  "timed hex combat on the colour wheel (2 players)",
 	MinSeats: 2,
 	MaxSeats: 2,
 	Options: []rules.Option{
