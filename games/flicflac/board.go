@@ -29,6 +29,7 @@ type board struct {
 	cur  int             // the cursor's cell in lay.cells
 	want int             // the column up and down aim for
 	sel  flicflac.Colour // the viewer's picked piece, -1 none
+	note string          // what the last key did not do, shown until the next key
 
 	// shapes is each seat's shape, as the last view said (SeatLabel has no snapshot).
 	shapes [2]flicflac.Shape
@@ -45,6 +46,7 @@ type frameKey struct {
 	view           *flicflac.View
 	cur            int
 	sel            flicflac.Colour
+	note           string
 	you            rules.Seat
 	phase          rooms.Phase
 	width, height  int
@@ -136,6 +138,7 @@ func (b *board) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
 		b.cur, b.want = i, b.lay.cells[i].col
 		return b.act(v, snap)
 	case tea.KeyPressMsg:
+		b.note = ""
 		return b.key(msg, v, snap)
 	}
 	return ""
@@ -257,11 +260,11 @@ func (b *board) takeBack(v *flicflac.View, snap *rooms.Snapshot) string {
 		}
 	}
 	if c < 0 {
-		if b.sel >= 0 {
-			b.sel = -1
-			return ""
+		if b.sel < 0 {
+			b.note = "Nothing to take back: put the cursor on a piece that moved."
 		}
-		c = 0 // the engine says that the blue piece has not moved
+		b.sel = -1
+		return ""
 	}
 	b.sel = -1
 	return flicflac.Move{Kind: flicflac.TakeBack, Colour: c}.String()
@@ -273,7 +276,7 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 		return nil
 	}
 	b.settle(v, snap)
-	k := frameKey{view: v, cur: b.cur, sel: b.sel, you: snap.You, phase: snap.Phase, width: width,
+	k := frameKey{view: v, cur: b.cur, sel: b.sel, note: b.note, you: snap.You, phase: snap.Phase, width: width,
 		height: height, noColor: st.NoColor, ascii: st.ASCII}
 	if b.last != nil && k == b.lastKey {
 		return b.last
@@ -351,6 +354,9 @@ func ownerName(snap *rooms.Snapshot, seat rules.Seat) string {
 
 // hint says what the keys do now.
 func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
+	if b.note != "" {
+		return b.note
+	}
 	if !myTurn(v, snap) {
 		return ""
 	}
@@ -361,7 +367,7 @@ func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
 	if v.CaptorsTurn {
 		return "Captors' turn: enter picks a captor · e ends it"
 	}
-	return "enter picks a piece · n next · u takes back · e ends"
+	return "enter picks · n next piece · u takes back · e ends"
 }
 
 // plural is one when n is 1, else many.

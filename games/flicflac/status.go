@@ -2,10 +2,12 @@ package flicflac
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/flicflac"
 	"github.com/arcade/arcade/session/draw"
 )
@@ -65,20 +67,23 @@ func (b *board) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string
 	return lines
 }
 
-// lastText says what the ends of the latest turn did: "bob: captured Rb Yc, +2 Cylinders;
-// Tumbling Wind".
+// lastText says what the latest turn did: "bob moved Y a1, R b1; ended, captured (R) (Y),
+// Blocks +2; Tumbling Wind".
 func lastText(v *flicflac.View, snap *rooms.Snapshot) string {
 	r := v.LastTurn
 	if r.Seat < 0 {
 		return ""
 	}
 	var parts []string
+	if moved := turnMoves(snap, r.Seat); moved != "" {
+		parts = append(parts, "moved "+moved)
+	}
 	if r.Captured != 0 {
 		var cs []string
 		for _, p := range flicflac.PiecesIn(r.Captured) {
 			cs = append(cs, pieceTag(v, p))
 		}
-		t := "captured " + strings.Join(cs, " ")
+		t := "ended, captured " + strings.Join(cs, " ")
 		for seat, n := range r.Scored {
 			if n > 0 {
 				t += fmt.Sprintf(", %s +%d", shapeName(v.Shapes[seat]), n)
@@ -86,7 +91,7 @@ func lastText(v *flicflac.View, snap *rooms.Snapshot) string {
 		}
 		parts = append(parts, t)
 	} else {
-		parts = append(parts, "no captures")
+		parts = append(parts, "ended, no captures")
 	}
 	if r.Event != flicflac.NoEvent {
 		e := r.Event.String()
@@ -102,7 +107,30 @@ func lastText(v *flicflac.View, snap *rooms.Snapshot) string {
 		}
 		parts = append(parts, "captors "+strings.Join(cs, " "))
 	}
-	return shortName(snap, r.Seat) + " ended: " + strings.Join(parts, "; ")
+	return shortName(snap, r.Seat) + " " + strings.Join(parts, "; ")
+}
+
+// turnMoves lists where seat's latest turn (its captors' turns with it) left the pieces it moved,
+// from the room's move log: "Y a1, R b1". A piece taken back and not moved again is left out.
+func turnMoves(snap *rooms.Snapshot, seat rules.Seat) string {
+	i := len(snap.Moves) - 1
+	for i >= 0 && snap.Moves[i].Seat != seat {
+		i--
+	}
+	var seen [flicflac.Colours]bool
+	var out []string
+	for ; i >= 0 && snap.Moves[i].Seat == seat; i-- {
+		m, err := flicflac.ParseMove(snap.Moves[i].Move)
+		if err != nil || m.Kind == flicflac.End || seen[m.Colour] {
+			continue
+		}
+		seen[m.Colour] = true
+		if m.Kind == flicflac.Place {
+			out = append(out, string(m.Colour.Letter())+" "+m.To)
+		}
+	}
+	slices.Reverse(out)
+	return strings.Join(out, ", ")
 }
 
 // pieceTag names a piece as the board draws it at home: "(R)" the red cylinder, "[R]" the red
