@@ -38,6 +38,9 @@ type board struct {
 	// What View drew last, drawn again only when something it shows has changed.
 	last    []string
 	lastKey frameKey
+	// What Status returned last, for the same key.
+	status    []string
+	statusKey statusKey
 }
 
 // frameKey is what a frame shows besides the styles' looks: the view (a new one at every move),

@@ -57,6 +57,10 @@ func (b *board) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string
 		return nil
 	}
 	b.shapes, b.known = v.Shapes, true
+	k := statusKey{view: v, width: width, noColor: st.NoColor, ascii: st.ASCII, moves: len(snap.Moves)}
+	if b.status != nil && k == b.statusKey {
+		return b.status // the clock's ticks redraw the panel every second; the status is the same
+	}
 	lines := []string{turnLine(v)}
 	if m := movedLine(v); m != "" {
 		lines = append(lines, m)
@@ -64,7 +68,15 @@ func (b *board) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string
 	if last := lastText(v, snap); last != "" {
 		lines = append(lines, draw.Wrap("Last: "+last, width)...)
 	}
+	b.status, b.statusKey = lines, k
 	return lines
+}
+
+// statusKey is what the status lines depend on besides the players' names.
+type statusKey struct {
+	view           *flicflac.View
+	width, moves   int
+	noColor, ascii bool
 }
 
 // lastText says what the latest turn did: "bob moved Y a1, R b1; ended, captured (R) (Y),
