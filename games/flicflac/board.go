@@ -38,6 +38,7 @@ type board struct {
 	// What View drew last, drawn again only when something it shows has changed.
 	last    []string
 	lastKey frameKey
+	rows    rowCache
 	// What Status returned last, for the same key.
 	status    []string
 	statusKey statusKey

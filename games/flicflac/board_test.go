@@ -1,6 +1,7 @@
 package flicflac
 
 import (
+	"context"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -230,5 +231,30 @@ func TestMarkerChanges(t *testing.T) {
 			t.Fatalf("the marker %q is not on the panel:\n%s", m, panel)
 		}
 		prev = m
+	}
+}
+
+// TestRowsRedrawn: a board that keeps its rows from frame to frame draws what a new board draws,
+// move after move.
+func TestRowsRedrawn(t *testing.T) {
+	snap, state := fresh(t, 0)
+	kept := newBoard()
+	st := *draw.NewStyles(false, false)
+	for i := 0; i < 60 && !state.Outcome().Over; i++ {
+		seat := state.ToMove()[0]
+		mv := flicflac.Greedy{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(1, uint64(i))))
+		n, err := state.Apply(seat, mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state = n.(*flicflac.State)
+		snap.View, snap.ToMove = state.View(0), state.ToMove()
+		press(kept, &snap, "n")
+		got := kept.View(&snap, st, colW, colH)
+		fresh := newBoard()
+		fresh.lay, fresh.cur, fresh.want, fresh.sel = kept.lay, kept.cur, kept.want, kept.sel
+		if want := fresh.View(&snap, st, colW, colH); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("move %d %q: kept rows differ:\n%s\nwant\n%s", i, mv, plainLines(got), plainLines(want))
+		}
 	}
 }

@@ -154,48 +154,76 @@ func (b *board) boardLines(v *flicflac.View, l *layout, st draw.Styles, seated b
 		}
 	}
 	lines := make([]string, 0, l.lines)
-	var line strings.Builder
+	rc := &b.rows
+	if rc.lay != l || rc.noColor != st.NoColor || rc.ascii != st.ASCII {
+		*rc = rowCache{lay: l, noColor: st.NoColor, ascii: st.ASCII, glyphs: make([][]glyph, l.lines),
+			text: make([]string, l.lines)}
+	}
+	i := 0
+	for row := range l.lines {
+		start := i
+		gs := rc.scratch[:0]
+		for ; i < len(l.cells) && l.cells[i].line == row; i++ {
+			gs = append(gs, b.glyphAt(v, l, i, reach, seated))
+		}
+		rc.scratch = gs
+		if rc.glyphs[row] == nil || !slices.Equal(gs, rc.glyphs[row]) {
+			rc.text[row] = b.drawRow(l, st, row, start, gs)
+			rc.glyphs[row] = append(rc.glyphs[row][:0], gs...)
+		}
+		lines = append(lines, rc.text[row])
+	}
+	return lines
+}
+
+// rowCache holds the board's rows as last drawn, each with the glyphs it shows: a row that shows
+// the same glyphs again is not drawn again (a move changes two or three rows of fifteen).
+type rowCache struct {
+	lay            *layout
+	noColor, ascii bool
+	glyphs         [][]glyph
+	text           []string
+	scratch        []glyph
+}
+
+// drawRow draws row row of the layout, whose cells from start show gs, with its labels and
+// the homes' slots and captions on it.
+func (b *board) drawRow(l *layout, st draw.Styles, row, start int, gs []glyph) string {
 	type segment struct {
 		col  int
 		text string
 		w    int
 	}
 	var segs []segment
-	i := 0
-	for row := range l.lines {
-		segs = segs[:0]
-		for _, cp := range l.captions {
-			if cp[0] == row {
-				segs = append(segs, segment{cp[1], st.Dim.Render("home"), 4})
-			}
+	for _, cp := range l.captions {
+		if cp[0] == row {
+			segs = append(segs, segment{cp[1], st.Dim.Render("home"), 4})
 		}
-		first, last := l.rowFirst[row], l.rowLast[row]
-		for ; i < len(l.cells) && l.cells[i].line == row; i++ {
-			c := l.cells[i]
-			if c.hex == first {
-				segs = append(segs, segment{c.col - labelW, st.Dim.Render(l.geo.Name(first)), len(l.geo.Name(first))})
-			}
-			g := b.glyphAt(v, l, i, reach, seated)
-			segs = append(segs, segment{c.col, glyphs.Get(st, g, func() string { return g.draw(st) }), hexW})
-			if c.hex == last {
-				num := l.geo.Name(last)[1:]
-				segs = append(segs, segment{c.col + hexW + 1, st.Dim.Render(num), len(num)})
-			}
-		}
-		slices.SortStableFunc(segs, func(a, b segment) int { return a.col - b.col })
-		line.Reset()
-		col := 0
-		for _, sg := range segs {
-			if sg.col > col {
-				line.WriteString(draw.Spaces(sg.col - col))
-				col = sg.col
-			}
-			line.WriteString(sg.text)
-			col += sg.w
-		}
-		lines = append(lines, line.String())
 	}
-	return lines
+	first, last := l.rowFirst[row], l.rowLast[row]
+	for k, g := range gs {
+		c := l.cells[start+k]
+		if c.hex == first {
+			segs = append(segs, segment{c.col - labelW, st.Dim.Render(l.geo.Name(first)), len(l.geo.Name(first))})
+		}
+		segs = append(segs, segment{c.col, glyphs.Get(st, g, func() string { return g.draw(st) }), hexW})
+		if c.hex == last {
+			num := l.geo.Name(last)[1:]
+			segs = append(segs, segment{c.col + hexW + 1, st.Dim.Render(num), len(num)})
+		}
+	}
+	slices.SortStableFunc(segs, func(a, b segment) int { return a.col - b.col })
+	var line strings.Builder
+	col := 0
+	for _, sg := range segs {
+		if sg.col > col {
+			line.WriteString(draw.Spaces(sg.col - col))
+			col = sg.col
+		}
+		line.WriteString(sg.text)
+		col += sg.w
+	}
+	return line.String()
 }
 
 // legend explains the board's glyphs in lines of at most width columns.
