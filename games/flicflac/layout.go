@@ -86,17 +86,17 @@ func newLayout(g *flicflac.Geometry) *layout {
 		row, x := g.Layout(hex)
 		c := cell{line: row, col: margin + labelW + halfCol(x), hex: hex}
 		all = append(all, placed{c, row*1000 + c.col})
-		if l.rowFirst[row] == flicflac.NoHex || c.col < l.cells2col(g, margin, l.rowFirst[row]) {
+		if l.rowFirst[row] == flicflac.NoHex || c.col < l.hexCol(g, margin, l.rowFirst[row]) {
 			l.rowFirst[row] = hex
 		}
-		if l.rowLast[row] == flicflac.NoHex || c.col > l.cells2col(g, margin, l.rowLast[row]) {
+		if l.rowLast[row] == flicflac.NoHex || c.col > l.hexCol(g, margin, l.rowLast[row]) {
 			l.rowLast[row] = hex
 		}
 	}
 	// The homes: each in the corner beside its entry edge, on the top or bottom line.
 	rightEnd := func(row int) int { // the first column after row's right label
 		last := l.rowLast[row]
-		return l.cells2col(g, margin, last) + hexW + len(g.Name(last))
+		return l.hexCol(g, margin, last) + hexW + len(g.Name(last))
 	}
 	for sh := range 2 {
 		for grp := range 2 {
@@ -144,8 +144,8 @@ func newLayout(g *flicflac.Geometry) *layout {
 	return l
 }
 
-// cells2col is the first column of hex h.
-func (l *layout) cells2col(g *flicflac.Geometry, margin int, h flicflac.Hex) int {
+// hexCol is the first column of hex h.
+func (l *layout) hexCol(g *flicflac.Geometry, margin int, h flicflac.Hex) int {
 	_, x := g.Layout(h)
 	return margin + labelW + halfCol(x)
 }
