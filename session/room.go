@@ -163,6 +163,7 @@ func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	r.cache.invalidate()
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.msg = ""
+		r.labels = nil // a new match may name the seats otherwise (Flic Flac's shapes)
 	}
 	if !wasMine && r.yourTurn() && !r.noBell {
 		return tea.Batch(r.tick(), tea.Raw(bell))
@@ -583,6 +584,19 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 		return c.lines
 	}
 	s := &r.snap
+	bodyH := h - 3
+	var left []string
+	var boardW, panelW, margin int
+	if r.focus != focusRules {
+		// The board first: a board may learn from the view what its seats are called (SeatLabeler),
+		// which the header says.
+		left, boardW, panelW, margin = boardColumn(w, func(width int) []string {
+			if s.Phase == rooms.Waiting {
+				return r.waitingLines(st, width)
+			}
+			return r.board.View(s, st, width, bodyH)
+		})
+	}
 	header := st.Title.Render(s.GameName) + st.Dim.Render(" · room ") + st.Bold.Render(s.Code) +
 		st.Dim.Render(" · "+s.Phase.String())
 	right := "watching"
@@ -592,13 +606,13 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 	buf := draw.AppendFit(c.buf[:0], header, w-draw.TextWidth(right)-1)
 	buf = append(append(append(buf, ' '), right...), '\n')
 
-	bodyH := h - 3
 	if r.focus == focusRules {
 		// The rules take the whole body, the panel's columns too, so that their lines fit.
 		for _, l := range r.rulesLines(st, w, bodyH) {
 			buf = append(draw.AppendFit(buf, l, w), '\n')
 		}
 	} else {
+<<<<<<< HEAD
 		left, boardW, panelW, margin := c.left, c.boardW, c.panelW, c.margin
 		if !c.leftOK || c.w != w || c.h != h {
 			left, boardW, panelW, margin = boardColumn(w, func(width int) []string {
@@ -610,6 +624,8 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			left = slices.Clone(left) // a board may draw its next lines in the same slice
 			c.left, c.boardW, c.panelW, c.margin, c.leftOK = left, boardW, panelW, margin, true
 		}
+=======
+>>>>>>> flicboard
 		if r.focus == focusPrompt {
 			left = r.withNotation(st, left, boardW, bodyH)
 		}
@@ -1078,7 +1094,11 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	}
 	lines := append([]string{st.Title.Render("GAME OVER")}, wrapKeepingParens(head, w)...)
 	if s.Outcome.Reason != "" && !s.Unrated {
+<<<<<<< HEAD
 		for _, l := range draw.Wrap(s.Outcome.Reason, w) {
+=======
+		for _, l := range draw.Wrap(s.Outcome.Reason, w) { // Flic Flac's is long
+>>>>>>> flicboard
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}

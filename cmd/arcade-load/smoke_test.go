@@ -61,7 +61,7 @@ func TestSmokeOtherGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a server")
 	}
-	for _, game := range []string{"discon", "coloretta"} {
+	for _, game := range []string{"discon", "coloretta", "flicflac"} {
 		t.Run(game, func(t *testing.T) {
 			res, report := smokeRun(t, "--phases", "play", "--game", game, "--sessions", "10", "--idle", "10",
 				"--duration", "3s", "--interval", "300ms", "--validate", "--disk-floor", "0")

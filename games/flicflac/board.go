@@ -1,0 +1,401 @@
+package flicflac
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/flicflac"
+	"github.com/arcade/arcade/session/draw"
+)
+
+// boardKeys are the Flic Flac board's bindings.
+type boardKeys struct {
+	Up, Down, Left, Right, Act, Next, Back, End key.Binding
+}
+
+// board draws a Flic Flac match with a cursor over the hexes and the homes' slots. Enter on one
+// of the viewer's pieces that may move picks it, and the hexes it may reach are marked; enter on
+// one of them moves it there. n picks the next piece that may move, u takes back the piece under
+// the cursor (or the picked one) when it moved this turn, e ends the turn.
+type board struct {
+	keys boardKeys
+	help []key.Binding
+	lay  *layout
+	cur  int             // the cursor's cell in lay.cells
+	want int             // the column up and down aim for
+	sel  flicflac.Colour // the viewer's picked piece, -1 none
+	note string          // what the last key did not do, shown until the next key
+
+	// shapes is each seat's shape, as the last view said (SeatLabel has no snapshot).
+	shapes [2]flicflac.Shape
+	known  bool
+
+	// What View drew last, drawn again only when something it shows has changed.
+	last    []string
+	lastKey frameKey
+	rows    rowCache
+	// What Status returned last, for the same key.
+	status    []string
+	statusKey statusKey
+}
+
+// frameKey is what a frame shows besides the styles' looks: the view (a new one at every move),
+// the cursor, the pick and the space.
+type frameKey struct {
+	view           *flicflac.View
+	cur            int
+	sel            flicflac.Colour
+	note           string
+	you            rules.Seat
+	phase          rooms.Phase
+	width, height  int
+	noColor, ascii bool
+}
+
+// NewBoard makes a board view of Flic Flac for one session: the catalogue's Entry.Board.
+func NewBoard() draw.Board { return newBoard() }
+
+func newBoard() *board {
+	b := &board{cur: -1, sel: -1, keys: boardKeys{
+		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
+		Down:  key.NewBinding(key.WithKeys("down", "j")),
+		Left:  key.NewBinding(key.WithKeys("left", "h")),
+		Right: key.NewBinding(key.WithKeys("right", "l")),
+		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
+		Next:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next")),
+		Back:  key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "take back")),
+		End:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end")),
+	}}
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End} // n and u are told under the board
+	return b
+}
+
+func (b *board) Bindings() []key.Binding { return b.help }
+
+// myTurn reports whether the snapshot's viewer is to move.
+func myTurn(v *flicflac.View, snap *rooms.Snapshot) bool {
+	return snap.You != rules.Spectator && snap.Phase == rooms.Playing && v.Turn == snap.You && v.Turn >= 0
+}
+
+// seated reports whether the viewer plays in a match being played: they get a cursor.
+func seated(snap *rooms.Snapshot) bool {
+	return snap.You != rules.Spectator && snap.Phase == rooms.Playing
+}
+
+// seatOf returns the seat playing shape sh.
+func seatOf(v *flicflac.View, sh flicflac.Shape) rules.Seat {
+	if v.Shapes[0] == sh {
+		return 0
+	}
+	return 1
+}
+
+// selID is the picked piece's id (seat*6 + colour), -1 for none.
+func (b *board) selID(v *flicflac.View) int {
+	if b.sel < 0 || v.Turn < 0 {
+		return -1
+	}
+	return int(v.Turn)*flicflac.Colours + int(b.sel)
+}
+
+// settle fits the board to the view: the layout of its side, the cursor on the viewer's first
+// home slot the first time, no pick when the viewer may not move it.
+func (b *board) settle(v *flicflac.View, snap *rooms.Snapshot) {
+	b.shapes, b.known = v.Shapes, true
+	if b.lay == nil || b.lay.geo.Side != v.Side {
+		b.lay = layoutOf(v.Side)
+		b.cur = -1
+	}
+	if b.cur < 0 || b.cur >= len(b.lay.cells) {
+		b.cur = b.lay.hexCell[len(b.lay.hexCell)/2]
+		if snap.You == 0 || snap.You == 1 {
+			b.cur = b.lay.slotCell[v.Shapes[snap.You]][homeGroups[0][0]]
+		}
+		b.want = b.lay.cells[b.cur].col
+	}
+	if b.sel >= 0 && (!myTurn(v, snap) || !v.Piece(v.Turn, b.sel).CanMove) {
+		b.sel = -1
+	}
+}
+
+func (b *board) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
+	v, ok := draw.ViewRef[flicflac.View](snap)
+	if !ok {
+		return ""
+	}
+	b.settle(v, snap)
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		m := msg.Mouse()
+		if m.Button != tea.MouseLeft {
+			return ""
+		}
+		i := b.lay.at(m.Y, m.X)
+		if i < 0 {
+			return ""
+		}
+		b.cur, b.want = i, b.lay.cells[i].col
+		return b.act(v, snap)
+	case tea.KeyPressMsg:
+		b.note = ""
+		return b.key(msg, v, snap)
+	}
+	return ""
+}
+
+// key handles a key press on the board.
+func (b *board) key(msg tea.KeyPressMsg, v *flicflac.View, snap *rooms.Snapshot) string {
+	k, l := b.keys, b.lay
+	switch {
+	case key.Matches(msg, k.Up):
+		b.cur = l.step(b.cur, -1, 0, b.want)
+	case key.Matches(msg, k.Down):
+		b.cur = l.step(b.cur, 1, 0, b.want)
+	case key.Matches(msg, k.Left):
+		b.cur = l.step(b.cur, 0, -1, 0)
+		b.want = l.cells[b.cur].col
+	case key.Matches(msg, k.Right):
+		b.cur = l.step(b.cur, 0, 1, 0)
+		b.want = l.cells[b.cur].col
+	case key.Matches(msg, k.Act):
+		return b.act(v, snap)
+	case key.Matches(msg, k.Next):
+		b.next(v, snap)
+	case key.Matches(msg, k.Back):
+		return b.takeBack(v, snap)
+	case key.Matches(msg, k.End):
+		if seated(snap) {
+			b.sel = -1
+			return flicflac.Move{Kind: flicflac.End}.String()
+		}
+	}
+	return ""
+}
+
+// pieceAt returns the piece drawn in cell i (seat*6 + colour), -1 for none.
+func (b *board) pieceAt(v *flicflac.View, i int) int {
+	c := b.lay.cells[i]
+	if c.hex != flicflac.NoHex {
+		return v.Hexes[c.hex].Piece
+	}
+	p := v.Piece(seatOf(v, c.shape), c.colour)
+	if p.Hex != flicflac.NoHex {
+		return -1
+	}
+	return int(p.ID.Seat)*flicflac.Colours + int(p.ID.Colour)
+}
+
+// act is enter on the cursor's cell: it moves the picked piece there when it may go there, or
+// picks the viewer's piece there, or drops the pick.
+func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
+	if !myTurn(v, snap) {
+		return ""
+	}
+	c := b.lay.cells[b.cur]
+	if b.sel >= 0 && c.hex != flicflac.NoHex {
+		for _, h := range v.Reach[b.sel] {
+			if h == c.hex {
+				m := flicflac.Move{Kind: flicflac.Place, Colour: b.sel, To: b.lay.geo.Name(h)}
+				b.sel = -1
+				return m.String()
+			}
+		}
+	}
+	id := b.pieceAt(v, b.cur)
+	if id >= 0 && v.Pieces[id].ID.Seat == v.Turn && v.Pieces[id].CanMove && v.Pieces[id].ID.Colour != b.sel {
+		b.sel = v.Pieces[id].ID.Colour
+		return ""
+	}
+	b.sel = -1
+	return ""
+}
+
+// next picks the viewer's next piece that may go somewhere, after the picked one, and puts the
+// cursor on it.
+func (b *board) next(v *flicflac.View, snap *rooms.Snapshot) {
+	if !myTurn(v, snap) {
+		return
+	}
+	start := b.sel
+	for i := range flicflac.Colours {
+		c := (start + 1 + flicflac.Colour(i)) % flicflac.Colours
+		if start < 0 {
+			c = flicflac.Colour(i)
+		}
+		p := v.Piece(v.Turn, c)
+		if !p.CanMove || len(v.Reach[c]) == 0 {
+			continue
+		}
+		b.sel = c
+		if p.Hex != flicflac.NoHex {
+			b.cur = b.lay.hexCell[p.Hex]
+		} else {
+			b.cur = b.lay.slotCell[p.Shape][c]
+		}
+		b.want = b.lay.cells[b.cur].col
+		return
+	}
+}
+
+// takeBack proposes taking back the viewer's piece under the cursor, or the picked one, or the
+// only one that moved this turn; the engine says why when it may not.
+func (b *board) takeBack(v *flicflac.View, snap *rooms.Snapshot) string {
+	if !seated(snap) {
+		return ""
+	}
+	var c flicflac.Colour = -1
+	if id := b.pieceAt(v, b.cur); id >= 0 && v.Pieces[id].ID.Seat == snap.You {
+		c = v.Pieces[id].ID.Colour
+	}
+	if c < 0 || !v.Piece(snap.You, c).Moved {
+		var moved []flicflac.Colour
+		for col := range flicflac.Colour(flicflac.Colours) {
+			if v.Piece(snap.You, col).Moved {
+				moved = append(moved, col)
+			}
+		}
+		if len(moved) == 1 {
+			c = moved[0]
+		}
+	}
+	if c < 0 {
+		if b.sel < 0 {
+			b.note = "Nothing to take back: put the cursor on a piece that moved."
+		}
+		b.sel = -1
+		return ""
+	}
+	b.sel = -1
+	return flicflac.Move{Kind: flicflac.TakeBack, Colour: c}.String()
+}
+
+func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []string {
+	v, ok := draw.ViewRef[flicflac.View](snap)
+	if !ok {
+		return nil
+	}
+	b.settle(v, snap)
+	k := frameKey{view: v, cur: b.cur, sel: b.sel, note: b.note, you: snap.You, phase: snap.Phase, width: width,
+		height: height, noColor: st.NoColor, ascii: st.ASCII}
+	if b.last != nil && k == b.lastKey {
+		return b.last
+	}
+	lines := b.boardLines(v, b.lay, st, seated(snap))
+	var more []string
+	if seated(snap) {
+		more = append(more, draw.Wrap(b.describe(v, snap), width)...)
+		if h := b.hint(v, snap); h != "" {
+			more = append(more, draw.Wrap(h, width)...)
+		}
+	}
+	if snap.Phase == rooms.Finished {
+		for _, l := range draw.Wrap("The game is over: "+v.Outcome.Reason+".", width) {
+			more = append(more, st.Bold.Render(l))
+		}
+	}
+	more = append(more, legend(st, width)...)
+	if height <= 0 || len(lines)+1+len(more) <= height {
+		lines = append(lines, "") // a blank line under the board when there is room
+	}
+	lines = append(lines, more...)
+	if height > 0 && len(lines) > height {
+		lines = lines[:height]
+	}
+	b.last, b.lastKey = lines, k
+	return lines
+}
+
+// describe says what is under the cursor: "h8 red hex: your blue cylinder, upright, flies G Y,
+// health +3, empowered".
+func (b *board) describe(v *flicflac.View, snap *rooms.Snapshot) string {
+	c := b.lay.cells[b.cur]
+	var where string
+	if c.hex != flicflac.NoHex {
+		hv := v.Hexes[c.hex]
+		where = hv.Name + " " + hv.Colour.String() + " hex"
+	} else {
+		where = "home, enters on " + b.lay.edges[c.shape][c.colour]
+	}
+	id := b.pieceAt(v, b.cur)
+	if id < 0 {
+		return where
+	}
+	p := v.Pieces[id]
+	owner := ownerName(snap, p.ID.Seat)
+	face := "upright"
+	if p.Flipped {
+		face = "flipped"
+	}
+	t := fmt.Sprintf("%s: %s %s %s, %s, flies %c %c", where, owner, p.ID.Colour, p.Shape, face,
+		p.Flies[0].Letter(), p.Flies[1].Letter())
+	if p.Hex != flicflac.NoHex {
+		t += fmt.Sprintf(", health %+d", p.Health)
+	}
+	if p.Empowered {
+		t += ", empowered"
+	}
+	if p.Doomed {
+		t += ", to be captured"
+	}
+	if p.Moved {
+		t += ", moved from " + b.lay.geo.Name(p.From)
+	}
+	return t
+}
+
+// ownerName is "your" for the viewer's pieces, else the owner's name with "'s".
+func ownerName(snap *rooms.Snapshot, seat rules.Seat) string {
+	if seat == snap.You {
+		return "your"
+	}
+	return shortName(snap, seat) + "'s"
+}
+
+// hint says what the keys do now.
+func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
+	if b.note != "" {
+		return b.note
+	}
+	if !myTurn(v, snap) {
+		return ""
+	}
+	if b.sel >= 0 {
+		n := len(v.Reach[b.sel])
+		return fmt.Sprintf("%c picked: %d %s marked +, enter moves it", b.sel.Letter(), n, plural(n, "hex", "hexes"))
+	}
+	if v.CaptorsTurn {
+		return "Captors' turn: enter picks a captor · e ends it"
+	}
+	return "enter picks · n next piece · u takes back · e ends"
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// playerName is seat's player's name, or "seat n" when the room does not say.
+func playerName(snap *rooms.Snapshot, seat rules.Seat) string {
+	if seat >= 0 && int(seat) < len(snap.Seats) && snap.Seats[seat].Name != "" {
+		return snap.Seats[seat].Name
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+// shortName is seat's player's name without a bot's level in brackets ("Bo" for "Bo (greedy
+// bot)"), which the panel shows whole.
+func shortName(snap *rooms.Snapshot, seat rules.Seat) string {
+	name := playerName(snap, seat)
+	if i := strings.Index(name, " ("); i > 0 && int(seat) < len(snap.Seats) && snap.Seats[seat].Bot != "" {
+		return name[:i]
+	}
+	return name
+}

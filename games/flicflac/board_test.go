@@ -1,0 +1,260 @@
+package flicflac
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/arcade/arcade/games/gametest"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/flicflac"
+	"github.com/arcade/arcade/session/draw"
+)
+
+// The room's board column at 80 x 24 and its side panel's width (session).
+const colW, colH, panelWidth = 51, 21, 28
+
+// play plays a seeded Flic Flac match with greedy bots (events off unless opts say) until stop
+// says so and returns ann's snapshot with the engine.
+func play(t *testing.T, opts rules.Options, stop func(i int, s *flicflac.State) bool) (rooms.Snapshot, *flicflac.State) {
+	t.Helper()
+	if opts == nil {
+		opts = rules.Options{"shape": "cylinders"}
+	}
+	state, moves := gametest.PlayBots(t, flicflac.Game, opts, 2, 3, flicflac.Greedy{},
+		func(i int, s rules.Engine) bool { return stop(i, s.(*flicflac.State)) })
+	return gametest.Snapshot("FL1CF", flicflac.Game, state, moves, []string{"ann", "bob"}, nil), state.(*flicflac.State)
+}
+
+// press gives the board one key.
+func press(b *board, snap *rooms.Snapshot, k string) string {
+	switch k {
+	case "enter":
+		return b.Handle(tea.KeyPressMsg{Code: tea.KeyEnter}, snap)
+	case "right":
+		return b.Handle(tea.KeyPressMsg{Code: tea.KeyRight}, snap)
+	case "left":
+		return b.Handle(tea.KeyPressMsg{Code: tea.KeyLeft}, snap)
+	case "up":
+		return b.Handle(tea.KeyPressMsg{Code: tea.KeyUp}, snap)
+	case "down":
+		return b.Handle(tea.KeyPressMsg{Code: tea.KeyDown}, snap)
+	}
+	return b.Handle(tea.KeyPressMsg{Code: rune(k[0]), Text: k}, snap)
+}
+
+func plainLines(lines []string) string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.TrimRight(ansi.Strip(l), " "))
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestDump(t *testing.T) {
+	if os.Getenv("DUMP") == "" {
+		t.Skip()
+	}
+	snap, _ := play(t, rules.Options{"size": os.Getenv("DUMP")}, func(i int, s *flicflac.State) bool { return i >= 40 && s.Turn() == 0 })
+	b := newBoard()
+	press(b, &snap, "n")
+	st := draw.NewStyles(true, false)
+	t.Log("\n" + plainLines(b.View(&snap, *st, colW, colH)))
+	t.Log("\n" + plainLines(b.Status(&snap, *st, panelWidth)))
+	y, th := b.TurnText(&snap)
+	t.Log(y, "|", th)
+}
+
+// fresh plays to ann's turn (cylinders, the first mover) with nothing moved yet, after plies moves.
+func fresh(t *testing.T, plies int) (rooms.Snapshot, *flicflac.State) {
+	t.Helper()
+	return play(t, nil, func(i int, s *flicflac.State) bool {
+		if i < plies || s.Turn() != 0 || s.CaptorsTurn() {
+			return false
+		}
+		v := s.ViewOf()
+		for c := range flicflac.Colour(flicflac.Colours) {
+			if v.Piece(0, c).Moved {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// applied returns snap after state plays move for ann, with the new state.
+func applied(t *testing.T, snap rooms.Snapshot, state *flicflac.State, move string) (rooms.Snapshot, *flicflac.State) {
+	t.Helper()
+	n, err := state.Apply(0, move)
+	if err != nil {
+		t.Fatalf("%s: %v", move, err)
+	}
+	snap.View, snap.ToMove = n.View(0), n.ToMove()
+	return snap, n.(*flicflac.State)
+}
+
+// TestKeysPickMoveTakeBackEnd: n picks a piece and marks where it may go; enter on one of those
+// hexes proposes the move in notation; u proposes taking it back; e proposes the end.
+func TestKeysPickMoveTakeBackEnd(t *testing.T) {
+	snap, state := fresh(t, 0)
+	b := newBoard()
+	if got := press(b, &snap, "n"); got != "" {
+		t.Fatalf("n proposed %q", got)
+	}
+	v := state.ViewOf()
+	if b.sel < 0 || len(v.Reach[b.sel]) == 0 {
+		t.Fatalf("n picked %d, which may go nowhere", b.sel)
+	}
+	picked := b.sel
+	target := v.Reach[picked][0]
+	screen := plainLines(b.View(&snap, *draw.NewStyles(true, true), colW, colH))
+	if n := strings.Count(screen, "+"); n < 2*len(v.Reach[picked]) {
+		t.Errorf("%d marks for %d hexes in reach:\n%s", n, len(v.Reach[picked]), screen)
+	}
+	// Walk the cursor to the target with the arrows... or click it: a click is enter there.
+	c := b.lay.cells[b.lay.hexCell[target]]
+	got := b.Handle(tea.MouseClickMsg{X: c.col + 1, Y: c.line, Button: tea.MouseLeft}, &snap)
+	want := flicflac.Move{Kind: flicflac.Place, Colour: picked, To: v.Hexes[target].Name}.String()
+	if got != want {
+		t.Fatalf("enter on a reached hex proposed %q, want %q", got, want)
+	}
+	snap, state = applied(t, snap, state, got)
+	if got := press(b, &snap, "u"); got != "u "+string(picked.Letter()) {
+		t.Errorf("u proposed %q, want the take-back of %c", got, picked.Letter())
+	}
+	if _, err := state.Apply(0, "u "+string(picked.Letter())); err != nil {
+		t.Errorf("the take-back is refused: %v", err)
+	}
+	if got := press(b, &snap, "e"); got != "end" {
+		t.Errorf("e proposed %q", got)
+	}
+}
+
+// TestKeysArrowsAndRefusals: the arrows walk the board and the homes; enter on a hex the picked
+// piece cannot reach drops the pick and proposes nothing; nothing is proposed off turn.
+func TestKeysArrowsAndRefusals(t *testing.T) {
+	snap, state := fresh(t, 0)
+	b := newBoard()
+	press(b, &snap, "n")
+	// Every cell is reachable with the arrows from the first: a walk right then down covers
+	// every line.
+	seen := map[int]bool{}
+	b.cur = 0
+	for range b.lay.lines {
+		for range 20 {
+			seen[b.lay.cells[b.cur].line] = true
+			press(b, &snap, "right")
+		}
+		press(b, &snap, "down")
+	}
+	if len(seen) != b.lay.lines {
+		t.Errorf("the arrows reached %d lines of %d", len(seen), b.lay.lines)
+	}
+	// A hex far from every piece of ann's, free.
+	v := state.ViewOf()
+	b.sel = -1
+	press(b, &snap, "n")
+	reach := map[flicflac.Hex]bool{}
+	for _, h := range v.Reach[b.sel] {
+		reach[h] = true
+	}
+	for h, hv := range v.Hexes {
+		if hv.Piece < 0 && !reach[flicflac.Hex(h)] {
+			b.cur = b.lay.hexCell[h]
+			break
+		}
+	}
+	if got := press(b, &snap, "enter"); got != "" || b.sel >= 0 {
+		t.Errorf("enter off the reach proposed %q, pick %d", got, b.sel)
+	}
+	// bob's turn: enter and n do nothing.
+	snap, _ = applied(t, snap, state, "end")
+	if got := press(b, &snap, "n"); got != "" || b.sel >= 0 {
+		t.Errorf("n off turn: %q, pick %d", got, b.sel)
+	}
+}
+
+// TestHexagonFits: every side's board fits the room's column at 80 x 24 with its legend.
+func TestHexagonFits(t *testing.T) {
+	for side := flicflac.MinSide; side <= flicflac.MaxSide; side++ {
+		snap, _ := play(t, rules.Options{"size": strconv.Itoa(side), "shape": "blocks"},
+			func(i int, _ *flicflac.State) bool { return i >= 30 })
+		b := newBoard()
+		for _, ascii := range []bool{false, true} {
+			lines := b.View(&snap, *draw.NewStyles(true, ascii), colW, colH)
+			if len(lines) > colH {
+				t.Errorf("side %d: %d lines", side, len(lines))
+			}
+			for _, l := range lines {
+				if w := draw.TextWidth(l); w > colW {
+					t.Errorf("side %d: %d columns: %q", side, w, ansi.Strip(l))
+				}
+			}
+			board := plainLines(lines[:2*side-1])
+			if got := strings.Count(board, "[") - strings.Count(board, "[ ]"); got != flicflac.Colours {
+				t.Errorf("side %d: %d blocks drawn", side, got)
+			}
+		}
+	}
+}
+
+// TestMarkerChanges: the load driver's marker is on the panel and changes with every move it
+// picks.
+func TestMarkerChanges(t *testing.T) {
+	var d Driver
+	state, err := d.Engine("FL1CF", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	prev := d.StartMarker(state)
+	b := newBoard()
+	for i := 0; i < 300 && !state.Outcome().Over; i++ {
+		seat := state.ToMove()[0]
+		mv := d.PickMove(state, seat, rng)
+		if state, err = state.Apply(seat, mv); err != nil {
+			t.Fatal(err)
+		}
+		m := d.Marker(state, "bob")
+		if m == prev && m != "GAME OVER" {
+			t.Fatalf("move %d %q left the marker %q", i, mv, m)
+		}
+		snap := gametest.Snapshot("FL1CF", flicflac.Game, state, nil, []string{"ann", "bob"}, nil)
+		if panel := plainLines(b.Status(&snap, *draw.NewStyles(true, false), panelWidth)); m != "GAME OVER" && !strings.Contains(panel, m) {
+			t.Fatalf("the marker %q is not on the panel:\n%s", m, panel)
+		}
+		prev = m
+	}
+}
+
+// TestRowsRedrawn: a board that keeps its rows from frame to frame draws what a new board draws,
+// move after move.
+func TestRowsRedrawn(t *testing.T) {
+	snap, state := fresh(t, 0)
+	kept := newBoard()
+	st := *draw.NewStyles(false, false)
+	for i := 0; i < 60 && !state.Outcome().Over; i++ {
+		seat := state.ToMove()[0]
+		mv := flicflac.Greedy{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(1, uint64(i))))
+		n, err := state.Apply(seat, mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state = n.(*flicflac.State)
+		snap.View, snap.ToMove = state.View(0), state.ToMove()
+		press(kept, &snap, "n")
+		got := kept.View(&snap, st, colW, colH)
+		fresh := newBoard()
+		fresh.lay, fresh.cur, fresh.want, fresh.sel = kept.lay, kept.cur, kept.want, kept.sel
+		if want := fresh.View(&snap, st, colW, colH); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("move %d %q: kept rows differ:\n%s\nwant\n%s", i, mv, plainLines(got), plainLines(want))
+		}
+	}
+}
