@@ -26,19 +26,13 @@ import (
 
 	colorettaplay "github.com/arcade/arcade/games/coloretta"
 	disconplay "github.com/arcade/arcade/games/discon"
-<<<<<<< HEAD
+	flicflacplay "github.com/arcade/arcade/games/flicflac"
 	lhexiconplay "github.com/arcade/arcade/games/lhexicon"
 	stonetowersplay "github.com/arcade/arcade/games/stonetowers"
 	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/discon"
-	"github.com/arcade/arcade/rules/lhexicon"
-=======
-	flicflacplay "github.com/arcade/arcade/games/flicflac"
-	stonetowersplay "github.com/arcade/arcade/games/stonetowers"
-	"github.com/arcade/arcade/rules/coloretta"
-	"github.com/arcade/arcade/rules/discon"
 	"github.com/arcade/arcade/rules/flicflac"
->>>>>>> flicboard
+	"github.com/arcade/arcade/rules/lhexicon"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
 
@@ -61,11 +55,8 @@ func All() []Entry {
 		{Game: stonetowers.Game, Board: stonetowersplay.NewBoard, Load: stonetowersplay.NewDriver},
 		{Game: discon.Game, Board: disconplay.NewBoard, Load: disconplay.NewDriver},
 		{Game: coloretta.Game, Board: colorettaplay.NewBoard, Load: colorettaplay.NewDriver},
-<<<<<<< HEAD
 		{Game: lhexicon.Game, Board: lhexiconplay.NewBoard, Load: lhexiconplay.NewDriver},
-=======
 		{Game: flicflac.Game, Board: flicflacplay.NewBoard, Load: flicflacplay.NewDriver},
->>>>>>> flicboard
 	}
 }
 

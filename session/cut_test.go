@@ -40,17 +40,13 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 	coEnd, _ := colorettaPlay(t, 3, nil, func(_ int, v coloretta.View) bool { return v.Over })
 	co5End, _ := colorettaPlay(t, 5, nil, func(_ int, v coloretta.View) bool { return v.Over })
 	co5Round, _ := colorettaPlay(t, 5, nil, func(_ int, v coloretta.View) bool { return v.RoundEnded })
-<<<<<<< HEAD
 	lx, _ := lhexMid(t)
 	lxEnd, _ := lhexSnapshot(t, nil, 2, 5, -1)
 	lx4, _ := lhexSnapshot(t, rules.Options{"check": "challenge", "timer": "competition"}, 4, 3, 9)
-	out := map[string]rooms.Snapshot{"lhexicon4/bots": withBots(lx4)}
-	for name, snap := range map[string]rooms.Snapshot{"stonetowers": st, "discon": dc, "coloretta": co, "lhexicon": lx} {
-=======
 	ff, ffEnd := flicflacMid(t, 40), flicflacEnd(t)
-	out := map[string]rooms.Snapshot{}
-	for name, snap := range map[string]rooms.Snapshot{"stonetowers": st, "discon": dc, "coloretta": co, "flicflac": ff} {
->>>>>>> flicboard
+	out := map[string]rooms.Snapshot{"lhexicon4/bots": withBots(lx4)}
+	for name, snap := range map[string]rooms.Snapshot{"stonetowers": st, "discon": dc, "coloretta": co, "lhexicon": lx,
+		"flicflac": ff} {
 		out[name+"/bots"] = withBots(snap)
 		gone := snap
 		gone.Seats = append([]rooms.SeatInfo(nil), snap.Seats...)
@@ -67,11 +63,7 @@ func gameScreens(t *testing.T) map[string]rooms.Snapshot {
 	unrated.Outcome.Over, unrated.Outcome.Reason = true, "bob.the.builder left and did not come back"
 	out["stonetowers/unrated"] = unrated
 	for name, snap := range map[string]rooms.Snapshot{"stonetowers": stEnd, "discon": dcEnd, "coloretta": coEnd, "coloretta5": co5End,
-<<<<<<< HEAD
-		"lhexicon": lxEnd} {
-=======
-		"flicflac": ffEnd} {
->>>>>>> flicboard
+		"lhexicon": lxEnd, "flicflac": ffEnd} {
 		if snap.Phase != rooms.Finished {
 			t.Fatalf("%s: the game did not end", name)
 		}

@@ -512,10 +512,8 @@ func (l *lobby) helpText() []string {
 	return []string{
 		"For a game now against whoever wants one, choose Quick match, or type",
 		"  " + sshCommand(l.addr, "play GAME"),
-		"Or create a room and give its code to friends. They join with",
-		"  " + sshCommand(l.addr, "join CODE"),
-		"and anyone can watch with",
-		"  " + sshCommand(l.addr, "watch CODE"),
+		"Or create a room and give friends its code; they join (or watch) with",
+		"  " + sshCommand(l.addr, "join CODE") + "   (watch CODE)",
 		"Alone? Seat a bot. In a room: arrows or hjkl move, enter plays, : types a move, t chats, " +
 			"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
 	}

@@ -585,9 +585,8 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 	}
 	s := &r.snap
 	bodyH := h - 3
-	var left []string
-	var boardW, panelW, margin int
-	if r.focus != focusRules {
+	left, boardW, panelW, margin := c.left, c.boardW, c.panelW, c.margin
+	if r.focus != focusRules && (!c.leftOK || c.w != w || c.h != h) {
 		// The board first: a board may learn from the view what its seats are called (SeatLabeler),
 		// which the header says.
 		left, boardW, panelW, margin = boardColumn(w, func(width int) []string {
@@ -596,6 +595,8 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			}
 			return r.board.View(s, st, width, bodyH)
 		})
+		left = slices.Clone(left) // a board may draw its next lines in the same slice
+		c.left, c.boardW, c.panelW, c.margin, c.leftOK = left, boardW, panelW, margin, true
 	}
 	header := st.Title.Render(s.GameName) + st.Dim.Render(" · room ") + st.Bold.Render(s.Code) +
 		st.Dim.Render(" · "+s.Phase.String())
@@ -612,20 +613,6 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			buf = append(draw.AppendFit(buf, l, w), '\n')
 		}
 	} else {
-<<<<<<< HEAD
-		left, boardW, panelW, margin := c.left, c.boardW, c.panelW, c.margin
-		if !c.leftOK || c.w != w || c.h != h {
-			left, boardW, panelW, margin = boardColumn(w, func(width int) []string {
-				if s.Phase == rooms.Waiting {
-					return r.waitingLines(st, width)
-				}
-				return r.board.View(s, st, width, bodyH)
-			})
-			left = slices.Clone(left) // a board may draw its next lines in the same slice
-			c.left, c.boardW, c.panelW, c.margin, c.leftOK = left, boardW, panelW, margin, true
-		}
-=======
->>>>>>> flicboard
 		if r.focus == focusPrompt {
 			left = r.withNotation(st, left, boardW, bodyH)
 		}
@@ -1094,11 +1081,7 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	}
 	lines := append([]string{st.Title.Render("GAME OVER")}, wrapKeepingParens(head, w)...)
 	if s.Outcome.Reason != "" && !s.Unrated {
-<<<<<<< HEAD
-		for _, l := range draw.Wrap(s.Outcome.Reason, w) {
-=======
 		for _, l := range draw.Wrap(s.Outcome.Reason, w) { // Flic Flac's is long
->>>>>>> flicboard
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}

@@ -391,11 +391,8 @@ func screenSeeds() []screenSeed {
 		"stonetowers": {"b e5", "f e5", "pass", "e5"},
 		"discon":      {"3 d6", "3 c4-d6", "3 d6*", "1 a1-b3 leave", "pass"},
 		"coloretta":   {"d", "p1", "t2", "p3"},
-<<<<<<< HEAD
 		"lhexicon":    {"h8 cAt e,e", "x ab?", "pass", "s h8", "challenge", "accept", "end"},
-=======
 		"flicflac":    {"B a8", "u B", "blue>a8", "end"},
->>>>>>> flicboard
 	}
 	for _, g := range games.Rules() {
 		play, watch, replay := startOf(g.ID, 0), startOf(g.ID, 1), startOf(g.ID, 2)
