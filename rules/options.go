@@ -20,6 +20,9 @@ type Option struct {
 	Default string
 	// Min and Max bound an integer option. Both zero means the option is not an integer.
 	Min, Max int
+	// Unit, for an integer option, is a suffix its values may carry ("s" for seconds, "%"):
+	// "20s" is 20. Resolve keeps the number alone.
+	Unit string
 	// Choices lists the allowed values of a non-integer option.
 	Choices []string
 }
@@ -30,9 +33,9 @@ func (o Option) IsInt() bool { return o.Min != 0 || o.Max != 0 }
 // Check returns an error in plain words when v is not an allowed value of the option.
 func (o Option) Check(v string) error {
 	if o.IsInt() {
-		n, err := strconv.Atoi(v)
+		n, err := strconv.Atoi(o.number(v))
 		if err != nil || n < o.Min || n > o.Max {
-			return fmt.Errorf("%s must be a whole number from %d to %d", o.Key, o.Min, o.Max)
+			return fmt.Errorf("%s must be a whole number from %d to %d%s", o.Key, o.Min, o.Max, o.Unit)
 		}
 		return nil
 	}
@@ -40,6 +43,14 @@ func (o Option) Check(v string) error {
 		return fmt.Errorf("%s must be one of %s", o.Key, strings.Join(o.Choices, ", "))
 	}
 	return nil
+}
+
+// number is an integer option's value without its unit: "20s" is "20".
+func (o Option) number(v string) string {
+	if o.Unit != "" {
+		return strings.TrimSuffix(strings.ToLower(v), o.Unit)
+	}
+	return v
 }
 
 // Resolve checks the given options against the game's and returns a complete set, defaults filled
@@ -59,10 +70,14 @@ func (g Game) Resolve(given Options) (Options, error) {
 		if i < 0 {
 			return nil, fmt.Errorf("%s has no option %q", g.Name, k)
 		}
-		if err := g.Options[i].Check(given[k]); err != nil {
+		o := g.Options[i]
+		if err := o.Check(given[k]); err != nil {
 			return nil, err
 		}
 		out[k] = given[k]
+		if o.IsInt() {
+			out[k] = o.number(given[k]) // "20s" is kept as 20
+		}
 	}
 	return out, nil
 }

@@ -596,7 +596,7 @@ func (f *newForm) fields() []formField {
 	}}}
 	for _, o := range g.Options {
 		o := o
-		out = append(out, formField{optionLabel(o), f.vals[gi][o.Key], o.Help, func(d int) {
+		out = append(out, formField{optionLabel(o), f.vals[gi][o.Key] + o.Unit, o.Help, func(d int) {
 			f.vals[gi][o.Key] = stepOption(o, f.vals[gi][o.Key], d)
 		}})
 	}

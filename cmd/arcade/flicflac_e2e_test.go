@@ -16,7 +16,7 @@ var turnPattern = regexp.MustCompile(`Turn (\d+) of 200`)
 // end"), the bot plays its turns, and the match goes on past her third turn.
 func TestFlicFlacTimerRunsOut(t *testing.T) {
 	addr := startServer(t)
-	ann := connect(t, addr, "ann", newKey(t), "new flicflac timer=2 captors=1 events=0 shape=cylinders bots=1 bot=easy")
+	ann := connect(t, addr, "ann", newKey(t), "new flicflac timer=2s captors=1s events=0% shape=cylinders bots=1 bot=easy")
 	ann.waitFor("Flic Flac", "you: ann (Cylinders)", "Turn 1 of 200")
 	// No key pressed: the timer ends turns 1, 3, 5 while the bot plays 2 and 4. (The bot's turns
 	// pass too quickly to be seen: the test waits for any turn past the fifth.)

@@ -16,9 +16,9 @@ var Game = rules.Game{
 	Options: []rules.Option{
 		{Key: "size", Help: "the board's side in hexes", Default: "8", Min: MinSide, Max: MaxSide},
 		{Key: "target", Help: "captures that win (with a lead of 2)", Default: "11", Min: 1, Max: 99},
-		{Key: "timer", Help: "seconds a turn (0: untimed)", Default: "20", Min: 0, Max: 600},
-		{Key: "captors", Help: "seconds a captors' turn (0: untimed)", Default: "10", Min: 0, Max: 600},
-		{Key: "events", Help: "chance of a random event after a turn, in %", Default: "1", Min: 0, Max: 100},
+		{Key: "timer", Help: "seconds a turn (0: untimed)", Default: "20", Min: 0, Max: 600, Unit: "s"},
+		{Key: "captors", Help: "seconds a captors' turn (0: untimed)", Default: "10", Min: 0, Max: 600, Unit: "s"},
+		{Key: "events", Help: "chance of a random event after a turn, in %", Default: "1", Min: 0, Max: 100, Unit: "%"},
 		{Key: "limit", Help: "turns in all; then more captures wins", Default: "200", Min: 1, Max: 2000},
 		{Key: "shape", Help: "the first player's pieces (cylinders move first)", Default: "random",
 			Choices: []string{"random", "cylinders", "blocks"}},

@@ -18,8 +18,8 @@ func TestGameOptions(t *testing.T) {
 	if err != nil || cfg != DefaultConfig {
 		t.Fatalf("defaults %+v, %v; want %+v", cfg, err, DefaultConfig)
 	}
-	opts, err = Game.Resolve(rules.Options{"size": "5", "target": "7", "timer": "0", "captors": "4",
-		"events": "0", "limit": "50", "shape": "blocks"})
+	opts, err = Game.Resolve(rules.Options{"size": "5", "target": "7", "timer": "0", "captors": "4s",
+		"events": "0%", "limit": "50", "shape": "blocks"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestGameOptions(t *testing.T) {
 	if back, _ := ParseConfig(s.cfg.Options()); back != s.cfg {
 		t.Errorf("options %v read back as %+v", s.cfg.Options(), back)
 	}
-	for _, bad := range []rules.Options{{"size": "9"}, {"size": "4"}, {"timer": "20s"}, {"events": "101"},
+	for _, bad := range []rules.Options{{"size": "9"}, {"size": "4"}, {"timer": "20m"}, {"events": "101"},
 		{"shape": "spheres"}, {"limit": "0"}, {"colour": "red"}} {
 		if _, err := Game.Resolve(bad); err == nil {
 			t.Errorf("%v accepted", bad)
