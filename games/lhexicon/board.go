@@ -31,7 +31,8 @@ type lhexKeys struct {
 // On the viewer's turn a letter places that tile from the rack on the cursor's empty hex as the
 // word's next hex ('*' then a letter: the blank; a letter not on the rack takes the blank), space
 // marks the tile under the cursor as the word's next hex, enter plays, backspace undoes the last
-// step and esc clears. After two hexes the cursor moves on in the word's direction. X starts an
+// step and esc clears. A letter typed on the word's last hex goes on east, and after two hexes
+// along a row the cursor moves on in the word's direction. X starts an
 // exchange (letters pick the tiles, enter exchanges), P passes and E ends a solo game (enter
 // confirms), S picks the blank under the cursor for a swap, C and A challenge and accept a word.
 // Nothing is sent before enter (C and A aside); a play the preview refuses is not sent.
@@ -234,6 +235,7 @@ func (b *lhexBoard) playKey(k string, v *lhexicon.View) string {
 		}
 		return m.String()
 	case len(k) == 1 && k[0] >= 'a' && k[0] <= 'z':
+		b.typeOn()
 		if v.Board[b.cur] != lhexicon.NoTile {
 			c.note = fmt.Sprintf("%s holds %s: space marks it as the word's next hex.", b.cur, tileName(v.Board[b.cur].Letter()))
 			return ""
@@ -287,6 +289,19 @@ func (b *lhexBoard) advance() {
 		return // along a row only: up and down zig-zag, which the player steers
 	}
 	if n := b.cur.Step(d); n != lhexicon.NoHex {
+		b.cur, b.goal = n, screenX(n)
+	}
+}
+
+// typeOn moves the cursor east when a letter is typed with the cursor still on the word's last hex
+// (after its first letter, or a tile marked with space): a word typed straight on reads along
+// the row, as words do, unless the player moved the cursor to steer it another way.
+func (b *lhexBoard) typeOn() {
+	s := b.c.steps
+	if len(s) == 0 || s[len(s)-1].hex != b.cur {
+		return
+	}
+	if n := b.cur.Step(lhexicon.E); n != lhexicon.NoHex && !b.c.in(n) {
 		b.cur, b.goal = n, screenX(n)
 	}
 }

@@ -236,6 +236,38 @@ func TestUndoClearAndRefusal(t *testing.T) {
 	}
 }
 
+// TestTypingOnGoesEast: letters typed one after another on the centre spell a word along its row,
+// as a new player types one; a cursor moved first steers the word.
+func TestTypingOnGoesEast(t *testing.T) {
+	snap, _ := lhexSnapshot(t, nil, 2, 0)
+	v, _ := draw.ViewRef[lhexicon.View](&snap)
+	var letters []string
+	for _, tl := range v.Rack[:3] {
+		if tl == lhexicon.Blank {
+			t.Skip("a blank among the first tiles")
+		}
+		letters = append(letters, tl.Spell()[:1])
+	}
+	b := newLhexBoard()
+	b.View(&snap, *draw.NewStyles(false, false), 51, 21)
+	start := b.cur
+	press(b, &snap, letters...)
+	if len(b.c.steps) != 3 || b.c.note != "" {
+		t.Fatalf("typing %v composes %d hexes (note %q)", letters, len(b.c.steps), b.c.note)
+	}
+	for i, s := range b.c.steps {
+		if s.hex.Row() != start.Row() || s.hex.Col() != start.Col()+i {
+			t.Errorf("letter %d on %s, want along the row from %s", i+1, s.hex, start)
+		}
+	}
+	// Steered: down after the first letter, then the second letter goes there, not east.
+	press(b, &snap, "esc")
+	press(b, &snap, letters[0], "down", letters[1])
+	if len(b.c.steps) != 2 || b.c.steps[1].hex.Row() != start.Row()+1 {
+		t.Errorf("down then a letter: hexes %v, note %q", b.c.steps, b.c.note)
+	}
+}
+
 // TestOtherMoves: X picks tiles and enter exchanges them; P and enter pass, P and another key
 // cancel; nothing is proposed off turn.
 func TestOtherMoves(t *testing.T) {

@@ -85,8 +85,9 @@ MOVES AND KEYS  On your turn the arrows move the cursor over the hexes
 (up and down zig-zag between the offset rows). Type a rack letter to
 place it on the empty hex under the cursor: it becomes the word's next
 hex. Space marks the tile under the cursor (one already on the board)
-as the word's next hex. Spell the word in reading order; after two
-hexes along a row the cursor moves on along it by itself. The board
+as the word's next hex. Spell the word in reading order: letters typed
+on go on along the row (move the cursor between letters to bend the
+word another way). The board
 shows the word and its score (letters plus trap bonus) as you go, or
 why it is not a play yet; enter plays it, bksp undoes the last hex,
 esc clears the word. Nothing is sent before enter.
