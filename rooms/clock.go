@@ -215,8 +215,9 @@ func (r *Room) clockEnds() (rules.Seat, time.Time, bool) {
 }
 
 // clockOut ends the match for the seat whose time ran out: in a two-seat match the opponent
-// wins, rated; alone, the match ends with its score; with three seats or more a bot plays the
-// seat on and it ranks last (as a resignation). Room goroutine only.
+// wins, rated, unless the engine (rules.Winnable) is certain the opponent cannot win, when the
+// match is a draw; alone, the match ends with its score; with three seats or more a bot plays
+// the seat on and it ranks last (as a resignation). Room goroutine only.
 func (r *Room) clockOut(gen uint64) {
 	if gen != r.clockGen || r.phase != Playing {
 		return
@@ -238,7 +239,12 @@ func (r *Room) clockOut(gen uint64) {
 		r.finish(out, false)
 	case len(r.seats) == 2:
 		out.Ranks = []int{1, 1}
-		out.Ranks[seat] = 2
+		other := 1 - seat
+		if w, ok := r.engine.(rules.Winnable); ok && !w.CanWin(other) {
+			out.Reason += "; " + r.seats[other].name() + " cannot win: a draw"
+		} else {
+			out.Ranks[seat] = 2
+		}
 		r.finish(out, false)
 	case st.bot != "" || len(r.game.Bots) == 0:
 		// A bot's time (or a game without bots): the others play on, untimed.

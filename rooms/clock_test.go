@@ -167,3 +167,84 @@ func TestRestoreGivesTheClockBack(t *testing.T) {
 		}
 	})
 }
+
+// hopeRace is the race game as a rules.Winnable: a seat that has not added anything yet cannot
+// win (the test's own rule, to say so for certain).
+type hopeRace struct{ race }
+
+func (g hopeRace) Apply(seat rules.Seat, move string) (rules.Engine, error) {
+	next, err := g.race.Apply(seat, move)
+	if err != nil {
+		return nil, err
+	}
+	return hopeRace{next.(race)}, nil
+}
+
+func (g hopeRace) CanWin(seat rules.Seat) bool { return g.scores[seat] > 0 }
+
+var hopeRaceGame = func() rules.Game {
+	g := raceGame
+	g.ID, g.Name = "hoperace", "Hopeful race"
+	g.New = func(opts rules.Options, seats int, seed uint64) (rules.Engine, error) {
+		e, err := raceGame.New(opts, seats, seed)
+		if err != nil {
+			return nil, err
+		}
+		return hopeRace{e.(race)}, nil
+	}
+	return g
+}()
+
+// TestClockOutAgainstAHopelessOpponent: when a player's time runs out in a two-seat match and
+// the engine is certain the opponent cannot win, the match is a draw, rated and recorded so; when
+// the opponent can win, it wins on time.
+func TestClockOutAgainstAHopelessOpponent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &recorder{}
+		h, _ := newTestHub(t, Config{Games: []rules.Game{hopeRaceGame}, Recorder: rec})
+		r, err := h.Create("hoperace", rules.Options{"target": "10", ClockOption: "1m"}, 2, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := mustJoin(t, r, alice, false)
+		b := mustJoin(t, r, bob, false)
+		waitFor(t, a, "the match", func(s Snapshot) bool { return s.Phase == Playing })
+		time.Sleep(time.Minute) // alice's time; bob has added nothing
+		snap := waitFor(t, b, "the end", func(s Snapshot) bool { return s.Phase == Finished })
+		const reason = "alice ran out of time; bob cannot win: a draw"
+		if o := snap.Outcome; snap.Unrated || !slices.Equal(o.Ranks, []int{1, 1}) || o.Reason != reason {
+			t.Errorf("alice's time against a hopeless bob: unrated %v, outcome %+v", snap.Unrated, o)
+		}
+		if !chatHas(snap, "", "game over: a draw ("+reason+")") {
+			t.Errorf("the room does not say so: %v", snap.Chat)
+		}
+		rec.mu.Lock()
+		end := rec.events[len(rec.events)-1]
+		rec.mu.Unlock()
+		if end.Kind != EventEnd || end.Outcome.Reason != reason || !slices.Equal(end.Outcome.Ranks, []int{1, 1}) || end.Unrated {
+			t.Errorf("recorded end %+v", end)
+		}
+
+		// A rematch: the first to move adds 1, and the other's time runs out: the first can win,
+		// and wins on time.
+		if err := a.Rematch(); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Rematch(); err != nil {
+			t.Fatal(err)
+		}
+		snap = waitFor(t, a, "the rematch", func(s Snapshot) bool { return s.Phase == Playing })
+		first, waiting := a, b
+		if snap.ToMove[0] != snap.You {
+			first, waiting = b, a
+		}
+		mustMove(t, first, "1")
+		time.Sleep(time.Minute)
+		snap = waitFor(t, first, "the end", func(s Snapshot) bool { return s.Phase == Finished })
+		want := []int{2, 2}
+		want[snap.You] = 1
+		if o := snap.Outcome; !slices.Equal(o.Ranks, want) || o.Reason != waiting.Player().Name+" ran out of time" {
+			t.Errorf("the time of a player against one who can win: outcome %+v", o)
+		}
+	})
+}

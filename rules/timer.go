@@ -27,3 +27,17 @@ type TurnLimit struct {
 	// time runs out.
 	Timeout string
 }
+
+// Winnable is implemented by engines that can tell, for certain and cheaply, that a seat can no
+// longer win the match. A room asks it when a player's time runs out in a two-seat match: when
+// the opponent cannot win, the match is a draw rather than a win on time (as at chess, where a
+// player out of time against a lone king draws). So only an engine whose rules allow a draw
+// (equal scores draw, or ties share the win) implements it.
+type Winnable interface {
+	// CanWin reports whether seat could still win the match alone (ranked first with no other
+	// seat beside it) by some sequence of legal moves of every seat from this position, however
+	// unlikely the play. It returns false only when that is certain; when the engine cannot tell
+	// cheaply (in well under a second), it returns true. Once the match is over it reports
+	// whether seat won alone.
+	CanWin(seat Seat) bool
+}

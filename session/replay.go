@@ -214,7 +214,8 @@ func (r *replayScreen) told() string {
 }
 
 // snapshot dresses the position after r.at moves as a spectator's snapshot, so the game's board
-// and the room's panel draw it as they draw a live room.
+// and the room's panel draw it as they draw a live room. After the last move of a finished
+// match, the outcome is the record's, which says how the match ended.
 func (r *replayScreen) snapshot() rooms.Snapshot {
 	state := r.states[r.at]
 	snap := rooms.Snapshot{
@@ -224,6 +225,11 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	}
 	for _, s := range r.match.Seats {
 		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Shown(), PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
+	}
+	if r.at == len(r.states)-1 && r.match.Finished() && r.match.Outcome.Over {
+		// The end as the room recorded it: the moves may not have ended the match (a player
+		// ran out of time, resigned, agreed a draw), and resigning ranks last.
+		snap.Outcome, snap.Unrated = r.match.Outcome, r.match.Unrated
 	}
 	if snap.Outcome.Over {
 		snap.Phase = rooms.Finished

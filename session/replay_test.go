@@ -3,6 +3,7 @@ package session
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -155,5 +156,37 @@ func TestReplayTellsWholeMoves(t *testing.T) {
 	}
 	if longest < 80 {
 		t.Errorf("the longest move told is %d columns: the test needs one longer than a line", longest)
+	}
+}
+
+// TestReplayTellsTheEndOnTime: a match that ended on time (its moves did not end it) shows at
+// its last move how it ended, as the record has it: the winner and "ran out of time"; before the
+// last move, the match goes on.
+func TestReplayTellsTheEndOnTime(t *testing.T) {
+	m := record.Match{ID: "m3", Game: "stonetowers", Options: rules.Options{"size": "9", "turns": "10", "clock": "2m"},
+		Started: when, Ended: when.Add(5 * time.Minute),
+		Seats:   []record.Seat{{PlayerID: "SHA256:x", Name: "ann"}, {PlayerID: "SHA256:bob", Name: "bob"}},
+		Moves:   []record.Move{{Seat: 0, Move: "b a3"}, {Seat: 1, Move: "b i9"}, {Seat: 0, Move: "f a3"}},
+		Outcome: rules.Outcome{Over: true, Scores: []int{4, 3}, Ranks: []int{1, 2}, Reason: "bob ran out of time"}}
+	r := replayOf(t, m, stonetowers.Game)
+	r.update(keyPress("G"))
+	out := plain(r.view(*draw.NewStyles(false, false), 80, 24))
+	for _, want := range []string{"GAME OVER", "Red (ann) wins!", "bob ran out of time"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the last move does not show %q:\n%s", want, out)
+		}
+	}
+	r.update(keyPress("h"))
+	if out := plain(r.view(*draw.NewStyles(false, false), 80, 24)); strings.Contains(out, "GAME OVER") || strings.Contains(out, "ran out of time") {
+		t.Errorf("the match is over before its last move:\n%s", out)
+	}
+	m.Outcome = rules.Outcome{Over: true, Scores: []int{4, 3}, Ranks: []int{1, 1}, Reason: "bob ran out of time; ann cannot win: a draw"}
+	r = replayOf(t, m, stonetowers.Game)
+	r.update(keyPress("G"))
+	out = plain(r.view(*draw.NewStyles(false, false), 80, 24))
+	for _, want := range []string{"GAME OVER", "A draw!", "bob ran out of time; ann", "cannot win: a draw"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the last move of a draw on time does not show %q:\n%s", want, out)
+		}
 	}
 }

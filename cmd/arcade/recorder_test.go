@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/arcade/arcade/games"
@@ -155,4 +157,56 @@ func TestRecordEndSaysWhatItDid(t *testing.T) {
 	if res := play("UNRAT", people, true); res.Ratings[0].Rated || res.Ratings[0].Before != a.After {
 		t.Errorf("an unrated match: %+v (alice was %v)", res.Ratings, a.After)
 	}
+}
+
+// TestTimeoutRecordedAndReplayed: a rated match that ends on the clock is recorded with how it
+// ended (who ran out of time, the ranks, the clock) and its moves, and the record replays; under
+// a fake clock (testing/synctest), so nothing waits the minute.
+func TestTimeoutRecordedAndReplayed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		db, err := storage.Open(filepath.Join(t.TempDir(), dbFile), storage.Options{LockTimeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: recorder{db}, SeatGrace: -1, BotDelay: -1, Logf: t.Logf})
+		defer hub.Shutdown("test over")
+		alice, bob := rooms.Player{ID: "SHA256:alice", Name: "alice"}, rooms.Player{ID: "SHA256:bob", Name: "bob"}
+		room, err := hub.Create("stonetowers", rules.Options{"size": "8", "turns": "10", rooms.ClockOption: "1m"}, 2, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := room.Join(alice, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := room.Join(bob, false); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if err := a.Move(context.Background(), "b d4"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Minute) // bob's time
+		synctest.Wait()
+		var snap rooms.Snapshot
+		for len(a.Updates()) > 0 {
+			snap = <-a.Updates()
+		}
+		if snap.Phase != rooms.Finished || snap.Result.MatchID == "" {
+			t.Fatalf("after bob's minute: phase %v, result %+v", snap.Phase, snap.Result)
+		}
+		m, err := db.Match(snap.Result.MatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := m.Outcome; !m.Finished() || !m.Rated || o.Reason != "bob ran out of time" || len(o.Ranks) != 2 || o.Ranks[0] != 1 || o.Ranks[1] != 2 ||
+			m.Options[rooms.ClockOption] != "1m" || len(m.Moves) != 1 {
+			t.Fatalf("the record: finished %v, rated %v, outcome %+v, options %v, moves %+v", m.Finished(), m.Rated, o, m.Options, m.Moves)
+		}
+		states, err := m.Replay(stonetowers.Game)
+		if err != nil || len(states) != 2 || states[1].Outcome().Over {
+			t.Errorf("the replay: %d states, %v", len(states), err)
+		}
+	})
 }

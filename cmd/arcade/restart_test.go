@@ -192,3 +192,90 @@ func TestCancelledBeforeServing(t *testing.T) {
 		}
 	}
 }
+
+// gameClock reads a game clock's line of a Stone Towers room ("Red 0:58 · Blue 1:03"): each seat's
+// time, the running one's as it shows now.
+var gameClock = regexp.MustCompile(`Red (\d+):(\d\d) · Blue (\d+):(\d\d)`)
+
+// waitForClock waits until p's screen shows the game clock's line and ok accepts its times, and
+// returns them.
+func (p *player) waitForClock(what string, ok func(times [2]time.Duration) bool) [2]time.Duration {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := p.screen()
+		if m := gameClock.FindStringSubmatch(s); m != nil {
+			var times [2]time.Duration
+			for i := range times {
+				min, _ := strconv.Atoi(m[1+2*i])
+				sec, _ := strconv.Atoi(m[2+2*i])
+				times[i] = time.Duration(min)*time.Minute + time.Duration(sec)*time.Second
+			}
+			if ok(times) {
+				return times
+			}
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: the clock never showed %s; the screen shows:\n%s", p.name, what, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestKillRestartResumesTheClock: a match with a game clock (1m+2s, so that the clock shows
+// seconds) is killed with SIGKILL after a few moves and restored: each player's time is what it
+// was when their turn last began plus the restore grace, the clock of the player to move runs
+// on, and their move is accepted.
+func TestKillRestartResumesTheClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin, data := binary(t), t.TempDir()
+	server, addr := startBinary(t, bin, data)
+	aliceKey, bobKey := newKey(t), newKey(t)
+	alice := connect(t, addr, "alice", aliceKey, "new stonetowers size=8 turns=10 clock=1m+2s")
+	code := roomCode(t, alice.waitFor("Waiting for players"))
+	bob := connect(t, addr, "bob", bobKey, "join "+code)
+	bob.waitFor("playing")
+
+	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state = playMoves(t, state, 4, []*player{alice, bob})
+	players := []*player{alice, bob}
+	mover := state.ToMove()[0] // Red, alice: her clock runs; bob's stands
+	waiting := 1 - mover
+	before := players[mover].waitForClock("both times", func([2]time.Duration) bool { return true })
+
+	if err := server.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = server.Wait()
+	_, addr = startBinary(t, bin, data)
+
+	alice = connect(t, addr, "alice", aliceKey, "join "+code)
+	alice.waitFor("you: alice (Red)", "the server restarted")
+	bob = connect(t, addr, "bob", bobKey, "join "+code)
+	bob.waitFor("you: bob (Blue)")
+	players = []*player{alice, bob}
+	// The waiting player's time stood still: it comes back with the grace added (to within the
+	// second the clock rounds to).
+	after := players[mover].waitForClock("the grace", func(times [2]time.Duration) bool {
+		d := times[waiting] - before[waiting]
+		return d >= 4*time.Second && d <= 6*time.Second
+	})
+	t.Logf("times before the kill %v, after the restart %v", before, after)
+	// The mover's time, counted from when their turn began, has the grace too: more than it
+	// showed before the kill less the time the restart took, and it runs.
+	if after[mover] > before[mover]+6*time.Second {
+		t.Errorf("the mover's time %v after the restart, %v before it: more than the grace", after[mover], before[mover])
+	}
+	players[mover].waitFor("left for your turn")
+	players[mover].waitForClock("the mover's time running", func(times [2]time.Duration) bool {
+		return times[mover] < after[mover] && times[waiting] == after[waiting]
+	})
+	// The mover's move is accepted, and the clock passes to the other player.
+	state = playMoves(t, state, 1, players)
+	players[waiting].waitFor("left for your turn")
+}

@@ -48,6 +48,9 @@
 //   - Outcome: while the game goes on, Scores are the totals of the finished rounds (the hand in
 //     play counts only when its round ends). At the end the ranks follow rules.RankByScore: highest
 //     total first, ties share. After the last round the final hands stay in the view.
+//   - Out of time: the engine does not implement rules.Winnable. A hand's score rises and falls
+//     with every card it takes (colours beyond the best three subtract), and rounds remain; whether
+//     a player can still win takes a search of the deals and picks to come, not a cheap test.
 //
 // # Bots
 //

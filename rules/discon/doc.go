@@ -76,6 +76,11 @@
 //     The score is the number of such towers, so when the match ends another way the player with
 //     most of them wins and equal counts share.
 //
+// Out of time. The engine does not implement rules.Winnable: the match ends only when every disc
+// is carried or after three rounds without a collection, so many turns usually remain; a tower
+// left behind lowers its owner's score and a collection raises it, so whether a player can still
+// win takes a search of the turns to come, not a cheap and certain test.
+//
 // Bots. EasyBot plays a random legal move. GreedyBot plays the move with the best immediate score
 // gain. HardBot tries every pair of moves of its turn and weighs the score difference, its own best
 // gains for the next turn and the next opponent's best gains for its coming turn; it stops at the

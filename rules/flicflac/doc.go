@@ -62,6 +62,10 @@
 // (random). Timers are whole seconds without a unit: rules.Option takes whole numbers or fixed
 // choices.
 //
+// Out of time (rules.Winnable). State.CanWin is certain a seat cannot win only in the last turn
+// before the limit, played by its opponent, with the opponent's lead larger than the captures
+// that turn's ends could still bring the seat (see State.CanWin); otherwise it answers true.
+//
 // # Bots
 //
 // Bots never take a piece back. Easy ends its turn one time in three when asked, else moves a

@@ -56,6 +56,11 @@
 // the swaps, an exchange of the whole rack (as much as the bank holds), "pass", "end" when alone,
 // and "challenge"/"accept" when a word may be challenged.
 //
+// Out of time. The engine does not implement rules.Winnable: scores only grow, but a play scores
+// every tile of its word, board tiles included, and 3 a hex of each trap it makes, and plays go
+// on until the bank is empty and a rack used up; no cheap bound comes near a real lead, and the
+// exact answer is a search of plays over the dictionary.
+//
 // # Bots
 //
 // The generator searches depth first along paths of hexes, guided by the dictionary's prefixes

@@ -33,6 +33,9 @@
 //     width and height, 8 to 16, default 12) and "turns" (turns per player, 10 to 60, default 25).
 //   - There is no private information: View returns the same View to every viewer, spectators
 //     included.
+//   - Out of time (rules.Winnable): State.CanWin is certain a player cannot win only when at most
+//     the last two actions remain, by playing them every legal way; earlier it answers true, since
+//     one castle's domino effect can turn much of the board over.
 //
 // # Bots
 //
