@@ -8,17 +8,67 @@ import (
 
 	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/games/load"
+	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session"
 )
 
 // gameDriver returns the catalogue's driver of game, with the Stone Towers board size and turns
-// given (a game without those options ignores them).
-func gameDriver(game string, size, turns int) (load.Driver, error) {
+// given (a game without those options ignores them), whose rooms are opened with roomOptions
+// too (--room-options: "" for none; checked by checkRoomOptions).
+func gameDriver(game string, size, turns int, roomOptions string) (load.Driver, error) {
 	e, ok := games.Find(game)
 	if !ok {
 		return nil, fmt.Errorf("unknown game %q: use %s", game, gameList())
 	}
-	return e.Load(rules.Options{"size": strconv.Itoa(size), "turns": strconv.Itoa(turns)}), nil
+	d := e.Load(rules.Options{"size": strconv.Itoa(size), "turns": strconv.Itoa(turns)})
+	if extra := strings.Join(strings.Fields(roomOptions), " "); extra != "" {
+		d = withRoomOptions{Driver: d, extra: extra}
+	}
+	return d, nil
+}
+
+// withRoomOptions is a game's driver whose rooms are opened with more options (--room-options):
+// its Command is the game's, then extra.
+type withRoomOptions struct {
+	load.Driver
+	extra string
+}
+
+// Command is the game's command line with the extra room options after it.
+func (d withRoomOptions) Command() string { return d.Driver.Command() + " " + d.extra }
+
+// roomOptionKeys are the options --room-options takes: those of the room, not of the game's
+// rules, since the tool follows each match with its own engine, built without them.
+var roomOptionKeys = []string{rooms.ClockOption}
+
+// checkRoomOptions checks --room-options for game (with the board size and turns given):
+// key=value words, each key one of
+// roomOptionKeys, and the room command they make one the arcade takes (session.ParseNew, as
+// the arcade reads it).
+func checkRoomOptions(game string, size, turns int, roomOptions string) error {
+	if strings.TrimSpace(roomOptions) == "" {
+		return nil
+	}
+	for _, w := range strings.Fields(roomOptions) {
+		k, _, ok := strings.Cut(w, "=")
+		if !ok || !slices.Contains(roomOptionKeys, strings.ToLower(k)) {
+			return fmt.Errorf("--room-options %q: %q is not one of %s=VALUE (options of the game's rules would change the matches the tool follows)",
+				roomOptions, w, strings.Join(roomOptionKeys, "=VALUE, "))
+		}
+	}
+	d, err := gameDriver(game, size, turns, roomOptions)
+	if err != nil {
+		return err
+	}
+	args := strings.Fields(d.Command())
+	if len(args) < 2 || args[0] != "new" {
+		return fmt.Errorf("--room-options: the room command %q does not start with new GAME", d.Command())
+	}
+	if _, err := session.ParseNew(args[1:], games.Rules()); err != nil {
+		return fmt.Errorf("--room-options %q: %w", roomOptions, err)
+	}
+	return nil
 }
 
 // gameList lists the catalogue's game IDs for help and errors: "a, b or c".
