@@ -122,11 +122,13 @@ type roomScreen struct {
 	input   lineInput
 	msg     string
 	msgErr  bool
-	level   int   // bot level index for 'b'
-	rules   pager // the game's rules, while focus is focusRules
-	w, h    int   // the screen's size, as the model last gave it (resize)
-	errSeq  int   // counts the errors said, so that an error's expiry clears only that error
-	ticking bool
+	level   int       // bot level index for 'b'
+	rules   pager     // the game's rules, while focus is focusRules
+	w, h    int       // the screen's size, as the model last gave it (resize)
+	errSeq  int       // counts the errors said, so that an error's expiry clears only that error
+	ticking bool      // a countdown tick is on its way: the one of generation tickGen
+	tickGen int       // counts the ticks asked for; a tick of an older generation is stale
+	tickDue time.Time // when the tick on its way comes
 	cache   frameCache
 	helped  helpCache
 	chat    chatCache
@@ -191,12 +193,13 @@ func (r *roomScreen) title() string {
 }
 
 // tick arms the one-second countdown tick when a dropped seat's countdown or a timed turn's clock
-// is showing.
+// is showing. One tick is on its way at a time: while one is, tick asks for none, unless the
+// clock now shows its next value before that tick comes (the turn passed to a clock nearer its
+// next second, or one in its last 70 s), and then the new tick makes the other stale.
 func (r *roomScreen) tick() tea.Cmd {
-	if r.ticking || !r.countingDown() {
+	if !r.countingDown() {
 		return nil
 	}
-	r.ticking = true
 	next := time.Second
 	if c := r.snap.Clock; !c.Ends.IsZero() && r.snap.Phase == rooms.Playing {
 		if _, d := clockShown(time.Until(c.Ends)); d > 0 {
@@ -206,7 +209,14 @@ func (r *roomScreen) tick() tea.Cmd {
 			next = min(next, time.Second)
 		}
 	}
-	return tea.Tick(next, func(time.Time) tea.Msg { return tickMsg{} })
+	due := time.Now().Add(next)
+	if r.ticking && !due.Before(r.tickDue) {
+		return nil // the tick on its way comes soon enough
+	}
+	r.ticking, r.tickDue = true, due
+	r.tickGen++
+	gen := r.tickGen
+	return tea.Tick(next, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
 }
 
 // clockFine is the time left under which a clock is shown to the second; above it, to ten
@@ -290,6 +300,9 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	// Prompts, replies to moves and other messages change only the lines below it.
 	switch msg := msg.(type) {
 	case tickMsg:
+		if msg.gen != r.tickGen {
+			return nil, false // a tick made stale by a nearer one: that one redraws
+		}
 		r.ticking, r.cache.valid = false, false // the panel's clock: the board's column stays
 		return r.tick(), false
 	case errExpiredMsg:

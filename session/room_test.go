@@ -379,7 +379,7 @@ func TestClockTickDrawsOnlyThePanel(t *testing.T) {
 		before := m.View().Content
 		views := b.views
 		time.Sleep(2 * time.Second)
-		next, _ := m.Update(tickMsg{})
+		next, _ := m.Update(tickMsg{gen: m.room.tickGen})
 		m = next.(Model)
 		after := m.View().Content
 		if b.views != views || before == after || !strings.Contains(plain(after), "0:58 left for your turn") {
@@ -389,6 +389,57 @@ func TestClockTickDrawsOnlyThePanel(t *testing.T) {
 		m.View()
 		if b.views != views+1 {
 			t.Errorf("a snapshot drew the board %d times, want 1", b.views-views)
+		}
+	})
+}
+
+// TestClockTickFollowsTheTurn: when the turn passes to a clock that shows its next value sooner
+// than the tick on its way (a game clock in tens of seconds hands over to one in its last 70 s),
+// a new tick comes when that clock shows its next second, and the earlier tick, arriving late,
+// starts no second chain of ticks: one tick at a time, so at most a redraw a second.
+func TestClockTickFollowsTheTurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap, _ := stoneSnapshot(t, 14)
+		snap.TimeControl = rooms.Clock{Game: 10 * time.Minute, Increment: 5 * time.Second}
+		snap.Times = []time.Duration{5*time.Minute + 9*time.Second, 45*time.Second + 200*time.Millisecond}
+		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(snap.Times[0])}
+		m := roomModel(t, snap)
+		m.room.ticking = false
+		first := m.room.tick() // "5:10" shows "5:00" in 9 s
+		if first == nil {
+			t.Fatal("no tick for a running clock")
+		}
+		var late tea.Msg
+		go func() { late = first() }()
+		defer time.Sleep(10 * time.Second) // the first tick's goroutine ends, even when the test fails early
+
+		turn := snap // the other player's clock runs now
+		turn.Clock = rooms.TurnClock{Seat: 1, Ends: time.Now().Add(snap.Times[1])}
+		cmd := m.room.apply(turn)
+		if cmd == nil {
+			t.Fatal("the turn passed to a clock that shows its next second in 200ms, and no tick was asked for it (the tick on its way comes in 9 s)")
+		}
+		start := time.Now()
+		msg := cmd()
+		if waited := time.Since(start); waited != 200*time.Millisecond {
+			t.Errorf("the tick came after %v, want 200ms", waited)
+		}
+		next, cmd := m.Update(msg)
+		m = next.(Model)
+		if out := words(plain(m.View().Content)); !strings.Contains(out, "bob (Blue) has 0:45") {
+			t.Errorf("after the tick, bob's time:\n%s", out)
+		}
+		if cmd == nil {
+			t.Error("no next tick while the clock runs")
+		}
+		synctest.Wait()
+		time.Sleep(9 * time.Second)
+		synctest.Wait()
+		if late == nil {
+			t.Fatal("the first tick never came")
+		}
+		if cmd, _ := m.room.update(late); cmd != nil {
+			t.Error("the tick asked for the earlier clock, arriving late, asked for another: two ticks on their way")
 		}
 	})
 }

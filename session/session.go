@@ -209,8 +209,10 @@ type (
 	}
 	moveDoneMsg struct{ err error }
 	actionMsg   struct{ err error }
-	tickMsg     struct{}
-	quitMsg     struct{}
+	// tickMsg is the room screen's countdown tick; gen is the roomScreen.tickGen it was asked
+	// with, and a tick asked for since makes it stale.
+	tickMsg struct{ gen int }
+	quitMsg struct{}
 	// openReplayMsg asks for the replay of a match from its room's end (v).
 	openReplayMsg struct{ id string }
 )
