@@ -110,32 +110,33 @@ func drawnWidth(lines []string) int {
 
 // roomScreen is the screen of one room: board, seats, chat, prompt.
 type roomScreen struct {
-	sub     *rooms.Sub
-	me      rooms.Player
-	games   []rules.Game
-	boards  Boards
-	keys    *roomKeys // shared (roomKeyMap)
-	snap    rooms.Snapshot
-	have    bool
-	board   draw.Board
-	focus   focus
-	input   lineInput
-	msg     string
-	msgErr  bool
-	level   int       // bot level index for 'b'
-	rules   pager     // the game's rules, while focus is focusRules
-	w, h    int       // the screen's size, as the model last gave it (resize)
-	errSeq  int       // counts the errors said, so that an error's expiry clears only that error
-	ticking bool      // a countdown tick is on its way: the one of generation tickGen
-	tickGen int       // counts the ticks asked for; a tick of an older generation is stale
-	tickDue time.Time // when the tick on its way comes
-	cache   frameCache
-	helped  helpCache
-	chat    chatCache
-	labels  []string // seatLabel's drawn labels by seat, for this board
-	addr    string   // Config.Address
-	boardX  int      // the column the board starts at, as last drawn (clicks are the board's from there)
-	noBell  bool     // Config.NoBell
+	sub    *rooms.Sub
+	me     rooms.Player
+	games  []rules.Game
+	boards Boards
+	keys   *roomKeys // shared (roomKeyMap)
+	snap   rooms.Snapshot
+	have   bool
+	board  draw.Board
+	focus  focus
+	input  lineInput
+	msg    string
+	msgErr bool
+	level  int   // bot level index for 'b'
+	rules  pager // the game's rules, while focus is focusRules
+	w, h   int   // the screen's size, as the model last gave it (resize)
+	errSeq int   // counts the errors said, so that an error's expiry clears only that error
+	// tickStop stops the countdown tick on its way, if one is; tickGen counts the ticks asked
+	// for, and a tick of an older generation (already sent when a newer was asked for) is stale.
+	tickStop chan struct{}
+	tickGen  int
+	cache    frameCache
+	helped   helpCache
+	chat     chatCache
+	labels   []string // seatLabel's drawn labels by seat, for this board
+	addr     string   // Config.Address
+	boardX   int      // the column the board starts at, as last drawn (clicks are the board's from there)
+	noBell   bool     // Config.NoBell
 	// showMoves shows the match's moves at the foot of the panel, in place of the chat (tab).
 	showMoves bool
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
@@ -192,11 +193,15 @@ func (r *roomScreen) title() string {
 	return t
 }
 
-// tick arms the one-second countdown tick when a dropped seat's countdown or a timed turn's clock
-// is showing. One tick is on its way at a time: while one is, tick asks for none, unless the
-// clock now shows its next value before that tick comes (the turn passed to a clock nearer its
-// next second, or one in its last 70 s), and then the new tick makes the other stale.
+// tick asks for the countdown's next tick, when a dropped seat's countdown or a timed turn's
+// clock is showing, at the moment the clock shows its next value (or in a second, for a seat's
+// countdown). It stops the tick on its way, if any: a snapshot brings a clock of its own (the
+// turn passed, a move reset it), and the tick asked for the clock before would come too early,
+// drawing a panel that had not changed, or too late, leaving the new clock frozen for up to 10 s
+// (a game clock in tens of seconds handing over to one in its last 70 s). So one tick is on its
+// way at a time, and it comes when the panel changes: at most a frame a second.
 func (r *roomScreen) tick() tea.Cmd {
+	r.stopTick()
 	if !r.countingDown() {
 		return nil
 	}
@@ -209,14 +214,27 @@ func (r *roomScreen) tick() tea.Cmd {
 			next = min(next, time.Second)
 		}
 	}
-	due := time.Now().Add(next)
-	if r.ticking && !due.Before(r.tickDue) {
-		return nil // the tick on its way comes soon enough
-	}
-	r.ticking, r.tickDue = true, due
 	r.tickGen++
-	gen := r.tickGen
-	return tea.Tick(next, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+	gen, stop, t := r.tickGen, make(chan struct{}), time.NewTimer(next)
+	r.tickStop = stop
+	return func() tea.Msg {
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return tickMsg{gen: gen}
+		case <-stop:
+			return nil // Bubble Tea drops a nil message: no frame
+		}
+	}
+}
+
+// stopTick stops the countdown tick on its way, if one is (on leaving the room too). A nil
+// screen has none.
+func (r *roomScreen) stopTick() {
+	if r != nil && r.tickStop != nil {
+		close(r.tickStop)
+		r.tickStop = nil
+	}
 }
 
 // clockFine is the time left under which a clock is shown to the second; above it, to ten
@@ -301,9 +319,10 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	switch msg := msg.(type) {
 	case tickMsg:
 		if msg.gen != r.tickGen {
-			return nil, false // a tick made stale by a nearer one: that one redraws
+			return nil, false // sent before a newer tick was asked for: that one draws
 		}
-		r.ticking, r.cache.valid = false, false // the panel's clock: the board's column stays
+		r.tickStop = nil      // this tick's goroutine has returned
+		r.cache.valid = false // the panel's clock: the board's column stays
 		return r.tick(), false
 	case errExpiredMsg:
 		if msg.seq == r.errSeq && r.msgErr {

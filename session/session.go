@@ -210,7 +210,7 @@ type (
 	moveDoneMsg struct{ err error }
 	actionMsg   struct{ err error }
 	// tickMsg is the room screen's countdown tick; gen is the roomScreen.tickGen it was asked
-	// with, and a tick asked for since makes it stale.
+	// with: a tick asked for since makes it stale.
 	tickMsg struct{ gen int }
 	quitMsg struct{}
 	// openReplayMsg asks for the replay of a match from its room's end (v).
@@ -265,6 +265,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case ShutdownMsg:
 		m.notice = msg.Notice
+		m.room.stopTick()
 		m.room = nil
 		m.conn.set(nil)
 		return m, tea.Tick(1500*time.Millisecond, func(time.Time) tea.Msg { return quitMsg{} })
@@ -272,6 +273,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
+			m.room.stopTick()
 			m.room = nil
 			m.conn.set(nil)
 			return m, tea.Quit
@@ -336,6 +338,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.room.resize(m.width, m.height)
 		cmd, leave = m.room.update(msg)
 		if leave {
+			m.room.stopTick()
 			m.room = nil
 			m.conn.set(nil)
 			m.lobby.page = pageMenu
@@ -467,6 +470,7 @@ func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
 	}
 	if closed {
 		why := m.room.closedReason()
+		m.room.stopTick()
 		m.room = nil
 		m.conn.set(nil)
 		m.lobby.fail(why)
