@@ -10,7 +10,6 @@ import (
 	"github.com/arcade/arcade/games/load"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/session"
 )
 
 // gameDriver returns the catalogue's driver of game, with the Stone Towers board size and turns
@@ -38,35 +37,20 @@ type withRoomOptions struct {
 // Command is the game's command line with the extra room options after it.
 func (d withRoomOptions) Command() string { return d.Driver.Command() + " " + d.extra }
 
-// roomOptionKeys are the options --room-options takes: those of the room, not of the game's
-// rules, since the tool follows each match with its own engine, built without them.
-var roomOptionKeys = []string{rooms.ClockOption}
-
-// checkRoomOptions checks --room-options for game (with the board size and turns given):
-// key=value words, each key one of
-// roomOptionKeys, and the room command they make one the arcade takes (session.ParseNew, as
+// checkRoomOptions checks --room-options: key=value words whose keys are options of the room,
+// not of the game's rules, since the tool follows each match with its own engine, built without
+// them. The only one is the clock, whose value must be one the arcade takes (rooms.ParseClock, as
 // the arcade reads it).
-func checkRoomOptions(game string, size, turns int, roomOptions string) error {
-	if strings.TrimSpace(roomOptions) == "" {
-		return nil
-	}
+func checkRoomOptions(roomOptions string) error {
 	for _, w := range strings.Fields(roomOptions) {
-		k, _, ok := strings.Cut(w, "=")
-		if !ok || !slices.Contains(roomOptionKeys, strings.ToLower(k)) {
-			return fmt.Errorf("--room-options %q: %q is not one of %s=VALUE (options of the game's rules would change the matches the tool follows)",
-				roomOptions, w, strings.Join(roomOptionKeys, "=VALUE, "))
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || strings.ToLower(k) != rooms.ClockOption {
+			return fmt.Errorf("--room-options %q: %q is not %s=VALUE (options of the game's rules would change the matches the tool follows)",
+				roomOptions, w, rooms.ClockOption)
 		}
-	}
-	d, err := gameDriver(game, size, turns, roomOptions)
-	if err != nil {
-		return err
-	}
-	args := strings.Fields(d.Command())
-	if len(args) < 2 || args[0] != "new" {
-		return fmt.Errorf("--room-options: the room command %q does not start with new GAME", d.Command())
-	}
-	if _, err := session.ParseNew(args[1:], games.Rules()); err != nil {
-		return fmt.Errorf("--room-options %q: %w", roomOptions, err)
+		if _, err := rooms.ParseClock(v); err != nil {
+			return fmt.Errorf("--room-options %q: %w", roomOptions, err)
+		}
 	}
 	return nil
 }

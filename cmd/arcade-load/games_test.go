@@ -22,7 +22,7 @@ func TestRoomOptions(t *testing.T) {
 		if got := d.Command(); got != c.want {
 			t.Errorf("%s with %q: command %q, want %q", c.game, c.opts, got, c.want)
 		}
-		if err := checkRoomOptions(c.game, 12, 60, c.opts); err != nil {
+		if err := checkRoomOptions(c.opts); err != nil {
 			t.Errorf("%s with %q: %v", c.game, c.opts, err)
 		}
 	}
@@ -50,7 +50,7 @@ func TestRoomOptions(t *testing.T) {
 		"timer=20s",    // Flic Flac's rules: the tool's engine would not follow
 		"clock=60s x=", // one bad word spoils the line
 	} {
-		if err := checkRoomOptions("stonetowers", 12, 60, bad); err == nil {
+		if err := checkRoomOptions(bad); err == nil {
 			t.Errorf("--room-options %q accepted", bad)
 		}
 		if _, err := parseOptions([]string{"--room-options", bad}, io.Discard); err == nil {

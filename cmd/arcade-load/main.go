@@ -200,7 +200,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	case o.addr != "" && o.has("churn"):
 		return o, errors.New("--phases churn needs an arcade the tool starts (it reads the arcade's metrics and, once it has stopped it, its database): not with --addr")
 	}
-	if err := checkRoomOptions(o.game, o.size, o.turns, o.roomOpts); err != nil {
+	if err := checkRoomOptions(o.roomOpts); err != nil {
 		return o, err
 	}
 	for _, p := range strings.Split(o.phases, ",") {
