@@ -35,9 +35,10 @@ var layers = map[string][]string{
 	// Leaves used by the upper layers: a Bubble Tea renderer, and Prometheus metrics.
 	"teaframe": {},
 	"metrics":  {},
-	// The load tool plays a catalogued game with its driver and engine, and its churn reads the
-	// moves the arcade stored; its floor server is bare.
-	"cmd/arcade-load":       {"games", "rules", "record", "storage"},
+	// The load tool plays a catalogued game with its driver and engine, opens its rooms with a
+	// clock the arcade takes (rooms.ParseClock), and its churn reads the moves the arcade
+	// stored; its floor server is bare.
+	"cmd/arcade-load":       {"games", "rooms", "rules", "record", "storage"},
 	"cmd/arcade-load/floor": {},
 }
 

@@ -9,6 +9,6 @@
 // calls the model's wake, which sends the program a message from a short-lived goroutine (at most
 // one on its way per session), and the model takes the newest snapshot when it receives it; the
 // room never waits for the program. Frames are drawn only when something changed: no cursor
-// blinks, no clocks, except a one-second tick while a dropped seat's countdown or a timed turn's
-// clock is on screen.
+// blinks, no clocks, except a tick while a dropped seat's countdown (every second) or a timed
+// turn's clock (when the time shown changes) is on screen.
 package session

@@ -110,30 +110,33 @@ func drawnWidth(lines []string) int {
 
 // roomScreen is the screen of one room: board, seats, chat, prompt.
 type roomScreen struct {
-	sub     *rooms.Sub
-	me      rooms.Player
-	games   []rules.Game
-	boards  Boards
-	keys    *roomKeys // shared (roomKeyMap)
-	snap    rooms.Snapshot
-	have    bool
-	board   draw.Board
-	focus   focus
-	input   lineInput
-	msg     string
-	msgErr  bool
-	level   int   // bot level index for 'b'
-	rules   pager // the game's rules, while focus is focusRules
-	w, h    int   // the screen's size, as the model last gave it (resize)
-	errSeq  int   // counts the errors said, so that an error's expiry clears only that error
-	ticking bool
-	cache   frameCache
-	helped  helpCache
-	chat    chatCache
-	labels  []string // seatLabel's drawn labels by seat, for this board
-	addr    string   // Config.Address
-	boardX  int      // the column the board starts at, as last drawn (clicks are the board's from there)
-	noBell  bool     // Config.NoBell
+	sub    *rooms.Sub
+	me     rooms.Player
+	games  []rules.Game
+	boards Boards
+	keys   *roomKeys // shared (roomKeyMap)
+	snap   rooms.Snapshot
+	have   bool
+	board  draw.Board
+	focus  focus
+	input  lineInput
+	msg    string
+	msgErr bool
+	level  int   // bot level index for 'b'
+	rules  pager // the game's rules, while focus is focusRules
+	w, h   int   // the screen's size, as the model last gave it (resize)
+	errSeq int   // counts the errors said, so that an error's expiry clears only that error
+	// tickStop stops the countdown tick on its way, if one is; tickGen counts the ticks asked
+	// for, and a tick of an older generation (already sent when a newer was asked for) is stale.
+	tickStop chan struct{}
+	tickGen  int
+	cache    frameCache
+	helped   helpCache
+	chat     chatCache
+	labels   []string // seatLabel's drawn labels by seat, for this board
+	addr     string   // Config.Address
+	boardX   int      // the column the board starts at, as last drawn (clicks are the board's from there)
+	noBell   bool     // Config.NoBell
 	// showMoves shows the match's moves at the foot of the panel, in place of the chat (tab).
 	showMoves bool
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
@@ -190,13 +193,18 @@ func (r *roomScreen) title() string {
 	return t
 }
 
-// tick arms the one-second countdown tick when a dropped seat's countdown or a timed turn's clock
-// is showing.
+// tick asks for the countdown's next tick, when a dropped seat's countdown or a timed turn's
+// clock is showing, at the moment the clock shows its next value (or in a second, for a seat's
+// countdown). It stops the tick on its way, if any: a snapshot brings a clock of its own (the
+// turn passed, a move reset it), and the tick asked for the clock before would come too early,
+// drawing a panel that had not changed, or too late, leaving the new clock frozen for up to 10 s
+// (a game clock in tens of seconds handing over to one in its last 70 s). So one tick is on its
+// way at a time, and it comes when the panel changes: at most a frame a second.
 func (r *roomScreen) tick() tea.Cmd {
-	if r.ticking || !r.countingDown() {
+	r.stopTick()
+	if !r.countingDown() {
 		return nil
 	}
-	r.ticking = true
 	next := time.Second
 	if c := r.snap.Clock; !c.Ends.IsZero() && r.snap.Phase == rooms.Playing {
 		if _, d := clockShown(time.Until(c.Ends)); d > 0 {
@@ -206,7 +214,27 @@ func (r *roomScreen) tick() tea.Cmd {
 			next = min(next, time.Second)
 		}
 	}
-	return tea.Tick(next, func(time.Time) tea.Msg { return tickMsg{} })
+	r.tickGen++
+	gen, stop, t := r.tickGen, make(chan struct{}), time.NewTimer(next)
+	r.tickStop = stop
+	return func() tea.Msg {
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return tickMsg{gen: gen}
+		case <-stop:
+			return nil // Bubble Tea drops a nil message: no frame
+		}
+	}
+}
+
+// stopTick stops the countdown tick on its way, if one is (on leaving the room too). A nil
+// screen has none.
+func (r *roomScreen) stopTick() {
+	if r != nil && r.tickStop != nil {
+		close(r.tickStop)
+		r.tickStop = nil
+	}
 }
 
 // clockFine is the time left under which a clock is shown to the second; above it, to ten
@@ -290,7 +318,11 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	// Prompts, replies to moves and other messages change only the lines below it.
 	switch msg := msg.(type) {
 	case tickMsg:
-		r.ticking, r.cache.valid = false, false // the panel's clock: the board's column stays
+		if msg.gen != r.tickGen {
+			return nil, false // sent before a newer tick was asked for: that one draws
+		}
+		r.tickStop = nil      // this tick's goroutine has returned
+		r.cache.valid = false // the panel's clock: the board's column stays
 		return r.tick(), false
 	case errExpiredMsg:
 		if msg.seq == r.errSeq && r.msgErr {

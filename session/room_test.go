@@ -228,10 +228,9 @@ func TestTurnClockShown(t *testing.T) {
 		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
 			t.Errorf("the other player does not read ann's time:\n%s", theirs)
 		}
-		if cmd := m.room.tick(); cmd != nil || !m.room.ticking {
-			t.Errorf("the clock's tick was not asked for when the snapshot came (ticking %v)", m.room.ticking)
+		if m.room.tickStop == nil {
+			t.Error("the clock's tick was not asked for when the snapshot came")
 		}
-		m.room.ticking = false
 		start := time.Now()
 		msg := m.room.tick()()
 		if _, ok := msg.(tickMsg); !ok || time.Since(start) != 300*time.Millisecond {
@@ -379,7 +378,7 @@ func TestClockTickDrawsOnlyThePanel(t *testing.T) {
 		before := m.View().Content
 		views := b.views
 		time.Sleep(2 * time.Second)
-		next, _ := m.Update(tickMsg{})
+		next, _ := m.Update(tickMsg{gen: m.room.tickGen})
 		m = next.(Model)
 		after := m.View().Content
 		if b.views != views || before == after || !strings.Contains(plain(after), "0:58 left for your turn") {
@@ -390,6 +389,68 @@ func TestClockTickDrawsOnlyThePanel(t *testing.T) {
 		if b.views != views+1 {
 			t.Errorf("a snapshot drew the board %d times, want 1", b.views-views)
 		}
+	})
+}
+
+// TestClockTickFollowsTheTurn: a snapshot's clock has its own tick, and the tick asked for the
+// clock before is stopped, without a frame: the turn passed to a clock that shows its next
+// second sooner (a game clock in tens of seconds hands over to one in its last 70 s) has its
+// tick then, not when the other clock's would have come; a move that resets a move limit has
+// its tick when the new clock shows its next second, not an earlier one that would draw the
+// same panel again. One tick at a time, when the panel changes: at most a frame a second.
+func TestClockTickFollowsTheTurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap, _ := stoneSnapshot(t, 14)
+		snap.TimeControl = rooms.Clock{Game: 10 * time.Minute, Increment: 5 * time.Second}
+		snap.Times = []time.Duration{5*time.Minute + 9*time.Second, 45*time.Second + 200*time.Millisecond}
+		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(snap.Times[0])}
+		m := roomModel(t, snap)
+		first := m.room.tick() // "5:10" shows "5:00" in 9 s
+		if first == nil {
+			t.Fatal("no tick for a running clock")
+		}
+		stopped := make(chan tea.Msg, 1)
+		go func() { stopped <- first() }()
+
+		turn := snap // the other player's clock runs now, "0:46", "0:45" in 200ms
+		turn.Clock = rooms.TurnClock{Seat: 1, Ends: time.Now().Add(snap.Times[1])}
+		cmd := m.room.apply(turn)
+		if cmd == nil {
+			t.Fatal("no tick for the clock the turn passed to")
+		}
+		if msg := <-stopped; msg != nil {
+			t.Errorf("the tick asked for the clock before came (%T), want it stopped (nil)", msg)
+		}
+		start := time.Now()
+		msg := cmd()
+		if waited := time.Since(start); waited != 200*time.Millisecond {
+			t.Errorf("the tick came after %v, want 200ms", waited)
+		}
+		next, cmd := m.Update(msg)
+		m = next.(Model)
+		if out := words(plain(m.View().Content)); !strings.Contains(out, "bob (Blue) has 0:45") {
+			t.Errorf("after the tick, bob's time:\n%s", out)
+		}
+		if cmd == nil {
+			t.Error("no next tick while the clock runs")
+		}
+
+		// A move limit: 0:59.7 shows "1:00" and ticks in 700ms; a move resets it to 1:00, whose
+		// next second is a second away.
+		snap.TimeControl, snap.Times = rooms.Clock{Move: time.Minute}, nil
+		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(59*time.Second + 700*time.Millisecond)}
+		before := m.room.apply(snap)
+		time.Sleep(500 * time.Millisecond)
+		snap.Clock = rooms.TurnClock{Seat: 1, Ends: time.Now().Add(time.Minute)}
+		after := m.room.apply(snap)
+		if msg := before(); msg != nil {
+			t.Errorf("the tick of the clock before the move came (%T), want it stopped (nil)", msg)
+		}
+		start = time.Now()
+		if msg, ok := after().(tickMsg); !ok || msg.gen != m.room.tickGen || time.Since(start) != time.Second {
+			t.Errorf("after the move the tick came after %v (%+v), want the new clock's next second, 1s", time.Since(start), msg)
+		}
+		m.room.stopTick()
 	})
 }
 

@@ -209,8 +209,10 @@ type (
 	}
 	moveDoneMsg struct{ err error }
 	actionMsg   struct{ err error }
-	tickMsg     struct{}
-	quitMsg     struct{}
+	// tickMsg is the room screen's countdown tick; gen is the roomScreen.tickGen it was asked
+	// with: a tick asked for since makes it stale.
+	tickMsg struct{ gen int }
+	quitMsg struct{}
 	// openReplayMsg asks for the replay of a match from its room's end (v).
 	openReplayMsg struct{ id string }
 )
@@ -263,6 +265,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case ShutdownMsg:
 		m.notice = msg.Notice
+		m.room.stopTick()
 		m.room = nil
 		m.conn.set(nil)
 		return m, tea.Tick(1500*time.Millisecond, func(time.Time) tea.Msg { return quitMsg{} })
@@ -270,6 +273,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
+			m.room.stopTick()
 			m.room = nil
 			m.conn.set(nil)
 			return m, tea.Quit
@@ -334,6 +338,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.room.resize(m.width, m.height)
 		cmd, leave = m.room.update(msg)
 		if leave {
+			m.room.stopTick()
 			m.room = nil
 			m.conn.set(nil)
 			m.lobby.page = pageMenu
@@ -465,6 +470,7 @@ func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
 	}
 	if closed {
 		why := m.room.closedReason()
+		m.room.stopTick()
 		m.room = nil
 		m.conn.set(nil)
 		m.lobby.fail(why)

@@ -120,7 +120,7 @@ func (ch *churner) fail(kind string, err error) {
 // database holds every move a screen acknowledged.
 func churnPhase(ctx context.Context, o options, srv *server, logf func(string, ...any), errs *errorLog) (*churnResult, error) {
 	res := &churnResult{Clients: o.churnClients}
-	game, err := gameDriver(o.game, o.size, o.turns)
+	game, err := gameDriver(o.game, o.size, o.turns, o.roomOpts)
 	if err != nil {
 		return res, err
 	}

@@ -8,17 +8,51 @@ import (
 
 	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/games/load"
+	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 )
 
 // gameDriver returns the catalogue's driver of game, with the Stone Towers board size and turns
-// given (a game without those options ignores them).
-func gameDriver(game string, size, turns int) (load.Driver, error) {
+// given (a game without those options ignores them), whose rooms are opened with roomOptions
+// too (--room-options: "" for none; checked by checkRoomOptions).
+func gameDriver(game string, size, turns int, roomOptions string) (load.Driver, error) {
 	e, ok := games.Find(game)
 	if !ok {
 		return nil, fmt.Errorf("unknown game %q: use %s", game, gameList())
 	}
-	return e.Load(rules.Options{"size": strconv.Itoa(size), "turns": strconv.Itoa(turns)}), nil
+	d := e.Load(rules.Options{"size": strconv.Itoa(size), "turns": strconv.Itoa(turns)})
+	if extra := strings.Join(strings.Fields(roomOptions), " "); extra != "" {
+		d = withRoomOptions{Driver: d, extra: extra}
+	}
+	return d, nil
+}
+
+// withRoomOptions is a game's driver whose rooms are opened with more options (--room-options):
+// its Command is the game's, then extra.
+type withRoomOptions struct {
+	load.Driver
+	extra string
+}
+
+// Command is the game's command line with the extra room options after it.
+func (d withRoomOptions) Command() string { return d.Driver.Command() + " " + d.extra }
+
+// checkRoomOptions checks --room-options: key=value words whose keys are options of the room,
+// not of the game's rules, since the tool follows each match with its own engine, built without
+// them. The only one is the clock, whose value must be one the arcade takes (rooms.ParseClock, as
+// the arcade reads it).
+func checkRoomOptions(roomOptions string) error {
+	for _, w := range strings.Fields(roomOptions) {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || strings.ToLower(k) != rooms.ClockOption {
+			return fmt.Errorf("--room-options %q: %q is not %s=VALUE (options of the game's rules would change the matches the tool follows)",
+				roomOptions, w, rooms.ClockOption)
+		}
+		if _, err := rooms.ParseClock(v); err != nil {
+			return fmt.Errorf("--room-options %q: %w", roomOptions, err)
+		}
+	}
+	return nil
 }
 
 // gameList lists the catalogue's game IDs for help and errors: "a, b or c".

@@ -22,7 +22,9 @@
 //     shuffled from the match's seed, so for those the arcade runs with --load-test-seeds (seeds
 //     that follow from room codes). Reported: sessions held, new sessions per second, the latency
 //     from a move being sent to the opponent's screen showing it (p50, p99, max), keystroke to
-//     redraw, bytes sent to each client per move, server CPU and memory, errors. Right before
+//     redraw, bytes sent to each client per move, the frames the server sent per session a
+//     second, server CPU and memory, errors. --room-options opens the rooms with a clock
+//     ("clock=60s"), whose ticks then count in the frames and bytes. Right before
 //     and right after it, the disk floor (--disk-floor): a bare group commit of moves at the same
 //     rate in the arcade's data folder, alone, which tells how much of the latency the disk under
 //     the database would cost any server that writes a move down before showing it. With
@@ -96,6 +98,7 @@ type options struct {
 	dataDir    string
 	size       int
 	turns      int
+	roomOpts   string // more room options, after the game's command (--room-options)
 	serverArgs []string
 	serverEnv  []string
 	arcadeBin  string
@@ -144,6 +147,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the started arcade's data (its database) in a new folder under this one, e.g. /dev/shm to take the disk's fsync out of the figures (default: the temporary folder)")
 	fs.IntVar(&o.size, "size", 12, "Stone Towers board size")
 	fs.IntVar(&o.turns, "turns", 60, "Stone Towers turns per player (a match lasts turns x interval)")
+	fs.StringVar(&o.roomOpts, "room-options", "", `more options for the rooms the play phase and the churn open, after the game's command: the room's clock, e.g. "clock=off", "clock=60s" (a limit a move) or "clock=10m+5s" (a game clock); without it a match of two keyed players has the arcade's default move limit (2m), and guests' matches are untimed`)
 	fs.Var((*stringList)(&o.serverArgs), "server-arg", "an extra flag for the arcade the tool starts (repeat it)")
 	fs.Var((*stringList)(&o.serverEnv), "server-env", "an extra KEY=VALUE in the environment of the servers the tool starts, e.g. GOGC=200 (repeat it); the arcade gets GODEBUG=gcshrinkstackoff=1, as deploy/arcade.service sets it, unless a GODEBUG here (or the tool's own) names gcshrinkstackoff")
 	fs.StringVar(&o.arcadeBin, "arcade-bin", "", "arcade binary to start (default: go build ./cmd/arcade)")
@@ -195,6 +199,9 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 		return o, fmt.Errorf("--churn-settle must be from 0 to %v", maxPhase)
 	case o.addr != "" && o.has("churn"):
 		return o, errors.New("--phases churn needs an arcade the tool starts (it reads the arcade's metrics and, once it has stopped it, its database): not with --addr")
+	}
+	if err := checkRoomOptions(o.roomOpts); err != nil {
+		return o, err
 	}
 	for _, p := range strings.Split(o.phases, ",") {
 		switch strings.TrimSpace(p) {
@@ -374,7 +381,7 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 			"--max-sessions", fmt.Sprint(maxSess), "--max-rooms", fmt.Sprint(maxRooms),
 			"--conn-rate", "100000", "--conn-burst", "100000", "--max-startups", "100000", "--max-startups-per-addr", "100000",
 			"--log-level", "warn", "--metrics", "127.0.0.1:0"}
-		if g, _ := gameDriver(o.game, o.size, o.turns); g != nil && g.Seeded() && (o.has("play") || o.has("churn")) {
+		if g, _ := gameDriver(o.game, o.size, o.turns, o.roomOpts); g != nil && g.Seeded() && (o.has("play") || o.has("churn")) {
 			args = append(args, "--load-test-seeds")
 		}
 		args = append(args, o.serverArgs...)
@@ -662,6 +669,12 @@ type playResult struct {
 	DiskWatch *diskWatchResult `json:",omitempty"`
 	GCWatch   *gcWatchResult   `json:",omitempty"`
 	SlowMoves *slowMoves       `json:",omitempty"`
+
+	// Frames are the frames the server sent (that sent bytes) while the moves were measured, and
+	// Views the screens it computed (arcade_frames_total and arcade_views_total); per session and
+	// second, over the same window. A clock on screen adds its ticks to the moves' frames.
+	Frames, Views                           float64 `json:",omitempty"`
+	FramesPerSessionSec, ViewsPerSessionSec float64 `json:",omitempty"`
 }
 
 func playPhase(ctx context.Context, o options, srv *server, logf func(string, ...any), errs *errorLog) (*playResult, error) {
@@ -669,7 +682,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	base, _ := srv.sample()
 	res.RSSBase = base.rss
 	dopts := dialOpts{addr: srv.addr, guest: o.guests, validate: o.validate, timeout: 30 * time.Second}
-	game, err := gameDriver(o.game, o.size, o.turns)
+	game, err := gameDriver(o.game, o.size, o.turns, o.roomOpts)
 	if err != nil {
 		return res, err
 	}
@@ -748,6 +761,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	}()
 	runRooms(ctx, rooms, ps, begin, from, end, o.interval)
 	s1, err := srv.sample()
+	metrics1 := scrape(srv) // at once: the screens' clocks tick on after the moves
 	c1, _ := sampleProc(os.Getpid())
 	gc1 := ownCollections()
 	<-sampled
@@ -764,6 +778,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	res.ClientCPUShare = cpuShare(c0, c1)
 	res.ClientCollections = gc1 - min(gc0, gc1)
 	res.Seconds = s1.at.Sub(s0.at).Seconds()
+	res.framesDuring(metrics0, metrics1, len(clients))
 	res.MovesSent, res.MovesSeen = ps.sent.Load(), ps.seen.Load()
 	res.Late, res.Rematches = ps.late.Load(), ps.rematches.Load()
 	res.MoveLatency, res.KeyLatency = ps.move.summary(), ps.key.summary()
@@ -801,6 +816,24 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 	}
 	logf("play: moves %s; server CPU %s of one core, RSS %s", res.MoveLatency, pct(res.CPUShare), mib(res.RSS))
 	return res, nil
+}
+
+// framesDuring sets the frames and views the server counted between two scrapes of its metrics
+// (before and after the measured window, res.Seconds apart) for n sessions; it leaves them zero
+// when either scrape lacks them.
+func (res *playResult) framesDuring(before, after map[string]float64, n int) {
+	const frames, views = "arcade_frames_total", "arcade_views_total"
+	if _, ok := before[frames]; !ok {
+		return
+	}
+	if _, ok := after[frames]; !ok {
+		return
+	}
+	res.Frames, res.Views = after[frames]-before[frames], after[views]-before[views]
+	if n > 0 && res.Seconds > 0 {
+		res.FramesPerSessionSec = res.Frames / float64(n) / res.Seconds
+		res.ViewsPerSessionSec = res.Views / float64(n) / res.Seconds
+	}
 }
 
 func sumBytes(cs []*client) (out [2]uint64) {

@@ -33,6 +33,9 @@ func (o options) summary() string {
 	if takesOption(o.game, "size") {
 		s += fmt.Sprintf(" size=%d turns=%d", o.size, o.turns)
 	}
+	if o.roomOpts != "" {
+		s += fmt.Sprintf(" room-options=%q", o.roomOpts)
+	}
 	if o.addr != "" {
 		s += " addr=" + o.addr
 	}
@@ -103,6 +106,10 @@ func (r *results) print(w io.Writer) {
 		fmt.Fprintf(w, "  move to opponent     %s; %.2f%% over 50 ms\n", p.MoveLatency, 100*p.MovesOver50)
 		fmt.Fprintf(w, "  keystroke to redraw  %s\n", p.KeyLatency)
 		fmt.Fprintf(w, "  bytes per move       %.0f to the opponent, %.0f to the mover\n", p.BytesToOpp, p.BytesToMover)
+		if p.Frames > 0 {
+			fmt.Fprintf(w, "  frames               %.0f sent, %.2f per session a second; %.0f views, %.2f per session a second\n",
+				p.Frames, p.FramesPerSessionSec, p.Views, p.ViewsPerSessionSec)
+		}
 		fmt.Fprintf(w, "  server CPU           %s of one core; %.3f%% per session\n", pct(p.CPUShare), p.CPUPerSession*100)
 		fmt.Fprintf(w, "  server RSS           %s (%s before the sessions); %s per session\n", mib(p.RSS), mib(p.RSSBase), kib(p.RSSPerSession))
 		fmt.Fprintf(w, "  server threads       %d\n", p.Threads)

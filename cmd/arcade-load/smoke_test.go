@@ -80,6 +80,30 @@ func TestSmokeOtherGames(t *testing.T) {
 	}
 }
 
+// TestSmokeClock plays rooms whose clock ticks between the moves and at them (a 5 s limit a
+// move, a move every 1.5 s in each room), every screen checked against a full terminal
+// emulator: the tool's markers must still tell the moves, and the frames are counted.
+func TestSmokeClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a server")
+	}
+	res, report := smokeRun(t, "--phases", "play", "--sessions", "10", "--idle", "10", "--duration", "5s",
+		"--interval", "3s", "--validate", "--disk-floor", "0", "--room-options", "clock=5s")
+	p := res.Play
+	switch {
+	case res.Errors > 0:
+		t.Errorf("%d errors", res.Errors)
+	case p == nil:
+		t.Fatal("no play phase")
+	case p.SessionsHeld != 10 || p.MoveLatency.N == 0 || p.MovesSeen != p.MovesSent:
+		t.Errorf("play phase: %+v", p)
+	case p.Frames == 0 || p.FramesPerSessionSec == 0:
+		t.Errorf("no frames counted: %+v", p)
+	case !strings.Contains(report, `room-options="clock=5s"`):
+		t.Errorf("the report does not name the room options")
+	}
+}
+
 // TestSmokeChurn runs the churn phase for a few seconds with seven pairs, so that each of the
 // seven endings (quit, drop, garbage, a raw paste, huge windows, a stalled reader dropped after a
 // storm of window changes or without one) happens at least once: every figure must have been
@@ -151,6 +175,7 @@ func TestOptions(t *testing.T) {
 		{"--game", "chess"},
 		{"--disk-floor", "-1s"},
 		{"--disk-floor", "11m"},
+		{"--room-options", "clock=soon"},
 		{"--addr", "127.0.0.1:2222", "--disk-watch"},      // no data folder to watch
 		{"--addr", "127.0.0.1:2222", "--gc-watch"},        // no log to read
 		{"--addr", "127.0.0.1:2222", "--phases", "churn"}, // no database to read
