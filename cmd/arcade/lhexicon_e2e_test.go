@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/lhexicon"
 )
@@ -98,5 +100,19 @@ func TestLhexiconSoloThroughSSH(t *testing.T) {
 	}
 	if !solo.MatchString(board) {
 		t.Errorf("the solo table does not show ann's %s:\n%s", points, board)
+	}
+	// The same in JSON: the game's ratings (none: a solo game is not rated) and its solo table.
+	var doc struct {
+		Lhexicon []record.Standing             `json:"lhexicon"`
+		Solo     map[string][]record.SoloScore `json:"solo"`
+	}
+	out := plainCommand(t, addr, key, "leaderboard lhexicon --json")
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("leaderboard lhexicon --json: %v\n%s", err, out)
+	}
+	best := doc.Solo["lhexicon"]
+	if len(best) != 1 || best[0].Name != "ann" || strconv.Itoa(best[0].Score) != points || best[0].Rank != 1 ||
+		best[0].Match == "" || best[0].Games != 1 || len(doc.Lhexicon) != 0 {
+		t.Errorf("leaderboard lhexicon --json: %+v\n%s", doc, out)
 	}
 }
