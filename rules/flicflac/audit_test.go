@@ -2,6 +2,7 @@ package flicflac
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -106,5 +107,35 @@ func TestWinCheckedAtEachResolution(t *testing.T) {
 	s.captures[cyl], s.captures[blk] = 2, 1
 	if w = mustPlay(t, s, cyl, "end"); !w.over || w.winner != cyl {
 		t.Fatalf("3-1 with target 3: over %v, winner %d", w.over, w.winner)
+	}
+}
+
+// TestEventsAreTold: each random event drawn at the end of a turn is named in the room's log
+// (Tell) and in the move list (Annotate), with the colours of its pair where it has one.
+func TestEventsAreTold(t *testing.T) {
+	told := map[Event]string{TumblingWind: "Tumbling Wind flips every piece", Recall: "Recall sends every ",
+		SinkHoles: "Sink Holes send home the pieces on ", HexSlide: "Hex Slide turns the board's colours"}
+	seen := map[Event]bool{}
+	for seed := range uint64(40) {
+		s := testState(t)
+		s.seed, s.cfg.EventPercent = seed, 100
+		n := mustPlay(t, s, s.turn, "end")
+		e := n.last.Event
+		seen[e] = true
+		tell := s.Tell(s.turn, "end")
+		if !strings.Contains(tell, told[e]) {
+			t.Errorf("seed %d: %s told as %q", seed, e, tell)
+		}
+		if e == Recall || e == SinkHoles {
+			if p := n.last.Pair; !strings.Contains(tell, p.String()) || !strings.Contains(tell, p.Opposite().String()) {
+				t.Errorf("seed %d: %q does not name %s and %s", seed, tell, p, p.Opposite())
+			}
+		}
+		if a := s.Annotate(s.turn, "end"); a != e.String() {
+			t.Errorf("seed %d: annotated %q, want %q", seed, a, e)
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("events drawn: %v", seen)
 	}
 }

@@ -128,3 +128,26 @@ func TestExchangeLimitedByTheBank(t *testing.T) {
 	}
 	accountFor(t, n)
 }
+
+// TestSwapBothBlanks: a player holding both letters takes both blanks in one turn; holding one
+// of them, the swap of both is refused and nothing changes.
+func TestSwapBothBlanks(t *testing.T) {
+	s := mustPlay(t, emptyGame(t, 2, Auto, "?a?zzzz"), 0, "h8 CaT e,e")
+	c, a, tt := Centre, Centre.Step(E), Centre.Step(E).Step(E)
+	if !s.board[c].IsBlank() || s.board[a].IsBlank() || !s.board[tt].IsBlank() {
+		t.Fatalf("CAT with blanks C and T: %v %v %v", s.board[c], s.board[a], s.board[tt])
+	}
+	setRack(t, s, 1, "czzzzzz")
+	refuse(t, s, 1, "s "+c.String()+" "+tt.String(), ErrNotInRack)
+	setRack(t, s, 1, "tczzzzz")
+	n := mustPlay(t, s, 1, "s "+tt.String()+" "+c.String())
+	if n.board[c] != LetterTile('c') || n.board[tt] != LetterTile('t') {
+		t.Errorf("after the swap: %v %v", n.board[c], n.board[tt])
+	}
+	if r := n.Rack(1); tilesString(r) != "??zzzzz" {
+		t.Errorf("the rack after the swap: %s", tilesString(r))
+	}
+	if n.Turn() != 0 || n.Stall() != 0 {
+		t.Errorf("turn %d, stall %d", n.Turn(), n.Stall())
+	}
+}
