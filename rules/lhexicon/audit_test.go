@@ -151,3 +151,35 @@ func TestSwapBothBlanks(t *testing.T) {
 		t.Errorf("turn %d, stall %d", n.Turn(), n.Stall())
 	}
 }
+
+// TestChallengeTheLastPlay: in challenge mode, a play that uses the last tiles with the bank
+// empty waits for the opponents: a good challenge withdraws it and the match goes on; a bad one,
+// or an accept, lets it stand and ends the match.
+func TestChallengeTheLastPlay(t *testing.T) {
+	last := func(word string) *State {
+		s, err := NewState(2, ByChallenge, TimerOff, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setRack(t, s, 0, word)
+		setRack(t, s, 1, "zzzzzzz")
+		s.nbag = 0
+		s = mustPlay(t, s, 0, "h8 "+word+" e,e")
+		if s.over || s.Turn() != -1 || len(s.ToMove()) != 1 || s.ToMove()[0] != 1 {
+			t.Fatalf("%s: over %v, turn %d, to move %v", word, s.over, s.Turn(), s.ToMove())
+		}
+		refuse(t, s, 1, "pass", nil)
+		return s
+	}
+	s := mustPlay(t, last("cta"), 1, "challenge")
+	if s.over || s.board[Centre] != NoTile || len(s.Rack(0)) != 3 || s.scores[0] != 0 || s.Turn() != 1 {
+		t.Errorf("a good challenge of the last play: over %v, rack %v, score %d, turn %d",
+			s.over, s.Rack(0), s.scores[0], s.Turn())
+	}
+	for _, answer := range []string{"challenge", "accept"} {
+		s = mustPlay(t, last("cat"), 1, answer)
+		if !s.over || s.scores[0] != 5 || s.Outcome().Ranks[0] != 1 {
+			t.Errorf("%s of the last play CAT: over %v, scores %v", answer, s.over, s.scores)
+		}
+	}
+}
