@@ -7,13 +7,14 @@ import (
 	"time"
 )
 
-// flicflacBoard returns what a Flic Flac screen shows of the match: the board's rows under the
-// title, cut before the side panel, and the panel's first two rows (the captures of each side,
-// and whose turn it is); not the rest of the panel, whose clock and chat change.
-func flicflacBoard(screen string) string {
+// matchScreen returns what a room's screen shows of the match (Flic Flac's, Lhex-i'-con's): the
+// rows of the board under the title, with Lhex-i'-con's rack row, cut before the side panel, and
+// the panel's first two rows (each side's captures or score, and whose turn it is); not the rest
+// of the panel, whose clock and chat change.
+func matchScreen(screen string) string {
 	lines := strings.Split(screen, "\n")
-	if len(lines) > 17 {
-		lines = lines[1:17]
+	if len(lines) > 18 {
+		lines = lines[1:18]
 	}
 	for i, l := range lines {
 		r := []rune(l)
@@ -41,7 +42,7 @@ func TestFlicFlacKillRestartResume(t *testing.T) {
 	code := roomCode(t, ann.waitFor("Flic Flac", "you: ann (Cylinders)", "Turn 1 of 200"))
 	// Turns 1, 3 and 5 are ann's: their time runs out. The bot plays turns 2, 4 and 6.
 	screen := ann.waitForWithin(90*time.Second, "Turn 7 of 200", "Your turn")
-	before := flicflacBoard(screen)
+	before := matchScreen(screen)
 	if err := server.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestFlicFlacKillRestartResume(t *testing.T) {
 
 	ann = connect(t, addr, "ann", key, "join "+code)
 	screen = ann.waitFor("you: ann (Cylinders)", "the server restarted", "Turn 7 of 200", "Your turn")
-	if after := flicflacBoard(screen); after != before {
+	if after := matchScreen(screen); after != before {
 		t.Errorf("the board after the restart differs.\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 	// The turn's clock runs again: ann's turn 7 runs out, the bot plays turn 8.
