@@ -85,14 +85,23 @@ func TestLhexiconSoloThroughSSH(t *testing.T) {
 	ann.send(":")
 	ann.waitFor("move:")
 	ann.send(move + "\r")
-	ann.waitFor("Your turn", points)
+	// The score beside the name, not just the number anywhere (a row's label holds 10 to 15):
+	// "end" must not go out before the play has been taken, as the two travel apart.
+	scored := regexp.MustCompile(`Player 1 ann \(you\)\s+` + points + `\b`)
+	deadline := time.Now().Add(20 * time.Second)
+	for screen := ann.waitFor("Your turn"); !scored.MatchString(screen); screen = ann.screen() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the play's %s points are not beside ann's name:\n%s", points, screen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	ann.send(":")
 	ann.waitFor("move:")
 	ann.send("end\r")
 	ann.waitFor("GAME OVER", "ann scored "+points)
 	// The end is on disk just after the players see it: the table is read until it shows.
 	solo := regexp.MustCompile(`best solo scores[\s\S]*1\s+ann\s+` + points + `\s`)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(10 * time.Second)
 	board := plainCommand(t, addr, key, "leaderboard lhexicon")
 	for !solo.MatchString(board) && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)

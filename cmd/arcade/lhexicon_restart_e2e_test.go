@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/lhexicon"
@@ -34,9 +35,13 @@ func lhexTurn(t *testing.T, ann *player, state rules.Engine, seed uint64, turn i
 	scores := state.Outcome().Scores
 	mine := regexp.MustCompile(`Player 1 ann \(you\)\s+` + strconv.Itoa(scores[0]) + `\b`)
 	theirs := regexp.MustCompile(`Player 2 \w+ \(easy bot\)\s+` + strconv.Itoa(scores[1]) + `\b`)
+	deadline := time.Now().Add(20 * time.Second)
 	screen := ann.waitFor("Your turn", "(easy bot)")
-	for !mine.MatchString(screen) || !theirs.MatchString(screen) {
-		screen = ann.waitFor("Your turn")
+	for ; !mine.MatchString(screen) || !theirs.MatchString(screen); screen = ann.screen() {
+		if time.Now().After(deadline) {
+			t.Fatalf("turn %d: the scores %v are not on the screen:\n%s", turn, scores, screen)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	return state, screen
 }
