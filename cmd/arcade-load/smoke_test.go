@@ -54,14 +54,14 @@ func TestSmoke(t *testing.T) {
 	}
 }
 
-// TestSmokeOtherGames plays DISCON and Coloretta the same way, small and short: the tool builds
-// their engines from the room codes (the arcade runs with --load-test-seeds) and chooses legal
-// moves in games with shuffled discs and cards.
+// TestSmokeOtherGames plays DISCON, Coloretta, Lhex-i'-con and Flic Flac the same way, small and
+// short: the tool builds their engines from the room codes (the arcade runs with
+// --load-test-seeds) and chooses legal moves in games with shuffled discs, cards and tiles.
 func TestSmokeOtherGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a server")
 	}
-	for _, game := range []string{"discon", "coloretta", "flicflac"} {
+	for _, game := range []string{"discon", "coloretta", "lhexicon", "flicflac"} {
 		t.Run(game, func(t *testing.T) {
 			res, report := smokeRun(t, "--phases", "play", "--game", game, "--sessions", "10", "--idle", "10",
 				"--duration", "3s", "--interval", "300ms", "--validate", "--disk-floor", "0")

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/lhexicon"
 )
@@ -83,14 +85,23 @@ func TestLhexiconSoloThroughSSH(t *testing.T) {
 	ann.send(":")
 	ann.waitFor("move:")
 	ann.send(move + "\r")
-	ann.waitFor("Your turn", points)
+	// The score beside the name, not just the number anywhere (a row's label holds 10 to 15):
+	// "end" must not go out before the play has been taken, as the two travel apart.
+	scored := regexp.MustCompile(`Player 1 ann \(you\)\s+` + points + `\b`)
+	deadline := time.Now().Add(20 * time.Second)
+	for screen := ann.waitFor("Your turn"); !scored.MatchString(screen); screen = ann.screen() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the play's %s points are not beside ann's name:\n%s", points, screen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	ann.send(":")
 	ann.waitFor("move:")
 	ann.send("end\r")
 	ann.waitFor("GAME OVER", "ann scored "+points)
 	// The end is on disk just after the players see it: the table is read until it shows.
 	solo := regexp.MustCompile(`best solo scores[\s\S]*1\s+ann\s+` + points + `\s`)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(10 * time.Second)
 	board := plainCommand(t, addr, key, "leaderboard lhexicon")
 	for !solo.MatchString(board) && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
@@ -98,5 +109,19 @@ func TestLhexiconSoloThroughSSH(t *testing.T) {
 	}
 	if !solo.MatchString(board) {
 		t.Errorf("the solo table does not show ann's %s:\n%s", points, board)
+	}
+	// The same in JSON: the game's ratings (none: a solo game is not rated) and its solo table.
+	var doc struct {
+		Lhexicon []record.Standing             `json:"lhexicon"`
+		Solo     map[string][]record.SoloScore `json:"solo"`
+	}
+	out := plainCommand(t, addr, key, "leaderboard lhexicon --json")
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("leaderboard lhexicon --json: %v\n%s", err, out)
+	}
+	best := doc.Solo["lhexicon"]
+	if len(best) != 1 || best[0].Name != "ann" || strconv.Itoa(best[0].Score) != points || best[0].Rank != 1 ||
+		best[0].Match == "" || best[0].Games != 1 || len(doc.Lhexicon) != 0 {
+		t.Errorf("leaderboard lhexicon --json: %+v\n%s", doc, out)
 	}
 }

@@ -5,7 +5,8 @@ import (
 )
 
 // TestBoardColours: every side from 5 to 8 has 3 side (side - 1) + 1 hexes, one black hex in
-// three with six coloured neighbours (the centre black), and side 8 the counts of RULES.md.
+// three with six coloured neighbours (the centre black), and the colour counts of each side
+// (side 8: those of RULES.md).
 func TestBoardColours(t *testing.T) {
 	for side := MinSide; side <= MaxSide; side++ {
 		g := GeometryOf(side)
@@ -28,11 +29,31 @@ func TestBoardColours(t *testing.T) {
 		if c, _ := g.At(Cube{}); g.StartColourOf(c) != Black {
 			t.Errorf("side %d: the centre is %s", side, g.StartColourOf(c))
 		}
-		t.Logf("side %d: %v (B G Y O R P K)", side, count)
-		if side == 8 {
-			want := [Colours + 1]int{Blue: 21, Green: 21, Yellow: 18, Orange: 18, Red: 18, Purple: 18, Black: 55}
-			if count != want {
-				t.Errorf("side 8: %v, want %v", count, want)
+		// Side 8 as RULES.md gives it; sides 5 to 7 worked from its formula by a separate
+		// script (the same formula, independent code).
+		want := map[int][Colours + 1]int{
+			5: {Blue: 3, Green: 3, Yellow: 9, Orange: 9, Red: 9, Purple: 9, Black: 19},
+			6: {Blue: 9, Green: 9, Yellow: 9, Orange: 12, Red: 12, Purple: 9, Black: 31},
+			7: {Blue: 15, Green: 15, Yellow: 15, Orange: 12, Red: 12, Purple: 15, Black: 43},
+			8: {Blue: 21, Green: 21, Yellow: 18, Orange: 18, Red: 18, Purple: 18, Black: 55},
+		}[side]
+		if count != want {
+			t.Errorf("side %d: %v (B G Y O R P K), want %v", side, count, want)
+		}
+		// Every black hex off the rim touches six hexes, all coloured.
+		for h := range g.NumHexes() {
+			c := g.Cubes[h]
+			if g.StartColourOf(Hex(h)) != Black || max(abs(c.Q), abs(c.R), abs(c.S)) == side-1 {
+				continue
+			}
+			n := 0
+			for _, nb := range g.Neighbours(Hex(h)) {
+				if nb != NoHex && g.StartColourOf(nb) != Black {
+					n++
+				}
+			}
+			if n != 6 {
+				t.Errorf("side %d: black %s touches %d coloured hexes", side, g.Name(Hex(h)), n)
 			}
 		}
 	}

@@ -65,7 +65,8 @@ more. Filling part of a trap without splitting it earns nothing.
 
 BLANKS  Name the letter when you play one (upper case: "h8 cAt e,e");
 it stays that letter. On your turn you may instead swap a blank on the
-board for that letter from your rack and take the blank ("s h8").
+board for that letter from your rack and take the blank ("s h8"; both
+blanks at once: "s h8 c3").
 
 OTHER TURNS  Exchange tiles with the bank, as many as it holds ("x ab"),
 or pass ("pass").
@@ -87,10 +88,10 @@ place it on the empty hex under the cursor: it becomes the word's next
 hex. Space marks the tile under the cursor (one already on the board)
 as the word's next hex. Spell the word in reading order: letters typed
 on go on along the row (move the cursor between letters to bend the
-word another way). The board
-shows the word and its score (letters plus trap bonus) as you go, or
-why it is not a play yet; enter plays it, bksp undoes the last hex,
-esc clears the word. Nothing is sent before enter.
+word another way). The board shows the word and its score (letters
+plus trap bonus) as you go, or why it is not a play yet; enter plays
+it, bksp undoes the last hex, esc clears the word. Nothing is sent
+before enter.
   q is the Qu tile. * then a letter plays the blank as that letter; a
   letter you do not hold takes the blank too. On the board a blank is
   a lower-case letter, worth 0.

@@ -1,0 +1,145 @@
+package sshd
+
+import (
+	"errors"
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/arcade/arcade/games"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session"
+)
+
+// TestNewLhexiconCommandLine: `ssh arcade new lhexicon ...` reads seats, bots, bot and the
+// game's options (check, timer) against the real catalogue, the solo game included, and refuses
+// bad values with a line that says what is wrong.
+func TestNewLhexiconCommandLine(t *testing.T) {
+	catalogue := games.Rules()
+	for _, tc := range []struct {
+		line         string
+		seats, bots  int
+		bot          string
+		check, timer string
+	}{
+		{"new lhexicon", 2, 0, "greedy", "auto", "off"}, // greedy: the default level
+		{"new lhexicon seats=1", 1, 0, "greedy", "auto", "off"},
+		{"new lhexicon seats=1 check=challenge timer=competition", 1, 0, "greedy", "challenge", "competition"},
+		{"new lhexicon bots=1 bot=greedy", 2, 1, "greedy", "auto", "off"},
+		{"new lhexicon seats=4 bots=3 bot=hard check=challenge timer=competition", 4, 3, "hard", "challenge", "competition"},
+		{"new Lhexicon SEATS=3 bots=2 bot=easy CHECK=auto timer=off", 3, 2, "easy", "auto", "off"},
+	} {
+		req, err := parseRequest(strings.Fields(tc.line), catalogue)
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		st := req.start
+		if st.Mode != session.ModeNew || st.Game != "lhexicon" || st.Seats != tc.seats || st.Bots != tc.bots ||
+			st.BotLevel != tc.bot || st.Options["check"] != tc.check || st.Options["timer"] != tc.timer {
+			t.Errorf("%q: %+v", tc.line, st)
+			continue
+		}
+		if _, err := newEngine(t, st); err != nil {
+			t.Errorf("%q: the options make no match: %v", tc.line, err)
+		}
+	}
+	refuseLines(t, catalogue, map[string]string{
+		"new lhexicon seats=0":                 "seats must be",
+		"new lhexicon seats=5":                 "seats must be",
+		"new lhexicon bots=5":                  "bots must be",
+		"new lhexicon seats=1 bots=1":          "seats=1 is the solo game",
+		"new lhexicon seats=2 bots=3":          "bots must be at most 2",
+		"new lhexicon bot=genius":              "bot must be one of easy, greedy, hard",
+		"new lhexicon check=maybe":             "check must be one of auto, challenge",
+		"new lhexicon timer=fast":              "timer must be one of off, competition",
+		"new lhexicon size=8":                  "no option",
+		"new lhexicon check":                   "key=value",
+		"new lhexicon seats=two":               "seats must be a whole number from 1 to 4",
+		"new lhexicon seats=1 timer=3 minutes": "key=value",
+	})
+}
+
+// TestNewFlicflacCommandLine: `ssh arcade new flicflac ...` reads every option of RULES.md
+// section 5 with its unit (20s, 1%), the defaults when none is given, and refuses values out of
+// range in words.
+func TestNewFlicflacCommandLine(t *testing.T) {
+	catalogue := games.Rules()
+	defaults := rules.Options{"size": "8", "target": "11", "timer": "20", "captors": "10", "events": "1",
+		"limit": "200", "shape": "random"}
+	for line, want := range map[string]rules.Options{
+		"new flicflac": defaults,
+		"new flicflac size=5 target=7 timer=30s captors=5s events=2% limit=100 shape=blocks bots=1 bot=hard": {
+			"size": "5", "target": "7", "timer": "30", "captors": "5", "events": "2", "limit": "100", "shape": "blocks"},
+		"new flicflac size=6 timer=0 captors=0 events=0 shape=cylinders": {
+			"size": "6", "target": "11", "timer": "0", "captors": "0", "events": "0", "limit": "200", "shape": "cylinders"},
+		"new flicflac size=7 timer=45 events=100% shape=random bots=2 bot=greedy": {
+			"size": "7", "target": "11", "timer": "45", "captors": "10", "events": "100", "limit": "200", "shape": "random"},
+	} {
+		req, err := parseRequest(strings.Fields(line), catalogue)
+		if err != nil {
+			t.Errorf("%q: %v", line, err)
+			continue
+		}
+		st := req.start
+		if st.Mode != session.ModeNew || st.Game != "flicflac" || st.Seats != 2 {
+			t.Errorf("%q: %+v", line, st)
+			continue
+		}
+		got := maps.Clone(st.Options)
+		for k := range got {
+			if _, ok := defaults[k]; !ok {
+				delete(got, k) // the room's own options (none here), not the game's
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%q: options %v, want %v", line, st.Options, want)
+		}
+		if _, err := newEngine(t, st); err != nil {
+			t.Errorf("%q: the options make no match: %v", line, err)
+		}
+	}
+	if req, err := parseRequest(strings.Fields("new flicflac bots=1 bot=hard"), catalogue); err != nil ||
+		req.start.Bots != 1 || req.start.BotLevel != "hard" {
+		t.Errorf("bots=1 bot=hard: %+v, %v", req.start, err)
+	}
+	refuseLines(t, catalogue, map[string]string{
+		"new flicflac size=4":          "size must be",
+		"new flicflac size=9":          "size must be",
+		"new flicflac target=0":        "target must be",
+		"new flicflac timer=20m":       "timer must be a whole number from 0 to 600s",
+		"new flicflac timer=601s":      "timer must be",
+		"new flicflac captors=-1s":     "captors must be",
+		"new flicflac events=101%":     "events must be",
+		"new flicflac events=1s":       "events must be a whole number from 0 to 100%",
+		"new flicflac limit=0":         "limit must be",
+		"new flicflac shape=spheres":   "shape must be one of random, cylinders, blocks",
+		"new flicflac seats=1":         "seats must be",
+		"new flicflac seats=3":         "seats must be",
+		"new flicflac bots=3":          "bots must be",
+		"new flicflac bot=grandmaster": "bot must be one of easy, greedy, hard",
+		"new flicflac colour=red":      "no option",
+		"new flicflac size":            "key=value",
+	})
+}
+
+// refuseLines checks that each command line is refused with a usage error containing its text.
+func refuseLines(t *testing.T, catalogue []rules.Game, lines map[string]string) {
+	t.Helper()
+	for line, want := range lines {
+		_, err := parseRequest(strings.Fields(line), catalogue)
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want one containing %q", line, err, want)
+		}
+	}
+}
+
+// newEngine sets up the match a parsed `new` asks for, as the room does.
+func newEngine(t *testing.T, st session.Start) (rules.Engine, error) {
+	t.Helper()
+	g, ok := rules.FindGame(games.Rules(), st.Game)
+	if !ok {
+		t.Fatalf("no game %q", st.Game)
+	}
+	return g.New(st.Options, st.Seats, 1)
+}
