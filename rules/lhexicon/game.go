@@ -87,10 +87,10 @@ place it on the empty hex under the cursor: it becomes the word's next
 hex. Space marks the tile under the cursor (one already on the board)
 as the word's next hex. Spell the word in reading order: letters typed
 on go on along the row (move the cursor between letters to bend the
-word another way). The board
-shows the word and its score (letters plus trap bonus) as you go, or
-why it is not a play yet; enter plays it, bksp undoes the last hex,
-esc clears the word. Nothing is sent before enter.
+word another way). The board shows the word and its score (letters
+plus trap bonus) as you go, or why it is not a play yet; enter plays
+it, bksp undoes the last hex, esc clears the word. Nothing is sent
+before enter.
   q is the Qu tile. * then a letter plays the blank as that letter; a
   letter you do not hold takes the blank too. On the board a blank is
   a lower-case letter, worth 0.
