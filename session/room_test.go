@@ -12,6 +12,8 @@ import (
 	"github.com/arcade/arcade/games/gametest"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/flicflac"
+	"github.com/arcade/arcade/rules/lhexicon"
 	"github.com/arcade/arcade/rules/stonetowers"
 	"github.com/arcade/arcade/session/draw"
 )
@@ -406,6 +408,32 @@ func TestClockShown(t *testing.T) {
 	} {
 		if shown, next := clockShown(c.raw); shown != c.shown || next != c.next {
 			t.Errorf("clockShown(%v) = %v, %v; want %v, %v", c.raw, shown, next, c.shown, c.next)
+		}
+	}
+}
+
+// TestMovePromptNotationLinesWhole: at 80 x 24 each line of the notation of the games that break
+// it into lines shows whole under the board while the move prompt is open, not wrapped again into
+// a ragged pair.
+func TestMovePromptNotationLinesWhole(t *testing.T) {
+	lhex, _ := lhexMid(t)
+	for _, c := range []struct {
+		game rules.Game
+		snap rooms.Snapshot
+	}{
+		{lhexicon.Game, lhex},
+		{flicflac.Game, flicflacMid(t, 10)},
+	} {
+		m := newTestModel(80, 24)
+		m.room = newRoomScreen(nil, m.cfg.Player, []rules.Game{c.game}, testBoards)
+		m.room.apply(c.snap)
+		m = press(m, ":")
+		out := plain(m.View().Content)
+		checkSize(t, m.View().Content, 80, 24)
+		for _, line := range strings.Split(c.game.Notation, "\n") {
+			if !strings.Contains(out, line) {
+				t.Errorf("%s: the notation line %q is not whole under the board:\n%s", c.game.ID, line, out)
+			}
 		}
 	}
 }
