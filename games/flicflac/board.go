@@ -191,7 +191,7 @@ func (b *board) pieceAt(v *flicflac.View, i int) int {
 }
 
 // act is enter on the cursor's cell: it moves the picked piece there when it may go there, or
-// picks the viewer's piece there, or drops the pick.
+// picks the viewer's piece there, or drops the pick (saying why on a free hex out of reach).
 func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 	if !myTurn(v, snap) {
 		return ""
@@ -210,6 +210,11 @@ func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 	if id >= 0 && v.Pieces[id].ID.Seat == v.Turn && v.Pieces[id].CanMove && v.Pieces[id].ID.Colour != b.sel {
 		b.sel = v.Pieces[id].ID.Colour
 		return ""
+	}
+	if b.sel >= 0 && c.hex != flicflac.NoHex && id < 0 {
+		// A free hex out of reach: say so, or the pick would just vanish.
+		b.note = fmt.Sprintf("%c cannot go to %s (not marked +): pick it again, or another.",
+			b.sel.Letter(), b.lay.geo.Name(c.hex))
 	}
 	b.sel = -1
 	return ""

@@ -138,7 +138,7 @@ func TestKeysPickMoveTakeBackEnd(t *testing.T) {
 }
 
 // TestKeysArrowsAndRefusals: the arrows walk the board and the homes; enter on a hex the picked
-// piece cannot reach drops the pick and proposes nothing; nothing is proposed off turn.
+// piece cannot reach drops the pick, proposes nothing and says why; nothing is proposed off turn.
 func TestKeysArrowsAndRefusals(t *testing.T) {
 	snap, state := fresh(t, 0)
 	b := newBoard()
@@ -171,8 +171,18 @@ func TestKeysArrowsAndRefusals(t *testing.T) {
 			break
 		}
 	}
+	picked, off := b.sel, v.Hexes[b.lay.cells[b.cur].hex].Name
 	if got := press(b, &snap, "enter"); got != "" || b.sel >= 0 {
 		t.Errorf("enter off the reach proposed %q, pick %d", got, b.sel)
+	}
+	// ... and says why, under the board, until the next key.
+	why := string(picked.Letter()) + " cannot go to " + off
+	if h := b.hint(&v, &snap); !strings.Contains(h, why) {
+		t.Errorf("enter off the reach says %q, want %q", h, why)
+	}
+	press(b, &snap, "left")
+	if h := b.hint(&v, &snap); strings.Contains(h, "cannot") {
+		t.Errorf("the refusal stays after the next key: %q", h)
 	}
 	// bob's turn: enter and n do nothing.
 	snap, _ = applied(t, snap, state, "end")
@@ -258,3 +268,24 @@ func TestRowsRedrawn(t *testing.T) {
 		}
 	}
 }
+
+// TestLastNamesTheBotWhole: the panel's last turn names a bot as every game does, with its level
+// ("Bo (greedy bot)"), and never breaks the level in two.
+func TestLastNamesTheBotWhole(t *testing.T) {
+	snap, _ := fresh(t, 4)
+	snap.Seats[1].Name, snap.Seats[1].Bot = "Bo (greedy bot)", "greedy"
+	b := newBoard()
+	for _, w := range []int{panelWidth, 20, 24, 60} {
+		b.status = nil
+		lines := plainLines(b.Status(&snap, *draw.NewStyles(true, false), w))
+		if !strings.Contains(words(lines), "Last: Bo (greedy bot) moved") {
+			t.Errorf("width %d: the last turn does not name Bo (greedy bot):\n%s", w, lines)
+		}
+		if strings.Contains(lines, "(greedy\n") {
+			t.Errorf("width %d: the bot's level is broken:\n%s", w, lines)
+		}
+	}
+}
+
+// words is s with every run of spaces and line breaks made one space.
+func words(s string) string { return strings.Join(strings.Fields(s), " ") }

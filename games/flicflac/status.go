@@ -65,8 +65,8 @@ func (b *board) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string
 	if m := movedLine(v); m != "" {
 		lines = append(lines, m)
 	}
-	if last := lastText(v, snap); last != "" {
-		lines = append(lines, draw.Wrap("Last: "+last, width)...)
+	if who, did := lastText(v, snap); did != "" {
+		lines = append(lines, draw.Fill(append(append([]string{"Last:"}, nameWords(who)...), strings.Fields(did)...), width)...)
 	}
 	b.status, b.statusKey = lines, k
 	return lines
@@ -79,12 +79,21 @@ type statusKey struct {
 	noColor, ascii bool
 }
 
-// lastText says what the latest turn did: "bob moved Y a1, R b1; ended, captured (R) (Y),
-// Blocks +2; Tumbling Wind".
-func lastText(v *flicflac.View, snap *rooms.Snapshot) string {
+// nameWords are a player's name as words to fill lines with, a bot's level kept whole: "Bo",
+// "(greedy bot)".
+func nameWords(name string) []string {
+	if i := strings.Index(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		return append(strings.Fields(name[:i]), name[i+1:])
+	}
+	return strings.Fields(name)
+}
+
+// lastText says who played the latest turn, by their whole name ("Bo (greedy bot)"), and what
+// it did: "moved Y a1, R b1; ended, captured (R) (Y), Blocks +2; Tumbling Wind".
+func lastText(v *flicflac.View, snap *rooms.Snapshot) (who, did string) {
 	r := v.LastTurn
 	if r.Seat < 0 {
-		return ""
+		return "", ""
 	}
 	var parts []string
 	if moved := turnMoves(snap, r.Seat); moved != "" {
@@ -119,7 +128,7 @@ func lastText(v *flicflac.View, snap *rooms.Snapshot) string {
 		}
 		parts = append(parts, "captors "+strings.Join(cs, " "))
 	}
-	return shortName(snap, r.Seat) + " " + strings.Join(parts, "; ")
+	return playerName(snap, r.Seat), strings.Join(parts, "; ")
 }
 
 // turnMoves lists where seat's latest turn (its captors' turns with it) left the pieces it moved,
