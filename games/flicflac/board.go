@@ -29,7 +29,10 @@ type board struct {
 	cur  int             // the cursor's cell in lay.cells
 	want int             // the column up and down aim for
 	sel  flicflac.Colour // the viewer's picked piece, -1 none
-	note string          // what the last key did not do, shown until the next key
+	note string          // what the last key did not do, shown until the next key or move
+	// noteView is the view the note was said over: a move made another way (the move prompt)
+	// brings a new one, and the note goes.
+	noteView *flicflac.View
 
 	// shapes is each seat's shape, as the last view said (SeatLabel has no snapshot).
 	shapes [2]flicflac.Shape
@@ -121,6 +124,10 @@ func (b *board) settle(v *flicflac.View, snap *rooms.Snapshot) {
 	if b.sel >= 0 && (!myTurn(v, snap) || !v.Piece(v.Turn, b.sel).CanMove) {
 		b.sel = -1
 	}
+	if b.note != "" && v != b.noteView {
+		b.note = ""
+	}
+	b.noteView = v
 }
 
 func (b *board) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
@@ -213,7 +220,7 @@ func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 	}
 	if b.sel >= 0 && c.hex != flicflac.NoHex && id < 0 {
 		// A free hex out of reach: say so, or the pick would just vanish.
-		b.note = fmt.Sprintf("%c cannot go to %s (not marked +): pick it again, or another.",
+		b.note = fmt.Sprintf("%c cannot go to %s (not marked +); pick again.",
 			b.sel.Letter(), b.lay.geo.Name(c.hex))
 	}
 	b.sel = -1

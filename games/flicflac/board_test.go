@@ -289,3 +289,29 @@ func TestLastNamesTheBotWhole(t *testing.T) {
 
 // words is s with every run of spaces and line breaks made one space.
 func words(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestNoteGoesWithTheNextMove: a refusal under the board goes when a move comes another way (the
+// move prompt's), not only at the next key.
+func TestNoteGoesWithTheNextMove(t *testing.T) {
+	snap, state := fresh(t, 0)
+	b := newBoard()
+	st := *draw.NewStyles(true, false)
+	b.View(&snap, st, colW, colH)
+	b.cur = b.lay.hexCell[0] // a free hex at the start
+	press(b, &snap, "u")
+	if screen := plainLines(b.View(&snap, st, colW, colH)); !strings.Contains(screen, "Nothing to take back") {
+		t.Fatalf("u with nothing moved says nothing:\n%s", screen)
+	}
+	v := state.ViewOf()
+	var mv string
+	for c := range flicflac.Colour(flicflac.Colours) {
+		if len(v.Reach[c]) > 0 {
+			mv = flicflac.Move{Kind: flicflac.Place, Colour: c, To: v.Hexes[v.Reach[c][0]].Name}.String()
+			break
+		}
+	}
+	snap, _ = applied(t, snap, state, mv)
+	if screen := plainLines(b.View(&snap, st, colW, colH)); strings.Contains(screen, "Nothing to take back") {
+		t.Errorf("the refusal stays after %s was played:\n%s", mv, screen)
+	}
+}
