@@ -315,3 +315,19 @@ func TestNoteGoesWithTheNextMove(t *testing.T) {
 		t.Errorf("the refusal stays after %s was played:\n%s", mv, screen)
 	}
 }
+
+// TestLastKeepsPiecesWithTheirHexes: however narrow the panel, the last turn never parts a
+// piece's letter from the hex it went to, nor a side from its score.
+func TestLastKeepsPiecesWithTheirHexes(t *testing.T) {
+	snap, _ := fresh(t, 4)
+	b := newBoard()
+	for w := 16; w <= 40; w++ {
+		b.status = nil
+		for _, l := range b.Status(&snap, *draw.NewStyles(true, false), w) {
+			f := strings.Fields(l)
+			if n := len(f); n > 0 && (len(f[n-1]) == 1 && strings.Contains("BGYORP", f[n-1]) || f[n-1] == "Blocks" || f[n-1] == "Cylinders") {
+				t.Errorf("width %d: a line ends in %q, parted from what follows: %q", w, f[n-1], l)
+			}
+		}
+	}
+}

@@ -66,7 +66,7 @@ func (b *board) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string
 		lines = append(lines, m)
 	}
 	if who, did := lastText(v, snap); did != "" {
-		lines = append(lines, draw.Fill(append(append([]string{"Last:"}, nameWords(who)...), strings.Fields(did)...), width)...)
+		lines = append(lines, draw.Fill(append(append([]string{"Last:"}, nameWords(who)...), didWords(did)...), width)...)
 	}
 	b.status, b.statusKey = lines, k
 	return lines
@@ -86,6 +86,22 @@ func nameWords(name string) []string {
 		return append(strings.Fields(name[:i]), name[i+1:])
 	}
 	return strings.Fields(name)
+}
+
+// didWords are what a turn did as words to fill lines with, a piece kept with its hex ("R g1,")
+// and a side with its score ("Blocks +1").
+func didWords(did string) []string {
+	var out []string
+	fields := strings.Fields(did)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if i+1 < len(fields) && (len(f) == 1 && strings.Contains("BGYORP", f) || f == "Blocks" || f == "Cylinders") {
+			f += " " + fields[i+1]
+			i++
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // lastText says who played the latest turn, by their whole name ("Bo (greedy bot)"), and what
