@@ -141,3 +141,10 @@ func TestFlicflacPlainGolden(t *testing.T) {
 	}
 	golden.RequireEqual(t, plain(out))
 }
+
+// TestWideFlicflacGolden: at 120 x 40 the board and panel are centred and nothing is cut.
+func TestWideFlicflacGolden(t *testing.T) {
+	out := wideScreen(t, flicflacMid(t, 40), 120, 40)
+	golden.RequireEqual(t, out)
+	checkCentred(t, out, 120, 2)
+}
