@@ -127,13 +127,17 @@ type roomScreen struct {
 	w, h    int   // the screen's size, as the model last gave it (resize)
 	errSeq  int   // counts the errors said, so that an error's expiry clears only that error
 	ticking bool
-	cache   frameCache
-	helped  helpCache
-	chat    chatCache
-	labels  []string // seatLabel's drawn labels by seat, for this board
-	addr    string   // Config.Address
-	boardX  int      // the column the board starts at, as last drawn (clicks are the board's from there)
-	noBell  bool     // Config.NoBell
+	// turnEnds is when the timed turn last seen ends, and turnLong how long it had when first
+	// seen: a short turn (Flic Flac's 20 s) warns only near its end, not all along.
+	turnEnds time.Time
+	turnLong time.Duration
+	cache    frameCache
+	helped   helpCache
+	chat     chatCache
+	labels   []string // seatLabel's drawn labels by seat, for this board
+	addr     string   // Config.Address
+	boardX   int      // the column the board starts at, as last drawn (clicks are the board's from there)
+	noBell   bool     // Config.NoBell
 	// showMoves shows the match's moves at the foot of the panel, in place of the chat (tab).
 	showMoves bool
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
@@ -943,7 +947,10 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 	if c.Ends.IsZero() || int(c.Seat) >= len(r.snap.Seats) {
 		return []string{""}
 	}
-	clock := clockText(st, time.Until(c.Ends))
+	if !c.Ends.Equal(r.turnEnds) {
+		r.turnEnds, r.turnLong = c.Ends, time.Until(c.Ends)
+	}
+	clock := clockTextWarning(st, time.Until(c.Ends), min(clockWarning, r.turnLong/4))
 	text := clock + " left for your turn"
 	if c.Seat != r.snap.You {
 		text = r.snap.Seats[c.Seat].Name + " (" + seatTag(r.board, st, int(c.Seat)) + ") has " + clock
@@ -966,9 +973,14 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 // clockText writes a time left as a clock shows it (clockShown), "2:40", in bold, or as a warning
 // when it runs short.
 func clockText(st draw.Styles, raw time.Duration) string {
+	return clockTextWarning(st, raw, clockWarning)
+}
+
+// clockTextWarning is clockText warning from warn on.
+func clockTextWarning(st draw.Styles, raw, warn time.Duration) string {
 	left, _ := clockShown(raw)
 	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
-	if left <= clockWarning {
+	if left <= warn {
 		return st.Err.Render(clock)
 	}
 	return st.Bold.Render(clock)

@@ -437,3 +437,37 @@ func TestMovePromptNotationLinesWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestShortTurnWarnsNearItsEnd: a turn of 20 s (Flic Flac's) is not drawn as a warning from its
+// start, only in its last quarter; a turn of 2 minutes warns in its last 30 s as before.
+func TestShortTurnWarnsNearItsEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, c := range []struct {
+			long, calm, warn time.Duration // the turn, a time left drawn plain, one drawn as a warning
+		}{
+			{20 * time.Second, 12 * time.Second, 4 * time.Second},
+			{2 * time.Minute, 45 * time.Second, 25 * time.Second},
+		} {
+			snap, _ := stoneSnapshot(t, 14)
+			snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(c.long)}
+			m := roomModel(t, snap)
+			st := *m.st
+			m.View()
+			for _, at := range []struct {
+				left time.Duration
+				warn bool
+			}{{c.long, false}, {c.calm, false}, {c.warn, true}} {
+				time.Sleep(time.Until(snap.Clock.Ends.Add(-at.left)))
+				m.room.cache = frameCache{}
+				out := m.View().Content
+				clock := fmt.Sprintf("%d:%02d", int(at.left.Minutes()), int(at.left.Seconds())%60)
+				if got := strings.Contains(out, st.Err.Render(clock)); got != at.warn {
+					t.Errorf("turn of %v, %v left: drawn as a warning %v, want %v:\n%s", c.long, at.left, got, at.warn, plain(out))
+				}
+				if !strings.Contains(plain(out), clock+" left for your turn") {
+					t.Errorf("turn of %v: %s left is not shown:\n%s", c.long, clock, plain(out))
+				}
+			}
+		}
+	})
+}
