@@ -440,3 +440,24 @@ func TestEndedByTheRoom(t *testing.T) {
 		t.Errorf("the board does not say why the match ended:\n%s", out)
 	}
 }
+
+// TestNoteGoesWithTheNextMove: a refusal under the board goes when a move comes another way (the
+// move prompt's "pass"), not only at the next key.
+func TestNoteGoesWithTheNextMove(t *testing.T) {
+	snap, state := lhexSnapshot(t, nil, 2, 0)
+	b := newLhexBoard()
+	st := *draw.NewStyles(true, false)
+	press(b, &snap, "enter") // nothing composed
+	const why = "Place a letter first"
+	if screen := ansi.Strip(strings.Join(b.View(&snap, st, 51, 21), "\n")); !strings.Contains(screen, why) {
+		t.Fatalf("enter with nothing composed says nothing:\n%s", screen)
+	}
+	n, err := state.Apply(0, "pass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap = as(snap, n.(*lhexicon.State), 0)
+	if screen := ansi.Strip(strings.Join(b.View(&snap, st, 51, 21), "\n")); strings.Contains(screen, why) {
+		t.Errorf("the refusal stays after a pass:\n%s", screen)
+	}
+}
