@@ -643,8 +643,9 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 }
 
 // messageLines draw the line under the board: the open prompt, or the last message. A message too
-// long for one line takes two (the body gives up its last line), so that an error's hint is read
-// whole; only a message longer still is cut.
+// long for one line takes two (the body gives up its last line), and an error up to
+// errorLines (a word game's notation error tells what is wrong and how to write a move), so that
+// its hint is read whole; only a message longer still is cut.
 func (r *roomScreen) messageLines(st draw.Styles, w int) []string {
 	switch r.focus {
 	case focusChat, focusPrompt:
@@ -657,16 +658,23 @@ func (r *roomScreen) messageLines(st draw.Styles, w int) []string {
 	if r.msgErr {
 		text, style, indent = "✗ "+r.msg, st.Err, "   "
 	}
-	lines := wrapKeepingParens(text, w-1)
-	if len(lines) > 2 {
-		lines = []string{lines[0], strings.Join(lines[1:], " ")}
+	lines := wrapKeepingParens(text, w-len(indent)) // the lines after the first are indented
+	most := 2
+	if r.msgErr {
+		most = errorLines
+	}
+	if len(lines) > most {
+		lines = append(lines[:most-1], strings.Join(lines[most-1:], " "))
 	}
 	out := []string{draw.Fit(" "+style.Render(lines[0]), w)}
-	if len(lines) > 1 {
-		out = append(out, draw.Fit(indent+style.Render(lines[1]), w))
+	for _, l := range lines[1:] {
+		out = append(out, draw.Fit(indent+style.Render(l), w))
 	}
 	return out
 }
+
+// errorLines is the most lines an error under the board takes.
+const errorLines = 5
 
 // helpKeys appends the bindings the help line shows to out and returns it.
 func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
