@@ -383,7 +383,7 @@ func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
 	if v.CaptorsTurn {
 		return "Captors' turn: enter picks a captor · e ends it"
 	}
-	return "enter picks · n next piece · u takes back · e ends"
+	return "enter picks · n next · u takes back · e ends turn"
 }
 
 // plural is one when n is 1, else many.

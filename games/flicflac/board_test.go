@@ -331,3 +331,23 @@ func TestLastKeepsPiecesWithTheirHexes(t *testing.T) {
 		}
 	}
 }
+
+// TestHintFitsOneLine: the line that says what the keys do fits the board's column at 80 x 24
+// on one line, and says what e ends.
+func TestHintFitsOneLine(t *testing.T) {
+	snap, _ := fresh(t, 0)
+	b := newBoard()
+	b.View(&snap, *draw.NewStyles(true, false), colW, colH)
+	v, _ := draw.ViewRef[flicflac.View](&snap)
+	hints := []string{b.hint(v, &snap)}
+	press(b, &snap, "n")
+	hints = append(hints, b.hint(v, &snap))
+	for _, h := range hints {
+		if n := draw.TextWidth(h); n > colW {
+			t.Errorf("the hint %q is %d columns, more than %d", h, n, colW)
+		}
+	}
+	if !strings.Contains(hints[0], "e ends turn") {
+		t.Errorf("the hint %q does not say what e ends", hints[0])
+	}
+}
