@@ -351,3 +351,22 @@ func TestHintFitsOneLine(t *testing.T) {
 		t.Errorf("the hint %q does not say what e ends", hints[0])
 	}
 }
+
+// TestLegendEntriesApart: the legend's entries are two spaces apart, so that the black hex's dot
+// does not read as a separator ("r red hex  · black"), and fit the column in two lines.
+func TestLegendEntriesApart(t *testing.T) {
+	lines := legend(*draw.NewStyles(true, false), colW)
+	if len(lines) != 2 {
+		t.Errorf("the legend takes %d lines at %d columns: %q", len(lines), colW, lines)
+	}
+	if all := strings.Join(lines, "\n"); !strings.Contains(all, "r red hex  · black  + may go") {
+		t.Errorf("the legend's entries are not apart:\n%s", all)
+	}
+	for _, w := range []int{20, 30, 40, 80} {
+		for _, l := range legend(*draw.NewStyles(true, true), w) {
+			if draw.TextWidth(l) > w {
+				t.Errorf("width %d: %q is wider", w, l)
+			}
+		}
+	}
+}
