@@ -461,3 +461,20 @@ func TestNoteGoesWithTheNextMove(t *testing.T) {
 		t.Errorf("the refusal stays after a pass:\n%s", screen)
 	}
 }
+
+// TestNoColorWordStandsOut: without colour the word being spelled is drawn otherwise than any
+// tile of the last word played, even one of 4 points or more (bold and underlined there). (The
+// cursor, in reverse too, has its brackets.)
+func TestNoColorWordStandsOut(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		st := *draw.NewStyles(true, ascii)
+		word := lhexCell{ch: 'Z', kind: cellWord}.draw(st)
+		for tier := range uint8(4) {
+			for _, last := range []bool{false, true} {
+				if tile := (lhexCell{ch: 'Z', kind: cellTile, tier: tier, last: last}).draw(st); tile == word {
+					t.Errorf("ascii %v: a tile of tier %d (last %v) is drawn as the word being spelled: %q", ascii, tier, last, tile)
+				}
+			}
+		}
+	}
+}
