@@ -215,11 +215,11 @@ func (b *board) Score(snap *rooms.Snapshot, seat int) string {
 }
 
 // SeatLabel names the seats by their shapes, "Cylinders" and "Blocks", with no letter (the
-// letters are the pieces' colours), once a view has said which seat has which; the room's
-// names before.
+// letters are the pieces' colours), once a view has said which seat has which; "Seat 1" and
+// "Seat 2" before (the room's Red and Blue would name two of the pieces' colours).
 func (b *board) SeatLabel(seat int) (string, string) {
 	if !b.known || seat < 0 || seat > 1 {
-		return draw.SeatLetter(seat), draw.SeatName(seat)
+		return "", fmt.Sprintf("Seat %d", seat+1)
 	}
 	return "", shapeName(b.shapes[seat])
 }
