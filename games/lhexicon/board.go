@@ -238,7 +238,7 @@ func (b *lhexBoard) playKey(k string, v *lhexicon.View) string {
 		}
 		m := c.move()
 		if _, err := v.Preview(m); err != nil {
-			c.note = "Not played: " + err.Error() + "."
+			c.note = "Not played: " + whyNot(err) + "."
 			return ""
 		}
 		return m.String()

@@ -214,8 +214,11 @@ func TestUndoClearAndRefusal(t *testing.T) {
 		t.Fatalf("after a refusal: %d hexes, note %q", len(b.c.steps), b.c.note)
 	}
 	screen := ansi.Strip(strings.Join(b.View(&snap, st, 51, 21), "\n"))
-	if !strings.Contains(screen, "misses the centre") {
+	if !strings.Contains(screen, "Not played: the first word must cover the centre") {
 		t.Errorf("the screen does not say why:\n%s", screen)
+	}
+	if strings.Contains(b.c.note, lhexicon.ErrCentre.Error()) {
+		t.Errorf("the refusal says its reason twice: %q", b.c.note)
 	}
 	if !strings.Contains(screen, "Rack --") {
 		t.Errorf("the rack does not show the tiles placed as taken:\n%s", screen)
