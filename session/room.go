@@ -949,7 +949,8 @@ func breakNotation(s string, width int) (head, rest string) {
 const clockWarning = 30 * time.Second
 
 // clockLines end the turn lines: the time the timed turn has left, when the game times its turns
-// ("2:41 left for your turn", "bob (Blue) has 2:41"), then a blank line.
+// ("2:41 left for your turn"; "2:41 left" under "Waiting for bob (Blue)."; "bob (Blue) has 2:41"
+// when others are waited for too), then a blank line.
 func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 	c := r.snap.Clock
 	if c.Ends.IsZero() || int(c.Seat) >= len(r.snap.Seats) {
@@ -960,7 +961,11 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 	}
 	clock := clockTextWarning(st, time.Until(c.Ends), min(clockWarning, r.turnLong/4))
 	text := clock + " left for your turn"
-	if c.Seat != r.snap.You {
+	switch {
+	case c.Seat == r.snap.You:
+	case len(r.snap.ToMove) == 1 && r.snap.ToMove[0] == c.Seat:
+		text = clock + " left" // the line above names them: "Waiting for bob (Blue)."
+	default:
 		text = r.snap.Seats[c.Seat].Name + " (" + seatTag(r.board, st, int(c.Seat)) + ") has " + clock
 	}
 	lines := wrapKeepingParens(text, w)

@@ -218,7 +218,8 @@ func TestMovePromptShowsNotation(t *testing.T) {
 }
 
 // TestTurnClockShown: when the game times its turns, the player to move reads the time left, the
-// others whose time it is; the screen asks for a tick when that time shows its next second.
+// others the time left of the player they wait for (whose it is, when they wait for several); the
+// screen asks for a tick when that time shows its next second.
 func TestTurnClockShown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		snap, state := stoneSnapshot(t, 14)
@@ -227,8 +228,16 @@ func TestTurnClockShown(t *testing.T) {
 		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:50 left for your turn") {
 			t.Errorf("the player to move does not read the time left:\n%s", mine)
 		}
-		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
+		// The other player waits for ann, and reads her time under that line, not her name again.
+		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "Waiting for ann (Red).") ||
+			!strings.Contains(theirs, "2:50 left") || strings.Contains(theirs, "has 2:50") {
 			t.Errorf("the other player does not read ann's time:\n%s", theirs)
+		}
+		// ... and when others are waited for too, whose time it is.
+		many := seen(snap, state, 1)
+		many.ToMove = []rules.Seat{0, 1}
+		if theirs := words(plain(roomModel(t, many).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
+			t.Errorf("with two seats to move, the clock does not say whose it is:\n%s", theirs)
 		}
 		if cmd := m.room.tick(); cmd != nil || !m.room.ticking {
 			t.Errorf("the clock's tick was not asked for when the snapshot came (ticking %v)", m.room.ticking)
