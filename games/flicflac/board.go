@@ -228,7 +228,7 @@ func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 }
 
 // next picks the viewer's next piece that may go somewhere, after the picked one, and puts the
-// cursor on it.
+// cursor on it; it says so when none may.
 func (b *board) next(v *flicflac.View, snap *rooms.Snapshot) {
 	if !myTurn(v, snap) {
 		return
@@ -252,6 +252,8 @@ func (b *board) next(v *flicflac.View, snap *rooms.Snapshot) {
 		b.want = b.lay.cells[b.cur].col
 		return
 	}
+	b.sel = -1
+	b.note = "No piece of yours may move now: e ends the turn."
 }
 
 // takeBack proposes taking back the viewer's piece under the cursor, or the picked one, or the

@@ -263,6 +263,7 @@ func TestRowsRedrawn(t *testing.T) {
 		got := kept.View(&snap, st, colW, colH)
 		fresh := newBoard()
 		fresh.lay, fresh.cur, fresh.want, fresh.sel = kept.lay, kept.cur, kept.want, kept.sel
+		fresh.note, fresh.noteView = kept.note, kept.noteView
 		if want := fresh.View(&snap, st, colW, colH); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("move %d %q: kept rows differ:\n%s\nwant\n%s", i, mv, plainLines(got), plainLines(want))
 		}
@@ -368,5 +369,33 @@ func TestLegendEntriesApart(t *testing.T) {
 				t.Errorf("width %d: %q is wider", w, l)
 			}
 		}
+	}
+}
+
+// TestNextWhenNoneMaySays: n when no piece of the player's may move any more says so, rather than
+// doing nothing.
+func TestNextWhenNoneMaySays(t *testing.T) {
+	snap, state := fresh(t, 0)
+	for range flicflac.Colours {
+		v := state.ViewOf()
+		moved := false
+		for c := range flicflac.Colour(flicflac.Colours) {
+			if p := v.Piece(0, c); p.CanMove && len(v.Reach[c]) > 0 {
+				snap, state = applied(t, snap, state, flicflac.Move{Kind: flicflac.Place, Colour: c, To: v.Hexes[v.Reach[c][0]].Name}.String())
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	b := newBoard()
+	if got := press(b, &snap, "n"); got != "" || b.sel >= 0 {
+		t.Fatalf("n with every piece moved: %q, pick %d", got, b.sel)
+	}
+	v := state.ViewOf()
+	if h := b.hint(&v, &snap); !strings.Contains(h, "No piece of yours may move") {
+		t.Errorf("n with every piece moved says %q", h)
 	}
 }
