@@ -198,7 +198,8 @@ func (b *board) pieceAt(v *flicflac.View, i int) int {
 }
 
 // act is enter on the cursor's cell: it moves the picked piece there when it may go there, or
-// picks the viewer's piece there, or drops the pick (saying why on a free hex out of reach).
+// picks the viewer's piece there, or drops the pick, saying why unless it was enter on the
+// picked piece: a free hex out of reach, the other player's piece, one that may not move.
 func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 	if !myTurn(v, snap) {
 		return ""
@@ -218,10 +219,19 @@ func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 		b.sel = v.Pieces[id].ID.Colour
 		return ""
 	}
-	if b.sel >= 0 && c.hex != flicflac.NoHex && id < 0 {
+	switch {
+	case b.sel >= 0 && c.hex != flicflac.NoHex && id < 0:
 		// A free hex out of reach: say so, or the pick would just vanish.
 		b.note = fmt.Sprintf("%c cannot go to %s (not marked +); pick again.",
 			b.sel.Letter(), b.lay.geo.Name(c.hex))
+	case id < 0:
+	case v.Pieces[id].ID.Seat != v.Turn:
+		b.note = "That is " + ownerName(snap, v.Pieces[id].ID.Seat) + " piece: pick one of yours."
+	case v.Pieces[id].ID.Colour == b.sel: // enter on the picked piece drops the pick
+	case v.Pieces[id].Moved:
+		b.note = fmt.Sprintf("%c has moved this turn: u takes it back.", v.Pieces[id].ID.Colour.Letter())
+	case v.CaptorsTurn:
+		b.note = fmt.Sprintf("%c is not a captor: only captors move now.", v.Pieces[id].ID.Colour.Letter())
 	}
 	b.sel = -1
 	return ""

@@ -399,3 +399,45 @@ func TestNextWhenNoneMaySays(t *testing.T) {
 		t.Errorf("n with every piece moved says %q", h)
 	}
 }
+
+// TestEnterOnAPieceNotToMoveSays: enter on the other player's piece, or on one's own that has
+// moved this turn, says why nothing is picked; enter on the picked piece drops it quietly.
+func TestEnterOnAPieceNotToMoveSays(t *testing.T) {
+	snap, state := fresh(t, 4) // both sides have pieces on the board
+	v := state.ViewOf()
+	b := newBoard()
+	b.View(&snap, *draw.NewStyles(true, false), colW, colH)
+	var mine, theirs flicflac.Colour = -1, -1
+	for c := range flicflac.Colour(flicflac.Colours) {
+		if p := v.Piece(0, c); mine < 0 && p.Hex != flicflac.NoHex && len(v.Reach[c]) > 0 {
+			mine = c
+		}
+		if p := v.Piece(1, c); theirs < 0 && p.Hex != flicflac.NoHex {
+			theirs = c
+		}
+	}
+	if mine < 0 || theirs < 0 {
+		t.Fatal("no pieces on the board")
+	}
+	b.cur = b.lay.hexCell[v.Piece(1, theirs).Hex]
+	press(b, &snap, "enter")
+	if h := b.hint(&v, &snap); b.sel >= 0 || !strings.Contains(h, "That is bob's piece") {
+		t.Errorf("enter on bob's piece: pick %d, %q", b.sel, h)
+	}
+	b.cur = b.lay.hexCell[v.Piece(0, mine).Hex]
+	press(b, &snap, "enter")
+	if b.sel != mine {
+		t.Fatalf("enter on ann's %c picks %d", mine.Letter(), b.sel)
+	}
+	press(b, &snap, "enter")
+	if h := b.hint(&v, &snap); b.sel >= 0 || b.note != "" {
+		t.Errorf("enter on the picked piece: pick %d, %q", b.sel, h)
+	}
+	snap, state = applied(t, snap, state, flicflac.Move{Kind: flicflac.Place, Colour: mine, To: v.Hexes[v.Reach[mine][0]].Name}.String())
+	v = state.ViewOf()
+	b.cur = b.lay.hexCell[v.Piece(0, mine).Hex]
+	press(b, &snap, "enter")
+	if h := b.hint(&v, &snap); b.sel >= 0 || !strings.Contains(h, "has moved this turn: u takes it back") {
+		t.Errorf("enter on a piece moved: pick %d, %q", b.sel, h)
+	}
+}
