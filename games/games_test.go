@@ -185,3 +185,29 @@ func TestRulesTellMovesAndKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesProseIsFilled: no line of a rules paragraph stops short where the next line's first
+// word would have fitted (a sentence edited in without filling the paragraph again leaves a
+// ragged line the pager shows as a gap). Tables and diagrams, whose columns are aligned with
+// runs of spaces, and lines that end a sentence are left alone.
+func TestRulesProseIsFilled(t *testing.T) {
+	const fill = 64 // the rules are filled to about 70 columns; a line this short had room
+	for _, e := range All() {
+		lines := strings.Split(e.Game.Rules, "\n")
+		for i := 0; i+1 < len(lines); i++ {
+			a, b := lines[i], lines[i+1]
+			ta, tb := strings.TrimLeft(a, " "), strings.TrimLeft(b, " ")
+			if ta == "" || tb == "" || len(a)-len(ta) != len(b)-len(tb) || strings.Contains(ta, "  ") {
+				continue
+			}
+			last := ta[len(ta)-1]
+			first := tb[0]
+			if !(last >= 'a' && last <= 'z') || !(first >= 'a' && first <= 'z') {
+				continue
+			}
+			if w := strings.Fields(tb)[0]; len([]rune(a))+1+len([]rune(w)) <= fill {
+				t.Errorf("%s: rules line %d stops short: %q, then %q", e.Game.ID, i+1, a, b)
+			}
+		}
+	}
+}

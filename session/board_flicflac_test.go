@@ -141,3 +141,24 @@ func TestFlicflacPlainGolden(t *testing.T) {
 	}
 	golden.RequireEqual(t, plain(out))
 }
+
+// TestWideFlicflacGolden: at 120 x 40 the board and panel are centred and nothing is cut.
+func TestWideFlicflacGolden(t *testing.T) {
+	out := wideScreen(t, flicflacMid(t, 40), 120, 40)
+	golden.RequireEqual(t, out)
+	checkCentred(t, out, 120, 2)
+}
+
+// TestFlicflacWaitingSeats: before the match, when nobody knows yet who has which shape, the
+// seats of a Flic Flac room are Seat 1 and Seat 2, not the room's Red and Blue (two of the
+// pieces' colours).
+func TestFlicflacWaitingSeats(t *testing.T) {
+	snap := rooms.Snapshot{Code: "FL1CF", GameID: "flicflac", GameName: "Flic Flac", Phase: rooms.Waiting,
+		Seats: []rooms.SeatInfo{{Name: "ann", Connected: true}, {Empty: true}}, You: 0,
+		Chat: []rooms.ChatLine{{Text: "ann sits down"}}}
+	out := plain(roomModel(t, snap).View().Content)
+	if !strings.Contains(out, "you: ann (Seat 1)") || !strings.Contains(out, "Seat 2") ||
+		strings.Contains(out, "Red") || strings.Contains(out, "Blue") {
+		t.Errorf("the waiting room's seats:\n%s", out)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/coloretta"
+	"github.com/arcade/arcade/rules/flicflac"
 	"github.com/arcade/arcade/session/draw"
 )
 
@@ -140,7 +141,7 @@ func TestLongErrorGolden(t *testing.T) {
 	}
 }
 
-// longError is a game's error as long as the longest the games give, with a hint.
+// longError is a game's error of two lines, with a hint (TestGameErrorsWhole has longer ones).
 const longError = `"b9" is not empty: build on an empty square, or fortify one of your castles with f`
 
 // TestGuestMatchesWhole: a guest's My matches says whole why it is empty.
@@ -168,6 +169,40 @@ func TestNoticesKeepBotNamesWhole(t *testing.T) {
 		if bot && (strings.Count(l, "(") != strings.Count(l, ")") || strings.HasPrefix(l, "(") || l == "2") || draw.TextWidth(l) > panelWidth {
 			t.Errorf("chat wrapped as %q", lines)
 			break
+		}
+	}
+}
+
+// TestGameErrorsWhole: the errors the word and combat games give for moves typed wrong, the
+// longest of all (what is wrong, then how to write a move), are read whole under the board at
+// 80 x 24, with the help line.
+func TestGameErrorsWhole(t *testing.T) {
+	lhex, lstate := lhexMid(t)
+	flic, fstate := flicflacPlay(t, func(i int, s *flicflac.State) bool { return i >= 10 && s.Turn() == 0 && !s.CaptorsTurn() })
+	for _, c := range []struct {
+		snap  rooms.Snapshot
+		state rules.Engine
+		moves []string
+	}{
+		{lhex, lstate, []string{"h8 qat e,e", "h8 cat", "h8 cat e,e,e,e", "x", "zz top", "s", "h99 at e", "h8 at up"}},
+		{flic, fstate, []string{"Z h8", "B z99", "u", "B", "end now", "u Q", "blue"}},
+	} {
+		for _, mv := range c.moves {
+			_, err := c.state.Apply(0, mv)
+			if err == nil {
+				t.Fatalf("%q is played", mv)
+			}
+			m := roomModel(t, c.snap)
+			next, _ := m.Update(moveDoneMsg{err: err})
+			screen := next.(Model).View().Content
+			checkSize(t, screen, 80, 24)
+			out := plain(screen)
+			if strings.Contains(out, "…") || !strings.Contains(out, "esc lobby") {
+				t.Errorf("%q: the error is cut, or the help line is gone:\n%s", mv, out)
+			}
+			if !strings.Contains(words(out), words(sentence(err.Error()))) {
+				t.Errorf("%q: the error is not whole:\n%s\nwant %s", mv, out, sentence(err.Error()))
+			}
 		}
 	}
 }

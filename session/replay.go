@@ -74,7 +74,7 @@ type replayScreen struct {
 }
 
 func newReplayScreen(m record.Match, g rules.Game, states []rules.Engine, board draw.Board) *replayScreen {
-	return &replayScreen{
+	r := &replayScreen{
 		keys: replayKeys{
 			Back:         key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "move")),
 			Forward:      key.NewBinding(key.WithKeys("right", "l")),
@@ -89,6 +89,13 @@ func newReplayScreen(m record.Match, g rules.Game, states []rules.Engine, board 
 		},
 		match: m, game: g, states: states, board: board,
 	}
+	if len(states) > 0 {
+		// A board that names the seats from what it was shown (Flic Flac by their shapes) sees the
+		// match before the first position's moves are listed with those names.
+		first := r.position()
+		board.Status(&first, *draw.NewStyles(true, false), panelWidth)
+	}
+	return r
 }
 
 // update handles a key or an autoplay tick; it reports true when the player leaves the replay,
@@ -213,10 +220,10 @@ func (r *replayScreen) told() string {
 	return fmt.Sprintf("Move %d: %s %s", r.at, who(mv.Seat), rules.TellMove(r.states[r.at-1], mv.Seat, mv.Move))
 }
 
-// snapshot dresses the position after r.at moves as a spectator's snapshot, so the game's board
-// and the room's panel draw it as they draw a live room. After the last move of a finished
-// match, the outcome is the record's, which says how the match ended.
-func (r *replayScreen) snapshot() rooms.Snapshot {
+// position dresses the position after r.at moves as a spectator's snapshot, with the moves that
+// led there, so the game's board and the room's panel draw it as they draw a live room. After the
+// last move of a finished match, the outcome is the record's, which says how the match ended.
+func (r *replayScreen) position() rooms.Snapshot {
 	state := r.states[r.at]
 	snap := rooms.Snapshot{
 		Code: "replay", GameID: r.game.ID, GameName: r.game.Name, Options: r.match.Options,
@@ -234,6 +241,18 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	if snap.Outcome.Over {
 		snap.Phase = rooms.Finished
 	}
+	// The log as a room keeps it: boards read the last turn's moves there (Flic Flac's "Last: bob
+	// moved B h8, R c3").
+	snap.Moves = make([]rooms.MoveRecord, r.at)
+	for i, mv := range r.match.Moves[:r.at] {
+		snap.Moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move}
+	}
+	return snap
+}
+
+// snapshot is position with the moves around the current one listed where a room shows its chat.
+func (r *replayScreen) snapshot() rooms.Snapshot {
+	snap := r.position()
 	// The moves around the current one stand where a room shows its chat.
 	from := max(0, r.at-12)
 	for i := from; i < min(len(r.match.Moves), r.at+3); i++ {
@@ -250,6 +269,9 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	return snap
 }
 
+// replayToldLines is the most lines the move told under a replay's board takes.
+const replayToldLines = 4
+
 func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	snap := r.snapshot()
 	state := fmt.Sprintf(" · move %d of %d", r.at, len(r.states)-1)
@@ -259,14 +281,16 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	header := st.Title.Render(r.game.Name) + st.Dim.Render(" · replay of match ") + st.Bold.Render(r.match.ID) +
 		st.Dim.Render(state)
 	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}, replaying: true}
-	told := draw.Wrap(r.told(), w-1) // a long move takes a second line
-	if len(told) > 2 {
-		told = told[:2]
+	// A long move takes more lines (a Flic Flac turn's end tells its captures, its captors and
+	// the end of the game), up to replayToldLines; the line of who played when keeps the rest.
+	told := wrapKeepingParens(r.told(), w-1)
+	if len(told) > replayToldLines {
+		told = told[:replayToldLines]
 	}
 	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
-	played := draw.Wrap("played "+when+" · "+strings.Join(r.match.Names(), " vs "), w-1) // bots' names are long
-	if len(played) > 2 {
-		played = played[:2]
+	played := wrapKeepingParens("played "+when+" · "+strings.Join(r.match.Names(), " vs "), w-1) // bots' names are long
+	if n := max(1, replayToldLines+1-len(told)); len(played) > n {
+		played = played[:n]
 	}
 	bodyH := h - 2 - len(told) - len(played)
 	left, boardW, panelW, margin := boardColumn(w, func(width int) []string { return r.board.View(&snap, st, width, bodyH) })

@@ -12,6 +12,8 @@ import (
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/discon"
+	"github.com/arcade/arcade/rules/flicflac"
+	"github.com/arcade/arcade/rules/lhexicon"
 	"github.com/arcade/arcade/rules/stonetowers"
 	"github.com/arcade/arcade/session/draw"
 )
@@ -187,6 +189,54 @@ func TestReplayTellsTheEndOnTime(t *testing.T) {
 	for _, want := range []string{"GAME OVER", "A draw!", "bob ran out of time; ann", "cannot win: a draw"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the last move of a draw on time does not show %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestReplayTellsWholeMovesOfEveryGame: at 80 x 24 every move of a Flic Flac match (the end of a
+// turn tells its captures and the end of the game) and of a Lhex-i'-con match is told in full
+// between bots with their levels in their names, and the move list names the seats as the panel
+// does from the first position on (Flic Flac's by their shapes).
+func TestReplayTellsWholeMovesOfEveryGame(t *testing.T) {
+	for _, c := range []struct {
+		g     rules.Game
+		opts  rules.Options
+		bot   rules.Bot
+		plies int
+		first string // how the move list names the seat that moves first
+		long  int    // the longest move told is at least this long
+	}{
+		// Seat 1 has the blocks: the cylinders, seat 2, begin.
+		{flicflac.Game, rules.Options{"shape": "blocks", "target": "3", "events": "30"}, flicflac.Greedy{}, 400, "Cylinders", 160},
+		{lhexicon.Game, rules.Options{"check": "challenge"}, lhexicon.Greedy{}, 200, "Player 1", 60},
+	} {
+		_, moves := gametest.PlayBots(t, c.g, c.opts, 2, 5, c.bot, func(i int, _ rules.Engine) bool { return i >= c.plies })
+		m := record.Match{ID: "m3", Game: c.g.ID, Options: c.opts, Seed: 5, Started: when,
+			Seats: []record.Seat{{Name: "Ada (greedy bot)", Bot: "greedy"}, {Name: "Bo (greedy bot)", Bot: "greedy"}}}
+		for _, mv := range moves {
+			m.Moves = append(m.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
+		}
+		r := replayOf(t, m, c.g)
+		st := *draw.NewStyles(false, false)
+		out := r.view(st, 80, 24)
+		if !strings.Contains(plain(out), "1. "+c.first+" ") {
+			t.Errorf("%s: the first position's move list does not name the first mover %s:\n%s", c.g.ID, c.first, plain(out))
+		}
+		longest := 0
+		for r.at = range len(r.states) {
+			longest = max(longest, len(r.told()))
+			out := r.view(st, 80, 24)
+			checkSize(t, out, 80, 24)
+			if n := len(strings.Split(out, "\n")); n != 24 {
+				t.Fatalf("%s: move %d: %d lines", c.g.ID, r.at, n)
+			}
+			told := strings.Join(strings.Fields(r.told()), " ")
+			if flat := strings.Join(strings.Fields(plain(out)), " "); !strings.Contains(flat, told) {
+				t.Fatalf("%s: move %d: the screen does not tell %q:\n%s", c.g.ID, r.at, told, plain(out))
+			}
+		}
+		if longest < c.long {
+			t.Errorf("%s: the longest move told is %d columns: the test needs one of %d", c.g.ID, longest, c.long)
 		}
 	}
 }

@@ -130,6 +130,10 @@ type roomScreen struct {
 	// for, and a tick of an older generation (already sent when a newer was asked for) is stale.
 	tickStop chan struct{}
 	tickGen  int
+	// turnEnds is when the timed turn last seen ends, and turnLong how long it had when first
+	// seen: a short turn (Flic Flac's 20 s) warns only near its end, not all along.
+	turnEnds time.Time
+	turnLong time.Duration
 	cache    frameCache
 	helped   helpCache
 	chat     chatCache
@@ -671,8 +675,9 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 }
 
 // messageLines draw the line under the board: the open prompt, or the last message. A message too
-// long for one line takes two (the body gives up its last line), so that an error's hint is read
-// whole; only a message longer still is cut.
+// long for one line takes two (the body gives up its last line), and an error up to
+// errorLines (a word game's notation error tells what is wrong and how to write a move), so that
+// its hint is read whole; only a message longer still is cut.
 func (r *roomScreen) messageLines(st draw.Styles, w int) []string {
 	switch r.focus {
 	case focusChat, focusPrompt:
@@ -685,16 +690,23 @@ func (r *roomScreen) messageLines(st draw.Styles, w int) []string {
 	if r.msgErr {
 		text, style, indent = "✗ "+r.msg, st.Err, "   "
 	}
-	lines := wrapKeepingParens(text, w-1)
-	if len(lines) > 2 {
-		lines = []string{lines[0], strings.Join(lines[1:], " ")}
+	lines := wrapKeepingParens(text, w-len(indent)) // the lines after the first are indented
+	most := 2
+	if r.msgErr {
+		most = errorLines
+	}
+	if len(lines) > most {
+		lines = append(lines[:most-1], strings.Join(lines[most-1:], " "))
 	}
 	out := []string{draw.Fit(" "+style.Render(lines[0]), w)}
-	if len(lines) > 1 {
-		out = append(out, draw.Fit(indent+style.Render(lines[1]), w))
+	for _, l := range lines[1:] {
+		out = append(out, draw.Fit(indent+style.Render(l), w))
 	}
 	return out
 }
+
+// errorLines is the most lines an error under the board takes.
+const errorLines = 5
 
 // helpKeys appends the bindings the help line shows to out and returns it.
 func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
@@ -969,15 +981,23 @@ func breakNotation(s string, width int) (head, rest string) {
 const clockWarning = 30 * time.Second
 
 // clockLines end the turn lines: the time the timed turn has left, when the game times its turns
-// ("2:41 left for your turn", "bob (Blue) has 2:41"), then a blank line.
+// ("2:41 left for your turn"; "2:41 left" under "Waiting for bob (Blue)."; "bob (Blue) has 2:41"
+// when others are waited for too), then a blank line.
 func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 	c := r.snap.Clock
 	if c.Ends.IsZero() || int(c.Seat) >= len(r.snap.Seats) {
 		return []string{""}
 	}
-	clock := clockText(st, time.Until(c.Ends))
+	if !c.Ends.Equal(r.turnEnds) {
+		r.turnEnds, r.turnLong = c.Ends, time.Until(c.Ends)
+	}
+	clock := clockTextWarning(st, time.Until(c.Ends), min(clockWarning, r.turnLong/4))
 	text := clock + " left for your turn"
-	if c.Seat != r.snap.You {
+	switch {
+	case c.Seat == r.snap.You:
+	case len(r.snap.ToMove) == 1 && r.snap.ToMove[0] == c.Seat:
+		text = clock + " left" // the line above names them: "Waiting for bob (Blue)."
+	default:
 		text = r.snap.Seats[c.Seat].Name + " (" + seatTag(r.board, st, int(c.Seat)) + ") has " + clock
 	}
 	lines := wrapKeepingParens(text, w)
@@ -998,9 +1018,14 @@ func (r *roomScreen) clockLines(st draw.Styles, w int) []string {
 // clockText writes a time left as a clock shows it (clockShown), "2:40", in bold, or as a warning
 // when it runs short.
 func clockText(st draw.Styles, raw time.Duration) string {
+	return clockTextWarning(st, raw, clockWarning)
+}
+
+// clockTextWarning is clockText warning from warn on.
+func clockTextWarning(st draw.Styles, raw, warn time.Duration) string {
 	left, _ := clockShown(raw)
 	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
-	if left <= clockWarning {
+	if left <= warn {
 		return st.Err.Render(clock)
 	}
 	return st.Bold.Render(clock)

@@ -12,6 +12,8 @@ import (
 	"github.com/arcade/arcade/games/gametest"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/flicflac"
+	"github.com/arcade/arcade/rules/lhexicon"
 	"github.com/arcade/arcade/rules/stonetowers"
 	"github.com/arcade/arcade/session/draw"
 )
@@ -216,7 +218,8 @@ func TestMovePromptShowsNotation(t *testing.T) {
 }
 
 // TestTurnClockShown: when the game times its turns, the player to move reads the time left, the
-// others whose time it is; the screen asks for a tick when that time shows its next second.
+// others the time left of the player they wait for (whose it is, when they wait for several); the
+// screen asks for a tick when that time shows its next second.
 func TestTurnClockShown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		snap, state := stoneSnapshot(t, 14)
@@ -225,8 +228,16 @@ func TestTurnClockShown(t *testing.T) {
 		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:50 left for your turn") {
 			t.Errorf("the player to move does not read the time left:\n%s", mine)
 		}
-		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
+		// The other player waits for ann, and reads her time under that line, not her name again.
+		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "Waiting for ann (Red).") ||
+			!strings.Contains(theirs, "2:50 left") || strings.Contains(theirs, "has 2:50") {
 			t.Errorf("the other player does not read ann's time:\n%s", theirs)
+		}
+		// ... and when others are waited for too, whose time it is.
+		many := seen(snap, state, 1)
+		many.ToMove = []rules.Seat{0, 1}
+		if theirs := words(plain(roomModel(t, many).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
+			t.Errorf("with two seats to move, the clock does not say whose it is:\n%s", theirs)
 		}
 		if m.room.tickStop == nil {
 			t.Error("the clock's tick was not asked for when the snapshot came")
@@ -469,4 +480,64 @@ func TestClockShown(t *testing.T) {
 			t.Errorf("clockShown(%v) = %v, %v; want %v, %v", c.raw, shown, next, c.shown, c.next)
 		}
 	}
+}
+
+// TestMovePromptNotationLinesWhole: at 80 x 24 each line of the notation of the games that break
+// it into lines shows whole under the board while the move prompt is open, not wrapped again into
+// a ragged pair.
+func TestMovePromptNotationLinesWhole(t *testing.T) {
+	lhex, _ := lhexMid(t)
+	for _, c := range []struct {
+		game rules.Game
+		snap rooms.Snapshot
+	}{
+		{lhexicon.Game, lhex},
+		{flicflac.Game, flicflacMid(t, 10)},
+	} {
+		m := newTestModel(80, 24)
+		m.room = newRoomScreen(nil, m.cfg.Player, []rules.Game{c.game}, testBoards)
+		m.room.apply(c.snap)
+		m = press(m, ":")
+		out := plain(m.View().Content)
+		checkSize(t, m.View().Content, 80, 24)
+		for _, line := range strings.Split(c.game.Notation, "\n") {
+			if !strings.Contains(out, line) {
+				t.Errorf("%s: the notation line %q is not whole under the board:\n%s", c.game.ID, line, out)
+			}
+		}
+	}
+}
+
+// TestShortTurnWarnsNearItsEnd: a turn of 20 s (Flic Flac's) is not drawn as a warning from its
+// start, only in its last quarter; a turn of 2 minutes warns in its last 30 s as before.
+func TestShortTurnWarnsNearItsEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, c := range []struct {
+			long, calm, warn time.Duration // the turn, a time left drawn plain, one drawn as a warning
+		}{
+			{20 * time.Second, 12 * time.Second, 4 * time.Second},
+			{2 * time.Minute, 45 * time.Second, 25 * time.Second},
+		} {
+			snap, _ := stoneSnapshot(t, 14)
+			snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(c.long)}
+			m := roomModel(t, snap)
+			st := *m.st
+			m.View()
+			for _, at := range []struct {
+				left time.Duration
+				warn bool
+			}{{c.long, false}, {c.calm, false}, {c.warn, true}} {
+				time.Sleep(time.Until(snap.Clock.Ends.Add(-at.left)))
+				m.room.cache = frameCache{}
+				out := m.View().Content
+				clock := fmt.Sprintf("%d:%02d", int(at.left.Minutes()), int(at.left.Seconds())%60)
+				if got := strings.Contains(out, st.Err.Render(clock)); got != at.warn {
+					t.Errorf("turn of %v, %v left: drawn as a warning %v, want %v:\n%s", c.long, at.left, got, at.warn, plain(out))
+				}
+				if !strings.Contains(plain(out), clock+" left for your turn") {
+					t.Errorf("turn of %v: %s left is not shown:\n%s", c.long, clock, plain(out))
+				}
+			}
+		}
+	})
 }

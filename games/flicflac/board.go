@@ -29,7 +29,10 @@ type board struct {
 	cur  int             // the cursor's cell in lay.cells
 	want int             // the column up and down aim for
 	sel  flicflac.Colour // the viewer's picked piece, -1 none
-	note string          // what the last key did not do, shown until the next key
+	note string          // what the last key did not do, shown until the next key or move
+	// noteView is the view the note was said over: a move made another way (the move prompt)
+	// brings a new one, and the note goes.
+	noteView *flicflac.View
 
 	// shapes is each seat's shape, as the last view said (SeatLabel has no snapshot).
 	shapes [2]flicflac.Shape
@@ -121,6 +124,10 @@ func (b *board) settle(v *flicflac.View, snap *rooms.Snapshot) {
 	if b.sel >= 0 && (!myTurn(v, snap) || !v.Piece(v.Turn, b.sel).CanMove) {
 		b.sel = -1
 	}
+	if b.note != "" && v != b.noteView {
+		b.note = ""
+	}
+	b.noteView = v
 }
 
 func (b *board) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
@@ -191,7 +198,8 @@ func (b *board) pieceAt(v *flicflac.View, i int) int {
 }
 
 // act is enter on the cursor's cell: it moves the picked piece there when it may go there, or
-// picks the viewer's piece there, or drops the pick.
+// picks the viewer's piece there, or drops the pick, saying why unless it was enter on the
+// picked piece: a free hex out of reach, the other player's piece, one that may not move.
 func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 	if !myTurn(v, snap) {
 		return ""
@@ -211,12 +219,26 @@ func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 		b.sel = v.Pieces[id].ID.Colour
 		return ""
 	}
+	switch {
+	case b.sel >= 0 && c.hex != flicflac.NoHex && id < 0:
+		// A free hex out of reach: say so, or the pick would just vanish.
+		b.note = fmt.Sprintf("%c cannot go to %s (not marked +); pick again.",
+			b.sel.Letter(), b.lay.geo.Name(c.hex))
+	case id < 0:
+	case v.Pieces[id].ID.Seat != v.Turn:
+		b.note = "That is " + ownerName(snap, v.Pieces[id].ID.Seat) + " piece: pick one of yours."
+	case v.Pieces[id].ID.Colour == b.sel: // enter on the picked piece drops the pick
+	case v.Pieces[id].Moved:
+		b.note = fmt.Sprintf("%c has moved this turn: u takes it back.", v.Pieces[id].ID.Colour.Letter())
+	case v.CaptorsTurn:
+		b.note = fmt.Sprintf("%c is not a captor: only captors move now.", v.Pieces[id].ID.Colour.Letter())
+	}
 	b.sel = -1
 	return ""
 }
 
 // next picks the viewer's next piece that may go somewhere, after the picked one, and puts the
-// cursor on it.
+// cursor on it; it says so when none may.
 func (b *board) next(v *flicflac.View, snap *rooms.Snapshot) {
 	if !myTurn(v, snap) {
 		return
@@ -240,6 +262,8 @@ func (b *board) next(v *flicflac.View, snap *rooms.Snapshot) {
 		b.want = b.lay.cells[b.cur].col
 		return
 	}
+	b.sel = -1
+	b.note = "No piece of yours may move now: e ends the turn."
 }
 
 // takeBack proposes taking back the viewer's piece under the cursor, or the picked one, or the
@@ -371,7 +395,7 @@ func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
 	if v.CaptorsTurn {
 		return "Captors' turn: enter picks a captor · e ends it"
 	}
-	return "enter picks · n next piece · u takes back · e ends"
+	return "enter picks · n next · u takes back · e ends turn"
 }
 
 // plural is one when n is 1, else many.

@@ -138,7 +138,7 @@ func TestKeysPickMoveTakeBackEnd(t *testing.T) {
 }
 
 // TestKeysArrowsAndRefusals: the arrows walk the board and the homes; enter on a hex the picked
-// piece cannot reach drops the pick and proposes nothing; nothing is proposed off turn.
+// piece cannot reach drops the pick, proposes nothing and says why; nothing is proposed off turn.
 func TestKeysArrowsAndRefusals(t *testing.T) {
 	snap, state := fresh(t, 0)
 	b := newBoard()
@@ -171,8 +171,18 @@ func TestKeysArrowsAndRefusals(t *testing.T) {
 			break
 		}
 	}
+	picked, off := b.sel, v.Hexes[b.lay.cells[b.cur].hex].Name
 	if got := press(b, &snap, "enter"); got != "" || b.sel >= 0 {
 		t.Errorf("enter off the reach proposed %q, pick %d", got, b.sel)
+	}
+	// ... and says why, under the board, until the next key.
+	why := string(picked.Letter()) + " cannot go to " + off
+	if h := b.hint(&v, &snap); !strings.Contains(h, why) {
+		t.Errorf("enter off the reach says %q, want %q", h, why)
+	}
+	press(b, &snap, "left")
+	if h := b.hint(&v, &snap); strings.Contains(h, "cannot") {
+		t.Errorf("the refusal stays after the next key: %q", h)
 	}
 	// bob's turn: enter and n do nothing.
 	snap, _ = applied(t, snap, state, "end")
@@ -253,8 +263,181 @@ func TestRowsRedrawn(t *testing.T) {
 		got := kept.View(&snap, st, colW, colH)
 		fresh := newBoard()
 		fresh.lay, fresh.cur, fresh.want, fresh.sel = kept.lay, kept.cur, kept.want, kept.sel
+		fresh.note, fresh.noteView = kept.note, kept.noteView
 		if want := fresh.View(&snap, st, colW, colH); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("move %d %q: kept rows differ:\n%s\nwant\n%s", i, mv, plainLines(got), plainLines(want))
 		}
+	}
+}
+
+// TestLastNamesTheBotWhole: the panel's last turn names a bot as every game does, with its level
+// ("Bo (greedy bot)"), and never breaks the level in two.
+func TestLastNamesTheBotWhole(t *testing.T) {
+	snap, _ := fresh(t, 4)
+	snap.Seats[1].Name, snap.Seats[1].Bot = "Bo (greedy bot)", "greedy"
+	b := newBoard()
+	for _, w := range []int{panelWidth, 20, 24, 60} {
+		b.status = nil
+		lines := plainLines(b.Status(&snap, *draw.NewStyles(true, false), w))
+		if !strings.Contains(words(lines), "Last: Bo (greedy bot) moved") {
+			t.Errorf("width %d: the last turn does not name Bo (greedy bot):\n%s", w, lines)
+		}
+		if strings.Contains(lines, "(greedy\n") {
+			t.Errorf("width %d: the bot's level is broken:\n%s", w, lines)
+		}
+	}
+}
+
+// words is s with every run of spaces and line breaks made one space.
+func words(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestNoteGoesWithTheNextMove: a refusal under the board goes when a move comes another way (the
+// move prompt's), not only at the next key.
+func TestNoteGoesWithTheNextMove(t *testing.T) {
+	snap, state := fresh(t, 0)
+	b := newBoard()
+	st := *draw.NewStyles(true, false)
+	b.View(&snap, st, colW, colH)
+	b.cur = b.lay.hexCell[0] // a free hex at the start
+	press(b, &snap, "u")
+	if screen := plainLines(b.View(&snap, st, colW, colH)); !strings.Contains(screen, "Nothing to take back") {
+		t.Fatalf("u with nothing moved says nothing:\n%s", screen)
+	}
+	v := state.ViewOf()
+	var mv string
+	for c := range flicflac.Colour(flicflac.Colours) {
+		if len(v.Reach[c]) > 0 {
+			mv = flicflac.Move{Kind: flicflac.Place, Colour: c, To: v.Hexes[v.Reach[c][0]].Name}.String()
+			break
+		}
+	}
+	snap, _ = applied(t, snap, state, mv)
+	if screen := plainLines(b.View(&snap, st, colW, colH)); strings.Contains(screen, "Nothing to take back") {
+		t.Errorf("the refusal stays after %s was played:\n%s", mv, screen)
+	}
+}
+
+// TestLastKeepsPiecesWithTheirHexes: however narrow the panel, the last turn never parts a
+// piece's letter from the hex it went to, nor a side from its score.
+func TestLastKeepsPiecesWithTheirHexes(t *testing.T) {
+	snap, _ := fresh(t, 4)
+	b := newBoard()
+	for w := 16; w <= 40; w++ {
+		b.status = nil
+		for _, l := range b.Status(&snap, *draw.NewStyles(true, false), w) {
+			f := strings.Fields(l)
+			if n := len(f); n > 0 && (len(f[n-1]) == 1 && strings.Contains("BGYORP", f[n-1]) || f[n-1] == "Blocks" || f[n-1] == "Cylinders") {
+				t.Errorf("width %d: a line ends in %q, parted from what follows: %q", w, f[n-1], l)
+			}
+		}
+	}
+}
+
+// TestHintFitsOneLine: the line that says what the keys do fits the board's column at 80 x 24
+// on one line, and says what e ends.
+func TestHintFitsOneLine(t *testing.T) {
+	snap, _ := fresh(t, 0)
+	b := newBoard()
+	b.View(&snap, *draw.NewStyles(true, false), colW, colH)
+	v, _ := draw.ViewRef[flicflac.View](&snap)
+	hints := []string{b.hint(v, &snap)}
+	press(b, &snap, "n")
+	hints = append(hints, b.hint(v, &snap))
+	for _, h := range hints {
+		if n := draw.TextWidth(h); n > colW {
+			t.Errorf("the hint %q is %d columns, more than %d", h, n, colW)
+		}
+	}
+	if !strings.Contains(hints[0], "e ends turn") {
+		t.Errorf("the hint %q does not say what e ends", hints[0])
+	}
+}
+
+// TestLegendEntriesApart: the legend's entries are two spaces apart, so that the black hex's dot
+// does not read as a separator ("r red hex  · black"), and fit the column in two lines.
+func TestLegendEntriesApart(t *testing.T) {
+	lines := legend(*draw.NewStyles(true, false), colW)
+	if len(lines) != 2 {
+		t.Errorf("the legend takes %d lines at %d columns: %q", len(lines), colW, lines)
+	}
+	if all := strings.Join(lines, "\n"); !strings.Contains(all, "r red hex  · black  + may go") {
+		t.Errorf("the legend's entries are not apart:\n%s", all)
+	}
+	for _, w := range []int{20, 30, 40, 80} {
+		for _, l := range legend(*draw.NewStyles(true, true), w) {
+			if draw.TextWidth(l) > w {
+				t.Errorf("width %d: %q is wider", w, l)
+			}
+		}
+	}
+}
+
+// TestNextWhenNoneMaySays: n when no piece of the player's may move any more says so, rather than
+// doing nothing.
+func TestNextWhenNoneMaySays(t *testing.T) {
+	snap, state := fresh(t, 0)
+	for range flicflac.Colours {
+		v := state.ViewOf()
+		moved := false
+		for c := range flicflac.Colour(flicflac.Colours) {
+			if p := v.Piece(0, c); p.CanMove && len(v.Reach[c]) > 0 {
+				snap, state = applied(t, snap, state, flicflac.Move{Kind: flicflac.Place, Colour: c, To: v.Hexes[v.Reach[c][0]].Name}.String())
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	b := newBoard()
+	if got := press(b, &snap, "n"); got != "" || b.sel >= 0 {
+		t.Fatalf("n with every piece moved: %q, pick %d", got, b.sel)
+	}
+	v := state.ViewOf()
+	if h := b.hint(&v, &snap); !strings.Contains(h, "No piece of yours may move") {
+		t.Errorf("n with every piece moved says %q", h)
+	}
+}
+
+// TestEnterOnAPieceNotToMoveSays: enter on the other player's piece, or on one's own that has
+// moved this turn, says why nothing is picked; enter on the picked piece drops it quietly.
+func TestEnterOnAPieceNotToMoveSays(t *testing.T) {
+	snap, state := fresh(t, 4) // both sides have pieces on the board
+	v := state.ViewOf()
+	b := newBoard()
+	b.View(&snap, *draw.NewStyles(true, false), colW, colH)
+	var mine, theirs flicflac.Colour = -1, -1
+	for c := range flicflac.Colour(flicflac.Colours) {
+		if p := v.Piece(0, c); mine < 0 && p.Hex != flicflac.NoHex && len(v.Reach[c]) > 0 {
+			mine = c
+		}
+		if p := v.Piece(1, c); theirs < 0 && p.Hex != flicflac.NoHex {
+			theirs = c
+		}
+	}
+	if mine < 0 || theirs < 0 {
+		t.Fatal("no pieces on the board")
+	}
+	b.cur = b.lay.hexCell[v.Piece(1, theirs).Hex]
+	press(b, &snap, "enter")
+	if h := b.hint(&v, &snap); b.sel >= 0 || !strings.Contains(h, "That is bob's piece") {
+		t.Errorf("enter on bob's piece: pick %d, %q", b.sel, h)
+	}
+	b.cur = b.lay.hexCell[v.Piece(0, mine).Hex]
+	press(b, &snap, "enter")
+	if b.sel != mine {
+		t.Fatalf("enter on ann's %c picks %d", mine.Letter(), b.sel)
+	}
+	press(b, &snap, "enter")
+	if h := b.hint(&v, &snap); b.sel >= 0 || b.note != "" {
+		t.Errorf("enter on the picked piece: pick %d, %q", b.sel, h)
+	}
+	snap, state = applied(t, snap, state, flicflac.Move{Kind: flicflac.Place, Colour: mine, To: v.Hexes[v.Reach[mine][0]].Name}.String())
+	v = state.ViewOf()
+	b.cur = b.lay.hexCell[v.Piece(0, mine).Hex]
+	press(b, &snap, "enter")
+	if h := b.hint(&v, &snap); b.sel >= 0 || !strings.Contains(h, "has moved this turn: u takes it back") {
+		t.Errorf("enter on a piece moved: pick %d, %q", b.sel, h)
 	}
 }

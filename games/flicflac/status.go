@@ -65,8 +65,8 @@ func (b *board) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string
 	if m := movedLine(v); m != "" {
 		lines = append(lines, m)
 	}
-	if last := lastText(v, snap); last != "" {
-		lines = append(lines, draw.Wrap("Last: "+last, width)...)
+	if who, did := lastText(v, snap); did != "" {
+		lines = append(lines, draw.Fill(append(append([]string{"Last:"}, nameWords(who)...), didWords(did)...), width)...)
 	}
 	b.status, b.statusKey = lines, k
 	return lines
@@ -79,12 +79,37 @@ type statusKey struct {
 	noColor, ascii bool
 }
 
-// lastText says what the latest turn did: "bob moved Y a1, R b1; ended, captured (R) (Y),
-// Blocks +2; Tumbling Wind".
-func lastText(v *flicflac.View, snap *rooms.Snapshot) string {
+// nameWords are a player's name as words to fill lines with, a bot's level kept whole: "Bo",
+// "(greedy bot)".
+func nameWords(name string) []string {
+	if i := strings.Index(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		return append(strings.Fields(name[:i]), name[i+1:])
+	}
+	return strings.Fields(name)
+}
+
+// didWords are what a turn did as words to fill lines with, a piece kept with its hex ("R g1,")
+// and a side with its score ("Blocks +1").
+func didWords(did string) []string {
+	var out []string
+	fields := strings.Fields(did)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if i+1 < len(fields) && (len(f) == 1 && strings.Contains("BGYORP", f) || f == "Blocks" || f == "Cylinders") {
+			f += " " + fields[i+1]
+			i++
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// lastText says who played the latest turn, by their whole name ("Bo (greedy bot)"), and what
+// it did: "moved Y a1, R b1; ended, captured (R) (Y), Blocks +2; Tumbling Wind".
+func lastText(v *flicflac.View, snap *rooms.Snapshot) (who, did string) {
 	r := v.LastTurn
 	if r.Seat < 0 {
-		return ""
+		return "", ""
 	}
 	var parts []string
 	if moved := turnMoves(snap, r.Seat); moved != "" {
@@ -119,7 +144,7 @@ func lastText(v *flicflac.View, snap *rooms.Snapshot) string {
 		}
 		parts = append(parts, "captors "+strings.Join(cs, " "))
 	}
-	return shortName(snap, r.Seat) + " " + strings.Join(parts, "; ")
+	return playerName(snap, r.Seat), strings.Join(parts, "; ")
 }
 
 // turnMoves lists where seat's latest turn (its captors' turns with it) left the pieces it moved,
@@ -190,11 +215,11 @@ func (b *board) Score(snap *rooms.Snapshot, seat int) string {
 }
 
 // SeatLabel names the seats by their shapes, "Cylinders" and "Blocks", with no letter (the
-// letters are the pieces' colours), once a view has said which seat has which; the room's
-// names before.
+// letters are the pieces' colours), once a view has said which seat has which; "Seat 1" and
+// "Seat 2" before (the room's Red and Blue would name two of the pieces' colours).
 func (b *board) SeatLabel(seat int) (string, string) {
 	if !b.known || seat < 0 || seat > 1 {
-		return draw.SeatLetter(seat), draw.SeatName(seat)
+		return "", fmt.Sprintf("Seat %d", seat+1)
 	}
 	return "", shapeName(b.shapes[seat])
 }

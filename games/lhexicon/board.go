@@ -49,6 +49,10 @@ type lhexBoard struct {
 	// panel keeps telling it for a round after the moves that follow have replaced it as Last.
 	challenge   []string
 	challengeAt int
+
+	// noteView is the view the composer's note was said over: a move made another way (the move
+	// prompt) brings a new one, and the note goes.
+	noteView *lhexicon.View
 }
 
 // NewBoard makes a board view of Lhex-i'-con for one session: the catalogue's Entry.Board.
@@ -78,11 +82,15 @@ func mayAnswer(v *lhexicon.View, snap *rooms.Snapshot) bool {
 }
 
 // settle drops what was composed when the view no longer allows it (the play was made, the turn
-// has passed, a word was withdrawn).
+// has passed, a word was withdrawn), and the last key's note when a move has come since.
 func (b *lhexBoard) settle(v *lhexicon.View, snap *rooms.Snapshot) {
 	if b.c.busy() && (!myTurn(v, snap) || !b.c.valid(v)) {
 		b.c.reset()
 	}
+	if b.c.note != "" && v != b.noteView {
+		b.c.note = ""
+	}
+	b.noteView = v
 }
 
 // TakesKey claims, on the viewer's turn, the lower-case letters (they are tiles, the room's t, q
@@ -230,7 +238,7 @@ func (b *lhexBoard) playKey(k string, v *lhexicon.View) string {
 		}
 		m := c.move()
 		if _, err := v.Preview(m); err != nil {
-			c.note = "Not played: " + err.Error() + "."
+			c.note = "Not played: " + whyNot(err) + "."
 			return ""
 		}
 		return m.String()

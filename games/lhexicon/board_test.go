@@ -214,8 +214,11 @@ func TestUndoClearAndRefusal(t *testing.T) {
 		t.Fatalf("after a refusal: %d hexes, note %q", len(b.c.steps), b.c.note)
 	}
 	screen := ansi.Strip(strings.Join(b.View(&snap, st, 51, 21), "\n"))
-	if !strings.Contains(screen, "misses the centre") {
+	if !strings.Contains(screen, "Not played: the first word must cover the centre") {
 		t.Errorf("the screen does not say why:\n%s", screen)
+	}
+	if strings.Contains(b.c.note, lhexicon.ErrCentre.Error()) {
+		t.Errorf("the refusal says its reason twice: %q", b.c.note)
 	}
 	if !strings.Contains(screen, "Rack --") {
 		t.Errorf("the rack does not show the tiles placed as taken:\n%s", screen)
@@ -438,5 +441,43 @@ func TestEndedByTheRoom(t *testing.T) {
 	out := strings.Join(NewBoard().View(&snap, *draw.NewStyles(true, false), 51, 21), "\n")
 	if !strings.Contains(out, "The game is over: ann resigned.") {
 		t.Errorf("the board does not say why the match ended:\n%s", out)
+	}
+}
+
+// TestNoteGoesWithTheNextMove: a refusal under the board goes when a move comes another way (the
+// move prompt's "pass"), not only at the next key.
+func TestNoteGoesWithTheNextMove(t *testing.T) {
+	snap, state := lhexSnapshot(t, nil, 2, 0)
+	b := newLhexBoard()
+	st := *draw.NewStyles(true, false)
+	press(b, &snap, "enter") // nothing composed
+	const why = "Place a letter first"
+	if screen := ansi.Strip(strings.Join(b.View(&snap, st, 51, 21), "\n")); !strings.Contains(screen, why) {
+		t.Fatalf("enter with nothing composed says nothing:\n%s", screen)
+	}
+	n, err := state.Apply(0, "pass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap = as(snap, n.(*lhexicon.State), 0)
+	if screen := ansi.Strip(strings.Join(b.View(&snap, st, 51, 21), "\n")); strings.Contains(screen, why) {
+		t.Errorf("the refusal stays after a pass:\n%s", screen)
+	}
+}
+
+// TestNoColorWordStandsOut: without colour the word being spelled is drawn otherwise than any
+// tile of the last word played, even one of 4 points or more (bold and underlined there). (The
+// cursor, in reverse too, has its brackets.)
+func TestNoColorWordStandsOut(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		st := *draw.NewStyles(true, ascii)
+		word := lhexCell{ch: 'Z', kind: cellWord}.draw(st)
+		for tier := range uint8(4) {
+			for _, last := range []bool{false, true} {
+				if tile := (lhexCell{ch: 'Z', kind: cellTile, tier: tier, last: last}).draw(st); tile == word {
+					t.Errorf("ascii %v: a tile of tier %d (last %v) is drawn as the word being spelled: %q", ascii, tier, last, tile)
+				}
+			}
+		}
 	}
 }

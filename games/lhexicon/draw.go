@@ -109,6 +109,11 @@ func (c lhexCell) draw(st draw.Styles) string {
 		p = st.Dim
 	case cellWord, cellSwap:
 		p = st.Acted
+		if st.NoColor {
+			// Without colour Acted is bold and underlined: a letter of 4 points or more on the
+			// last word played looks the same. The word being spelled is in reverse instead.
+			p = st.Sel
+		}
 	}
 	switch {
 	case c.cursor:

@@ -44,8 +44,9 @@ func (c Config) Options() rules.Options {
 		"events": strconv.Itoa(c.EventPercent), "limit": strconv.Itoa(c.Limit), "shape": shape}
 }
 
-const notationText = `"B h8": your blue piece to h8 (colour B G Y O R P, then a hex);
-"u B": take the blue piece back; "end": end the turn.`
+// notationText's lines fit the board's column at 80 x 24, where the move prompt shows them.
+const notationText = `"B h8": your blue piece to h8 (B G Y O R P);
+"u B": the blue piece back; "end": end the turn.`
 
 const rulesText = `FLIC FLAC - timed hex combat for 2 players
 
