@@ -134,6 +134,9 @@ type roomScreen struct {
 	// seen: a short turn (Flic Flac's 20 s) warns only near its end, not all along.
 	turnEnds time.Time
 	turnLong time.Duration
+	// lastMove is closed when the room has answered the last move sent (nil before the first):
+	// the next move waits for it, so that moves reach the room in the order they were made.
+	lastMove <-chan struct{}
 	cache    frameCache
 	helped   helpCache
 	chat     chatCache
@@ -376,7 +379,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 		click.Y--
 		click.X -= r.boardX
 		if mv := r.board.Handle(click, &r.snap); mv != "" {
-			return moveCmd(r.sub, mv), false
+			return r.move(mv), false
 		}
 		return nil, false
 	}
@@ -397,7 +400,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	if t, ok := r.board.(draw.KeyTaker); ok && t.TakesKey(km, &r.snap) {
 		r.cache.invalidate()
 		if mv := r.board.Handle(km, &r.snap); mv != "" {
-			return moveCmd(r.sub, mv), false
+			return r.move(mv), false
 		}
 		return nil, false
 	}
@@ -459,9 +462,17 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	}
 	r.cache.invalidate() // the board may move its cursor or selection
 	if mv := r.board.Handle(km, &r.snap); mv != "" {
-		return moveCmd(r.sub, mv), false
+		return r.move(mv), false
 	}
 	return nil, false
+}
+
+// move proposes mv to the room after the moves this screen sent before it (moveCmd).
+func (r *roomScreen) move(mv string) tea.Cmd {
+	done := make(chan struct{})
+	cmd := moveCmd(r.sub, mv, r.lastMove, done)
+	r.lastMove = done
+	return cmd
 }
 
 // updateInput handles a message while the chat or move prompt is open. Keys go to the prompt
@@ -489,7 +500,7 @@ func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 		return actionCmd(func() error { return r.sub.Chat(text) })
 	}
 	r.say("", false)
-	return moveCmd(r.sub, text)
+	return r.move(text)
 }
 
 // sentence makes an error's text a sentence for the message line: a capital first letter and a

@@ -442,11 +442,28 @@ func joinError(err error) string {
 	return "Could not enter the room: " + err.Error()
 }
 
-// moveCmd proposes a move to the room and reports its answer.
-func moveCmd(sub *rooms.Sub, move string) tea.Cmd {
+// moveWait is how long a move waits for the room's answer, the moves sent before it included.
+const moveWait = 10 * time.Second
+
+// errMoveLate: the room did not answer a move in time (or an earlier move's).
+var errMoveLate = errors.New("the room did not answer in time; try again")
+
+// moveCmd proposes a move to the room and reports its answer. Bubble Tea runs every command on a
+// goroutine of its own, so moves sent quickly one after the other (a move and "end" in one packet)
+// could reach the room in either order: each waits until after (the move sent before it has had its
+// answer, or gave up) and closes done when it has its own. Called from Update, which fixes the order.
+func moveCmd(sub *rooms.Sub, move string, after <-chan struct{}, done chan<- struct{}) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), moveWait)
 		defer cancel()
+		if after != nil {
+			select {
+			case <-after:
+			case <-ctx.Done():
+				return moveDoneMsg{err: errMoveLate}
+			}
+		}
 		return moveDoneMsg{err: sub.Move(ctx, move)}
 	}
 }
