@@ -84,7 +84,7 @@ func (r *Room) timeUp(gen uint64) {
 		return
 	}
 	seat, move := tl.Seat, tl.Timeout
-	r.system("%s ran out of time: %s", r.seats[seat].name(), move)
+	r.system("time is up for %s: %s", r.seats[seat].name(), rules.TellMove(r.engine, seat, move))
 	err := r.apply(seat, move)
 	switch {
 	case err == nil:

@@ -91,7 +91,7 @@ func TestTimedTurnRunsOut(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 		snap = waitFor(t, a, "the timeout", func(s Snapshot) bool { return len(s.Moves) == 1 })
-		if m := snap.Moves[0]; m.Seat != 0 || m.Move != "1" || !chatHas(snap, "", "alice ran out of time: 1") {
+		if m := snap.Moves[0]; m.Seat != 0 || m.Move != "1" || !chatHas(snap, "", "time is up for alice: adds 1") {
 			t.Errorf("timeout move %+v, chat %v", m, snap.Chat)
 		}
 		if want := (TurnClock{Seat: 1, Ends: time.Now().Add(time.Minute)}); snap.Clock != want {
