@@ -158,10 +158,12 @@ starting and ending with a letter or digit. The first key to use a name keeps it
 		fmt.Fprintf(w, "; bots: %s\n", strings.Join(names, ", "))
 		for _, o := range g.Options {
 			allowed := strings.Join(o.Choices, "|")
+			def := o.Default
 			if o.IsInt() {
-				allowed = fmt.Sprintf("%d..%d", o.Min, o.Max)
+				allowed = fmt.Sprintf("%d..%d%s", o.Min, o.Max, o.Unit)
+				def += o.Unit // timer=20s, as the README and the form write it
 			}
-			fmt.Fprintf(w, "  %s=%s  %s (%s)\n", o.Key, o.Default, o.Help, allowed)
+			fmt.Fprintf(w, "  %s=%s  %s (%s)\n", o.Key, def, o.Help, allowed)
 		}
 	}
 }

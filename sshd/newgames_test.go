@@ -143,3 +143,16 @@ func newEngine(t *testing.T, st session.Start) (rules.Engine, error) {
 	}
 	return g.New(st.Options, st.Seats, 1)
 }
+
+// TestHelpWritesUnits: `help` writes an option that takes a unit with it, its default and its
+// range, as the README and the lobby's form do (timer=20s, events=1%).
+func TestHelpWritesUnits(t *testing.T) {
+	var b strings.Builder
+	writeHelp(&b, "localhost", games.Rules())
+	out := b.String()
+	for _, want := range []string{"timer=20s ", "(0..600s)", "events=1% ", "(0..100%)", "size=8 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help does not write %q:\n%s", want, out)
+		}
+	}
+}
