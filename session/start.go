@@ -80,6 +80,9 @@ func ParseNew(args []string, games []rules.Game) (Start, error) {
 		switch k {
 		case keySeats:
 			st.Seats, err = intIn(k, v, g.MinSeats, g.MaxSeats)
+			if err != nil && g.MinSeats == g.MaxSeats {
+				err = fmt.Errorf("%s is played by %d: leave seats out, or seats=%d", g.Name, g.MinSeats, g.MinSeats)
+			}
 			seatsGiven = true
 		case keyBots:
 			st.Bots, err = intIn(k, v, 0, g.MaxSeats)
