@@ -36,19 +36,40 @@ func (r *Room) kickBots() {
 		// The generator depends only on the match seed, the move number and the seat, so that a
 		// seeded match replays the same.
 		rng := rand.New(rand.NewPCG(r.seed, uint64(tok.ply)<<8|uint64(seat)))
-		go r.think(st.level, r.engine, seat, tok, rng)
+		delay, timeout := r.botPace(seat)
+		go r.think(st.level, r.engine, seat, tok, rng, delay, timeout)
 	}
 }
 
-// think runs on a goroutine of its own: it asks bot for a move in state under Config.BotTimeout,
-// takes at least Config.BotDelay in all, and submits the move to the room. A bot that panics or does
-// not answer in time submits "", which the room replaces with the first legal move.
-func (r *Room) think(lv rules.BotLevel, state rules.Engine, seat rules.Seat, tok botToken, rng *rand.Rand) {
-	ctx, cancel := context.WithTimeout(r.ctx, r.cfg.BotTimeout)
+// botPace returns the least time seat's bot takes for its move (Config.BotDelay) and the deadline
+// of its search (Config.BotTimeout), each cut so that a turn of several moves fits in the time the
+// seat has left when a clock or a timed turn runs for it: the pause at most a tenth of that time,
+// the search a quarter. Room goroutine only.
+func (r *Room) botPace(seat rules.Seat) (delay, timeout time.Duration) {
+	delay, timeout = r.cfg.BotDelay, r.cfg.BotTimeout
+	var ends time.Time
+	if r.turn != nil && r.turn.Seat == seat {
+		ends = r.turn.Ends
+	}
+	if s, e, ok := r.clockEnds(); ok && s == seat && (ends.IsZero() || e.Before(ends)) {
+		ends = e
+	}
+	if ends.IsZero() {
+		return delay, timeout
+	}
+	left := time.Until(ends)
+	return min(delay, left/10), min(timeout, left/4)
+}
+
+// think runs on a goroutine of its own: it asks bot for a move in state under timeout, takes at
+// least pause in all, and submits the move to the room (botPace gives both). A bot that panics or
+// does not answer in time submits "", which the room replaces with the first legal move.
+func (r *Room) think(lv rules.BotLevel, state rules.Engine, seat rules.Seat, tok botToken, rng *rand.Rand, pause, timeout time.Duration) {
+	ctx, cancel := context.WithTimeout(r.ctx, timeout)
 	defer cancel()
 	var delay <-chan time.Time
-	if r.cfg.BotDelay > 0 {
-		t := time.NewTimer(r.cfg.BotDelay)
+	if pause > 0 {
+		t := time.NewTimer(pause)
 		defer t.Stop()
 		delay = t.C
 	}

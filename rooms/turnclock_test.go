@@ -198,3 +198,27 @@ func TestRestoreGivesTheTurnItsTime(t *testing.T) {
 		}
 	})
 }
+
+// TestBotFitsItsTurnInTheTime: a bot whose turn is timed takes no more than a tenth of the time
+// left for its pause, however long Config.BotDelay is, so that a turn of several moves ends before
+// its time (Flic Flac at timer=2s).
+func TestBotFitsItsTurnInTheTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, _ := newTestHub(t, Config{Games: []rules.Game{timedRaceGame}, BotDelay: 2 * time.Minute})
+		r, err := h.Create("timedrace", rules.Options{"target": "10"}, 2, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := mustJoin(t, r, alice, false)
+		if err := a.AddBot(1, "easy"); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, a, "the match", func(s Snapshot) bool { return s.Phase == Playing })
+		mustMove(t, a, "2")
+		start := time.Now()
+		snap := waitFor(t, a, "the bot's move", func(s Snapshot) bool { return len(s.Moves) == 2 })
+		if m := snap.Moves[1]; m.Seat != 1 || m.Move != "1" || m.At.Sub(start) != 6*time.Second {
+			t.Errorf("the bot's move %+v came %v after its turn began, want its own move after 6s (a tenth of its minute)", m, m.At.Sub(start))
+		}
+	})
+}
