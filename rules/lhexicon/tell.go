@@ -53,7 +53,7 @@ func (s *State) Tell(seat rules.Seat, move string) string {
 		}
 		return "challenges " + word + ": a word; the challenger loses a turn"
 	}
-	told := fmt.Sprintf("plays %s for %d", strings.ToUpper(ns.last.Word), ns.last.Score)
+	told := fmt.Sprintf("plays %s from %s for %d", strings.ToUpper(ns.last.Word), m.Start, ns.last.Score)
 	if ns.last.Bonus > 0 {
 		told += fmt.Sprintf(" (%d for a trap)", ns.last.Bonus)
 	}

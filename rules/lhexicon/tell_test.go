@@ -25,7 +25,7 @@ func TestCanonicalAndTell(t *testing.T) {
 		}
 	}
 	canon(s, 0, "H8 cAt E-E", "h8 cAt e,e")
-	tell(s, 0, "h8 cAt e,e", "plays CAT for 4") // the blank scores nothing
+	tell(s, 0, "h8 cAt e,e", "plays CAT from h8 for 4") // the blank scores nothing
 	tell(s, 0, "x cx", "exchanges 2 tiles")
 	tell(s, 0, "x c", "exchanges 1 tile")
 	tell(s, 0, "pass", "passes")
@@ -38,7 +38,7 @@ func TestCanonicalAndTell(t *testing.T) {
 	// The next word goes through the blank, typed in lower case, and an upper-case C on the c.
 	setRack(t, s, 1, "sxxxxxx")
 	canon(s, 1, "h8 Cats e,e,e", "h8 cAts e,e,e")
-	tell(s, 1, "h8 cats e,e,e", "plays CATS for 5")
+	tell(s, 1, "h8 cats e,e,e", "plays CATS from h8 for 5")
 
 	// Challenges, both ways, and an accept.
 	s = emptyGame(t, 3, ByChallenge, "ctaxxxx")
