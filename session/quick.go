@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -14,15 +15,16 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// QuickWait is how long a player looks for an opponent before the quick match offers a bot (the
-// player may keep waiting).
-const QuickWait = 30 * time.Second
+// DefaultQuickWait is Config.QuickWait's default: how long a player looks for an opponent before
+// the quick match offers a bot (the player may keep waiting).
+const DefaultQuickWait = 30 * time.Second
 
-// quickScreen is the wait for a quick match (ModeQuick): the time waited, and after QuickWait the
-// offer of a bot. The room comes when the hub pairs the player (rooms.Ticket.Found).
+// quickScreen is the wait for a quick match (ModeQuick): the time waited, and after wait the offer
+// of a bot. The room comes when the hub pairs the player (rooms.Ticket.Found).
 type quickScreen struct {
 	ticket *rooms.Ticket
 	game   rules.Game
+	wait   time.Duration
 	bot    key.Binding
 	stop   key.Binding
 }
@@ -51,7 +53,7 @@ func (m *Model) seek(gameID string) tea.Cmd {
 		return nil
 	}
 	m.conn.setTicket(t)
-	m.quick = &quickScreen{ticket: t, game: g,
+	m.quick = &quickScreen{ticket: t, game: g, wait: cmp.Or(m.cfg.QuickWait, DefaultQuickWait),
 		bot:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "play a bot now")),
 		stop: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "stop looking")),
 	}
@@ -140,7 +142,7 @@ func (q *quickScreen) view(st draw.Styles, helped *helpCache, w, h int) string {
 		st.Dim.Render("  Players are paired by rating, the closest first."),
 	}
 	help := []key.Binding{q.stop}
-	if waited >= QuickWait {
+	if waited >= q.wait {
 		lines = append(lines, "", "  Nobody yet. Press "+st.Bold.Render("b")+" to play "+
 			botTitle(q.game)+" now, or keep waiting.")
 		help = []key.Binding{q.bot, q.stop}

@@ -66,7 +66,7 @@ func TestQuickMatchFromTheLobby(t *testing.T) {
 	}
 }
 
-// TestQuickMatchWaitAndCancel: after QuickWait the screen offers a bot (b), which opens a room
+// TestQuickMatchWaitAndCancel: after DefaultQuickWait the screen offers a bot (b), which opens a room
 // with one; esc stops looking and leaves the queue, as does the end of the session.
 func TestQuickMatchWaitAndCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestQuickMatchWaitAndCancel(t *testing.T) {
 		defer hub.Shutdown("test over")
 		ann := quickModel(hub, "SHA256:ann", "ann")
 		ann.seek("stonetowers")
-		time.Sleep(QuickWait)
+		time.Sleep(DefaultQuickWait)
 		if out := plain(ann.View().Content); !strings.Contains(out, "0:30") || !strings.Contains(out, "Press b to play a greedy bot now") ||
 			!strings.Contains(out, "b play a bot now") {
 			t.Errorf("no bot offered after the wait:\n%s", out)
@@ -250,4 +250,24 @@ func TestNewRoomFormClock(t *testing.T) {
 	if !strings.Contains(plain(m.View().Content), "Clock        ‹ 2m ›") {
 		t.Errorf("the form:\n%s", plain(m.View().Content))
 	}
+}
+
+// TestQuickWaitIsConfigured: Config.QuickWait (--quick-wait) sets when the bot is offered.
+func TestQuickWaitIsConfigured(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
+		defer hub.Shutdown("test over")
+		ann := New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"},
+			Width: 80, Height: 24, QuickWait: 5 * time.Second, Send: func(tea.Msg) {}})
+		ann.seek("stonetowers")
+		time.Sleep(4 * time.Second)
+		if out := plain(ann.View().Content); strings.Contains(out, "Press b") {
+			t.Errorf("a bot offered before the wait:\n%s", out)
+		}
+		time.Sleep(time.Second)
+		if out := plain(ann.View().Content); !strings.Contains(out, "Press b to play a greedy bot now") {
+			t.Errorf("no bot offered after the configured wait:\n%s", out)
+		}
+		ann.Close()
+	})
 }

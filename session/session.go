@@ -69,6 +69,9 @@ type Config struct {
 	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
 	// joins them. Empty shows HOST.
 	Address string
+	// QuickWait is how long a quick match looks for an opponent before it offers a bot; 0 is
+	// DefaultQuickWait.
+	QuickWait time.Duration
 	// Send is the session's program's Send (tea.Program.Send): the model is woken with it when
 	// a room has left a snapshot for it (see wake). A session that opens a room needs it.
 	Send func(tea.Msg)

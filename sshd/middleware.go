@@ -261,20 +261,21 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 	win := clampWindow(pty.Window)
 	player, notice := s.player(sess)
 	m := session.New(session.Config{
-		Hub:     s.hub,
-		Boards:  s.cfg.Boards,
-		Records: s.cfg.Records,
-		Notice:  notice,
-		Player:  player,
-		Start:   req.start,
-		Width:   win.Width,
-		Height:  win.Height,
-		Address: sshAddress(s.cfg.PublicAddr, sess.LocalAddr()),
-		NoColor: hasEnv(sess.Environ(), "NO_COLOR"),
-		ASCII:   hasEnv(sess.Environ(), "ARCADE_ASCII"),
-		Online:  s.online,
-		NoBell:  !player.Guest && s.cfg.Prefs != nil && !s.cfg.Prefs.Bell(player.ID),
-		Send:    func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
+		Hub:       s.hub,
+		Boards:    s.cfg.Boards,
+		Records:   s.cfg.Records,
+		Notice:    notice,
+		Player:    player,
+		Start:     req.start,
+		Width:     win.Width,
+		Height:    win.Height,
+		Address:   sshAddress(s.cfg.PublicAddr, sess.LocalAddr()),
+		NoColor:   hasEnv(sess.Environ(), "NO_COLOR"),
+		ASCII:     hasEnv(sess.Environ(), "ARCADE_ASCII"),
+		Online:    s.online,
+		QuickWait: s.cfg.QuickWait,
+		NoBell:    !player.Guest && s.cfg.Prefs != nil && !s.cfg.Prefs.Bell(player.ID),
+		Send:      func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
 	})
 	// wish's options, with the clamped window, and a filter that bounds every later size (a size
 	// report typed into the input reaches the program too) besides doing what wish's does.

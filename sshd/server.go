@@ -31,6 +31,9 @@ type Config struct {
 	// commands the rooms and help give to pass on. Empty: the address each client connected to. A
 	// host without a port keeps the port the client connected to.
 	PublicAddr string
+	// QuickWait is how long a quick match looks for an opponent before it offers a bot; 0 is
+	// session.DefaultQuickWait.
+	QuickWait time.Duration
 	// MaxSessions caps concurrent SSH sessions; one more is refused politely. Default 4000.
 	MaxSessions int
 	// IdleTimeout closes a connection that has sent and received nothing for this long. Default 30m.

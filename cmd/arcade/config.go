@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/session"
 )
 
 // config is everything the server takes from flags and the environment.
@@ -24,6 +25,7 @@ type config struct {
 	startups    int           // --max-startups (sshd.Config.MaxStartups)
 	startupsPer int           // --max-startups-per-addr (sshd.Config.MaxStartupsPerAddr)
 	publicAddr  string        // --public-addr (sshd.Config.PublicAddr)
+	quickWait   time.Duration // --quick-wait (sshd.Config.QuickWait)
 	stall       time.Duration
 	connRate    float64
 	connBurst   int
@@ -88,6 +90,7 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.IntVar(&c.connBurst, "conn-burst", envInt("CONN_BURST", 20), "burst of new sessions per source address (ARCADE_CONN_BURST)")
 	fs.DurationVar(&c.seatGrace, "seat-grace", envDur("SEAT_GRACE", 2*time.Minute), "how long a dropped player's seat waits (ARCADE_SEAT_GRACE)")
 	fs.DurationVar(&c.moveLimit, "move-limit", envDur("MOVE_LIMIT", rooms.DefaultMoveLimit), "the clock of a rated match whose room sets none: a limit per move; 0 leaves them untimed (ARCADE_MOVE_LIMIT)")
+	fs.DurationVar(&c.quickWait, "quick-wait", envDur("QUICK_WAIT", session.DefaultQuickWait), "how long a quick match looks for an opponent before it offers a bot (ARCADE_QUICK_WAIT)")
 	fs.DurationVar(&c.botDelay, "bot-delay", envDur("BOT_DELAY", 400*time.Millisecond), "least time a bot takes per move (ARCADE_BOT_DELAY)")
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
 	fs.IntVar(&c.fps, "fps", envInt("FPS", 0), "0 draws a frame only when a screen changed; N uses Bubble Tea's renderer at N frames a second, which ticks while idle (ARCADE_FPS)")

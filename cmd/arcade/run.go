@@ -108,6 +108,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		MaxStartups:        cfg.startups,
 		MaxStartupsPerAddr: cfg.startupsPer,
 		PublicAddr:         cfg.publicAddr,
+		QuickWait:          cfg.quickWait,
 	}, hub)
 	if err != nil {
 		return err
