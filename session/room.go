@@ -738,7 +738,11 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if seated && s.Phase == rooms.Playing && !r.anyAbandoned() {
 		// (While a player is gone the board's keys make way for b and x: the line has no room
 		// for all, and the hint under the board still says how to play.)
-		out = append(out, r.board.Bindings()...)
+		if h, ok := r.board.(draw.KeyHelper); ok {
+			out = append(out, h.HelpKeys(s)...)
+		} else {
+			out = append(out, r.board.Bindings()...)
+		}
 		out = append(out, k.Prompt)
 	}
 	if seated && s.Phase == rooms.Waiting && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Empty }) {

@@ -25,11 +25,13 @@ type boardKeys struct {
 type board struct {
 	keys boardKeys
 	help []key.Binding
-	lay  *layout
-	cur  int             // the cursor's cell in lay.cells
-	want int             // the column up and down aim for
-	sel  flicflac.Colour // the viewer's picked piece, -1 none
-	note string          // what the last key did not do, shown until the next key or move
+	// turnHelp and lookHelp are HelpKeys' answers on the viewer's turn and otherwise.
+	turnHelp, lookHelp []key.Binding
+	lay                *layout
+	cur                int             // the cursor's cell in lay.cells
+	want               int             // the column up and down aim for
+	sel                flicflac.Colour // the viewer's picked piece, -1 none
+	note               string          // what the last key did not do, shown until the next key or move
 	// noteView is the view the note was said over: a move made another way (the move prompt)
 	// brings a new one, and the note goes.
 	noteView *flicflac.View
@@ -69,16 +71,31 @@ func newBoard() *board {
 		Down:  key.NewBinding(key.WithKeys("down", "j")),
 		Left:  key.NewBinding(key.WithKeys("left", "h")),
 		Right: key.NewBinding(key.WithKeys("right", "l")),
-		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
+		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "pick/move")),
 		Next:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next")),
 		Back:  key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "take back")),
-		End:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end")),
+		End:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end turn")),
 	}}
-	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End} // n and u are told under the board
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End} // n is told under the board
+	b.turnHelp = []key.Binding{b.keys.Act, b.keys.End, b.keys.Back}
+	b.lookHelp = []key.Binding{b.keys.Up}
 	return b
 }
 
 func (b *board) Bindings() []key.Binding { return b.help }
+
+// HelpKeys lists, on the viewer's turn, what enter, e and u do (the arrows are the cursor's, as
+// in every game); otherwise the arrows alone, which look at the pieces.
+func (b *board) HelpKeys(snap *rooms.Snapshot) []key.Binding {
+	v, ok := draw.ViewRef[flicflac.View](snap)
+	switch {
+	case !ok:
+		return b.help
+	case myTurn(v, snap):
+		return b.turnHelp
+	}
+	return b.lookHelp
+}
 
 // myTurn reports whether the snapshot's viewer is to move.
 func myTurn(v *flicflac.View, snap *rooms.Snapshot) bool {
