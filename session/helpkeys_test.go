@@ -59,3 +59,22 @@ func TestLhexiconAnswerHelpLine(t *testing.T) {
 	checkHelp(t, helpOf(t, roomModel(t, snap).View().Content),
 		[]string{"C challenge", "A accept", "esc lobby"}, []string{"enter play", "X exchange"})
 }
+
+// TestResultBotName: a bot's name, brackets and all, is not put in brackets again on the result
+// line; a person's is.
+func TestResultBotName(t *testing.T) {
+	for _, c := range []struct{ name, want, shown string }{
+		{"ann", "Blue (ann) wins!", "Blue (ann) wins!"},
+		{"Ada (greedy bot)", "Blue, Ada (greedy bot), wins!", "Blue, Ada (greedy bot),"}, // wrapped after
+	} {
+		if got := winnerName("Blue", c.name) + " wins!"; got != c.want {
+			t.Errorf("winnerName(Blue, %q) wins: %q, want %q", c.name, got, c.want)
+		}
+		snap := playedSnapshot(t, -1)
+		snap.Seats[1].Name = c.name
+		out := plain(roomModel(t, snap).View().Content)
+		if !strings.Contains(out, c.shown) || strings.Contains(out, "))") {
+			t.Errorf("with %q the end screen lacks %q:\n%s", c.name, c.shown, out)
+		}
+	}
+}

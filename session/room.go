@@ -1136,7 +1136,7 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	win := s.Outcome.Winners()
 	var names []string
 	for _, i := range win {
-		names = append(names, seatTag(r.board, st, int(i))+" ("+s.Seats[i].Name+")")
+		names = append(names, winnerName(seatTag(r.board, st, int(i)), s.Seats[i].Name))
 	}
 	var head string
 	switch {
@@ -1162,6 +1162,16 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
 	}
 	return append(lines, "")
+}
+
+// winnerName names a winning seat on the result line by its tag, with its player's name in
+// brackets: "Red (ann) wins!". A name with brackets of its own, a bot's ("Ada (greedy bot)"), is
+// set off with commas instead, not nested: "Blocks, Ada (greedy bot), wins!".
+func winnerName(tag, name string) string {
+	if strings.ContainsAny(name, "()") {
+		return tag + ", " + name + ","
+	}
+	return tag + " (" + name + ")"
 }
 
 // ratingLines say what the match did to each rated player's rating: "ann 1662? → 1674 (+12)".
