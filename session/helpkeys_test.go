@@ -78,3 +78,19 @@ func TestResultBotName(t *testing.T) {
 		}
 	}
 }
+
+// TestFlicflacSpectatorLooks: a spectator of Flic Flac is told the arrows, and gets the line under
+// the board that tells the hex under the cursor.
+func TestFlicflacSpectatorLooks(t *testing.T) {
+	snap, state := flicflacPlay(t, func(i int, s *flicflac.State) bool { return i >= 40 && s.Turn() == 0 && !s.CaptorsTurn() })
+	snap.You, snap.View = rules.Spectator, state.View(rules.Spectator)
+	out := roomModel(t, snap).View().Content
+	checkSize(t, out, 80, 24)
+	checkHelp(t, helpOf(t, out), []string{"arrows move", "esc lobby"}, []string{"enter", ": type move"})
+	if !strings.Contains(plain(out), " hex") {
+		t.Errorf("the spectator's screen does not tell the hex under the cursor:\n%s", plain(out))
+	}
+	if m := pressKeys(roomModel(t, snap), "l", "l"); !strings.Contains(plain(m.View().Content), "h10 ") {
+		t.Errorf("two steps right from h8 do not tell h10:\n%s", plain(m.View().Content))
+	}
+}

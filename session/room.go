@@ -745,6 +745,9 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 		}
 		out = append(out, k.Prompt)
 	}
+	if h, ok := r.board.(draw.KeyHelper); ok && !seated && s.Phase == rooms.Playing {
+		out = append(out, h.HelpKeys(s)...) // a spectator's: the keys that look (Flic Flac's cursor)
+	}
 	if seated && s.Phase == rooms.Waiting && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Empty }) {
 		out = append(out, k.Bot, k.Level)
 	}

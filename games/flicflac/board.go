@@ -102,9 +102,16 @@ func myTurn(v *flicflac.View, snap *rooms.Snapshot) bool {
 	return snap.You != rules.Spectator && snap.Phase == rooms.Playing && v.Turn == snap.You && v.Turn >= 0
 }
 
-// seated reports whether the viewer plays in a match being played: they get a cursor.
+// seated reports whether the viewer plays in a match being played.
 func seated(snap *rooms.Snapshot) bool {
 	return snap.You != rules.Spectator && snap.Phase == rooms.Playing
+}
+
+// looking reports whether the viewer has a cursor: while the match is played, players and
+// spectators alike, who move it to read the line under the board on a piece (a spectator's keys
+// propose no moves).
+func looking(snap *rooms.Snapshot) bool {
+	return snap.Phase == rooms.Playing
 }
 
 // seatOf returns the seat playing shape sh.
@@ -326,9 +333,9 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 	if b.last != nil && k == b.lastKey {
 		return b.last
 	}
-	lines := b.boardLines(v, b.lay, st, seated(snap))
+	lines := b.boardLines(v, b.lay, st, looking(snap))
 	var more []string
-	if seated(snap) {
+	if looking(snap) {
 		more = append(more, draw.Wrap(b.describe(v, snap), width)...)
 		if h := b.hint(v, snap); h != "" {
 			more = append(more, draw.Wrap(h, width)...)

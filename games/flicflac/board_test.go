@@ -441,3 +441,50 @@ func TestEnterOnAPieceNotToMoveSays(t *testing.T) {
 		t.Errorf("enter on a piece moved: pick %d, %q", b.sel, h)
 	}
 }
+
+// TestSpectatorLooks: a spectator has a cursor too: the arrows and a click move it, and the line
+// under the board tells the piece under it (owner, health); no key of theirs proposes a move.
+func TestSpectatorLooks(t *testing.T) {
+	snap, state := fresh(t, 20)
+	snap.You, snap.View = rules.Spectator, state.View(rules.Spectator)
+	v, ok := draw.ViewRef[flicflac.View](&snap)
+	if !ok {
+		t.Fatal("no view for the spectator")
+	}
+	hex := -1
+	for i, hv := range v.Hexes {
+		if hv.Piece >= 0 {
+			hex = i
+			break
+		}
+	}
+	if hex < 0 {
+		t.Fatal("no piece on the board")
+	}
+	b := newBoard()
+	st := *draw.NewStyles(true, true)
+	b.View(&snap, st, colW, colH)
+	c := b.lay.cells[b.lay.hexCell[hex]]
+	if got := b.Handle(tea.MouseClickMsg{X: c.col + 1, Y: c.line, Button: tea.MouseLeft}, &snap); got != "" {
+		t.Errorf("a spectator's click proposed %q", got)
+	}
+	screen := plainLines(b.View(&snap, st, colW, colH))
+	p := v.Pieces[v.Hexes[hex].Piece]
+	want := v.Hexes[hex].Name + " " + v.Hexes[hex].Colour.String() + " hex: " + shortName(&snap, p.ID.Seat) + "'s"
+	if !strings.Contains(screen, want) || !strings.Contains(screen, "health") {
+		t.Errorf("the spectator's screen lacks %q and the health:\n%s", want, screen)
+	}
+	seen := map[int]bool{b.cur: true}
+	for _, k := range []string{"right", "down", "left", "up", "enter", "n", "u", "e", "enter"} {
+		if got := press(b, &snap, k); got != "" {
+			t.Errorf("a spectator's %s proposed %q", k, got)
+		}
+		seen[b.cur] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("the arrows took the spectator's cursor to %d cells", len(seen))
+	}
+	if b.sel >= 0 {
+		t.Errorf("a spectator picked %d", b.sel)
+	}
+}

@@ -79,10 +79,12 @@ func newLhexBoard() *lhexBoard {
 func (b *lhexBoard) Bindings() []key.Binding { return b.help }
 
 // HelpKeys lists C and A when the viewer may answer a word awaiting challenges (with enter, X and
-// P when it is also their turn to play), else Bindings.
+// P when it is also their turn to play), none to a spectator, else Bindings.
 func (b *lhexBoard) HelpKeys(snap *rooms.Snapshot) []key.Binding {
 	v, ok := draw.ViewRef[lhexicon.View](snap)
 	switch {
+	case snap.You == rules.Spectator:
+		return nil
 	case !ok || !mayAnswer(v, snap):
 		return b.help
 	case myTurn(v, snap):

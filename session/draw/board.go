@@ -47,7 +47,8 @@ type TurnTeller interface {
 
 // KeyHelper is implemented by boards whose keys do different things as the game goes on: Flic
 // Flac's enter picks and moves on the player's turn, Lhex-i'-con's C and A answer a word awaiting
-// challenges. The room asks it for the help line in place of Bindings.
+// challenges. The room asks it for the help line in place of Bindings, and asks it for a
+// spectator's too (Flic Flac's spectators move a cursor to look at the pieces).
 type KeyHelper interface {
 	// HelpKeys lists the board's bindings for the help line now; the caller must not change the
 	// slice.
