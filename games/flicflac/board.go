@@ -29,6 +29,7 @@ type board struct {
 	turnHelp, lookHelp []key.Binding
 	lay                *layout
 	cur                int             // the cursor's cell in lay.cells
+	padX               int             // the columns left of the board: it is centred in its column
 	want               int             // the column up and down aim for
 	sel                flicflac.Colour // the viewer's picked piece, -1 none
 	note               string          // what the last key did not do, shown until the next key or move
@@ -166,7 +167,7 @@ func (b *board) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
 		if m.Button != tea.MouseLeft {
 			return ""
 		}
-		i := b.lay.at(m.Y, m.X)
+		i := b.lay.at(m.Y, m.X-b.padX)
 		if i < 0 {
 			return ""
 		}
@@ -334,6 +335,7 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 		return b.last
 	}
 	lines := b.boardLines(v, b.lay, st, looking(snap))
+	b.padX = centre(lines, width)
 	var more []string
 	if looking(snap) {
 		more = append(more, draw.Wrap(b.describe(v, snap), width)...)
@@ -356,6 +358,24 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 	}
 	b.last, b.lastKey = lines, k
 	return lines
+}
+
+// centre puts the board's lines in the middle of width columns (a small board, size 5 to 7, is
+// narrower than the column) by padding each on the left alike, and returns the padding.
+func centre(lines []string, width int) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, draw.TextWidth(l))
+	}
+	pad := (width - w) / 2
+	if pad <= 0 {
+		return 0
+	}
+	sp := strings.Repeat(" ", pad)
+	for i, l := range lines {
+		lines[i] = sp + l
+	}
+	return pad
 }
 
 // describe says what is under the cursor: "h8 red hex: your blue cylinder, upright, flies G Y,

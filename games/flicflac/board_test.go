@@ -488,3 +488,29 @@ func TestSpectatorLooks(t *testing.T) {
 		t.Errorf("a spectator picked %d", b.sel)
 	}
 }
+
+// TestSmallBoardCentred: at size 5 the board stands in the middle of its column, not at its left,
+// and a click still finds the hex drawn under it.
+func TestSmallBoardCentred(t *testing.T) {
+	snap, _ := play(t, rules.Options{"shape": "cylinders", "size": "5"}, func(i int, s *flicflac.State) bool {
+		return i >= 10 && s.Turn() == 0 && !s.CaptorsTurn()
+	})
+	b := newBoard()
+	st := *draw.NewStyles(true, true)
+	lines := b.View(&snap, st, colW, colH)[:b.lay.lines]
+	left, right := colW, colW
+	for _, l := range lines {
+		p := ansi.Strip(l)
+		left = min(left, len(p)-len(strings.TrimLeft(p, " ")))
+		right = min(right, colW-draw.TextWidth(strings.TrimRight(p, " ")))
+	}
+	if left < 2 || abs(left-right) > 1 {
+		t.Errorf("the board has %d columns left of it and %d right:\n%s", left, right, plainLines(lines))
+	}
+	hex := b.lay.hexCell[0]
+	c := b.lay.cells[hex]
+	b.Handle(tea.MouseClickMsg{X: c.col + 1 + b.padX, Y: c.line, Button: tea.MouseLeft}, &snap)
+	if b.cur != hex {
+		t.Errorf("a click on a1 put the cursor on cell %d, not %d", b.cur, hex)
+	}
+}
