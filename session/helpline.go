@@ -1,7 +1,10 @@
 package session
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/session/draw"
 )
@@ -74,5 +77,29 @@ func (c *helpCache) line(st draw.Styles, w int, keys []key.Binding) string {
 func (r *roomScreen) help(st draw.Styles, w int) string {
 	c := &r.helped
 	c.keys = r.helpKeys(c.keys[:0])
+	if helpWidth(c.keys) > w {
+		// The board's keys say what to do; the move prompt is the other way to do it, and makes
+		// way for them rather than have the line cut.
+		prompt := r.keys.Prompt.Help().Key
+		c.keys = slices.DeleteFunc(c.keys, func(b key.Binding) bool { return b.Help().Key == prompt })
+	}
 	return c.line(st, w, c.keys)
+}
+
+// helpWidth is the width of the help line that shows keys, uncut: each enabled binding's key and
+// description, a space between, and the three columns of a separator (" • ") between them.
+func helpWidth(keys []key.Binding) int {
+	w, n := 0, 0
+	for _, b := range keys {
+		if !b.Enabled() {
+			continue
+		}
+		h := b.Help()
+		w += ansi.StringWidth(h.Key) + 1 + ansi.StringWidth(h.Desc)
+		n++
+	}
+	if n > 1 {
+		w += 3 * (n - 1)
+	}
+	return w
 }

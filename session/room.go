@@ -738,8 +738,15 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if seated && s.Phase == rooms.Playing && !r.anyAbandoned() {
 		// (While a player is gone the board's keys make way for b and x: the line has no room
 		// for all, and the hint under the board still says how to play.)
-		out = append(out, r.board.Bindings()...)
+		if h, ok := r.board.(draw.KeyHelper); ok {
+			out = append(out, h.HelpKeys(s)...)
+		} else {
+			out = append(out, r.board.Bindings()...)
+		}
 		out = append(out, k.Prompt)
+	}
+	if h, ok := r.board.(draw.KeyHelper); ok && !seated && s.Phase == rooms.Playing {
+		out = append(out, h.HelpKeys(s)...) // a spectator's: the keys that look (Flic Flac's cursor)
 	}
 	if seated && s.Phase == rooms.Waiting && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Empty }) {
 		out = append(out, k.Bot, k.Level)
@@ -1132,7 +1139,7 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 	win := s.Outcome.Winners()
 	var names []string
 	for _, i := range win {
-		names = append(names, seatTag(r.board, st, int(i))+" ("+s.Seats[i].Name+")")
+		names = append(names, winnerName(seatTag(r.board, st, int(i)), s.Seats[i].Name))
 	}
 	var head string
 	switch {
@@ -1158,6 +1165,16 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
 	}
 	return append(lines, "")
+}
+
+// winnerName names a winning seat on the result line by its tag, with its player's name in
+// brackets: "Red (ann) wins!". A name with brackets of its own, a bot's ("Ada (greedy bot)"), is
+// set off with commas instead, not nested: "Blocks, Ada (greedy bot), wins!".
+func winnerName(tag, name string) string {
+	if strings.ContainsAny(name, "()") {
+		return tag + ", " + name + ","
+	}
+	return tag + " (" + name + ")"
 }
 
 // ratingLines say what the match did to each rated player's rating: "ann 1662? → 1674 (+12)".

@@ -25,11 +25,14 @@ type boardKeys struct {
 type board struct {
 	keys boardKeys
 	help []key.Binding
-	lay  *layout
-	cur  int             // the cursor's cell in lay.cells
-	want int             // the column up and down aim for
-	sel  flicflac.Colour // the viewer's picked piece, -1 none
-	note string          // what the last key did not do, shown until the next key or move
+	// turnHelp and lookHelp are HelpKeys' answers on the viewer's turn and otherwise.
+	turnHelp, lookHelp []key.Binding
+	lay                *layout
+	cur                int             // the cursor's cell in lay.cells
+	padX               int             // the columns left of the board: it is centred in its column
+	want               int             // the column up and down aim for
+	sel                flicflac.Colour // the viewer's picked piece, -1 none
+	note               string          // what the last key did not do, shown until the next key or move
 	// noteView is the view the note was said over: a move made another way (the move prompt)
 	// brings a new one, and the note goes.
 	noteView *flicflac.View
@@ -69,25 +72,47 @@ func newBoard() *board {
 		Down:  key.NewBinding(key.WithKeys("down", "j")),
 		Left:  key.NewBinding(key.WithKeys("left", "h")),
 		Right: key.NewBinding(key.WithKeys("right", "l")),
-		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
+		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "pick/move")),
 		Next:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next")),
 		Back:  key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "take back")),
-		End:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end")),
+		End:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end turn")),
 	}}
-	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End} // n and u are told under the board
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End} // n is told under the board
+	b.turnHelp = []key.Binding{b.keys.Act, b.keys.End, b.keys.Back}
+	b.lookHelp = []key.Binding{b.keys.Up}
 	return b
 }
 
 func (b *board) Bindings() []key.Binding { return b.help }
+
+// HelpKeys lists, on the viewer's turn, what enter, e and u do (the arrows are the cursor's, as
+// in every game); otherwise the arrows alone, which look at the pieces.
+func (b *board) HelpKeys(snap *rooms.Snapshot) []key.Binding {
+	v, ok := draw.ViewRef[flicflac.View](snap)
+	switch {
+	case !ok:
+		return b.help
+	case myTurn(v, snap):
+		return b.turnHelp
+	}
+	return b.lookHelp
+}
 
 // myTurn reports whether the snapshot's viewer is to move.
 func myTurn(v *flicflac.View, snap *rooms.Snapshot) bool {
 	return snap.You != rules.Spectator && snap.Phase == rooms.Playing && v.Turn == snap.You && v.Turn >= 0
 }
 
-// seated reports whether the viewer plays in a match being played: they get a cursor.
+// seated reports whether the viewer plays in a match being played.
 func seated(snap *rooms.Snapshot) bool {
 	return snap.You != rules.Spectator && snap.Phase == rooms.Playing
+}
+
+// looking reports whether the viewer has a cursor: while the match is played, players and
+// spectators alike, who move it to read the line under the board on a piece (a spectator's keys
+// propose no moves).
+func looking(snap *rooms.Snapshot) bool {
+	return snap.Phase == rooms.Playing
 }
 
 // seatOf returns the seat playing shape sh.
@@ -142,7 +167,7 @@ func (b *board) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
 		if m.Button != tea.MouseLeft {
 			return ""
 		}
-		i := b.lay.at(m.Y, m.X)
+		i := b.lay.at(m.Y, m.X-b.padX)
 		if i < 0 {
 			return ""
 		}
@@ -309,9 +334,10 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 	if b.last != nil && k == b.lastKey {
 		return b.last
 	}
-	lines := b.boardLines(v, b.lay, st, seated(snap))
+	lines := b.boardLines(v, b.lay, st, looking(snap))
+	b.padX = centre(lines, width)
 	var more []string
-	if seated(snap) {
+	if looking(snap) {
 		more = append(more, draw.Wrap(b.describe(v, snap), width)...)
 		if h := b.hint(v, snap); h != "" {
 			more = append(more, draw.Wrap(h, width)...)
@@ -332,6 +358,24 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 	}
 	b.last, b.lastKey = lines, k
 	return lines
+}
+
+// centre puts the board's lines in the middle of width columns (a small board, size 5 to 7, is
+// narrower than the column) by padding each on the left alike, and returns the padding.
+func centre(lines []string, width int) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, draw.TextWidth(l))
+	}
+	pad := (width - w) / 2
+	if pad <= 0 {
+		return 0
+	}
+	sp := strings.Repeat(" ", pad)
+	for i, l := range lines {
+		lines[i] = sp + l
+	}
+	return pad
 }
 
 // describe says what is under the cursor: "h8 red hex: your blue cylinder, upright, flies G Y,

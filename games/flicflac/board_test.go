@@ -441,3 +441,76 @@ func TestEnterOnAPieceNotToMoveSays(t *testing.T) {
 		t.Errorf("enter on a piece moved: pick %d, %q", b.sel, h)
 	}
 }
+
+// TestSpectatorLooks: a spectator has a cursor too: the arrows and a click move it, and the line
+// under the board tells the piece under it (owner, health); no key of theirs proposes a move.
+func TestSpectatorLooks(t *testing.T) {
+	snap, state := fresh(t, 20)
+	snap.You, snap.View = rules.Spectator, state.View(rules.Spectator)
+	v, ok := draw.ViewRef[flicflac.View](&snap)
+	if !ok {
+		t.Fatal("no view for the spectator")
+	}
+	hex := -1
+	for i, hv := range v.Hexes {
+		if hv.Piece >= 0 {
+			hex = i
+			break
+		}
+	}
+	if hex < 0 {
+		t.Fatal("no piece on the board")
+	}
+	b := newBoard()
+	st := *draw.NewStyles(true, true)
+	b.View(&snap, st, colW, colH)
+	c := b.lay.cells[b.lay.hexCell[hex]]
+	if got := b.Handle(tea.MouseClickMsg{X: c.col + 1, Y: c.line, Button: tea.MouseLeft}, &snap); got != "" {
+		t.Errorf("a spectator's click proposed %q", got)
+	}
+	screen := plainLines(b.View(&snap, st, colW, colH))
+	p := v.Pieces[v.Hexes[hex].Piece]
+	want := v.Hexes[hex].Name + " " + v.Hexes[hex].Colour.String() + " hex: " + shortName(&snap, p.ID.Seat) + "'s"
+	if !strings.Contains(screen, want) || !strings.Contains(screen, "health") {
+		t.Errorf("the spectator's screen lacks %q and the health:\n%s", want, screen)
+	}
+	seen := map[int]bool{b.cur: true}
+	for _, k := range []string{"right", "down", "left", "up", "enter", "n", "u", "e", "enter"} {
+		if got := press(b, &snap, k); got != "" {
+			t.Errorf("a spectator's %s proposed %q", k, got)
+		}
+		seen[b.cur] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("the arrows took the spectator's cursor to %d cells", len(seen))
+	}
+	if b.sel >= 0 {
+		t.Errorf("a spectator picked %d", b.sel)
+	}
+}
+
+// TestSmallBoardCentred: at size 5 the board stands in the middle of its column, not at its left,
+// and a click still finds the hex drawn under it.
+func TestSmallBoardCentred(t *testing.T) {
+	snap, _ := play(t, rules.Options{"shape": "cylinders", "size": "5"}, func(i int, s *flicflac.State) bool {
+		return i >= 10 && s.Turn() == 0 && !s.CaptorsTurn()
+	})
+	b := newBoard()
+	st := *draw.NewStyles(true, true)
+	lines := b.View(&snap, st, colW, colH)[:b.lay.lines]
+	left, right := colW, colW
+	for _, l := range lines {
+		p := ansi.Strip(l)
+		left = min(left, len(p)-len(strings.TrimLeft(p, " ")))
+		right = min(right, colW-draw.TextWidth(strings.TrimRight(p, " ")))
+	}
+	if left < 2 || abs(left-right) > 1 {
+		t.Errorf("the board has %d columns left of it and %d right:\n%s", left, right, plainLines(lines))
+	}
+	hex := b.lay.hexCell[0]
+	c := b.lay.cells[hex]
+	b.Handle(tea.MouseClickMsg{X: c.col + 1 + b.padX, Y: c.line, Button: tea.MouseLeft}, &snap)
+	if b.cur != hex {
+		t.Errorf("a click on a1 put the cursor on cell %d, not %d", b.cur, hex)
+	}
+}

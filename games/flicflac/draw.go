@@ -119,7 +119,7 @@ func pieceGlyph(p flicflac.PieceView, hexColour flicflac.Colour) glyph {
 }
 
 // glyphAt returns what cell i of the layout shows.
-func (b *board) glyphAt(v *flicflac.View, l *layout, i int, reach []bool, seated bool) glyph {
+func (b *board) glyphAt(v *flicflac.View, l *layout, i int, reach []bool, cursor bool) glyph {
 	c := l.cells[i]
 	var g glyph
 	if c.hex != flicflac.NoHex {
@@ -140,13 +140,13 @@ func (b *board) glyphAt(v *flicflac.View, l *layout, i int, reach []bool, seated
 			g = glyph{kind: glyphSlot, hexColour: flicflac.Black, shape: c.shape}
 		}
 	}
-	g.cursor = seated && i == b.cur
+	g.cursor = cursor && i == b.cur
 	return g
 }
 
 // boardLines draws the hexagon and the homes, a line a row: "a1 ·  g  b ... a8", the homes'
 // slots in the corners beside their entry edges.
-func (b *board) boardLines(v *flicflac.View, l *layout, st draw.Styles, seated bool) []string {
+func (b *board) boardLines(v *flicflac.View, l *layout, st draw.Styles, cursor bool) []string {
 	reach := make([]bool, len(v.Hexes))
 	if b.sel >= 0 && int(b.sel) < len(v.Reach) {
 		for _, h := range v.Reach[b.sel] {
@@ -164,7 +164,7 @@ func (b *board) boardLines(v *flicflac.View, l *layout, st draw.Styles, seated b
 		start := i
 		gs := rc.scratch[:0]
 		for ; i < len(l.cells) && l.cells[i].line == row; i++ {
-			gs = append(gs, b.glyphAt(v, l, i, reach, seated))
+			gs = append(gs, b.glyphAt(v, l, i, reach, cursor))
 		}
 		rc.scratch = gs
 		if rc.glyphs[row] == nil || !slices.Equal(gs, rc.glyphs[row]) {

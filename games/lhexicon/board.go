@@ -18,7 +18,7 @@ import (
 // lhexKeys are the Lhex-i'-con board's bindings that the help line shows. Letters, '*', space and
 // the arrows are read in key.
 type lhexKeys struct {
-	Play, Exchange, Pass key.Binding
+	Play, Exchange, Pass, Challenge, Accept key.Binding
 }
 
 // lhexBoard draws a Lhex-i'-con board with a cursor and composes plays with the keyboard. The
@@ -39,6 +39,9 @@ type lhexKeys struct {
 type lhexBoard struct {
 	keys lhexKeys
 	help []key.Binding // bindings' answer, made once
+	// turnAnswerHelp and answerHelp are HelpKeys' answers while the viewer may answer a word, on
+	// their turn and not.
+	turnAnswerHelp, answerHelp []key.Binding
 
 	cur  lhexicon.Hex
 	goal int // the column the cursor keeps to going up and down (half-hexes from the left)
@@ -63,12 +66,32 @@ func newLhexBoard() *lhexBoard {
 		Play:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play")),
 		Exchange: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "exchange")),
 		Pass:     key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pass")),
+		// (C and A are read in key: these two are for the help line.)
+		Challenge: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "challenge")),
+		Accept:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "accept")),
 	}}
 	b.help = []key.Binding{b.keys.Play, b.keys.Exchange, b.keys.Pass} // the rest are told under the board
+	b.turnAnswerHelp = []key.Binding{b.keys.Play, b.keys.Challenge, b.keys.Accept, b.keys.Exchange, b.keys.Pass}
+	b.answerHelp = []key.Binding{b.keys.Challenge, b.keys.Accept}
 	return b
 }
 
 func (b *lhexBoard) Bindings() []key.Binding { return b.help }
+
+// HelpKeys lists C and A when the viewer may answer a word awaiting challenges (with enter, X and
+// P when it is also their turn to play), none to a spectator, else Bindings.
+func (b *lhexBoard) HelpKeys(snap *rooms.Snapshot) []key.Binding {
+	v, ok := draw.ViewRef[lhexicon.View](snap)
+	switch {
+	case snap.You == rules.Spectator:
+		return nil
+	case !ok || !mayAnswer(v, snap):
+		return b.help
+	case myTurn(v, snap):
+		return b.turnAnswerHelp
+	}
+	return b.answerHelp
+}
 
 // myTurn reports whether the viewer is to play (not only to answer a word).
 func myTurn(v *lhexicon.View, snap *rooms.Snapshot) bool {

@@ -45,6 +45,16 @@ type TurnTeller interface {
 	TurnText(snap *rooms.Snapshot) (yours, theirs string)
 }
 
+// KeyHelper is implemented by boards whose keys do different things as the game goes on: Flic
+// Flac's enter picks and moves on the player's turn, Lhex-i'-con's C and A answer a word awaiting
+// challenges. The room asks it for the help line in place of Bindings, and asks it for a
+// spectator's too (Flic Flac's spectators move a cursor to look at the pieces).
+type KeyHelper interface {
+	// HelpKeys lists the board's bindings for the help line now; the caller must not change the
+	// slice.
+	HelpKeys(snap *rooms.Snapshot) []key.Binding
+}
+
 // KeyTaker is implemented by boards that need, at times, keys the room has bound: Lhex-i'-con's
 // board takes the letters on the player's turn (they are tiles, t and q among them) and esc while
 // a word is composed. The room asks before its own bindings; a key taken goes to Handle.
