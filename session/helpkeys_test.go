@@ -94,3 +94,20 @@ func TestFlicflacSpectatorLooks(t *testing.T) {
 		t.Errorf("two steps right from h8 do not tell h10:\n%s", plain(m.View().Content))
 	}
 }
+
+// TestWaitingForABot: the line that waits for a bot puts the seat's tag inside the bot's own
+// brackets, "Bo (greedy bot, Blue)", not in brackets of its own after them.
+func TestWaitingForABot(t *testing.T) {
+	if got := nameWithTag("Bo (greedy bot)", "Blue"); got != "Bo (greedy bot, Blue)" {
+		t.Errorf("nameWithTag of a bot: %q", got)
+	}
+	if got := nameWithTag("bob", "Blue"); got != "bob (Blue)" {
+		t.Errorf("nameWithTag of a person: %q", got)
+	}
+	snap := withBots(playedSnapshot(t, 14))
+	snap.ToMove = []rules.Seat{1}
+	out := words(plain(roomModel(t, snap).View().Content))
+	if !strings.Contains(out, "Waiting for") || !strings.Contains(out, "Bo (greedy bot, Blue).") || strings.Contains(out, "bot) (") {
+		t.Errorf("the wait for a bot reads:\n%s", out)
+	}
+}

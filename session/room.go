@@ -954,7 +954,7 @@ func (r *roomScreen) turnLines(st draw.Styles, w int) []string {
 	names := make([]string, 0, len(s.ToMove))
 	for _, i := range s.ToMove {
 		if int(i) < len(s.Seats) {
-			names = append(names, s.Seats[i].Name+" ("+seatTag(r.board, st, int(i))+")")
+			names = append(names, nameWithTag(s.Seats[i].Name, seatTag(r.board, st, int(i))))
 		}
 	}
 	who := strings.Join(names, " and ")
@@ -1165,6 +1165,15 @@ func (r *roomScreen) result(st draw.Styles, w int) []string {
 		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
 	}
 	return append(lines, "")
+}
+
+// nameWithTag names a seat's player with its tag in brackets, "bob (Blue)"; a name that ends in
+// brackets of its own, a bot's, takes the tag inside them: "Bo (greedy bot, Blue)", not nested.
+func nameWithTag(name, tag string) string {
+	if base, ok := strings.CutSuffix(name, ")"); ok && strings.Contains(base, "(") {
+		return base + ", " + tag + ")"
+	}
+	return name + " (" + tag + ")"
 }
 
 // winnerName names a winning seat on the result line by its tag, with its player's name in
