@@ -78,3 +78,16 @@ func TestMovesKeepTheirOrder(t *testing.T) {
 		t.Errorf("the room played %+v, want %s then end", snap.Moves, first)
 	}
 }
+
+// TestLongMoveTypedWhole: the move prompt takes as long a move as the room does (rooms.MaxMove):
+// a long Lhex-i'-con play, written out with its path, is not cut at the prompt.
+func TestLongMoveTypedWhole(t *testing.T) {
+	const long = "a4 restabilized se,se,ne,se,sw,w,sw,se,ne,se,sw" // 48 characters
+	m := roomModel(t, playedSnapshot(t, 14))
+	m = pressKeys(m, ":")
+	next, _ := m.Update(tea.PasteMsg{Content: long})
+	m = next.(Model)
+	if got := m.room.input.text(); got != long {
+		t.Errorf("the prompt holds %q, want %q", got, long)
+	}
+}

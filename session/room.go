@@ -430,7 +430,7 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	case key.Matches(km, k.Leave):
 		return nil, true
 	case key.Matches(km, k.Prompt):
-		r.focus, r.input = focusPrompt, newLineInput("move: ", 40)
+		r.focus, r.input = focusPrompt, newLineInput("move: ", rooms.MaxMove)
 		r.cache.invalidate() // the notation shows under the board while the prompt is open
 		return nil, false
 	case key.Matches(km, k.Chat):

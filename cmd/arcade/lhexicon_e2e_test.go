@@ -57,7 +57,13 @@ func TestLhexiconAgainstABotThroughSSH(t *testing.T) {
 		}
 		want := strconv.Itoa(state.Outcome().Scores[0])
 		screen = ann.waitFor("Your turn", "(easy bot)")
-		for m := score.FindStringSubmatch(screen); m == nil || m[1] != want; m = score.FindStringSubmatch(screen) {
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if m := score.FindStringSubmatch(screen); m != nil && m[1] == want {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("turn %d: after %q and the bot's %q, ann's score is not %s:\n%s", turn, move, reply, want, screen)
+			}
 			screen = ann.waitFor("Your turn")
 		}
 		if got := state.Outcome().Scores[1]; !regexp.MustCompile(`Player 2 \w+ \(easy bot\)\s+` + strconv.Itoa(got) + `\b`).MatchString(screen) {
