@@ -39,36 +39,8 @@ func TestLhexiconAgainstABotThroughSSH(t *testing.T) {
 	code := roomCode(t, screen)
 	state := lhexState(t, code, 2)
 	seed := rules.DerivedSeed(code, 1)
-	score := regexp.MustCompile(`Player 1 ann \(you\)\s+(\d+)`)
-	for turn := 0; turn < 3; turn++ {
-		ply := turn * 2
-		move := lhexicon.Greedy{}.Move(context.Background(), state, 0, rand.New(rand.NewPCG(1, uint64(ply))))
-		next, err := state.Apply(0, move)
-		if err != nil {
-			t.Fatalf("turn %d: the test's engine refuses %q: %v", turn, move, err)
-		}
-		ann.send(":")
-		ann.waitFor("move:")
-		ann.send(move + "\r")
-		// The bot answers as the room's bots do: the generator from the seed, the ply and the seat.
-		reply := lhexicon.Easy{}.Move(context.Background(), next, 1, rand.New(rand.NewPCG(seed, uint64(ply+1)<<8|1)))
-		if state, err = next.Apply(1, reply); err != nil {
-			t.Fatalf("turn %d: the bot's reply %q: %v", turn, reply, err)
-		}
-		want := strconv.Itoa(state.Outcome().Scores[0])
-		screen = ann.waitFor("Your turn", "(easy bot)")
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			if m := score.FindStringSubmatch(screen); m != nil && m[1] == want {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("turn %d: after %q and the bot's %q, ann's score is not %s:\n%s", turn, move, reply, want, screen)
-			}
-			screen = ann.waitFor("Your turn")
-		}
-		if got := state.Outcome().Scores[1]; !regexp.MustCompile(`Player 2 \w+ \(easy bot\)\s+` + strconv.Itoa(got) + `\b`).MatchString(screen) {
-			t.Fatalf("turn %d: the bot's score %d is not on screen:\n%s", turn, got, screen)
-		}
+	for turn := range 3 {
+		state, _ = lhexTurn(t, ann, state, seed, turn)
 	}
 	ann.send("RR")
 	ann.waitFor("GAME OVER", "ann resigned")

@@ -90,6 +90,40 @@ func playMoves(t *testing.T, state rules.Engine, n int, players []*player, watch
 
 var matchID = regexp.MustCompile(`\b([2-9a-z]{11})\b`)
 
+// duel is a Stone Towers room of alice (Red) and bob (Blue) on the real binary, with their keys.
+type duel struct {
+	alice, bob       *player
+	aliceKey, bobKey ssh.Signer
+	code             string
+}
+
+// startDuel has alice open a Stone Towers room with opts and bob join it, and waits for the match.
+func startDuel(t *testing.T, addr net.Addr, opts string) *duel {
+	t.Helper()
+	d := &duel{aliceKey: newKey(t), bobKey: newKey(t)}
+	d.alice = connect(t, addr, "alice", d.aliceKey, "new stonetowers "+opts)
+	d.code = roomCode(t, d.alice.waitFor("Waiting for players"))
+	d.bob = connect(t, addr, "bob", d.bobKey, "join "+d.code)
+	d.bob.waitFor("playing")
+	return d
+}
+
+// killAndRejoin kills server with SIGKILL, starts the binary again on data, and has both players
+// join the room again (bob typing its code in lower case); it returns the new address.
+func (d *duel) killAndRejoin(t *testing.T, server *exec.Cmd, bin, data string) net.Addr {
+	t.Helper()
+	if err := server.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = server.Wait()
+	_, addr := startBinary(t, bin, data)
+	d.alice = connect(t, addr, "alice", d.aliceKey, "join "+d.code)
+	d.alice.waitFor("you: alice (Red)", "the server restarted")
+	d.bob = connect(t, addr, "bob", d.bobKey, "join "+strings.ToLower(d.code))
+	d.bob.waitFor("you: bob (Blue)")
+	return addr
+}
+
 // TestKillRestartResume: two players play part of a game on the real binary; the process is
 // killed with SIGKILL and started again on the same folder; both rejoin by the code and finish
 // the game. The replay shows every move, and the plain-text leaderboard shows the result.
@@ -99,11 +133,8 @@ func TestKillRestartResume(t *testing.T) {
 	}
 	bin, data := binary(t), t.TempDir()
 	server, addr := startBinary(t, bin, data)
-	aliceKey, bobKey := newKey(t), newKey(t)
-	alice := connect(t, addr, "alice", aliceKey, "new stonetowers size=8 turns=10")
-	code := roomCode(t, alice.waitFor("Waiting for players"))
-	bob := connect(t, addr, "bob", bobKey, "join "+code)
-	bob.waitFor("playing")
+	d := startDuel(t, addr, "size=8 turns=10")
+	alice, bob, aliceKey := d.alice, d.bob, d.aliceKey
 
 	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
 	if err != nil {
@@ -111,16 +142,8 @@ func TestKillRestartResume(t *testing.T) {
 	}
 	state = playMoves(t, state, 7, []*player{alice, bob})
 
-	if err := server.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = server.Wait()
-	_, addr = startBinary(t, bin, data)
-
-	alice = connect(t, addr, "alice", aliceKey, "join "+code)
-	alice.waitFor("you: alice (Red)", "the server restarted")
-	bob = connect(t, addr, "bob", bobKey, "join "+strings.ToLower(code))
-	bob.waitFor("you: bob (Blue)")
+	addr = d.killAndRejoin(t, server, bin, data)
+	alice, bob = d.alice, d.bob
 	v := state.View(rules.Spectator).(stonetowers.View)
 	alice.waitFor("Turns left: R " + strconv.Itoa(v.TurnsLeft[0]) + " · B " + strconv.Itoa(v.TurnsLeft[1]))
 	// The rated match's clock (2 minutes a move) runs again for the player to move.
@@ -232,11 +255,8 @@ func TestKillRestartResumesTheClock(t *testing.T) {
 	}
 	bin, data := binary(t), t.TempDir()
 	server, addr := startBinary(t, bin, data)
-	aliceKey, bobKey := newKey(t), newKey(t)
-	alice := connect(t, addr, "alice", aliceKey, "new stonetowers size=8 turns=10 clock=1m+2s")
-	code := roomCode(t, alice.waitFor("Waiting for players"))
-	bob := connect(t, addr, "bob", bobKey, "join "+code)
-	bob.waitFor("playing")
+	d := startDuel(t, addr, "size=8 turns=10 clock=1m+2s")
+	alice, bob := d.alice, d.bob
 
 	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
 	if err != nil {
@@ -248,17 +268,8 @@ func TestKillRestartResumesTheClock(t *testing.T) {
 	waiting := 1 - mover
 	before := players[mover].waitForClock("both times", func([2]time.Duration) bool { return true })
 
-	if err := server.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = server.Wait()
-	_, addr = startBinary(t, bin, data)
-
-	alice = connect(t, addr, "alice", aliceKey, "join "+code)
-	alice.waitFor("you: alice (Red)", "the server restarted")
-	bob = connect(t, addr, "bob", bobKey, "join "+code)
-	bob.waitFor("you: bob (Blue)")
-	players = []*player{alice, bob}
+	d.killAndRejoin(t, server, bin, data)
+	players = []*player{d.alice, d.bob}
 	// The waiting player's time stood still: it comes back with the grace added (to within the
 	// second the clock rounds to).
 	after := players[mover].waitForClock("the grace", func(times [2]time.Duration) bool {
