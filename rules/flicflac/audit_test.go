@@ -12,20 +12,8 @@ import (
 func TestTakeBackRestoresFlippedFace(t *testing.T) {
 	s := testState(t)
 	g := s.geo
-	mid := findHex(t, s, func(h Hex) bool {
-		c := g.Cubes[h]
-		return s.colours[h] != Black && max(abs(c.Q), abs(c.R), abs(c.S)) <= 3
-	})
+	mid, black, coloured := middleHexes(t, s)
 	put(s, 0, Blue, mid, true)
-	var black, coloured Hex = NoHex, NoHex
-	for _, nb := range g.nbr[mid] {
-		if s.colours[nb] == Black && black == NoHex {
-			black = nb
-		}
-		if s.colours[nb] != Black && coloured == NoHex {
-			coloured = nb
-		}
-	}
 	n := mustPlay(t, s, 0, "B "+g.Name(black))
 	if n.pieces[Blue].flipped {
 		t.Fatal("a flipped piece stepping onto black is still flipped")

@@ -90,19 +90,16 @@ func findHex(t *testing.T, s *State, ok func(Hex) bool) Hex {
 	return NoHex
 }
 
-// TestSteps: a step onto a black neighbour flips the piece; a path may not cross a black hex
-// nor a piece; a piece moves once a turn; a take-back restores hex and face and lets it move
-// again; entering from home onto black flips too.
-func TestSteps(t *testing.T) {
-	s := testState(t)
+// middleHexes finds a coloured hex in the middle of s's board and, among its neighbours, a black
+// one and a coloured one (NoHex when there is none).
+func middleHexes(t *testing.T, s *State) (mid, black, coloured Hex) {
+	t.Helper()
 	g := s.geo
-	// A coloured hex in the middle with a black neighbour.
-	mid := findHex(t, s, func(h Hex) bool {
+	mid = findHex(t, s, func(h Hex) bool {
 		c := g.Cubes[h]
 		return s.colours[h] != Black && max(abs(c.Q), abs(c.R), abs(c.S)) <= 3
 	})
-	put(s, 0, Blue, mid, false)
-	var black, coloured Hex = NoHex, NoHex
+	black, coloured = NoHex, NoHex
 	for _, nb := range g.nbr[mid] {
 		if s.colours[nb] == Black && black == NoHex {
 			black = nb
@@ -111,6 +108,17 @@ func TestSteps(t *testing.T) {
 			coloured = nb
 		}
 	}
+	return mid, black, coloured
+}
+
+// TestSteps: a step onto a black neighbour flips the piece; a path may not cross a black hex
+// nor a piece; a piece moves once a turn; a take-back restores hex and face and lets it move
+// again; entering from home onto black flips too.
+func TestSteps(t *testing.T) {
+	s := testState(t)
+	g := s.geo
+	mid, black, coloured := middleHexes(t, s)
+	put(s, 0, Blue, mid, false)
 	n := mustPlay(t, s, 0, "B "+g.Name(black))
 	if !n.pieces[Blue].flipped || n.pieces[Blue].hex != black {
 		t.Fatal("a step onto black did not flip")

@@ -61,13 +61,7 @@ func TestGreedyWithQu(t *testing.T) {
 		if i%3 == 2 {
 			rack.WriteByte('?')
 		}
-		setRack(t, s, seat, rack.String())
-		want, ok := exhaustiveBest(s, seat)
-		got, gotOK := s.BestPlay(context.Background(), seat, nil)
-		if ok != gotOK || got.Score != want {
-			t.Errorf("seed %d, rack %s: greedy found %v (%d), brute force %v (%d)", seed, rack.String(),
-				got.Move, got.Score, ok, want)
-		}
+		got, _ := greedyAgainstBruteForce(t, s, seat, seed, rack.String())
 		t.Logf("seed %d rack %s: %v %d", seed, rack.String(), got.Move, got.Score)
 		s.Generate(context.Background(), seat, func(c Candidate) bool {
 			if p, err := s.checkPlay(seat, c.Move); err != nil || !p.valid || p.score != c.Score {

@@ -75,6 +75,19 @@ func exhaustiveBest(s *State, seat rules.Seat) (best int, found bool) {
 	return best, found
 }
 
+// greedyAgainstBruteForce gives seat the rack in s and checks that greedy's best play scores what
+// an exhaustive search finds; it returns greedy's play.
+func greedyAgainstBruteForce(t *testing.T, s *State, seat rules.Seat, seed uint64, rack string) (Candidate, bool) {
+	t.Helper()
+	setRack(t, s, seat, rack)
+	want, ok := exhaustiveBest(s, seat)
+	got, gotOK := s.BestPlay(context.Background(), seat, nil)
+	if ok != gotOK || got.Score != want {
+		t.Errorf("seed %d, rack %s: greedy found %v (%d), brute force %v (%d)", seed, rack, got.Move, got.Score, ok, want)
+	}
+	return got, gotOK
+}
+
 // Greedy finds the true best play: on small seeded positions (a few words on the board, a rack
 // of 3 tiles), its score equals the brute-force best.
 func TestGreedyIsBest(t *testing.T) {
@@ -98,13 +111,7 @@ func TestGreedyIsBest(t *testing.T) {
 		if i%4 == 3 {
 			rack.WriteByte('?')
 		}
-		setRack(t, s, seat, rack.String())
-		want, ok := exhaustiveBest(s, seat)
-		got, gotOK := s.BestPlay(context.Background(), seat, nil)
-		if ok != gotOK || got.Score != want {
-			t.Errorf("seed %d, rack %s: greedy found %v (%d), brute force %v (%d)", seed, rack.String(),
-				got.Move, got.Score, ok, want)
-		}
+		got, gotOK := greedyAgainstBruteForce(t, s, seat, seed, rack.String())
 		if gotOK {
 			if _, err := s.ApplyMove(seat, got.Move); err != nil {
 				t.Errorf("seed %d: greedy's play %v is refused: %v", seed, got.Move, err)
