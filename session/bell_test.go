@@ -62,7 +62,7 @@ func TestTurnBellAndTitleBytesGolden(t *testing.T) {
 	env := []string{"TERM=xterm-256color"}
 	fr := teaframe.New(out, teaframe.Options{Width: 80, Height: 24, Env: env, Profile: colorprofile.ANSI256, MapNewline: true})
 	var p *tea.Program
-	m := New(Config{Hub: hub, Boards: testBoards, Player: ann, Width: 80, Height: 24,
+	m := New(Config{Hub: Local(hub), Boards: testBoards, Player: ann, Width: 80, Height: 24,
 		Start: Start{Mode: ModeJoin, Code: code}, Send: func(msg tea.Msg) { p.Send(msg) }})
 	p = fr.NewProgram(m, tea.WithInput(nil), tea.WithOutput(out), tea.WithWindowSize(80, 24),
 		tea.WithEnvironment(env), tea.WithoutSignalHandler(), tea.WithColorProfile(colorprofile.ANSI256))

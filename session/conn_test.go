@@ -19,7 +19,7 @@ func TestJoinAfterTheSessionEnded(t *testing.T) {
 		{Mode: ModeNew, Game: "stonetowers", Seats: 2},
 		{Mode: ModeNew, Game: "stonetowers", Seats: 2, Bots: 1, BotLevel: "easy"},
 	} {
-		m := New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"},
+		m := New(Config{Hub: Local(hub), Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"},
 			Start: start, Width: 80, Height: 24, Send: func(tea.Msg) {}})
 		open := m.Init() // the join, which runs while the session ends
 		m.Close()

@@ -21,7 +21,7 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
 	t.Cleanup(func() { hub.Shutdown("test over") })
 	var tm *teatest.TestModel // set before the room is opened, which is when Send is first called
-	m := New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
+	m := New(Config{Hub: Local(hub), Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
 		Send: func(msg tea.Msg) { tm.Send(msg) }})
 	tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	// The renderer writes only the cells that changed, so the output is read through a terminal

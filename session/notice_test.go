@@ -68,7 +68,7 @@ func TestNoticeBeforeTheRoom(t *testing.T) {
 		{Mode: ModeWatch, Code: code},
 	} {
 		zoe := rooms.Player{ID: "guest-" + string(rune('a'+i)), Name: "~zoe", Guest: true}
-		m := New(Config{Hub: hub, Boards: testBoards, Notice: takenNotice, Player: zoe, Start: start,
+		m := New(Config{Hub: Local(hub), Boards: testBoards, Notice: takenNotice, Player: zoe, Start: start,
 			Width: 80, Height: 24, Send: func(tea.Msg) {}})
 		next, _ := m.Update(m.Init()())
 		m = next.(Model)

@@ -13,7 +13,7 @@ import (
 
 // quickModel is a session of player on hub, as the lobby has it before a quick match.
 func quickModel(hub *rooms.Hub, id, name string) Model {
-	return New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: id, Name: name}, Width: 80, Height: 24,
+	return New(Config{Hub: Local(hub), Boards: testBoards, Player: rooms.Player{ID: id, Name: name}, Width: 80, Height: 24,
 		Send: func(tea.Msg) {}})
 }
 
@@ -61,7 +61,7 @@ func TestQuickMatchFromTheLobby(t *testing.T) {
 	if ann.quick != nil || cmd == nil {
 		t.Fatal("the wait did not end with the room being joined")
 	}
-	if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil || msg.sub.Room() != a.room {
+	if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil || msg.sub.(*rooms.Sub).Room() != a.room {
 		t.Fatalf("joining the quick match's room: %+v", msg)
 	}
 }
@@ -120,7 +120,7 @@ func TestFrontPage(t *testing.T) {
 	if _, err := r.Join(bob, false); err != nil {
 		t.Fatal(err)
 	}
-	m := New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
+	m := New(Config{Hub: Local(hub), Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
 		Send: func(tea.Msg) {}, Online: func() int { return 7 }})
 	out := plain(m.View().Content)
 	for _, want := range []string{"7 players online · 1 room waits for players", "p: join " + r.Code() + ", Stone Towers with bob",
@@ -133,7 +133,7 @@ func TestFrontPage(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("p does nothing")
 	}
-	if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil || msg.sub.Room() != r || msg.sub.Seat() != 1 {
+	if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil || msg.sub.(*rooms.Sub).Room() != r || msg.sub.(*rooms.Sub).Seat() != 1 {
 		t.Fatalf("p did not seat ann in bob's room: %+v", msg)
 	}
 }
@@ -257,7 +257,7 @@ func TestQuickWaitIsConfigured(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
 		defer hub.Shutdown("test over")
-		ann := New(Config{Hub: hub, Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"},
+		ann := New(Config{Hub: Local(hub), Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"},
 			Width: 80, Height: 24, QuickWait: 5 * time.Second, Send: func(tea.Msg) {}})
 		ann.seek("stonetowers")
 		time.Sleep(4 * time.Second)

@@ -110,7 +110,7 @@ func drawnWidth(lines []string) int {
 
 // roomScreen is the screen of one room: board, seats, chat, prompt.
 type roomScreen struct {
-	sub    *rooms.Sub
+	sub    Sub
 	me     rooms.Player
 	games  []rules.Game
 	boards Boards
@@ -157,7 +157,7 @@ func (r *roomScreen) playing() bool {
 	return r.snap.Phase == rooms.Playing && r.snap.You != rules.Spectator
 }
 
-func newRoomScreen(sub *rooms.Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
+func newRoomScreen(sub Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
 	return &roomScreen{sub: sub, me: me, games: games, boards: boards, keys: &roomKeyMap, level: -1}
 }
 

@@ -93,7 +93,7 @@ func newFuzzSession(t *testing.T, start uint8) *fuzzSession {
 	st, ascii, noColor := fuzzStart(start)
 	s := &fuzzSession{t: t, wakes: make(chan tea.Msg, 8), w: 80, h: 24, ascii: ascii}
 	s.hub = rooms.NewHub(rooms.Config{Games: games.Rules(), BotDelay: -1, Logf: func(string, ...any) {}})
-	s.m = New(Config{Hub: s.hub, Boards: Boards(games.Boards()), Records: fuzzRecords{},
+	s.m = New(Config{Hub: Local(s.hub), Boards: Boards(games.Boards()), Records: fuzzRecords{},
 		Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Start: st, Width: s.w, Height: s.h,
 		ASCII: ascii, NoColor: noColor, Send: func(msg tea.Msg) { s.wakes <- msg }})
 	s.run(s.m.Init())

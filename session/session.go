@@ -16,17 +16,6 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// Hub is what a session needs of the rooms. *rooms.Hub satisfies it; the interface is here, where
-// it is used, so that another hub (over a network, say) can take its place.
-type Hub interface {
-	Games() []rules.Game
-	Create(gameID string, opts rules.Options, seats int, by rooms.Player) (*rooms.Room, error)
-	Find(code string, by rooms.Player) (*rooms.Room, error)
-	List() []rooms.Summary
-	// Seek puts a player in the quick-match queue of a game (rooms.Hub.Seek).
-	Seek(s rooms.Seek) (*rooms.Ticket, error)
-}
-
 // Records is what a session reads of the past. storage.DB satisfies it.
 type Records interface {
 	// Leaderboard returns the best standings of game, at most limit.
@@ -117,7 +106,7 @@ type model struct {
 // ends, whatever the model was doing. Safe for concurrent use.
 type conn struct {
 	mu     sync.Mutex
-	sub    *rooms.Sub
+	sub    Sub
 	ticket *rooms.Ticket // the quick match the session waits for
 	closed bool
 }
@@ -143,7 +132,7 @@ func (c *conn) setTicket(t *rooms.Ticket) {
 
 // set makes sub the session's subscription, leaving the one before. After close, a late sub is
 // left at once.
-func (c *conn) set(sub *rooms.Sub) {
+func (c *conn) set(sub Sub) {
 	c.mu.Lock()
 	old := c.sub
 	if old == sub {
@@ -207,7 +196,7 @@ func (m Model) Init() tea.Cmd {
 // Messages of the session's own commands.
 type (
 	joinedMsg struct {
-		sub *rooms.Sub
+		sub Sub
 		err error
 	}
 	moveDoneMsg struct{ err error }
@@ -225,7 +214,7 @@ func (m *Model) open(st Start) tea.Cmd {
 	m.busy = true
 	hub, p, c := m.cfg.Hub, m.cfg.Player, m.conn
 	return func() tea.Msg {
-		var room *rooms.Room
+		var room Room
 		var err error
 		if st.Mode == ModeNew {
 			room, err = hub.Create(st.Game, st.Options, st.Seats, p)
@@ -455,7 +444,7 @@ var errMoveLate = errors.New("the room did not answer in time; try again")
 // goroutine of its own, so moves sent quickly one after the other (a move and "end" in one packet)
 // could reach the room in either order: each waits until after (the move sent before it has had its
 // answer, or gave up) and closes done when it has its own. Called from Update, which fixes the order.
-func moveCmd(sub *rooms.Sub, move string, after <-chan struct{}, done chan<- struct{}) tea.Cmd {
+func moveCmd(sub Sub, move string, after <-chan struct{}, done chan<- struct{}) tea.Cmd {
 	return func() tea.Msg {
 		defer close(done)
 		ctx, cancel := context.WithTimeout(context.Background(), moveWait)

@@ -26,7 +26,7 @@ func (m *model) wake() {
 // latest takes the snapshots waiting on sub's channel without waiting for one: the newest, whether
 // there was one (fresh), and whether the channel has closed (closed: the subscription has ended,
 // and no snapshot comes after snap).
-func latest(sub *rooms.Sub) (snap rooms.Snapshot, fresh, closed bool) {
+func latest(sub Sub) (snap rooms.Snapshot, fresh, closed bool) {
 	for {
 		select {
 		case s, ok := <-sub.Updates():

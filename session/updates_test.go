@@ -22,7 +22,7 @@ func TestRoomWakesTheModel(t *testing.T) {
 	t.Cleanup(func() { hub.Shutdown("test over") })
 	ann := rooms.Player{ID: "SHA256:ann", Name: "ann"}
 	sent := make(chan tea.Msg) // as a program's Send: it waits until the message is taken
-	m := New(Config{Hub: hub, Boards: testBoards, Player: ann, Width: 80, Height: 24, Send: func(msg tea.Msg) { sent <- msg }})
+	m := New(Config{Hub: Local(hub), Boards: testBoards, Player: ann, Width: 80, Height: 24, Send: func(msg tea.Msg) { sent <- msg }})
 	update := func(msg tea.Msg) {
 		t.Helper()
 		nm, _ := m.Update(msg)
@@ -91,7 +91,7 @@ func TestWakeCoalesces(t *testing.T) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
 	t.Cleanup(func() { hub.Shutdown("test over") })
 	sent := make(chan tea.Msg)
-	m := New(Config{Hub: hub, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
+	m := New(Config{Hub: Local(hub), Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
 		Send: func(msg tea.Msg) { sent <- msg }})
 	receive := func() {
 		t.Helper()

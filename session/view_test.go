@@ -20,12 +20,12 @@ import (
 type fakeHub struct{ games []rules.Game }
 
 func (h fakeHub) Games() []rules.Game { return h.games }
-func (h fakeHub) Create(string, rules.Options, int, rooms.Player) (*rooms.Room, error) {
+func (h fakeHub) Create(string, rules.Options, int, rooms.Player) (Room, error) {
 	return nil, rooms.ErrTooManyRooms
 }
-func (h fakeHub) Find(string, rooms.Player) (*rooms.Room, error) { return nil, rooms.ErrNoRoom }
-func (h fakeHub) List() []rooms.Summary                          { return nil }
-func (h fakeHub) Seek(rooms.Seek) (*rooms.Ticket, error)         { return nil, rooms.ErrShuttingDown }
+func (h fakeHub) Find(string, rooms.Player) (Room, error) { return nil, rooms.ErrNoRoom }
+func (h fakeHub) List() []rooms.Summary                   { return nil }
+func (h fakeHub) Seek(rooms.Seek) (*rooms.Ticket, error)  { return nil, rooms.ErrShuttingDown }
 
 var testGames = []rules.Game{stonetowers.Game}
 

@@ -126,7 +126,7 @@ func (c *Config) defaults() {
 }
 
 // Hub is what the SSH layer needs of the rooms: the catalogue and the open rooms, and what the
-// sessions need besides. *rooms.Hub satisfies it.
+// sessions need besides: session.Local of a *rooms.Hub, or a cluster's hub (package cluster).
 type Hub interface {
 	session.Hub
 	List() []rooms.Summary

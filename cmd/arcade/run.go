@@ -16,6 +16,7 @@ import (
 	"github.com/arcade/arcade/hostkeys"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session"
 	"github.com/arcade/arcade/sshd"
 	"github.com/arcade/arcade/storage"
 )
@@ -109,7 +110,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		MaxStartupsPerAddr: cfg.startupsPer,
 		PublicAddr:         cfg.publicAddr,
 		QuickWait:          cfg.quickWait,
-	}, hub)
+	}, session.Local(hub))
 	if err != nil {
 		return err
 	}
