@@ -42,6 +42,11 @@ type Config struct {
 	// Logf logs what only operators should see, e.g. a bot's illegal move (default log.Printf).
 	// Rooms and bots call it concurrently.
 	Logf func(format string, args ...any)
+	// ReserveCode, when not nil, reserves a code for a new room (a cluster's room directory
+	// does it with a create-if-absent, so that two nodes never hand out one code): true when the
+	// code is now the caller's; false, with an error or none, to try another. Create tries a few
+	// codes, then fails. It is called without the hub's lock, concurrently.
+	ReserveCode func(code string) (bool, error)
 	// Recorder, when not nil, persists matches: it sees every match start, accepted move, bot
 	// takeover and match end before any subscriber does. Nil means no persistence.
 	Recorder Recorder

@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -93,6 +94,10 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 		return nil, fmt.Errorf("%w: %s is for %d to %d players", ErrBadSeats, g.Name, g.MinSeats, g.MaxSeats)
 	}
 
+	code, err := h.newCode()
+	if err != nil {
+		return nil, err
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -101,8 +106,7 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 	if len(h.rooms) >= h.cfg.MaxRooms {
 		return nil, ErrTooManyRooms
 	}
-	code := newCode()
-	for h.rooms[code] != nil {
+	for h.rooms[code] != nil { // only without ReserveCode: a reserved code is the caller's alone
 		code = newCode()
 	}
 	r := newRoom(h, code, g, opts, seats)
@@ -115,6 +119,58 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 		h.cfg.Logf("rooms: %s created room %s for %s (%d seats)", by.ID, code, g.ID, seats)
 	}
 	return r, nil
+}
+
+// newCode returns a code for a new room: one that Config.ReserveCode accepted, when it is set,
+// else one no open room of this hub has (Create checks again under its lock).
+func (h *Hub) newCode() (string, error) {
+	if h.cfg.ReserveCode == nil {
+		return newCode(), nil
+	}
+	var err error
+	for range 8 {
+		code := newCode()
+		h.mu.Lock()
+		taken, closed := h.rooms[code] != nil, h.closed
+		h.mu.Unlock()
+		if closed {
+			return "", ErrShuttingDown
+		}
+		if taken {
+			continue
+		}
+		var ok bool
+		if ok, err = h.cfg.ReserveCode(code); ok {
+			return code, nil
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("no room code could be reserved: %w", err)
+	}
+	return "", errors.New("no room code could be reserved")
+}
+
+// Room returns the open room with the given code (as NormalizeCode reads it), like Find but
+// counting nothing against anyone: for the server's own lookups.
+func (h *Hub) Room(code string) (*Room, bool) {
+	code, _ = NormalizeCode(code)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.rooms[code]
+	return r, r != nil
+}
+
+// CloseRoom closes the room with the given code, as Shutdown closes every room: its subscribers
+// get a last snapshot with Phase Closed and Notice notice; an unfinished match is not recorded
+// as ended. It returns once the room has stopped; false when no such room is open.
+func (h *Hub) CloseRoom(code, notice string) bool {
+	r, ok := h.Room(code)
+	if !ok {
+		return false
+	}
+	r.post(func() { r.stop(notice) })
+	<-r.done
+	return true
 }
 
 // Find returns the open room with the given code; case and surrounding space do not matter. An

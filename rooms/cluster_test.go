@@ -1,0 +1,73 @@
+package rooms
+
+import (
+	"errors"
+	"sync"
+	"testing"
+)
+
+// TestReserveCode: with Config.ReserveCode, a room gets only a code it accepted; when it accepts
+// none, Create fails and opens nothing.
+func TestReserveCode(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	refuse := true
+	h, _ := newTestHub(t, Config{ReserveCode: func(code string) (bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, code)
+		if refuse {
+			return false, errors.New("directory down")
+		}
+		return len(asked)%2 == 0, nil // every other code is taken elsewhere
+	}})
+	if _, err := h.Create("race", nil, 2, alice); err == nil || len(h.List()) != 0 {
+		t.Fatalf("Create with every code refused: %v, %d rooms", err, len(h.List()))
+	}
+	mu.Lock()
+	refuse, asked = false, nil
+	mu.Unlock()
+	r, err := h.Create("race", nil, 2, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 2 || r.Code() != asked[1] {
+		t.Fatalf("room %s, codes asked %v: want the second, which was accepted", r.Code(), asked)
+	}
+}
+
+// TestRoomAndCloseRoom: Room finds a room without counting a failure against anyone; CloseRoom
+// closes that one room with its notice and leaves the others open.
+func TestRoomAndCloseRoom(t *testing.T) {
+	h, _ := newTestHub(t, Config{JoinFailures: 1})
+	a, _ := h.Create("race", nil, 2, alice)
+	b, _ := h.Create("race", nil, 2, alice)
+	for range 3 {
+		if _, ok := h.Room("ZZZZZ"); ok {
+			t.Fatal("Room found an unknown code")
+		}
+	}
+	if _, err := h.Find(a.Code(), alice); err != nil {
+		t.Fatalf("Find after unknown Room lookups: %v", err)
+	}
+	sub, err := a.Join(alice, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.CloseRoom(a.Code(), "moved") {
+		t.Fatal("CloseRoom did not find the room")
+	}
+	var last Snapshot
+	for s := range sub.Updates() {
+		last = s
+	}
+	if last.Phase != Closed || last.Notice != "moved" {
+		t.Fatalf("last snapshot: phase %v notice %q", last.Phase, last.Notice)
+	}
+	if _, ok := h.Room(a.Code()); ok || h.CloseRoom(a.Code(), "") {
+		t.Fatal("a closed room is still there")
+	}
+	if r, ok := h.Room(b.Code()); !ok || r != b {
+		t.Fatal("CloseRoom closed another room")
+	}
+}
