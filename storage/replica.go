@@ -1,0 +1,315 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/sanitize"
+)
+
+// A replica: in cluster mode several arcade nodes share one history of changes (a stream, in
+// which every change has a position, 1 and up), and each node's file is a replica of it, made by
+// applying the changes in the stream's order with Apply. A change reads nothing but the file and
+// itself (no clock, nothing held in memory), so every replica that applied the same changes
+// holds the same records, ratings and solo scores included, and the file's "applied" meta key
+// says up to where: a backup of any node is the whole store, and knows where to go on from.
+
+// ChangeKind says what a Change does.
+type ChangeKind string
+
+// The kinds of change, with the fields of Change each one reads. A field a kind does not read is
+// ignored.
+const (
+	// ChangeStart: a match began in room Code. Match is its header (Game, Options, Seed, Seats and
+	// Started are kept; its ID is MatchID of the change's position and At, the rest is ignored).
+	ChangeStart ChangeKind = "start"
+	// ChangeMove: move number Ply (0-based) of room Code's unfinished match is Move.
+	ChangeMove ChangeKind = "move"
+	// ChangeSeats: room Code's unfinished match has new seat holders, Seats.
+	ChangeSeats ChangeKind = "seats"
+	// ChangeTakeback: the moves of room Code's unfinished match from number Ply on are taken back.
+	ChangeTakeback ChangeKind = "takeback"
+	// ChangeEnd: room Code's unfinished match ended with Outcome at At (Unrated: it changes no
+	// rating), and is rated or scored as of its end (as DB.EndMatch, with At for the local
+	// clock). As there, a match its moves ended (Outcome.Over, not Unrated) ended with its last
+	// move when that move has a time (see endTime): the end time, and the ratings' date, come
+	// from the changes either way, never from a replica's clock.
+	ChangeEnd ChangeKind = "end"
+	// ChangeAbandon: room Code's unfinished match is no longer the room's (as DB.Abandon).
+	ChangeAbandon ChangeKind = "abandon"
+	// ChangeClaim: Name is bound to the key PlayerID, the key's player created at At if it is new.
+	// The cluster decided the claim already: a name bound locally to another key is bound anew.
+	ChangeClaim ChangeKind = "claim"
+	// ChangeBell: the bell of the key PlayerID is on (Bell) or off (as DB.SetBell).
+	ChangeBell ChangeKind = "bell"
+)
+
+// Change is one write to the store in a form every replica applies the same way (see Apply). It
+// is JSON-encodable, with short field names, as the cluster's stream carries it; which fields a
+// change reads depends on its Kind (see ChangeKind).
+type Change struct {
+	Kind     ChangeKind    `json:"k"`
+	Code     string        `json:"c,omitempty"`
+	Match    *record.Match `json:"m,omitempty"`
+	Ply      int           `json:"p,omitempty"`
+	Move     *record.Move  `json:"mv,omitempty"`
+	Seats    []record.Seat `json:"s,omitempty"`
+	Outcome  rules.Outcome `json:"o,omitzero"`
+	Unrated  bool          `json:"u,omitempty"`
+	PlayerID string        `json:"pid,omitempty"`
+	Name     string        `json:"n,omitempty"`
+	Bell     bool          `json:"b,omitempty"`
+	At       time.Time     `json:"at,omitzero"`
+}
+
+// ErrSkipped: a change could not be applied (a move for a room with no unfinished match, a name
+// that breaks the name rule, ...). Apply skipped it, changing nothing but the position the file
+// has, so that one bad change never stalls a replica; every replica skips it alike.
+var ErrSkipped = errors.New("the change cannot be applied and was skipped")
+
+// keyApplied is the meta key of the position of the last change applied, in decimal.
+var keyApplied = []byte("applied")
+
+// MatchID returns the ID of the match a start change at position seq, made at time at, begins:
+// every replica derives the same one. It is spelt as the IDs of StartMatch (11 characters of
+// idAlphabet, sorting by time), from at's milliseconds since 1970 and the low 10 bits of seq;
+// two starts at the same millisecond whose positions differ by a multiple of 1,024 would get the
+// same ID (Apply skips the second). at must not be before 1970.
+func MatchID(seq uint64, at time.Time) string {
+	return spellID(uint64(at.UnixMilli())<<10 | seq&0x3ff)
+}
+
+// spellID spells n as a match ID.
+func spellID(n uint64) string {
+	b := make([]byte, 11)
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = idAlphabet[n%uint64(len(idAlphabet))]
+		n /= uint64(len(idAlphabet))
+	}
+	return string(b)
+}
+
+// Apply applies c, the change at position seq (> 0, increasing from one call to the next) of a
+// shared history, in a transaction that also records seq as the position the file has (see
+// Applied). It returns once that transaction is committed to disk.
+//
+// A change at or before the file's position is skipped, and Apply returns nil: applying a history
+// again, after a crash say, changes nothing. A change that cannot apply (see ErrSkipped) changes
+// nothing but the position, which is recorded, and Apply returns an error wrapping ErrSkipped.
+// Any other error (the store failed, ErrFailed; the position recorded is damaged, ErrDamaged)
+// leaves the position where it was: the change was not applied, and the caller should stop.
+//
+// Apply is meant to be called by one goroutine per DB, in the history's order; it is safe
+// alongside the DB's other methods.
+func (d *DB) Apply(seq uint64, c Change) error {
+	if seq == 0 {
+		return fmt.Errorf("apply %s change: position 0 (positions start at 1)", c.Kind)
+	}
+	var after func(*DB) // what the change does to d's memory, once committed
+	var applied bool
+	err := d.writes.do(func(tx *bolt.Tx) error {
+		after, applied = nil, false // the write may run again, in another transaction
+		at, err := appliedIn(tx)
+		if err != nil {
+			return err
+		}
+		if seq <= at {
+			return nil
+		}
+		err = safeCall(func(tx *bolt.Tx) error {
+			var err error
+			after, err = applyChange(tx, seq, c)
+			return err
+		}, tx)
+		if err != nil {
+			return rejected{err}
+		}
+		applied = true
+		return putApplied(tx, seq)
+	})
+	var r rejected
+	switch {
+	case errors.As(err, &r):
+		// The change's writes were rolled back with its transaction; only its position is recorded.
+		err := d.writes.do(func(tx *bolt.Tx) error {
+			at, err := appliedIn(tx)
+			if err != nil || seq <= at {
+				return err
+			}
+			return putApplied(tx, seq)
+		})
+		if err != nil {
+			return fmt.Errorf("apply %s change %d: record its position after it failed (%w): %w", c.Kind, seq, r.error, err)
+		}
+		return fmt.Errorf("apply %s change %d: %w: %w", c.Kind, seq, ErrSkipped, r.error)
+	case err != nil:
+		return fmt.Errorf("apply %s change %d: %w", c.Kind, seq, err)
+	}
+	if applied && after != nil {
+		d.mu.Lock()
+		after(d)
+		d.mu.Unlock()
+	}
+	return nil
+}
+
+// rejected wraps the error of a change that cannot apply, to tell it from a failed commit.
+type rejected struct{ error }
+
+func (r rejected) Unwrap() error { return r.error }
+
+// Applied returns the position of the last change applied to the file (see Apply): 0 when none
+// was, or when the position cannot be read.
+func (d *DB) Applied() uint64 {
+	var at uint64
+	_ = d.view(func(tx *bolt.Tx) error {
+		var err error
+		at, err = appliedIn(tx)
+		return err
+	})
+	return at
+}
+
+// appliedIn reads the file's position (0: none recorded).
+func appliedIn(tx *bolt.Tx) (uint64, error) {
+	v := tx.Bucket(bucketMeta).Get(keyApplied)
+	if v == nil {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(string(v), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: the position of the changes applied is %q", ErrDamaged, v)
+	}
+	return n, nil
+}
+
+// putApplied records seq as the file's position. tx is writable.
+func putApplied(tx *bolt.Tx, seq uint64) error {
+	return tx.Bucket(bucketMeta).Put(keyApplied, []byte(strconv.FormatUint(seq, 10)))
+}
+
+// applyChange makes the writes of c, at position seq, in tx, reading nothing but tx and c, and
+// returns what it does to the DB's memory once committed (nil: nothing). An error is a change
+// that cannot apply; its writes are rolled back with tx.
+func applyChange(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
+	switch c.Kind {
+	case ChangeStart:
+		if c.Match == nil || c.Code == "" || c.At.IsZero() {
+			return nil, errors.New("a start needs a room code, a match and a time")
+		}
+		h := c.Match
+		m := record.Match{Version: record.Version, ID: MatchID(seq, c.At), Code: c.Code, Game: h.Game,
+			Options: h.Options, Seed: h.Seed, Seats: h.Seats, Started: h.Started}
+		if tx.Bucket(bucketMatches).Get([]byte(m.ID)) != nil {
+			return nil, fmt.Errorf("match ID %s is taken", m.ID)
+		}
+		if err := (startEntry{Match: m}).apply(tx); err != nil {
+			return nil, err
+		}
+		return func(d *DB) { d.active[m.Code] = m.ID }, nil
+	case ChangeMove:
+		id, err := activeIn(tx, c.Code)
+		if err != nil {
+			return nil, err
+		}
+		if c.Move == nil {
+			return nil, errors.New("a move change without its move")
+		}
+		if n := countMoves(tx, id); c.Ply < 0 || c.Ply > n {
+			return nil, fmt.Errorf("move %d of match %s, which has %d", c.Ply+1, id, n)
+		}
+		return nil, moveEntry{ID: id, Ply: c.Ply, Move: *c.Move}.apply(tx)
+	case ChangeSeats:
+		id, err := activeIn(tx, c.Code)
+		if err != nil {
+			return nil, err
+		}
+		return nil, seatsEntry{ID: id, Seats: c.Seats}.apply(tx)
+	case ChangeTakeback:
+		id, err := activeIn(tx, c.Code)
+		if err != nil {
+			return nil, err
+		}
+		if c.Ply < 0 {
+			return nil, fmt.Errorf("take back: ply %d", c.Ply)
+		}
+		return nil, takebackEntry{ID: id, Ply: c.Ply}.apply(tx)
+	case ChangeEnd:
+		id, err := activeIn(tx, c.Code)
+		if err != nil {
+			return nil, err
+		}
+		if c.At.IsZero() {
+			return nil, errors.New("an end needs a time")
+		}
+		e := endEntry{Code: c.Code, ID: id, Ended: c.At.UTC(), Outcome: c.Outcome, Unrated: c.Unrated}
+		if err := e.apply(tx); err != nil {
+			return nil, err
+		}
+		return func(d *DB) { delete(d.active, c.Code) }, nil
+	case ChangeAbandon:
+		if err := (abandonEntry{Code: c.Code}).apply(tx); err != nil {
+			return nil, err
+		}
+		return func(d *DB) { delete(d.active, c.Code) }, nil
+	case ChangeClaim:
+		return nil, applyClaim(tx, c)
+	case ChangeBell:
+		return nil, applyBell(tx, c)
+	default:
+		return nil, fmt.Errorf("unknown kind of change %q", c.Kind)
+	}
+}
+
+// activeIn returns the ID of room code's unfinished match, as the file has it.
+func activeIn(tx *bolt.Tx, code string) (string, error) {
+	id := tx.Bucket(bucketActive).Get([]byte(code))
+	if len(id) == 0 {
+		return "", fmt.Errorf("room %s has no match being recorded", code)
+	}
+	return string(id), nil
+}
+
+// applyClaim is Claim's write without its refusal: c.Name is bound to c.PlayerID even when bound
+// to another key here (the cluster gave it to c.PlayerID), and the key's player records it as
+// its latest name, created at c.At if it is new.
+func applyClaim(tx *bolt.Tx, c Change) error {
+	if c.PlayerID == "" || c.At.IsZero() {
+		return errors.New("a claim needs a key and a time")
+	}
+	if !sanitize.ValidName(c.Name) {
+		return fmt.Errorf("claim %q: %w: %s", sanitize.ShownName(c.Name), sanitize.ErrBadName, sanitize.NameRule)
+	}
+	if err := tx.Bucket(bucketNames).Put([]byte(strings.ToLower(c.Name)), []byte(c.PlayerID)); err != nil {
+		return err
+	}
+	players := tx.Bucket(bucketPlayers)
+	p := player{ID: c.PlayerID, Name: c.Name, Created: c.At.UTC()}
+	var old player
+	if ok, err := getJSON(players, []byte(c.PlayerID), &old); ok && err == nil {
+		p.Created, p.Quiet = old.Created, old.Quiet
+	}
+	return putJSON(players, []byte(c.PlayerID), p)
+}
+
+// applyBell is SetBell's write.
+func applyBell(tx *bolt.Tx, c Change) error {
+	players := tx.Bucket(bucketPlayers)
+	var p player
+	ok, err := getJSON(players, []byte(c.PlayerID), &p)
+	if err != nil {
+		return fmt.Errorf("set bell: %w", err)
+	}
+	if !ok {
+		return fmt.Errorf("set bell of %q: %w", c.PlayerID, ErrNoPlayer)
+	}
+	p.Quiet = !c.Bell
+	return putJSON(players, []byte(c.PlayerID), p)
+}
