@@ -40,6 +40,7 @@ var layers = map[string][]string{
 	// stored; its floor server is bare.
 	"cmd/arcade-load":       {"games", "rooms", "rules", "record", "storage"},
 	"cmd/arcade-load/floor": {},
+	"cluster/natsd":         {},
 }
 
 const module = "github.com/arcade/arcade"
