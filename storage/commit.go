@@ -67,15 +67,20 @@ func newGroupCommit(db *bolt.DB, log *slog.Logger) *groupCommit {
 // before it, and blocks until that transaction is committed to disk. fn's error, or a panic,
 // fails only its own write; a failed commit fails every write in it with ErrFailed, and so
 // does every later do.
-func (g *groupCommit) do(fn func(*bolt.Tx) error) error {
-	if err := g.failedWith(); err != nil {
-		return err
-	}
+func (g *groupCommit) do(fn func(*bolt.Tx) error) error { return <-g.start(fn) }
+
+// start queues fn as do does, without waiting: fn's outcome comes on the channel returned. Writes
+// started one after another by one goroutine run in that order.
+func (g *groupCommit) start(fn func(*bolt.Tx) error) <-chan error {
 	c := commitCall{fn: fn, done: make(chan error, 1)}
-	if err := g.calls.add(c); err != nil {
-		return err
+	if err := g.failedWith(); err != nil {
+		c.done <- err
+		return c.done
 	}
-	return <-c.done
+	if err := g.calls.add(c); err != nil {
+		c.done <- err
+	}
+	return c.done
 }
 
 // commit runs a batch of writes in one transaction and answers each. A write whose function

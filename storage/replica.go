@@ -108,13 +108,43 @@ func spellID(n uint64) string {
 //
 // Apply is meant to be called by one goroutine per DB, in the history's order; it is safe
 // alongside the DB's other methods.
-func (d *DB) Apply(seq uint64, c Change) error {
+func (d *DB) Apply(seq uint64, c Change) error { return d.applyStart(seq, c)() }
+
+// Numbered is a change with its position in the history.
+type Numbered struct {
+	Seq    uint64
+	Change Change
+}
+
+// ApplyAll applies the changes of batch, in order, as Apply applies each, sharing transactions
+// (a batch costs about one commit, not one each). It returns the errors of the changes skipped
+// (each wrapping ErrSkipped), and the first other error: the changes from that one on may not be
+// applied, and the caller should stop.
+func (d *DB) ApplyAll(batch []Numbered) (skipped []error, err error) {
+	waits := make([]func() error, len(batch))
+	for i, n := range batch {
+		waits[i] = d.applyStart(n.Seq, n.Change)
+	}
+	for _, wait := range waits {
+		switch e := wait(); {
+		case e == nil:
+		case errors.Is(e, ErrSkipped):
+			skipped = append(skipped, e)
+		case err == nil:
+			err = e
+		}
+	}
+	return skipped, err
+}
+
+// applyStart queues the change's write (see Apply) and returns the wait for its outcome.
+func (d *DB) applyStart(seq uint64, c Change) func() error {
 	if seq == 0 {
-		return fmt.Errorf("apply %s change: position 0 (positions start at 1)", c.Kind)
+		return func() error { return fmt.Errorf("apply %s change: position 0 (positions start at 1)", c.Kind) }
 	}
 	var after func(*DB) // what the change does to d's memory, once committed
 	var applied bool
-	err := d.writes.do(func(tx *bolt.Tx) error {
+	done := d.writes.start(func(tx *bolt.Tx) error {
 		after, applied = nil, false // the write may run again, in another transaction
 		at, err := appliedIn(tx)
 		if err != nil {
@@ -134,30 +164,33 @@ func (d *DB) Apply(seq uint64, c Change) error {
 		applied = true
 		return putApplied(tx, seq)
 	})
-	var r rejected
-	switch {
-	case errors.As(err, &r):
-		// The change's writes were rolled back with its transaction; only its position is recorded.
-		err := d.writes.do(func(tx *bolt.Tx) error {
-			at, err := appliedIn(tx)
-			if err != nil || seq <= at {
-				return err
+	return func() error {
+		err := <-done
+		var r rejected
+		switch {
+		case errors.As(err, &r):
+			// The change's writes were rolled back; only its position is recorded.
+			err := d.writes.do(func(tx *bolt.Tx) error {
+				at, err := appliedIn(tx)
+				if err != nil || seq <= at {
+					return err
+				}
+				return putApplied(tx, seq)
+			})
+			if err != nil {
+				return fmt.Errorf("apply %s change %d: record its position after it failed (%w): %w", c.Kind, seq, r.error, err)
 			}
-			return putApplied(tx, seq)
-		})
-		if err != nil {
-			return fmt.Errorf("apply %s change %d: record its position after it failed (%w): %w", c.Kind, seq, r.error, err)
+			return fmt.Errorf("apply %s change %d: %w: %w", c.Kind, seq, ErrSkipped, r.error)
+		case err != nil:
+			return fmt.Errorf("apply %s change %d: %w", c.Kind, seq, err)
 		}
-		return fmt.Errorf("apply %s change %d: %w: %w", c.Kind, seq, ErrSkipped, r.error)
-	case err != nil:
-		return fmt.Errorf("apply %s change %d: %w", c.Kind, seq, err)
+		if applied && after != nil {
+			d.mu.Lock()
+			after(d)
+			d.mu.Unlock()
+		}
+		return nil
 	}
-	if applied && after != nil {
-		d.mu.Lock()
-		after(d)
-		d.mu.Unlock()
-	}
-	return nil
 }
 
 // rejected wraps the error of a change that cannot apply, to tell it from a failed commit.

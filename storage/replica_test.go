@@ -220,12 +220,23 @@ func TestReplicasAgree(t *testing.T) {
 			t.Fatalf("change %d through JSON %s: %v", i+1, data, err)
 		}
 	}
-	sa, sb := stateOf(t, a, starts), stateOf(t, b, starts)
-	if !reflect.DeepEqual(sa, sb) {
-		t.Errorf("the replicas differ:\n%+v\n%+v", sa, sb)
+	// A third takes the history in batches, as a node's replica does.
+	c, _ := openTemp(t)
+	for from := 0; from < len(h); from += 7 {
+		var batch []Numbered
+		for i := from; i < min(from+7, len(h)); i++ {
+			batch = append(batch, Numbered{Seq: uint64(i + 1), Change: h[i]})
+		}
+		if _, err := c.ApplyAll(batch); err != nil {
+			t.Fatalf("ApplyAll from change %d: %v", from+1, err)
+		}
 	}
-	if da, db := dump(t, a), dump(t, b); !maps.Equal(da, db) {
-		t.Errorf("the files differ:\n%q\n%q", da, db)
+	sa, sb, sc := stateOf(t, a, starts), stateOf(t, b, starts), stateOf(t, c, starts)
+	if !reflect.DeepEqual(sa, sb) || !reflect.DeepEqual(sa, sc) {
+		t.Errorf("the replicas differ:\n%+v\n%+v\n%+v", sa, sb, sc)
+	}
+	if da, db, dc := dump(t, a), dump(t, b), dump(t, c); !maps.Equal(da, db) || !maps.Equal(da, dc) {
+		t.Errorf("the files differ:\n%q\n%q\n%q", da, db, dc)
 	}
 
 	if sa.Applied != uint64(len(h)) {
