@@ -40,6 +40,10 @@ var layers = map[string][]string{
 	// stored; its floor server is bare.
 	"cmd/arcade-load":       {"games", "rooms", "rules", "record", "storage"},
 	"cmd/arcade-load/floor": {},
+	// Cluster mode: wire encodes snapshots and rooms' errors between nodes; remote serves a room
+	// to other nodes over NATS and gives their sessions a session.Room that reaches it.
+	"cluster/wire":   {"rooms", "rules"},
+	"cluster/remote": {"cluster/wire", "session", "rooms", "rules"},
 }
 
 const module = "github.com/arcade/arcade"
