@@ -24,8 +24,9 @@ const adminSocket = "admin.sock"
 const sizedRequest = "backup sized"
 
 // serveAdmin answers "backup" requests on the admin socket until ln is closed: each connection
-// gets a consistent copy of the database.
-func serveAdmin(ln net.Listener, db *storage.DB, logf func(string, ...any)) {
+// gets a consistent copy of the database, once caughtUp has returned (a cluster node's replica has
+// every change the cluster had stored when the backup was asked for).
+func serveAdmin(ln net.Listener, db *storage.DB, caughtUp func() error, logf func(string, ...any)) {
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -51,6 +52,10 @@ func serveAdmin(ln net.Listener, db *storage.DB, logf func(string, ...any)) {
 				return
 			}
 			_ = conn.SetReadDeadline(time.Time{})
+			if err := caughtUp(); err != nil { // a cluster node's replica: the whole store first
+				fmt.Fprintln(conn, "error:", err)
+				return
+			}
 			if n, err := db.BackupSized(conn, announce); err != nil {
 				logf("backup failed after %d bytes: %v", n, err)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arcade/arcade/cluster/natsd"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/session"
 )
@@ -41,7 +42,19 @@ type config struct {
 	memoryLimit memoryLimit // --memory-limit; unset: GOMEMLIMIT, else defaultMemoryShare of memoryAvailable
 
 	keystrokeObfuscation bool // advertise ping@openssh.com (sshd.Config.KeystrokeObfuscation)
+
+	// Several nodes (package cluster): all empty or false for the single process.
+	nats         string // --nats: NATS URLs, comma separated
+	natsEmbed    bool   // --nats-embed: run a NATS server with JetStream in the process
+	natsListen   string // --nats-listen: the embedded server's client address
+	natsCluster  string // --nats-cluster: the embedded server's route address
+	natsRoutes   string // --nats-routes: the other embedded servers' route addresses
+	natsReplicas int    // --nats-replicas: 0 for min(3, servers)
+	node         string // --node: the node's name
 }
+
+// clustered reports whether the server runs as a node of a cluster.
+func (c config) clustered() bool { return c.nats != "" || c.natsEmbed }
 
 // parseConfig reads flags; each flag's default comes from its ARCADE_ variable when set.
 func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (config, error) {
@@ -100,6 +113,13 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 		"let OpenSSH 9.5+ clients hide keystroke timing with a ping every 20 ms while a player types, each answered: 0.3 to 0.5% of a core per playing session (ARCADE_KEYSTROKE_OBFUSCATION=1)")
 	fs.BoolVar(&c.loadSeeds, "load-test-seeds", env("LOAD_TEST_SEEDS", "") == "1",
 		"LOAD TESTING ONLY: each match's seed (its shuffles) follows from its room code, so that a load tool can play games with hidden cards; anyone who knows the code can then know the cards (ARCADE_LOAD_TEST_SEEDS=1)")
+	fs.StringVar(&c.nats, "nats", env("NATS", ""), "run as a node of a cluster on these NATS servers (URLs, comma separated), which need JetStream; empty: one process with its own database (ARCADE_NATS)")
+	fs.BoolVar(&c.natsEmbed, "nats-embed", env("NATS_EMBED", "") == "1", "run as a node of a cluster with a NATS server and JetStream inside this process, its files in DATA/nats (ARCADE_NATS_EMBED=1)")
+	fs.StringVar(&c.natsListen, "nats-listen", env("NATS_LISTEN", "127.0.0.1:4222"), "the embedded NATS server's client address (ARCADE_NATS_LISTEN)")
+	fs.StringVar(&c.natsCluster, "nats-cluster", env("NATS_CLUSTER", ""), "the embedded NATS server's address for the other servers of its cluster, e.g. :6222; needed with --nats-routes (ARCADE_NATS_CLUSTER)")
+	fs.StringVar(&c.natsRoutes, "nats-routes", env("NATS_ROUTES", ""), "the other embedded servers' --nats-cluster addresses, host:port, comma separated (ARCADE_NATS_ROUTES)")
+	fs.IntVar(&c.natsReplicas, "nats-replicas", envInt("NATS_REPLICAS", 0), "copies JetStream keeps of the arcade's stream and buckets; 0: one per server, at most 3 (ARCADE_NATS_REPLICAS)")
+	fs.StringVar(&c.node, "node", env("NODE", ""), "the node's name in the cluster; empty: the host name (ARCADE_NODE)")
 	gcFlag, memFlag := env("GC_PERCENT", ""), env("MEMORY_LIMIT", "")
 	fs.StringVar(&gcFlag, "gc-percent", gcFlag,
 		"the collector's target, as GOGC: a percentage or off; when not given, GOGC if set, else 400 (ARCADE_GC_PERCENT)")
@@ -120,6 +140,9 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 		return c, err
 	}
 	err := checkPublicAddr(c.publicAddr)
+	if err == nil {
+		err = checkCluster(c)
+	}
 	if err == nil {
 		c.gcPercent, err = parseGCPercent(gcFlag)
 	}
@@ -178,6 +201,24 @@ func checkPublicAddr(addr string) error {
 				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
 			}) {
 			return fmt.Errorf("--public-addr %q: not a host name or an IP address, with an optional :port", addr)
+		}
+	}
+	return nil
+}
+
+// checkCluster refuses cluster flags that do not go together.
+func checkCluster(c config) error {
+	switch {
+	case c.natsRoutes != "" && !c.natsEmbed:
+		return fmt.Errorf("--nats-routes is for the embedded NATS server: add --nats-embed")
+	case c.natsRoutes != "" && c.natsCluster == "":
+		return fmt.Errorf("--nats-routes needs --nats-cluster, the address the other servers reach this one at")
+	case c.natsReplicas < 0 || c.natsReplicas > 5:
+		return fmt.Errorf("--nats-replicas %d: JetStream keeps 1 to 5 copies (0: one per server, at most 3)", c.natsReplicas)
+	}
+	if c.natsRoutes != "" {
+		if _, err := natsd.ParseRoutes(c.natsRoutes); err != nil {
+			return fmt.Errorf("--nats-routes: %w", err)
 		}
 	}
 	return nil

@@ -5,13 +5,27 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/arcade/arcade/rating"
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/storage"
 )
 
-// recorder records the rooms' matches in the database: it is the rooms.Recorder of the hub.
-type recorder struct{ db *storage.DB }
+// recorder records the rooms' matches in the store: it is the rooms.Recorder of the hub.
+type recorder struct{ db matchLog }
+
+// matchLog is what the recorder writes to: the database (storage.DB), or a cluster node's store
+// (cluster.Store), whose methods have the same contracts.
+type matchLog interface {
+	StartMatch(m record.Match) (string, error)
+	AppendMove(code string, ply int, mv record.Move) error
+	SetSeats(code string, seats []record.Seat) error
+	EndMatch(code string, out rules.Outcome, unrated bool) error
+	TakeBack(code string, ply int) error
+	ActiveMatch(code string) (string, bool)
+	Ratings(game string, ids []string) ([]rating.Rating, error)
+}
 
 // Record implements rooms.Recorder. A store that has failed (storage.ErrFailed) can save nothing
 // more until the restart, which the error says to the rooms (rooms.ErrStorageDown).
@@ -98,19 +112,7 @@ func resume(db *storage.DB, hub *rooms.Hub, logf, warnf func(string, ...any)) (i
 	}
 	n := 0
 	for _, m := range open {
-		seats := make([]rooms.SeatInfo, len(m.Seats))
-		for i, s := range m.Seats {
-			seats[i] = rooms.SeatInfo{PlayerID: s.PlayerID, Name: s.Name, Bot: s.Bot, Guest: s.Guest}
-		}
-		moves := make([]rooms.MoveRecord, len(m.Moves))
-		for i, mv := range m.Moves {
-			moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move, At: mv.At}
-			if int(mv.Seat) >= 0 && int(mv.Seat) < len(m.Seats) { // else Restore refuses the move
-				moves[i].Name = m.Seats[mv.Seat].Name
-			}
-		}
-		_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
-			Seed: m.Seed, Seats: seats, Moves: moves, Started: m.Started})
+		err := resumeMatch(hub, m)
 		switch {
 		case errors.Is(err, rooms.ErrDoesNotReplay):
 			quarantine(db, storage.Damage{ID: m.ID, Code: m.Code, Game: m.Game, Reason: err.Error()}, warnf)
@@ -121,6 +123,24 @@ func resume(db *storage.DB, hub *rooms.Hub, logf, warnf func(string, ...any)) (i
 		}
 	}
 	return n, nil
+}
+
+// resumeMatch opens a room for the unfinished match m under its code (rooms.Hub.Restore).
+func resumeMatch(hub *rooms.Hub, m record.Match) error {
+	seats := make([]rooms.SeatInfo, len(m.Seats))
+	for i, s := range m.Seats {
+		seats[i] = rooms.SeatInfo{PlayerID: s.PlayerID, Name: s.Name, Bot: s.Bot, Guest: s.Guest}
+	}
+	moves := make([]rooms.MoveRecord, len(m.Moves))
+	for i, mv := range m.Moves {
+		moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move, At: mv.At}
+		if int(mv.Seat) >= 0 && int(mv.Seat) < len(m.Seats) { // else Restore refuses the move
+			moves[i].Name = m.Seats[mv.Seat].Name
+		}
+	}
+	_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
+		Seed: m.Seed, Seats: seats, Moves: moves, Started: m.Started})
+	return err
 }
 
 // quarantine sets the damaged match d aside, and says so.

@@ -12,8 +12,10 @@ import (
 
 	"charm.land/log/v2"
 
+	"github.com/arcade/arcade/cluster"
 	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/hostkeys"
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session"
@@ -47,13 +49,32 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		logger.Info("created a new host key", "path", filepath.Join(cfg.data, "host_ed25519"))
 	}
 	dbPath := filepath.Join(cfg.data, dbFile)
+	if cfg.clustered() {
+		dbPath = filepath.Join(cfg.data, replicaFile)
+	}
 	db, err := storage.Open(dbPath, storage.Options{LockTimeout: 2 * time.Second, Logger: slog.New(logger)})
 	if err != nil {
 		return withAdvice(err, dbPath)
 	}
 	defer db.Close()
+	// The store: the database, or in a cluster the node's store, which writes to the cluster's
+	// stream and reads from db, the node's replica of it.
+	var store interface {
+		matchLog
+		sshd.Names
+		sshd.Prefs
+		session.Records
+	} = db
+	var cn *clusterNode
+	if cfg.clustered() {
+		if cn, err = joinCluster(ctx, cfg, db, logger); err != nil {
+			return err
+		}
+		defer cn.close()
+		store = cn.node.Store()
+	}
 	logf := func(format string, args ...any) { logger.Infof(format, args...) }
-	var rec rooms.Recorder = recorder{db}
+	var rec rooms.Recorder = recorder{store}
 	var mx *serverMetrics // --metrics: figures observed from outside the hub and the SSH server
 	if cfg.metrics != "" {
 		mx = newServerMetrics()
@@ -64,7 +85,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		logger.Info("--load-test-seeds: every match's cards and discs follow from its room code; for load tests only")
 		newSeed = rules.DerivedSeed
 	}
-	hub := rooms.NewHub(rooms.Config{
+	hubCfg := rooms.Config{
 		Games:     games.Rules(),
 		MaxRooms:  cfg.maxRooms,
 		SeatGrace: zeroMeansNone(cfg.seatGrace),
@@ -73,21 +94,41 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Logf:      logf,
 		Recorder:  rec,
 		NewSeed:   newSeed,
-	})
-	warnf := func(format string, args ...any) { logger.Warnf(format, args...) }
-	resumed, err := resume(db, hub, logf, warnf)
-	if err != nil {
-		return withAdvice(fmt.Errorf("resume matches: %w", err), dbPath)
 	}
-	if resumed > 0 {
-		logger.Info("resumed unfinished matches", "rooms", resumed)
+	if cn != nil {
+		hubCfg.ReserveCode = cn.node.ReserveCode // codes unique across the cluster
+	}
+	hub := rooms.NewHub(hubCfg)
+	var sessionHub sshd.Hub = session.Local(hub)
+	caughtUp := func() error { return nil } // what a backup waits for
+	if cn != nil {
+		// A node resumes nothing by itself: the rooms of a node that stopped are taken over by
+		// the cluster's nodes, this one included, when its beat has lapsed.
+		restore := func(m record.Match) error { return resumeMatch(hub, m) }
+		if sessionHub, err = cn.node.Serve(cluster.ServeConfig{Hub: hub, Restore: restore}); err != nil {
+			return err
+		}
+		caughtUp = func() error {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			return cn.node.CatchUp(ctx)
+		}
+	} else {
+		warnf := func(format string, args ...any) { logger.Warnf(format, args...) }
+		resumed, err := resume(db, hub, logf, warnf)
+		if err != nil {
+			return withAdvice(fmt.Errorf("resume matches: %w", err), dbPath)
+		}
+		if resumed > 0 {
+			logger.Info("resumed unfinished matches", "rooms", resumed)
+		}
 	}
 	admin, err := listenAdmin(cfg.data)
 	if err != nil {
 		return err
 	}
 	defer admin.Close()
-	go serveAdmin(admin, db, logf)
+	go serveAdmin(admin, db, caughtUp, logf)
 	srv, err := sshd.New(sshd.Config{
 		Addr:         cfg.addr,
 		HostKey:      signer,
@@ -97,9 +138,9 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		ConnRate:     cfg.connRate,
 		ConnBurst:    cfg.connBurst,
 		Logger:       logger,
-		Names:        db,
-		Prefs:        db,
-		Records:      db,
+		Names:        store,
+		Prefs:        store,
+		Records:      store,
 		Boards:       games.Boards(),
 		FPS:          cfg.fps,
 
@@ -110,7 +151,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		MaxStartupsPerAddr: cfg.startupsPer,
 		PublicAddr:         cfg.publicAddr,
 		QuickWait:          cfg.quickWait,
-	}, session.Local(hub))
+	}, sessionHub)
 	if err != nil {
 		return err
 	}
@@ -139,6 +180,11 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
+	if cn != nil {
+		// First out of the directory's sweeps: the rooms closed next stay listed, to be taken
+		// over by the other nodes.
+		cn.node.Close()
+	}
 	hub.Shutdown(shutdownNotice)
 	sctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
 	defer cancel()

@@ -1,0 +1,409 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arcade/arcade/cluster/remote"
+	"github.com/arcade/arcade/cluster/wire"
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rooms"
+)
+
+// entry is a room's value in arcade_rooms.
+type entry struct {
+	// Node is the node that hosts the room (Node.ID).
+	Node    string        `json:"node"`
+	Summary rooms.Summary `json:"summary"`
+}
+
+// cached is a directory entry as the node's watcher last saw it.
+type cached struct {
+	e   entry
+	rev uint64
+}
+
+// hosted is a room of this node's in the directory.
+type hosted struct {
+	host     *remote.Host // nil until the room is served (Serve hosts it on the next sweep)
+	rev      uint64       // the entry's revision this node wrote last
+	sum      []byte       // the entry's value this node wrote last
+	reserved time.Time    // when the code was reserved, for a room not yet listed by the hub
+	listed   bool         // the hub has listed the room
+}
+
+// served is the node's part in the directory once Serve is called.
+type served struct {
+	n       *Node
+	hub     *rooms.Hub
+	restore func(record.Match) error
+	opt     remote.Options
+
+	mu    sync.Mutex
+	hosts map[string]*hosted // the rooms this node hosts, by code
+	cache map[string]cached  // the whole directory, by code
+	alive map[string]bool    // the nodes whose beat is current, as of the last sweep
+}
+
+// ServeConfig is what Serve needs besides the node.
+type ServeConfig struct {
+	// Hub holds the node's rooms; its rooms.Config.ReserveCode must be the node's ReserveCode.
+	Hub *rooms.Hub
+	// Restore opens a room for an unfinished match of the replica, as a restart does, when the
+	// node takes a room over.
+	Restore func(record.Match) error
+	// Remote sets the timeouts of the rooms served to other nodes and reached on them.
+	Remote remote.Options
+}
+
+// ReserveCode is the rooms.Config.ReserveCode of the node's hub: a create-if-absent of the code
+// in arcade_rooms, naming this node.
+func (n *Node) ReserveCode(code string) (bool, error) {
+	val, err := json.Marshal(entry{Node: n.id, Summary: rooms.Summary{Code: code, Created: time.Now()}})
+	if err != nil {
+		return false, err
+	}
+	ctx, cancel := n.request()
+	defer cancel()
+	rev, err := n.dir.Create(ctx, code, val)
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reserve room code: %w", err)
+	}
+	n.mu.Lock()
+	s := n.served
+	n.mu.Unlock()
+	if s == nil {
+		return false, errors.New("reserve room code: the node serves no hub yet")
+	}
+	s.mu.Lock()
+	s.hosts[code] = &hosted{rev: rev, sum: val, reserved: time.Now()}
+	s.mu.Unlock()
+	return true, nil
+}
+
+// Serve makes the node host cfg.Hub's rooms: they are listed in the directory, served to
+// sessions on other nodes, and the node takes its share of the rooms of nodes that are gone. It
+// returns the hub the node's sessions use, which reaches every room of the cluster.
+func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
+	if err := wire.Register(cfg.Hub.Games()); err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	s := &served{n: n, hub: cfg.Hub, restore: cfg.Restore, opt: cfg.Remote,
+		hosts: map[string]*hosted{}, cache: map[string]cached{}, alive: map[string]bool{}}
+	w, err := n.dir.WatchAll(n.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: watch the room directory: %w", err)
+	}
+	n.mu.Lock()
+	n.served = s
+	n.mu.Unlock()
+	n.wg.Add(2)
+	go func() {
+		defer n.wg.Done()
+		defer w.Stop()
+		s.watch(w)
+	}()
+	go func() {
+		defer n.wg.Done()
+		s.beat()
+		t := time.NewTicker(n.cfg.Beat)
+		defer t.Stop()
+		for {
+			select {
+			case <-n.ctx.Done():
+				return
+			case <-t.C:
+				s.beat()
+			}
+		}
+	}()
+	return &Hub{s: s}, nil
+}
+
+// watch keeps the cache of the directory.
+func (s *served) watch(w jetstream.KeyWatcher) {
+	for u := range w.Updates() {
+		if u == nil {
+			continue // the end of the initial values
+		}
+		s.mu.Lock()
+		if u.Operation() != jetstream.KeyValuePut {
+			delete(s.cache, u.Key())
+		} else {
+			var e entry
+			if json.Unmarshal(u.Value(), &e) == nil {
+				s.cache[u.Key()] = cached{e: e, rev: u.Revision()}
+			}
+		}
+		s.mu.Unlock()
+	}
+}
+
+// beat says the node is alive, brings its rooms' entries up to date, and takes over the rooms
+// of nodes that are gone.
+func (s *served) beat() {
+	n := s.n
+	ctx, cancel := n.request()
+	defer cancel()
+	info, _ := json.Marshal(map[string]any{"name": n.cfg.Name, "beat": time.Now().UTC()})
+	if _, err := n.beats.Put(ctx, n.id, info); err != nil {
+		n.cfg.Warnf("cluster: beat: %v", err)
+		return // cut off: nothing else can be done either
+	}
+	s.sync(ctx)
+	keys, err := n.beats.Keys(ctx)
+	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+		n.cfg.Warnf("cluster: nodes: %v", err)
+		return
+	}
+	alive := map[string]bool{}
+	for _, k := range keys {
+		alive[k] = true
+	}
+	s.mu.Lock()
+	s.alive = alive
+	var orphans []string
+	for code, c := range s.cache {
+		if c.e.Node != n.id && !alive[c.e.Node] {
+			orphans = append(orphans, code)
+		}
+	}
+	s.mu.Unlock()
+	rand.Shuffle(len(orphans), func(i, j int) { orphans[i], orphans[j] = orphans[j], orphans[i] })
+	for _, code := range orphans {
+		s.takeOver(code)
+	}
+}
+
+// sync writes the entries of the node's rooms whose summary changed, serves the rooms not yet
+// served, and deletes the entries of rooms that closed.
+func (s *served) sync(ctx context.Context) {
+	n := s.n
+	listed := map[string]bool{}
+	for _, sum := range s.hub.List() {
+		listed[sum.Code] = true
+		s.mu.Lock()
+		h := s.hosts[sum.Code]
+		s.mu.Unlock()
+		if h == nil {
+			continue // a room this node does not keep in the directory (lost, or closing)
+		}
+		s.mu.Lock()
+		h.listed = true
+		unserved := h.host == nil
+		s.mu.Unlock()
+		if unserved {
+			if r, ok := s.hub.Room(sum.Code); ok {
+				s.host(r)
+			}
+		}
+		val, _ := json.Marshal(entry{Node: n.id, Summary: sum})
+		if bytes.Equal(val, h.sum) {
+			continue
+		}
+		rev, err := n.dir.Update(ctx, sum.Code, val, h.rev)
+		if err != nil {
+			if isWrongSeq(err) {
+				n.lost(sum.Code) // another node took it over while this one was cut off
+				continue
+			}
+			n.cfg.Warnf("cluster: directory entry of room %s: %v", sum.Code, err)
+			continue
+		}
+		s.mu.Lock()
+		h.rev, h.sum = rev, val
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	var gone []string
+	for code, h := range s.hosts {
+		if !listed[code] && (h.listed || time.Since(h.reserved) > time.Minute) {
+			gone = append(gone, code)
+		}
+	}
+	s.mu.Unlock()
+	for _, code := range gone {
+		s.mu.Lock()
+		h := s.hosts[code]
+		delete(s.hosts, code)
+		s.mu.Unlock()
+		if h.host != nil {
+			h.host.Close()
+		}
+		n.store.forget(code)
+		if err := n.dir.Delete(ctx, code, jetstream.LastRevision(h.rev)); err != nil && !isWrongSeq(err) {
+			n.cfg.Warnf("cluster: directory entry of closed room %s: %v", code, err)
+		}
+	}
+}
+
+// host serves r to the other nodes.
+func (s *served) host(r *rooms.Room) {
+	h, err := remote.Serve(s.n.nc, r, s.opt)
+	if err != nil {
+		s.n.cfg.Warnf("cluster: serve room %s: %v", r.Code(), err)
+		return
+	}
+	s.mu.Lock()
+	if hs := s.hosts[r.Code()]; hs != nil && hs.host == nil {
+		hs.host = h
+		h = nil
+	}
+	s.mu.Unlock()
+	if h != nil {
+		h.Close() // served already, or no longer this node's
+	}
+}
+
+// takeOver takes the room of a node that is gone: a compare-and-set of its entry, then the
+// match is rebuilt from the replica, once it has every change stored so far. A room without an
+// unfinished match (still waiting for players, or over) is dropped from the directory.
+func (s *served) takeOver(code string) {
+	n := s.n
+	s.mu.Lock()
+	c, ok := s.cache[code]
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	ctx, cancel := n.request()
+	defer cancel()
+	val, _ := json.Marshal(entry{Node: n.id, Summary: c.e.Summary})
+	rev, err := n.dir.Update(ctx, code, val, c.rev)
+	if err != nil {
+		return // another node was quicker, or the directory is out of reach: the next beat sees
+	}
+	if err := n.catchUp(ctx); err != nil {
+		n.cfg.Warnf("cluster: take over room %s: %v", code, err)
+		return // the entry is this node's now; the next node to see it gone tries again
+	}
+	m, found, err := s.unfinished(code)
+	if err != nil || !found {
+		if err != nil {
+			n.cfg.Warnf("cluster: take over room %s: %v", code, err)
+		}
+		_ = n.dir.Delete(ctx, code, jetstream.LastRevision(rev))
+		return
+	}
+	s.mu.Lock()
+	s.hosts[code] = &hosted{rev: rev, sum: val, reserved: time.Now()}
+	s.mu.Unlock()
+	if err := n.store.storeFence(code, m.Seats); err != nil {
+		n.cfg.Warnf("cluster: take over room %s: %v", code, err)
+	}
+	if err := s.restore(m); err != nil {
+		n.cfg.Warnf("cluster: take over room %s: %v", code, err)
+		return
+	}
+	n.cfg.Logf("cluster: took over room %s from node %s (match %s, %d moves)", code, c.e.Node, m.ID, len(m.Moves))
+	if r, ok := s.hub.Room(code); ok {
+		s.host(r)
+	}
+}
+
+// unfinished returns the replica's unfinished match of the room.
+func (s *served) unfinished(code string) (record.Match, bool, error) {
+	open, _, err := s.n.cfg.DB.Unfinished()
+	if err != nil {
+		return record.Match{}, false, err
+	}
+	for _, m := range open {
+		if m.Code == code {
+			return m, true, nil
+		}
+	}
+	return record.Match{}, false, nil
+}
+
+// lost closes the node's copy of a room that another node now keeps.
+func (n *Node) lost(code string) {
+	n.mu.Lock()
+	s := n.served
+	n.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	h := s.hosts[code]
+	delete(s.hosts, code)
+	s.mu.Unlock()
+	n.store.forget(code)
+	go func() { // not on the room's goroutine, which may be the caller
+		if h != nil && h.host != nil {
+			h.host.Close()
+		}
+		s.hub.CloseRoom(code, fmt.Sprintf("This room moved to another server. Join %s again to carry on.", code))
+		n.cfg.Warnf("cluster: room %s is kept by another node now; closed here", code)
+	}()
+}
+
+// reload closes the node's copy of a room and opens it again from the replica: a change the
+// room was told failed turned out to be stored.
+func (n *Node) reload(code string) {
+	n.mu.Lock()
+	s := n.served
+	n.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	h := s.hosts[code]
+	if h != nil { // the room is closed and opened again: its entry stays
+		h.listed, h.reserved = false, time.Now()
+	}
+	s.mu.Unlock()
+	go func() {
+		s.hub.CloseRoom(code, fmt.Sprintf("The room is being reloaded. Join %s again to carry on.", code))
+		s.mu.Lock()
+		if h != nil && h.host != nil {
+			h.host.Close()
+			h.host = nil
+		}
+		s.mu.Unlock()
+		ctx, cancel := n.request()
+		defer cancel()
+		if err := n.catchUp(ctx); err != nil {
+			n.cfg.Warnf("cluster: reload room %s: %v", code, err)
+			return
+		}
+		m, found, err := s.unfinished(code)
+		if err == nil && found {
+			n.store.forget(code)
+			err = s.restore(m)
+		}
+		if err != nil {
+			n.cfg.Warnf("cluster: reload room %s: %v", code, err)
+		}
+	}()
+}
+
+// closeHosts stops serving the node's rooms to other nodes.
+func (s *served) closeHosts() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range s.hosts {
+		if h.host != nil {
+			h.host.Close()
+			h.host = nil
+		}
+	}
+}
+
+// isWrongSeq reports a compare-and-set that lost: the key's revision moved on.
+func isWrongSeq(err error) bool {
+	var api *jetstream.APIError
+	return errors.Is(err, jetstream.ErrKeyExists) || errors.As(err, &api) &&
+		(api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+			api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}

@@ -1,0 +1,21 @@
+// Package cluster runs an arcade node as one of several that share rooms, players and
+// leaderboards through NATS JetStream (docs/architecture.md, "Several nodes").
+//
+// The history is one JetStream stream, ARCADE: every write of the store (a match's start, move,
+// seat change, takeback and end; a name bound to a key; a player's bell) is a storage.Change
+// published on it, and every node applies the stream, in its order, to a bbolt file of its own
+// (storage.DB.Apply). Ratings are computed there from the match ends in the stream's order, so
+// leaderboards, profiles and replays are the same on every node, and any node's file is a backup
+// of the whole store. A move is acknowledged to its players only once JetStream has stored it:
+// each room publishes on a subject of its own with the expected last sequence of that subject,
+// so a retry never doubles a move and a node that lost a room to another can no longer write to
+// it.
+//
+// Names are bound with a create-if-absent in the key-value bucket arcade_names, so that a name
+// binds to one key across the cluster. Rooms are listed in the bucket arcade_rooms (code ->
+// hosting node and summary; a code is reserved there with a create-if-absent); nodes beat in
+// arcade_nodes, whose entries lapse after a TTL. A room lives on the node that holds its entry;
+// sessions on other nodes reach it over NATS (package cluster/remote). When a node's beat lapses,
+// another node takes each of its rooms over with a compare-and-set on the room's entry and
+// rebuilds the match from its replica of the stream, as a restart does.
+package cluster

@@ -1,0 +1,100 @@
+package cluster
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/arcade/arcade/cluster/remote"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session"
+)
+
+// Hub is the hub of a node's sessions (session.Hub, sshd.Hub): it opens rooms on this node and
+// finds a room by its code on whichever node keeps it. Quick matches pair the players of this
+// node. Safe for concurrent use.
+type Hub struct{ s *served }
+
+// Games returns the catalogue.
+func (h *Hub) Games() []rules.Game { return h.s.hub.Games() }
+
+// Create opens a room on this node (rooms.Hub.Create), its code reserved in the directory, and
+// serves it to the other nodes at once.
+func (h *Hub) Create(gameID string, opts rules.Options, seats int, by rooms.Player) (session.Room, error) {
+	r, err := h.s.hub.Create(gameID, opts, seats, by)
+	if err != nil {
+		return nil, err
+	}
+	h.s.host(r)
+	return session.LocalRoom(r), nil
+}
+
+// Find returns the room of the code: this node's, or one that reaches the room on the node that
+// keeps it. A code the directory does not know counts against by (rooms.Hub.Find).
+func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
+	norm, valid := rooms.NormalizeCode(code)
+	if !valid {
+		return h.local(code, by)
+	}
+	if r, ok := h.s.hub.Room(norm); ok {
+		return session.LocalRoom(r), nil
+	}
+	h.s.mu.Lock()
+	c, ok := h.s.cache[norm]
+	alive := h.s.alive[c.e.Node]
+	h.s.mu.Unlock()
+	if !ok {
+		// The watcher may not have seen a room just opened on another node: ask.
+		ctx, cancel := h.s.n.request()
+		e, err := h.s.n.dir.Get(ctx, norm)
+		cancel()
+		if err != nil {
+			return h.local(code, by)
+		}
+		c, alive = cached{rev: e.Revision()}, true
+		if err := json.Unmarshal(e.Value(), &c.e); err != nil {
+			return h.local(code, by)
+		}
+	}
+	switch {
+	case c.e.Node == h.s.n.id:
+		return h.local(code, by) // opened or closed meanwhile
+	case !alive:
+		return nil, fmt.Errorf("room %s is moving to another server; try again in a few seconds", norm)
+	}
+	return remote.Dial(h.s.n.nc, norm, h.s.opt), nil
+}
+
+func (h *Hub) local(code string, by rooms.Player) (session.Room, error) {
+	r, err := h.s.hub.Find(code, by)
+	if err != nil {
+		return nil, err
+	}
+	return session.LocalRoom(r), nil
+}
+
+// List describes the open rooms of the whole cluster, in rooms.Hub.List's order: this node's as
+// they are, the others' as the directory last had them (a second or so old).
+func (h *Hub) List() []rooms.Summary {
+	out := h.s.hub.List()
+	mine := make(map[string]bool, len(out))
+	for _, s := range out {
+		mine[s.Code] = true
+	}
+	h.s.mu.Lock()
+	for code, c := range h.s.cache {
+		if !mine[code] && c.e.Node != h.s.n.id && c.e.Summary.GameID != "" && c.e.Summary.Phase != rooms.Closed {
+			out = append(out, c.e.Summary)
+		}
+	}
+	h.s.mu.Unlock()
+	slices.SortFunc(out, func(a, b rooms.Summary) int {
+		return cmp.Or(cmp.Compare(a.Phase, b.Phase), b.Created.Compare(a.Created), cmp.Compare(a.Code, b.Code))
+	})
+	return out
+}
+
+// Seek puts a player in this node's quick-match queue (rooms.Hub.Seek).
+func (h *Hub) Seek(s rooms.Seek) (*rooms.Ticket, error) { return h.s.hub.Seek(s) }

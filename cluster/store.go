@@ -1,0 +1,256 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arcade/arcade/rating"
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/sanitize"
+	"github.com/arcade/arcade/storage"
+)
+
+// Store is a node's store: writes go to the stream (and, names, to arcade_names first), reads to
+// the node's replica. It has the methods of storage.DB that the arcade uses, with their
+// contracts, so that the server takes either. Safe for concurrent use.
+type Store struct {
+	n  *Node
+	db *storage.DB
+
+	mu   sync.Mutex
+	logs map[string]*roomLog // by room code: the rooms this node writes
+}
+
+// roomLog is what the node knows of a room's subject in the stream.
+type roomLog struct {
+	last  uint64 // the sequence of the room's last change (0: none yet, or unknown when !known)
+	known bool
+	doubt bool // a publish failed without an answer: it may have been stored
+}
+
+// ErrMoved: the room's changes are written by another node now (it took the room over); the
+// room is closed here.
+var ErrMoved = errors.New("this room is now kept by another server")
+
+// Leaderboard implements session.Records, from the replica.
+func (s *Store) Leaderboard(game string, limit int) ([]record.Standing, error) {
+	return s.db.Leaderboard(game, limit)
+}
+
+// SoloScores implements session.Records, from the replica.
+func (s *Store) SoloScores(game string, limit int) ([]record.SoloScore, error) {
+	return s.db.SoloScores(game, limit)
+}
+
+// Profile implements session.Records, from the replica.
+func (s *Store) Profile(playerID string, recent int) (record.Profile, error) {
+	return s.db.Profile(playerID, recent)
+}
+
+// Match implements session.Records, from the replica.
+func (s *Store) Match(id string) (record.Match, error) { return s.db.Match(id) }
+
+// Ratings returns the players' ratings in game, from the replica (storage.DB.Ratings).
+func (s *Store) Ratings(game string, ids []string) ([]rating.Rating, error) {
+	return s.db.Ratings(game, ids)
+}
+
+// ActiveMatch returns the ID of the room's unfinished match (storage.DB.ActiveMatch), as the
+// replica has it: after StartMatch returned, the match is there.
+func (s *Store) ActiveMatch(code string) (string, bool) { return s.db.ActiveMatch(code) }
+
+// Bell implements sshd.Prefs, from the replica.
+func (s *Store) Bell(id string) bool { return s.db.Bell(id) }
+
+// SetBell implements sshd.Prefs: the change goes to the stream and SetBell returns once the
+// replica has it. The key must have claimed a name (storage.ErrNoPlayer).
+func (s *Store) SetBell(id string, on bool) error {
+	if _, err := s.db.Profile(id, 0); err != nil {
+		return storage.ErrNoPlayer
+	}
+	return s.publishPlayers(storage.Change{Kind: storage.ChangeBell, PlayerID: id, Bell: on})
+}
+
+// Claim implements sshd.Names: name is bound to the key id with a create-if-absent in
+// arcade_names, so that two keys claiming one name on two nodes at once never both get it; a name
+// bound to another key fails with storage.ErrNameTaken. The binding then goes to the stream, and
+// Claim returns once the replica has it.
+func (s *Store) Claim(id, name string) error {
+	if id == "" {
+		return errors.New("claim: empty id")
+	}
+	if !sanitize.ValidName(name) {
+		return fmt.Errorf("claim %q: %w: %s", sanitize.ShownName(name), sanitize.ErrBadName, sanitize.NameRule)
+	}
+	if p, err := s.db.Profile(id, 0); err == nil && p.Name == name {
+		return nil // a returning player: the replica has the binding, which only the bucket made
+	}
+	ctx, cancel := s.n.request()
+	defer cancel()
+	key := strings.ToLower(name)
+	if _, err := s.n.names.Create(ctx, key, []byte(id)); err != nil {
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			return fmt.Errorf("claim %q: %w", name, err)
+		}
+		e, err := s.n.names.Get(ctx, key)
+		if err != nil {
+			return fmt.Errorf("claim %q: %w", name, err)
+		}
+		if string(e.Value()) != id {
+			return storage.ErrNameTaken
+		}
+	}
+	return s.publishPlayers(storage.Change{Kind: storage.ChangeClaim, PlayerID: id, Name: name, At: time.Now().UTC()})
+}
+
+// publishPlayers stores a change of a player and waits until the replica has it.
+func (s *Store) publishPlayers(c storage.Change) error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := s.n.request()
+	defer cancel()
+	ack, err := s.n.js.Publish(ctx, subjectPlayers, data)
+	if err != nil {
+		return fmt.Errorf("store %s: %w", c.Kind, err)
+	}
+	return s.n.rep.wait(ctx, ack.Sequence)
+}
+
+// StartMatch records the start of m as its room's unfinished match and returns its ID, once the
+// replica has it (storage.DB.StartMatch).
+func (s *Store) StartMatch(m record.Match) (string, error) {
+	seq, err := s.publishRoom(m.Code, storage.Change{Kind: storage.ChangeStart, Code: m.Code, Match: &m, At: m.Started})
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := s.n.request()
+	defer cancel()
+	if err := s.n.rep.wait(ctx, seq); err != nil {
+		return "", err
+	}
+	return storage.MatchID(seq, m.Started), nil
+}
+
+// AppendMove records a move of the room's unfinished match: it returns once JetStream has
+// stored it (storage.DB.AppendMove).
+func (s *Store) AppendMove(code string, ply int, mv record.Move) error {
+	_, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeMove, Code: code, Ply: ply, Move: &mv})
+	return err
+}
+
+// TakeBack records a takeback of the room's unfinished match from ply on (storage.DB.TakeBack).
+func (s *Store) TakeBack(code string, ply int) error {
+	_, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeTakeback, Code: code, Ply: ply})
+	return err
+}
+
+// SetSeats records new seat holders of the room's unfinished match (storage.DB.SetSeats).
+func (s *Store) SetSeats(code string, seats []record.Seat) error {
+	_, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeSeats, Code: code, Seats: seats})
+	return err
+}
+
+// EndMatch records the end of the room's unfinished match, rated by every replica as of now,
+// and returns once this node's replica has it, ratings included (storage.DB.EndMatch).
+func (s *Store) EndMatch(code string, out rules.Outcome, unrated bool) error {
+	seq, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeEnd, Code: code, Outcome: out,
+		Unrated: unrated, At: time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := s.n.request()
+	defer cancel()
+	return s.n.rep.wait(ctx, seq)
+}
+
+// publishRoom stores c on the room's subject and returns its sequence once JetStream has stored
+// it. The publish expects the subject's last sequence to be the one this node wrote last, and
+// carries a message ID made of the room and that sequence: a retry of a change whose answer was
+// lost is a duplicate JetStream drops, and a node that lost the room to another (whose fence,
+// storeFence, moved the subject on) is refused: the room is then closed here (ErrMoved).
+func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	lg := s.logs[code]
+	if lg == nil {
+		if s.logs == nil {
+			s.logs = map[string]*roomLog{}
+		}
+		lg = &roomLog{}
+		s.logs[code] = lg
+	}
+	s.mu.Unlock()
+	// A room's changes come from its goroutine, one at a time: lg is the room's alone.
+	ctx, cancel := s.n.request()
+	defer cancel()
+	if !lg.known || lg.doubt {
+		last, err := s.lastOf(ctx, code)
+		if err != nil {
+			return 0, fmt.Errorf("store %s of room %s: %w", c.Kind, code, err)
+		}
+		if lg.doubt && last != lg.last {
+			// The change whose answer was lost was stored after all, but the room went on
+			// without it: the room is rebuilt from the stream, which is the truth.
+			s.n.reload(code)
+			return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
+		}
+		lg.last, lg.known, lg.doubt = last, true, false
+	}
+	ack, err := s.n.js.Publish(ctx, subjectRoomLog+code, data,
+		jetstream.WithExpectLastSequencePerSubject(lg.last),
+		jetstream.WithMsgID(fmt.Sprintf("%s-%d", code, lg.last)))
+	if err != nil {
+		if isWrongSeq(err) {
+			s.forget(code)
+			s.n.lost(code)
+			return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
+		}
+		lg.doubt = true
+		return 0, fmt.Errorf("store %s of room %s: %w", c.Kind, code, err)
+	}
+	lg.last = ack.Sequence
+	return ack.Sequence, nil
+}
+
+// lastOf returns the sequence of the room's last change in the stream, 0 when it has none.
+func (s *Store) lastOf(ctx context.Context, code string) (uint64, error) {
+	m, err := s.n.stream.GetLastMsgForSubject(ctx, subjectRoomLog+code)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return m.Sequence, nil
+}
+
+// forget drops what the node knows of the room's subject: another node writes it now, or the
+// room is gone from here.
+func (s *Store) forget(code string) {
+	s.mu.Lock()
+	delete(s.logs, code)
+	s.mu.Unlock()
+}
+
+// storeFence moves the room's subject on, as the first write of a node that has just taken the
+// room over: the match's seats, unchanged. A node that still thinks it holds the room is then
+// refused at its next write.
+func (s *Store) storeFence(code string, seats []record.Seat) error {
+	s.forget(code)
+	_, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeSeats, Code: code, Seats: seats})
+	return err
+}
