@@ -47,11 +47,20 @@ type served struct {
 	restore func(record.Match) error
 	opt     remote.Options
 
+	cutOff bool // the last beat failed (beat's goroutine only)
+
 	mu    sync.Mutex
 	hosts map[string]*hosted // the rooms this node hosts, by code
 	cache map[string]cached  // the whole directory, by code
 	alive map[string]bool    // the nodes whose beat is current, as of the last sweep
 }
+
+// What the players of a node's rooms are told when the node loses touch with the cluster, and
+// when it is back.
+const (
+	CutOffNotice = "This server has lost touch with the rest of the arcade: moves are not saved until it is back."
+	BackNotice   = "This server is back in touch with the arcade: play on."
+)
 
 // ServeConfig is what Serve needs besides the node.
 type ServeConfig struct {
@@ -159,7 +168,15 @@ func (s *served) beat() {
 	info, _ := json.Marshal(map[string]any{"name": n.cfg.Name, "beat": time.Now().UTC()})
 	if _, err := n.beats.Put(ctx, n.id, info); err != nil {
 		n.cfg.Warnf("cluster: beat: %v", err)
-		return // cut off: nothing else can be done either
+		if !s.cutOff {
+			s.cutOff = true
+			s.hub.Announce(CutOffNotice)
+		}
+		return // nothing else can be done either
+	}
+	if s.cutOff {
+		s.cutOff = false
+		s.hub.Announce(BackNotice)
 	}
 	s.sync(ctx)
 	keys, err := n.beats.Keys(ctx)

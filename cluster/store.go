@@ -37,6 +37,9 @@ type roomLog struct {
 	doubt bool // a publish failed without an answer: it may have been stored
 }
 
+// errCutOff is what a player is told of a move JetStream did not store: the move is not played.
+var errCutOff = fmt.Errorf("%w: this server has lost touch with the rest of the arcade", rooms.ErrNotSaved)
+
 // ErrMoved: the room's changes are written by another node now (it took the room over); the
 // room is closed here.
 var ErrMoved = errors.New("this room is now kept by another server")
@@ -220,7 +223,8 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 			return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
 		}
 		lg.doubt = true
-		return 0, fmt.Errorf("store %s of room %s: %w", c.Kind, code, err)
+		s.n.cfg.Warnf("cluster: store %s of room %s: %v", c.Kind, code, err)
+		return 0, errCutOff
 	}
 	lg.last = ack.Sequence
 	return ack.Sequence, nil

@@ -1,7 +1,9 @@
 package rooms
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -70,4 +72,30 @@ func TestRoomAndCloseRoom(t *testing.T) {
 	if r, ok := h.Room(b.Code()); !ok || r != b {
 		t.Fatal("CloseRoom closed another room")
 	}
+}
+
+// cutOffRecorder refuses moves with an error that wraps ErrNotSaved and says why.
+type cutOffRecorder struct{}
+
+var errCutOff = fmt.Errorf("%w: this server has lost touch", ErrNotSaved)
+
+func (cutOffRecorder) Record(_ string, e Event) error {
+	if e.Kind == EventMove {
+		return errCutOff
+	}
+	return nil
+}
+
+// TestRecorderSaysWhy: a Recorder's error that wraps ErrNotSaved reaches the player as it is;
+// Announce puts a system line in every room.
+func TestRecorderSaysWhy(t *testing.T) {
+	h, _ := newTestHub(t, Config{Recorder: cutOffRecorder{}})
+	_, a, b := startPair(t, h, 3)
+	if err := a.Move(context.Background(), "1"); err != errCutOff {
+		t.Errorf("refused move: %v, want %v", err, errCutOff)
+	}
+	h.Announce("the server is cut off")
+	waitFor(t, b, "the announcement", func(s Snapshot) bool {
+		return len(s.Chat) > 0 && s.Chat[len(s.Chat)-1].Text == "the server is cut off" && s.Chat[len(s.Chat)-1].From == ""
+	})
 }

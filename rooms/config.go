@@ -57,7 +57,8 @@ type Config struct {
 // Record is called on the room's goroutine, so it should be quick (e.g. a batched commit); it is
 // called for one room at a time but for many rooms concurrently. For an EventMove an error refuses
 // the move: the player gets ErrNotSaved and nothing changes (a bot tries again a second later),
-// or ErrStorageDown when the error wraps it (bots then wait for the restart).
+// or ErrStorageDown when the error wraps it (bots then wait for the restart). An error that wraps
+// ErrNotSaved reaches the player as it is, so its text should be written for them.
 // Errors for the other events are logged and the room goes on.
 type Recorder interface {
 	Record(code string, e Event) error

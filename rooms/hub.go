@@ -173,6 +173,24 @@ func (h *Hub) CloseRoom(code, notice string) bool {
 	return true
 }
 
+// Announce says text, a system line, in every open room (a server's trouble, say, and its end).
+func (h *Hub) Announce(text string) {
+	h.mu.Lock()
+	rs := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rs = append(rs, r)
+	}
+	h.mu.Unlock()
+	for _, r := range rs {
+		r.post(func() {
+			if !r.stopped {
+				r.system("%s", text)
+				r.broadcast()
+			}
+		})
+	}
+}
+
 // Find returns the open room with the given code; case and surrounding space do not matter. An
 // unknown code fails with ErrNoRoom and counts against by.ID; after Config.JoinFailures of those
 // within Config.JoinWindow, every Find of that ID fails with ErrTooManyAttempts until the window has

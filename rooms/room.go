@@ -425,8 +425,11 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	ply := len(r.moves)
 	if err := r.record(Event{Kind: EventMove, Ply: ply, Seat: seat, Move: move, Outcome: out}); err != nil {
 		r.cfg.Logf("rooms: room %s: recording move %d: %v", r.code, ply, err)
-		if errors.Is(err, ErrStorageDown) {
+		switch {
+		case errors.Is(err, ErrStorageDown):
 			return ErrStorageDown
+		case errors.Is(err, ErrNotSaved):
+			return err // the Recorder says why, for the player
 		}
 		return ErrNotSaved
 	}
