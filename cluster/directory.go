@@ -47,7 +47,7 @@ type served struct {
 	restore func(record.Match) error
 	opt     remote.Options
 
-	cutOff bool // the last beat failed (beat's goroutine only)
+	cutOff bool // the last beat failed (the beat's goroutine only)
 
 	mu    sync.Mutex
 	hosts map[string]*hosted // the rooms this node hosts, by code
@@ -117,27 +117,38 @@ func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
 	n.mu.Lock()
 	n.served = s
 	n.mu.Unlock()
-	n.wg.Add(2)
+	n.wg.Add(3)
 	go func() {
 		defer n.wg.Done()
 		defer w.Stop()
 		s.watch(w)
 	}()
+	// The beat has a goroutine of its own, so that a slow sweep (a takeover waits for the
+	// replica) never lets it lapse.
 	go func() {
 		defer n.wg.Done()
-		s.beat()
-		t := time.NewTicker(n.cfg.Beat)
-		defer t.Stop()
-		for {
-			select {
-			case <-n.ctx.Done():
-				return
-			case <-t.C:
-				s.beat()
-			}
-		}
+		n.every(s.beat)
+	}()
+	go func() {
+		defer n.wg.Done()
+		n.every(s.sweep)
 	}()
 	return &Hub{s: s}, nil
+}
+
+// every calls f at once, then every Config.Beat until the node closes.
+func (n *Node) every(f func()) {
+	f()
+	t := time.NewTicker(n.cfg.Beat)
+	defer t.Stop()
+	for {
+		select {
+		case <-n.ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
 }
 
 // watch keeps the cache of the directory.
@@ -159,8 +170,7 @@ func (s *served) watch(w jetstream.KeyWatcher) {
 	}
 }
 
-// beat says the node is alive, brings its rooms' entries up to date, and takes over the rooms
-// of nodes that are gone.
+// beat says the node is alive; when it cannot, the node's rooms are told, and again when it can.
 func (s *served) beat() {
 	n := s.n
 	ctx, cancel := n.request()
@@ -172,12 +182,20 @@ func (s *served) beat() {
 			s.cutOff = true
 			s.hub.Announce(CutOffNotice)
 		}
-		return // nothing else can be done either
+		return
 	}
 	if s.cutOff {
 		s.cutOff = false
 		s.hub.Announce(BackNotice)
 	}
+}
+
+// sweep brings the node's rooms' entries up to date and takes over the rooms of nodes that are
+// gone.
+func (s *served) sweep() {
+	n := s.n
+	ctx, cancel := n.request()
+	defer cancel()
 	s.sync(ctx)
 	keys, err := n.beats.Keys(ctx)
 	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
