@@ -98,6 +98,7 @@ func (n *Node) ReserveCode(code string) (bool, error) {
 	s.mu.Lock()
 	s.hosts[code] = &hosted{rev: rev, sum: val, reserved: time.Now()}
 	s.mu.Unlock()
+	n.store.forget(code) // a room of the code that was here before, and moved, is long gone
 	return true, nil
 }
 
@@ -373,7 +374,7 @@ func (n *Node) lost(code string) {
 	h := s.hosts[code]
 	delete(s.hosts, code)
 	s.mu.Unlock()
-	n.store.forget(code)
+	n.store.moved(code)
 	go func() { // not on the room's goroutine, which may be the caller
 		if h != nil && h.host != nil {
 			h.host.Close()

@@ -35,6 +35,7 @@ type roomLog struct {
 	last  uint64 // the sequence of the room's last change (0: none yet, or unknown when !known)
 	known bool
 	doubt bool // a publish failed without an answer: it may have been stored
+	moved bool // another node keeps the room now: nothing more is written from here
 }
 
 // errCutOff is what a player is told of a move JetStream did not store: the move is not played.
@@ -198,6 +199,9 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	}
 	s.mu.Unlock()
 	// A room's changes come from its goroutine, one at a time: lg is the room's alone.
+	if lg.moved {
+		return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
+	}
 	ctx, cancel := s.n.request()
 	defer cancel()
 	if !lg.known || lg.doubt {
@@ -218,7 +222,6 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 		jetstream.WithMsgID(fmt.Sprintf("%s-%d", code, lg.last)))
 	if err != nil {
 		if isWrongSeq(err) {
-			s.forget(code)
 			s.n.lost(code)
 			return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
 		}
@@ -242,11 +245,22 @@ func (s *Store) lastOf(ctx context.Context, code string) (uint64, error) {
 	return m.Sequence, nil
 }
 
-// forget drops what the node knows of the room's subject: another node writes it now, or the
-// room is gone from here.
+// forget drops what the node knows of the room's subject: the room is gone from here, or is
+// about to be opened here afresh.
 func (s *Store) forget(code string) {
 	s.mu.Lock()
 	delete(s.logs, code)
+	s.mu.Unlock()
+}
+
+// moved marks the room as kept by another node: the copy here may still try to write before it
+// is closed, and is refused.
+func (s *Store) moved(code string) {
+	s.mu.Lock()
+	if s.logs == nil {
+		s.logs = map[string]*roomLog{}
+	}
+	s.logs[code] = &roomLog{moved: true}
 	s.mu.Unlock()
 }
 
