@@ -211,7 +211,9 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 		}
 		if lg.doubt && last != lg.last {
 			// The change whose answer was lost was stored after all, but the room went on
-			// without it: the room is rebuilt from the stream, which is the truth.
+			// without it: the room is rebuilt from the stream, which is the truth. Until then
+			// nothing more is written.
+			lg.moved = true
 			s.n.reload(code)
 			return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
 		}
