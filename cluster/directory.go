@@ -89,9 +89,7 @@ func (n *Node) ReserveCode(code string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("reserve room code: %w", err)
 	}
-	n.mu.Lock()
-	s := n.served
-	n.mu.Unlock()
+	s := n.serving()
 	if s == nil {
 		return false, errors.New("reserve room code: the node serves no hub yet")
 	}
@@ -362,11 +360,16 @@ func (s *served) unfinished(code string) (record.Match, bool, error) {
 	return record.Match{}, false, nil
 }
 
+// serving returns the node's part in the directory, nil before Serve.
+func (n *Node) serving() *served {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.served
+}
+
 // lost closes the node's copy of a room that another node now keeps.
 func (n *Node) lost(code string) {
-	n.mu.Lock()
-	s := n.served
-	n.mu.Unlock()
+	s := n.serving()
 	if s == nil {
 		return
 	}
@@ -387,9 +390,7 @@ func (n *Node) lost(code string) {
 // reload closes the node's copy of a room and opens it again from the replica: a change the
 // room was told failed turned out to be stored.
 func (n *Node) reload(code string) {
-	n.mu.Lock()
-	s := n.served
-	n.mu.Unlock()
+	s := n.serving()
 	if s == nil {
 		return
 	}

@@ -206,10 +206,7 @@ func (n *Node) CatchUp(ctx context.Context) error { return n.catchUp(ctx) }
 func (n *Node) Close() {
 	n.cancel()
 	n.wg.Wait()
-	n.mu.Lock()
-	s := n.served
-	n.mu.Unlock()
-	if s != nil {
+	if s := n.serving(); s != nil {
 		s.closeHosts()
 	}
 }

@@ -269,7 +269,7 @@ func (r *Room) endSub(s *Sub, why error) {
 		r.seq++
 		snap := r.snapshotFor(s, r.newShared())
 		snap.Replaced = true
-		offer(s.ch, snap)
+		Offer(s.ch, snap)
 	}
 	close(s.ch)
 	s.updated()
@@ -296,7 +296,7 @@ func (r *Room) stop(notice string) {
 	r.seq++
 	sh := r.newShared()
 	for s := range r.subs {
-		offer(s.ch, r.snapshotFor(s, sh))
+		Offer(s.ch, r.snapshotFor(s, sh))
 		close(s.ch)
 		s.updated()
 		s.gone = ErrRoomClosed

@@ -270,10 +270,11 @@ func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 	return snap
 }
 
-// offer puts snap into ch without blocking: a stale snapshot still waiting there is replaced.
-// Only the room goroutine sends on ch, so after the drain the send cannot block; the select is
-// there only as a guard.
-func offer(ch chan Snapshot, snap Snapshot) {
+// Offer puts snap into ch, a channel of capacity one, without blocking: a stale snapshot still
+// waiting there is replaced, as on a Sub's Updates. With one sender (a room's goroutine sends on
+// its subscribers' channels), the send after the drain cannot block; the select is there only as
+// a guard. Other implementations of a subscription (cluster/remote) use it too.
+func Offer(ch chan Snapshot, snap Snapshot) {
 	select {
 	case ch <- snap:
 		return
@@ -295,7 +296,7 @@ func (r *Room) broadcast() {
 	r.seq++
 	sh := r.newShared()
 	for s := range r.subs {
-		offer(s.ch, r.snapshotFor(s, sh))
+		Offer(s.ch, r.snapshotFor(s, sh))
 		s.updated()
 	}
 	r.publish()

@@ -148,7 +148,7 @@ func (c *client) onMsg(m *nats.Msg) {
 			return
 		}
 		c.last = snap
-		offer(c.ch, snap)
+		rooms.Offer(c.ch, snap)
 		c.markFirst()
 		c.mu.Unlock()
 		c.updated()
@@ -183,7 +183,7 @@ func (c *client) end(why error, notice string) {
 		snap := c.last
 		snap.Seq++
 		snap.Notice = notice
-		offer(c.ch, snap)
+		rooms.Offer(c.ch, snap)
 	}
 	close(c.ch)
 	c.markFirst()
@@ -191,24 +191,6 @@ func (c *client) end(why error, notice string) {
 	c.mu.Unlock()
 	_ = c.ns.Unsubscribe()
 	c.updated()
-}
-
-// offer puts snap into ch without blocking: a stale snapshot still waiting there is replaced
-// (as rooms does). Under mu, so that nobody else sends on ch.
-func offer(ch chan rooms.Snapshot, snap rooms.Snapshot) {
-	select {
-	case ch <- snap:
-		return
-	default:
-	}
-	select {
-	case <-ch:
-	default:
-	}
-	select {
-	case ch <- snap:
-	default:
-	}
 }
 
 // ping pings the host every PingTimeout/4 until the subscription ends; after PingTimeout without
