@@ -53,6 +53,10 @@ type served struct {
 	hosts map[string]*hosted // the rooms this node hosts, by code
 	cache map[string]cached  // the whole directory, by code
 	alive map[string]bool    // the nodes whose beat is current, as of the last sweep
+	// seen holds the nodes this node has seen beat; missing, when it first found a room's node
+	// that it never saw beat without a beat.
+	seen    map[string]bool
+	missing map[string]time.Time
 }
 
 // What the players of a node's rooms are told when the node loses touch with the cluster, and
@@ -108,7 +112,8 @@ func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	s := &served{n: n, hub: cfg.Hub, restore: cfg.Restore, opt: cfg.Remote,
-		hosts: map[string]*hosted{}, cache: map[string]cached{}, alive: map[string]bool{}}
+		hosts: map[string]*hosted{}, cache: map[string]cached{}, alive: map[string]bool{},
+		seen: map[string]bool{}, missing: map[string]time.Time{}}
 	w, err := n.dir.WatchAll(n.ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: watch the room directory: %w", err)
@@ -205,14 +210,31 @@ func (s *served) sweep() {
 	for _, k := range keys {
 		alive[k] = true
 	}
+	now := time.Now()
 	s.mu.Lock()
 	s.alive = alive
+	for node := range alive {
+		s.seen[node] = true
+	}
 	var orphans []string
+	missing := map[string]time.Time{}
 	for code, c := range s.cache {
-		if c.e.Node != n.id && !alive[c.e.Node] {
+		node := c.e.Node
+		if node == n.id || alive[node] {
+			continue
+		}
+		// A node seen beating before is gone; one never seen may have just started, with
+		// rooms before its first beat is here: it is gone once missed for a whole TTL.
+		since, ok := s.missing[node]
+		if !ok {
+			since = now
+		}
+		missing[node] = since
+		if s.seen[node] || now.Sub(since) >= n.cfg.TTL {
 			orphans = append(orphans, code)
 		}
 	}
+	s.missing = missing
 	s.mu.Unlock()
 	rand.Shuffle(len(orphans), func(i, j int) { orphans[i], orphans[j] = orphans[j], orphans[i] })
 	for _, code := range orphans {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -42,12 +43,14 @@ func (r *replica) follow(ctx context.Context, js jetstream.JetStream, wg *sync.W
 	if err != nil {
 		return fmt.Errorf("cluster: follow the stream: %w", err)
 	}
+	// Short pulls with a heartbeat each second: when the server that serves the consumer goes
+	// away, the consumer is made again on another within a few seconds, not the default's 30.
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
 		case r.msgs <- m: // full: the consumer waits, and so does the server's flow control
 		case <-ctx.Done():
 		}
-	})
+	}, jetstream.PullExpiry(2*time.Second), jetstream.PullHeartbeat(time.Second))
 	if err != nil {
 		return fmt.Errorf("cluster: follow the stream: %w", err)
 	}

@@ -78,7 +78,7 @@ func (s *Store) Bell(id string) bool { return s.db.Bell(id) }
 // SetBell implements sshd.Prefs: the change goes to the stream and SetBell returns once the
 // replica has it. The key must have claimed a name (storage.ErrNoPlayer).
 func (s *Store) SetBell(id string, on bool) error {
-	if _, err := s.db.Profile(id, 0); err != nil {
+	if p, err := s.db.Profile(id, 0); err != nil || p.Name == "" {
 		return storage.ErrNoPlayer
 	}
 	return s.publishPlayers(storage.Change{Kind: storage.ChangeBell, PlayerID: id, Bell: on})
@@ -105,15 +105,34 @@ func (s *Store) Claim(id, name string) error {
 		if !errors.Is(err, jetstream.ErrKeyExists) {
 			return fmt.Errorf("claim %q: %w", name, err)
 		}
-		e, err := s.n.names.Get(ctx, key)
+		owner, err := s.owner(ctx, key)
 		if err != nil {
 			return fmt.Errorf("claim %q: %w", name, err)
 		}
-		if string(e.Value()) != id {
+		if owner != id {
 			return storage.ErrNameTaken
 		}
 	}
 	return s.publishPlayers(storage.Change{Kind: storage.ChangeClaim, PlayerID: id, Name: name, At: time.Now().UTC()})
+}
+
+// owner returns the key a name is bound to, which a create just found there: a read served by a
+// replica of the bucket that has not caught up yet may not see it for a moment.
+func (s *Store) owner(ctx context.Context, key string) (string, error) {
+	for {
+		e, err := s.n.names.Get(ctx, key)
+		if err == nil {
+			return string(e.Value()), nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyNotFound) {
+			return "", err
+		}
+		select {
+		case <-ctx.Done():
+			return "", err
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // publishPlayers stores a change of a player and waits until the replica has it.
@@ -180,8 +199,9 @@ func (s *Store) EndMatch(code string, out rules.Outcome, unrated bool) error {
 
 // publishRoom stores c on the room's subject and returns its sequence once JetStream has stored
 // it. The publish expects the subject's last sequence to be the one this node wrote last, and
-// carries a message ID made of the room and that sequence: a retry of a change whose answer was
-// lost is a duplicate JetStream drops, and a node that lost the room to another (whose fence,
+// carries a message ID made of the room, that sequence and the node: a retry of a change whose
+// answer was lost is a duplicate JetStream drops (and only this node's own retry is: the fence of
+// a node that took the room over, expecting the same sequence, must not pass for one), and a node that lost the room to another (whose fence,
 // storeFence, moved the subject on) is refused: the room is then closed here (ErrMoved).
 func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	data, err := json.Marshal(c)
@@ -221,7 +241,7 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	}
 	ack, err := s.n.js.Publish(ctx, subjectRoomLog+code, data,
 		jetstream.WithExpectLastSequencePerSubject(lg.last),
-		jetstream.WithMsgID(fmt.Sprintf("%s-%d", code, lg.last)))
+		jetstream.WithMsgID(fmt.Sprintf("%s-%d-%s", code, lg.last, s.n.id)))
 	if err != nil {
 		if isWrongSeq(err) {
 			s.n.lost(code)
