@@ -340,16 +340,33 @@ func (s *served) takeOver(code string) {
 	if err != nil {
 		return // another node was quicker, or the directory is out of reach: the next beat sees
 	}
-	if err := n.catchUp(ctx); err != nil {
-		n.cfg.Warnf("cluster: take over room %s: %v", code, err)
-		return // the entry is this node's now; the next node to see it gone tries again
+	// The entry names this node now, which beats: no other node will see the room as a gone
+	// node's again. When it cannot be rebuilt here, the entry goes back to the gone node, so
+	// that the next beat (of any node) tries again.
+	giveBack := func(why error) {
+		n.cfg.Warnf("cluster: take over room %s: %v; left for the next beat", code, why)
+		old, _ := json.Marshal(c.e)
+		gctx, gcancel := n.request()
+		defer gcancel()
+		if _, err := n.dir.Update(gctx, code, old, rev); err != nil {
+			n.cfg.Warnf("cluster: take over room %s: give the entry back: %v", code, err)
+		}
+	}
+	// A timeout of its own: after a server is lost, the stream may need seconds to elect a
+	// leader, and the compare-and-set has used part of ctx's.
+	cctx, ccancel := n.request()
+	defer ccancel()
+	if err := n.catchUp(cctx); err != nil {
+		giveBack(err)
+		return
 	}
 	m, found, err := s.unfinished(code)
-	if err != nil || !found {
-		if err != nil {
-			n.cfg.Warnf("cluster: take over room %s: %v", code, err)
-		}
-		_ = n.dir.Delete(ctx, code, jetstream.LastRevision(rev))
+	if err != nil {
+		giveBack(err)
+		return
+	}
+	if !found {
+		_ = n.dir.Delete(cctx, code, jetstream.LastRevision(rev))
 		return
 	}
 	s.mu.Lock()

@@ -3,8 +3,12 @@ package cluster
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arcade/arcade/cluster/remote"
 	"github.com/arcade/arcade/rooms"
@@ -45,18 +49,19 @@ func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
 	c, ok := h.s.cache[norm]
 	alive := h.s.alive[c.e.Node]
 	h.s.mu.Unlock()
-	if !ok {
-		// The watcher may not have seen a room just opened on another node: ask.
-		ctx, cancel := h.s.n.request()
-		e, err := h.s.n.dir.Get(ctx, norm)
-		cancel()
+	if !ok || !alive {
+		// The watcher may not have seen a room just opened on another node, or taken over
+		// from one that is gone (its consumer may be on the server that went with it); the
+		// last beat may not have seen a node that has just started: ask.
+		e, err := h.s.n.lookup(norm)
 		if err != nil {
 			return h.local(code, by)
 		}
-		c, alive = cached{rev: e.Revision()}, true
+		c = cached{rev: e.Revision()}
 		if err := json.Unmarshal(e.Value(), &c.e); err != nil {
 			return h.local(code, by)
 		}
+		alive = h.s.n.beating(c.e.Node)
 	}
 	switch {
 	case c.e.Node == h.s.n.id:
@@ -98,3 +103,30 @@ func (h *Hub) List() []rooms.Summary {
 
 // Seek puts a player in this node's quick-match queue (rooms.Hub.Seek).
 func (h *Hub) Seek(s rooms.Seek) (*rooms.Ticket, error) { return h.s.hub.Seek(s) }
+
+// lookupRetry bounds how long a lookup of a code the directory does not show waits for it: a
+// read served by a replica of the bucket that has not caught up may miss a room opened a moment
+// ago on another node.
+const lookupRetry = 500 * time.Millisecond
+
+// lookup reads the room's directory entry.
+func (n *Node) lookup(code string) (jetstream.KeyValueEntry, error) {
+	ctx, cancel := n.request()
+	defer cancel()
+	deadline := time.Now().Add(lookupRetry)
+	for {
+		e, err := n.dir.Get(ctx, code)
+		if !errors.Is(err, jetstream.ErrKeyNotFound) || time.Now().After(deadline) {
+			return e, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// beating reports whether the node's beat is current, asking the bucket.
+func (n *Node) beating(node string) bool {
+	ctx, cancel := n.request()
+	defer cancel()
+	_, err := n.beats.Get(ctx, node)
+	return err == nil
+}

@@ -57,7 +57,9 @@ func (r *remoteRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
 		_ = ns.Unsubscribe()
 		return nil, fmt.Errorf("join room %s: %w", r.code, err)
 	}
-	msg, err := r.nc.Request(subject(r.code, "join"), body, r.opt.Timeout)
+	// The snapshots' subject is known to this node's server before the host is asked.
+	_ = r.nc.FlushTimeout(r.opt.Timeout)
+	msg, err := r.join(body)
 	if err == nil {
 		err = decodeReply(msg.Data)
 	} else {
@@ -78,6 +80,25 @@ func (r *remoteRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
 	}
 	go c.ping()
 	return c, nil
+}
+
+// joinRetry bounds how long a join waits for the room's host to be known to this node's NATS
+// server: a room opened on another node a moment ago may not be yet (servers learn of each
+// other's subscriptions asynchronously).
+const joinRetry = 2 * time.Second
+
+// join sends the join request, again while no node answers, for at most joinRetry.
+func (r *remoteRoom) join(body []byte) (*nats.Msg, error) {
+	deadline := time.Now().Add(joinRetry)
+	wait := 10 * time.Millisecond
+	for {
+		msg, err := r.nc.Request(subject(r.code, "join"), body, r.opt.Timeout)
+		if !errors.Is(err, nats.ErrNoResponders) || time.Now().Add(wait).After(deadline) {
+			return msg, err
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 200*time.Millisecond)
+	}
 }
 
 // requestError is the error of a request that got no reply: no node serves the room (then

@@ -397,3 +397,30 @@ func TestTooLarge(t *testing.T) {
 		t.Errorf("a short chat after: %v", err)
 	}
 }
+
+// TestJoinWaitsForTheHost: a join sent a moment before the room's host serves it (its
+// subscriptions not yet known to the joiner's server) goes through once it does.
+func TestJoinWaitsForTheHost(t *testing.T) {
+	c := &cluster{url: startNATS(t)}
+	c.hostNC, c.otherNC = connect(t, c.url), connect(t, c.url)
+	c.hub = rooms.NewHub(rooms.Config{Games: games.Rules(), BotDelay: -1, MoveLimit: -1, Logf: t.Logf})
+	t.Cleanup(func() { c.hub.Shutdown("test over") })
+	room, err := c.hub.Create("stonetowers", nil, 2, ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		h, err := remote.Serve(c.hostNC, room, opt)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		t.Cleanup(h.Close)
+	}()
+	sub, err := remote.Dial(c.otherNC, room.Code(), opt).Join(bob, false)
+	if err != nil {
+		t.Fatalf("join before the host served the room: %v", err)
+	}
+	sub.Leave()
+}
