@@ -388,8 +388,10 @@ func TestClusterTakeoverAfterKill(t *testing.T) {
 	bob.close()
 
 	// Another node takes the room over once node 1's beat has lapsed (TTL 5 s).
+	// The beat's TTL (5 s), a beat, and the leader elections of the stream and the buckets that
+	// had their leader on the killed server.
 	var taker int
-	eventually(t, 15*time.Second, func() string {
+	eventually(t, 20*time.Second-time.Since(killed), func() string {
 		for i := 1; i < 3; i++ {
 			if strings.Contains(c.nodes[i].logs.String(), "took over room "+code) {
 				taker = i
