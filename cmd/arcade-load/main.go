@@ -4,6 +4,8 @@
 //	go run ./cmd/arcade-load                         a small run: floor, idle lobby, play
 //	go run ./cmd/arcade-load --sessions 2000 --idle 1000 --duration 60s
 //	go run ./cmd/arcade-load --addr 127.0.0.1:2222 --phases play   against a running server
+//	go run ./cmd/arcade-load --addr A,B,C --server-pid P,Q,R --pairing cross --phases play
+//	                                                 the nodes of a cluster, players across them
 //	go run ./cmd/arcade-load --phases churn --churn-duration 2m     hostile clients come and go
 //
 // By default it builds the arcade (./cmd/arcade) and a bare wish + Bubble Tea server (the floor,
@@ -112,7 +114,8 @@ type options struct {
 	cpuProfile string
 	keepalive  time.Duration
 	timeline   bool
-	serverPID  int
+	serverPID  pidList // with --addr: the servers' process IDs, one per address
+	pairing    string  // with several --addr: "same" or "cross"
 	diskFloor  time.Duration
 	diskWatch  bool
 	gcWatch    bool
@@ -131,7 +134,7 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("arcade-load", flag.ContinueOnError)
 	fs.SetOutput(errOut)
-	fs.StringVar(&o.addr, "addr", "", "load the arcade already running at this loopback address instead of starting one")
+	fs.StringVar(&o.addr, "addr", "", "load the arcade already running at this loopback address instead of starting one; several addresses, comma separated, are the nodes of one cluster (--pairing, only --phases play)")
 	fs.IntVar(&o.sessions, "sessions", 200, "sessions in the play phase, two per room")
 	fs.IntVar(&o.idle, "idle", 200, "sessions in the idle phases (floor and lobby)")
 	fs.DurationVar(&o.interval, "interval", 2*time.Second, "each player makes a move this often")
@@ -159,7 +162,8 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs.IntVar(&o.probes, "probes", 40, "key presses timed in each idle phase")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the report")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the load tool's own CPU profile here")
-	fs.IntVar(&o.serverPID, "server-pid", 0, "with --addr: the server's process ID, to read its CPU and memory from /proc")
+	fs.Var(&o.serverPID, "server-pid", "with --addr: the server's process ID, to read its CPU and memory from /proc; with several addresses, one ID per address, comma separated (CPU and memory are summed)")
+	fs.StringVar(&o.pairing, "pairing", "same", "with several --addr: same (both players of a room on one node, the rooms spread round robin over the nodes) or cross (the creator on node i, the joiner on node i+1)")
 	fs.BoolVar(&o.timeline, "timeline", false, "log the move latency of every second of the play phase")
 	fs.DurationVar(&o.diskFloor, "disk-floor", 10*time.Second, "measure the disk floor (a bare group commit like the arcade's into bbolt, in the started arcade's data folder, at the play phase's rate of moves) for this long right before and right after the play phase; 0: not at all")
 	fs.BoolVar(&o.diskWatch, "disk-watch", false, "while the play phase is measured, flush a small write in the started arcade's data folder every 20 ms, and report the disk's stalls and the moves over 50 ms under way in one (adds 50 flushes a second to the disk)")
@@ -210,12 +214,58 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 			return o, fmt.Errorf("unknown phase %q: use floor, idle, play, churn", p)
 		}
 	}
-	if o.addr != "" {
-		if err := checkLoopback(o.addr); err != nil {
+	addrs := o.addrs()
+	for _, a := range addrs {
+		if err := checkLoopback(a); err != nil {
 			return o, err
 		}
 	}
+	switch {
+	case o.pairing != "same" && o.pairing != "cross":
+		return o, fmt.Errorf("--pairing %q: use same or cross", o.pairing)
+	case len(o.serverPID) > 0 && len(o.serverPID) != max(1, len(addrs)):
+		return o, fmt.Errorf("--server-pid: %d process IDs for %d addresses", len(o.serverPID), len(addrs))
+	case len(addrs) > 1 && (o.has("idle") || o.has("churn")):
+		return o, errors.New("several --addr: only the play phase (--phases play, or floor,play)")
+	case len(addrs) < 2 && o.pairing != "same":
+		return o, errors.New("--pairing cross needs several --addr")
+	}
 	return o, nil
+}
+
+// addrs returns the addresses of --addr, nil when the tool starts the arcade.
+func (o options) addrs() []string {
+	if o.addr == "" {
+		return nil
+	}
+	var out []string
+	for a := range strings.SplitSeq(o.addr, ",") {
+		out = append(out, strings.TrimSpace(a))
+	}
+	return out
+}
+
+// pidList is --server-pid: process IDs, comma separated.
+type pidList []int
+
+func (l *pidList) String() string {
+	var s []string
+	for _, p := range *l {
+		s = append(s, fmt.Sprint(p))
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *pidList) Set(v string) error {
+	*l = nil
+	for f := range strings.SplitSeq(v, ",") {
+		var p int
+		if _, err := fmt.Sscan(strings.TrimSpace(f), &p); err != nil || p <= 0 {
+			return fmt.Errorf("process ID %q", f)
+		}
+		*l = append(*l, p)
+	}
+	return nil
 }
 
 func (o options) has(phase string) bool {
@@ -398,7 +448,7 @@ func run(ctx context.Context, o options, logw io.Writer) (*results, error) {
 		}()
 		logf("arcade listening on %s (metrics %s)", arcade.addr, arcade.metrics)
 	} else if o.addr != "" {
-		arcade = &server{name: "arcade", addr: o.addr, pid: o.serverPID}
+		arcade = &server{name: "arcade", addr: o.addrs()[0], nodes: o.addrs(), pids: o.serverPID}
 	}
 	if o.has("idle") && arcade != nil {
 		res.Idle, err = idlePhase(ctx, o, arcade, logf, errs, "Welcome")
@@ -700,7 +750,7 @@ func playPhase(ctx context.Context, o options, srv *server, logf func(string, ..
 				if i >= len(rs) || ctx.Err() != nil {
 					return
 				}
-				r, err := setupRoom(ctx, dopts, i, game)
+				r, err := openRoom(ctx, srv.pair(dopts, i, o.pairing), [2]int{2 * i, 2*i + 1}, i, game)
 				if err != nil {
 					errs.add("setup", err)
 					continue

@@ -49,14 +49,9 @@ type room struct {
 	acks    *ackLog // when not nil, every acknowledged move is noted in it (the churn phase)
 }
 
-// setupRoom connects two clients, the first creating a room and the second joining it by its
-// code, and waits until both screens show the match's start.
-func setupRoom(ctx context.Context, o dialOpts, id int, game load.Driver) (*room, error) {
-	return openRoom(ctx, [2]dialOpts{o, o}, [2]int{2 * id, 2*id + 1}, id, game)
-}
-
-// openRoom is setupRoom with the two clients' ways of connecting and key numbers given: the
-// first creates the room, the second joins it. The room's moves are chosen from a source seeded
+// openRoom connects two clients, the first creating a room and the second joining it by its
+// code, each its own way (o, e.g. to different nodes) and with its own key (keys), and waits
+// until both screens show the match's start. The room's moves are chosen from a source seeded
 // with id.
 func openRoom(ctx context.Context, o [2]dialOpts, keys [2]int, id int, game load.Driver) (*room, error) {
 	r := &room{id: id, game: game, rng: rand.New(rand.NewPCG(uint64(id), 7))}

@@ -90,6 +90,8 @@ type server struct {
 	metrics string // http://ADDR of the metrics endpoint, if any
 	cmd     *exec.Cmd
 	pid     int
+	nodes   []string // with --addr, its addresses: several for the nodes of a cluster
+	pids    []int    // with --addr, the processes of those addresses (--server-pid)
 	logPath string
 	data    string    // the data folder of an arcade the tool started; empty otherwise
 	started time.Time // when the tool started it; zero for a server it was pointed at
@@ -204,10 +206,42 @@ func startServer(ctx context.Context, name, bin string, args, env []string, logP
 
 // sample reads the server process's figures.
 func (s *server) sample() (procSample, error) {
+	if len(s.pids) > 0 {
+		return sampleProcs(s.pids)
+	}
 	if s.pid == 0 {
 		return procSample{at: time.Now()}, errors.New("not started by this tool")
 	}
 	return sampleProc(s.pid)
+}
+
+// sampleProcs sums the figures of several processes (the nodes of a cluster).
+func sampleProcs(pids []int) (procSample, error) {
+	sum := procSample{at: time.Now()}
+	for _, pid := range pids {
+		p, err := sampleProc(pid)
+		if err != nil {
+			return sum, err
+		}
+		sum.cpu += p.cpu
+		sum.rss += p.rss
+		sum.threads += p.threads
+	}
+	return sum, nil
+}
+
+// pair returns how the two players of room i connect: to the server's address, or with several
+// nodes (--addr a,b,c) to node i mod n for both (pairing "same") or to node i mod n for the
+// creator and the next node for the joiner ("cross").
+func (s *server) pair(o dialOpts, i int, pairing string) [2]dialOpts {
+	p := [2]dialOpts{o, o}
+	if n := len(s.nodes); n > 1 {
+		p[0].addr, p[1].addr = s.nodes[i%n], s.nodes[i%n]
+		if pairing == "cross" {
+			p[1].addr = s.nodes[(i+1)%n]
+		}
+	}
+	return p
 }
 
 // stop asks the server to stop (SIGTERM), then kills it after 10 s.

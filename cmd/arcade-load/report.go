@@ -38,6 +38,9 @@ func (o options) summary() string {
 	}
 	if o.addr != "" {
 		s += " addr=" + o.addr
+		if len(o.addrs()) > 1 {
+			s += " pairing=" + o.pairing
+		}
 	}
 	if o.dataDir != "" {
 		s += " data-dir=" + o.dataDir
