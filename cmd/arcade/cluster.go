@@ -61,8 +61,10 @@ func joinCluster(ctx context.Context, cfg config, db *storage.DB, logger *log.Lo
 	var err error
 	c.nc, err = nats.Connect(strings.Join(urls, ","), nats.Name("arcade "+name), nats.MaxReconnects(-1),
 		nats.ReconnectWait(500*time.Millisecond),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-			logger.Warn("lost NATS: moves are refused until it is back", "err", err)
+		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+			if !nc.IsClosed() { // not the server's own stop
+				logger.Warn("lost NATS: moves are refused until it is back", "err", err)
+			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logger.Info("NATS is back", "server", nc.ConnectedUrl()) }))
 	if err != nil {
