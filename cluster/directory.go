@@ -181,6 +181,9 @@ func (s *served) beat() {
 	defer cancel()
 	info, _ := json.Marshal(map[string]any{"name": n.cfg.Name, "beat": time.Now().UTC()})
 	if _, err := n.beats.Put(ctx, n.id, info); err != nil {
+		if n.ctx.Err() != nil {
+			return // the node is closing
+		}
 		n.cfg.Warnf("cluster: beat: %v", err)
 		if !s.cutOff {
 			s.cutOff = true
@@ -201,6 +204,9 @@ func (s *served) sweep() {
 	ctx, cancel := n.request()
 	defer cancel()
 	s.sync(ctx)
+	if n.ctx.Err() != nil {
+		return // the node is closing: the other nodes take over what is left
+	}
 	keys, err := n.beats.Keys(ctx)
 	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
 		n.cfg.Warnf("cluster: nodes: %v", err)
@@ -273,6 +279,9 @@ func (s *served) sync(ctx context.Context) {
 			if isWrongSeq(err) {
 				n.lost(sum.Code) // another node took it over while this one was cut off
 				continue
+			}
+			if n.ctx.Err() != nil {
+				return // the node is closing
 			}
 			n.cfg.Warnf("cluster: directory entry of room %s: %v", sum.Code, err)
 			continue
