@@ -112,6 +112,13 @@ func TestRoomAcrossNodes(t *testing.T) {
 	}
 	snap := await(t, sa, "the match", playing(0))
 	await(t, sb, "the match on n2", playing(0))
+	// The front page counts the players of the other nodes (10 on n1, 20 on n2, 30 on n3).
+	eventually(t, "n3 counts the others' players", func() error {
+		if got := n3.ch.Elsewhere(); got != 30 {
+			return fmt.Errorf("n3.Elsewhere() = %d, want 10 + 20", got)
+		}
+		return nil
+	})
 	eventually(t, "n3 lists the room", func() error {
 		for _, s := range n3.ch.List() {
 			if s.Code == code {

@@ -47,16 +47,26 @@ type served struct {
 	restore func(record.Match) error
 	opt     remote.Options
 
+	online func() int
 	cutOff bool // the last beat failed (the beat's goroutine only)
 
 	mu    sync.Mutex
 	hosts map[string]*hosted // the rooms this node hosts, by code
 	cache map[string]cached  // the whole directory, by code
 	alive map[string]bool    // the nodes whose beat is current, as of the last sweep
+	// elsewhere counts the players connected to the other nodes, as of the last sweep.
+	elsewhere int
 	// seen holds the nodes this node has seen beat; missing, when it first found a room's node
 	// that it never saw beat without a beat.
 	seen    map[string]bool
 	missing map[string]time.Time
+}
+
+// beatInfo is a node's value in arcade_nodes.
+type beatInfo struct {
+	Name   string    `json:"name"`
+	Beat   time.Time `json:"beat"`
+	Online int       `json:"online"` // the players connected to the node
 }
 
 // What the players of a node's rooms are told when the node loses touch with the cluster, and
@@ -75,6 +85,9 @@ type ServeConfig struct {
 	Restore func(record.Match) error
 	// Remote sets the timeouts of the rooms served to other nodes and reached on them.
 	Remote remote.Options
+	// Online, when set, counts the players connected to this node, for the others' front pages
+	// (Hub.Elsewhere).
+	Online func() int
 }
 
 // ReserveCode is the rooms.Config.ReserveCode of the node's hub: a create-if-absent of the code
@@ -111,7 +124,7 @@ func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
 	if err := wire.Register(cfg.Hub.Games()); err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	s := &served{n: n, hub: cfg.Hub, restore: cfg.Restore, opt: cfg.Remote,
+	s := &served{n: n, hub: cfg.Hub, restore: cfg.Restore, opt: cfg.Remote, online: cfg.Online,
 		hosts: map[string]*hosted{}, cache: map[string]cached{}, alive: map[string]bool{},
 		seen: map[string]bool{}, missing: map[string]time.Time{}}
 	w, err := n.dir.WatchAll(n.ctx)
@@ -179,7 +192,11 @@ func (s *served) beat() {
 	n := s.n
 	ctx, cancel := n.request()
 	defer cancel()
-	info, _ := json.Marshal(map[string]any{"name": n.cfg.Name, "beat": time.Now().UTC()})
+	online := 0
+	if s.online != nil {
+		online = s.online()
+	}
+	info, _ := json.Marshal(beatInfo{Name: n.cfg.Name, Beat: time.Now().UTC(), Online: online})
 	if _, err := n.beats.Put(ctx, n.id, info); err != nil {
 		if n.ctx.Err() != nil {
 			return // the node is closing
@@ -213,12 +230,22 @@ func (s *served) sweep() {
 		return
 	}
 	alive := map[string]bool{}
+	elsewhere := 0
 	for _, k := range keys {
 		alive[k] = true
+		if k == n.id {
+			continue
+		}
+		if e, err := n.beats.Get(ctx, k); err == nil {
+			var b beatInfo
+			if json.Unmarshal(e.Value(), &b) == nil {
+				elsewhere += b.Online
+			}
+		}
 	}
 	now := time.Now()
 	s.mu.Lock()
-	s.alive = alive
+	s.alive, s.elsewhere = alive, elsewhere
 	for node := range alive {
 		s.seen[node] = true
 	}

@@ -188,9 +188,9 @@ func newCluster(t *testing.T, partitionable bool) *tcluster {
 			ReserveCode: n.node.ReserveCode, Recorder: testRecorder{n.node.Store()},
 			NewSeed: func(string, int) uint64 { return testSeed }, Logf: n.logf})
 		t.Cleanup(func() { n.hub.Shutdown("test over") }) // runs before the node's Close
-		hub := n.hub
+		hub, online := n.hub, 10*(n.i)                    // node i says 10 i players are connected to it
 		var err error
-		n.ch, err = n.node.Serve(ServeConfig{Hub: n.hub,
+		n.ch, err = n.node.Serve(ServeConfig{Hub: n.hub, Online: func() int { return online },
 			Restore: func(m record.Match) error { return resumeMatch(hub, m) },
 			Remote:  remote.Options{Timeout: 2 * time.Second, PingTimeout: time.Second}})
 		if err != nil {

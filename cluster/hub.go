@@ -101,6 +101,14 @@ func (h *Hub) List() []rooms.Summary {
 	return out
 }
 
+// Elsewhere returns how many players are connected to the other nodes, as their last beats
+// said (a second or two old): the front page counts the whole cluster's players.
+func (h *Hub) Elsewhere() int {
+	h.s.mu.Lock()
+	defer h.s.mu.Unlock()
+	return h.s.elsewhere
+}
+
 // Seek puts a player in this node's quick-match queue (rooms.Hub.Seek).
 func (h *Hub) Seek(s rooms.Seek) (*rooms.Ticket, error) { return h.s.hub.Seek(s) }
 

@@ -339,8 +339,12 @@ func (s *Server) setBell(sess ssh.Session, on bool) int {
 // online returns how many interactive sessions run now: the players online, for the lobby.
 func (s *Server) online() int {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.programs)
+	n := len(s.programs)
+	s.mu.Unlock()
+	if e, ok := s.hub.(interface{ Elsewhere() int }); ok {
+		n += e.Elsewhere() // a cluster's other nodes
+	}
+	return n
 }
 
 // resumeOnSuspend is the filter of wish's bubbletea.MakeOptions, which a later tea.WithFilter

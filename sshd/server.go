@@ -126,7 +126,9 @@ func (c *Config) defaults() {
 }
 
 // Hub is what the SSH layer needs of the rooms: the catalogue and the open rooms, and what the
-// sessions need besides: session.Local of a *rooms.Hub, or a cluster's hub (package cluster).
+// sessions need besides: session.Local of a *rooms.Hub, or a cluster's hub (package cluster). A
+// hub with a method Elsewhere() int counts players connected elsewhere (a cluster's other nodes),
+// and the lobby's front page adds them to this server's.
 type Hub interface {
 	session.Hub
 	List() []rooms.Summary

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"charm.land/log/v2"
@@ -100,12 +101,19 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	}
 	hub := rooms.NewHub(hubCfg)
 	var sessionHub sshd.Hub = session.Local(hub)
+	var srvRef atomic.Pointer[sshd.Server]  // the SSH server, once made: its sessions for the beats
 	caughtUp := func() error { return nil } // what a backup waits for
 	if cn != nil {
 		// A node resumes nothing by itself: the rooms of a node that stopped are taken over by
 		// the cluster's nodes, this one included, when its beat has lapsed.
 		restore := func(m record.Match) error { return resumeMatch(hub, m) }
-		if sessionHub, err = cn.node.Serve(cluster.ServeConfig{Hub: hub, Restore: restore}); err != nil {
+		online := func() int {
+			if s := srvRef.Load(); s != nil {
+				return s.Sessions()
+			}
+			return 0
+		}
+		if sessionHub, err = cn.node.Serve(cluster.ServeConfig{Hub: hub, Restore: restore, Online: online}); err != nil {
 			return err
 		}
 		caughtUp = func() error {
@@ -155,6 +163,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	if err != nil {
 		return err
 	}
+	srvRef.Store(srv)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
