@@ -32,7 +32,8 @@ var layers = map[string][]string{
 	"games/gametest": {"rooms", "rules"},
 	"sshd":           {"session", "rooms", "rules", "record", "sanitize", "teaframe"},
 	"cluster":        {"cluster/remote", "cluster/wire", "session", "rooms", "rules", "record", "rating", "sanitize", "storage"},
-	"cmd/arcade":     {"cluster", "cluster/natsd", "games", "sshd", "session", "rooms", "rules", "record", "rating", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
+	"matchlog":       {"rooms", "rules", "record", "rating", "storage"},
+	"cmd/arcade":     {"matchlog", "cluster", "cluster/natsd", "games", "sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
 	// Leaves used by the upper layers: a Bubble Tea renderer, and Prometheus metrics.
 	"teaframe": {},
 	"metrics":  {},

@@ -21,7 +21,7 @@ import (
 	"github.com/arcade/arcade/cluster/natsd"
 	"github.com/arcade/arcade/cluster/remote"
 	"github.com/arcade/arcade/games"
-	"github.com/arcade/arcade/rating"
+	"github.com/arcade/arcade/matchlog"
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
@@ -185,13 +185,13 @@ func newCluster(t *testing.T, partitionable bool) *tcluster {
 	}
 	for _, n := range c.nodes {
 		n.hub = rooms.NewHub(rooms.Config{Games: games.Rules(), BotDelay: -1, MoveLimit: -1,
-			ReserveCode: n.node.ReserveCode, Recorder: testRecorder{n.node.Store()},
+			ReserveCode: n.node.ReserveCode, Recorder: matchlog.Recorder{Log: n.node.Store()},
 			NewSeed: func(string, int) uint64 { return testSeed }, Logf: n.logf})
 		t.Cleanup(func() { n.hub.Shutdown("test over") }) // runs before the node's Close
 		hub, online := n.hub, 10*(n.i)                    // node i says 10 i players are connected to it
 		var err error
 		n.ch, err = n.node.Serve(ServeConfig{Hub: n.hub, Online: func() int { return online },
-			Restore: func(m record.Match) error { return resumeMatch(hub, m) },
+			Restore: func(m record.Match) error { return matchlog.Resume(hub, m) },
 			Remote:  remote.Options{Timeout: 2 * time.Second, PingTimeout: time.Second}})
 		if err != nil {
 			t.Fatalf("Serve n%d: %v", n.i, err)
@@ -327,85 +327,6 @@ func (p *proxy) heal() {
 	p.mu.Lock()
 	p.cutOf = false
 	p.mu.Unlock()
-}
-
-// testRecorder is cmd/arcade's recorder over a node's Store.
-type testRecorder struct{ db *Store }
-
-func (rc testRecorder) Record(code string, e rooms.Event) error {
-	switch e.Kind {
-	case rooms.EventStart:
-		_, err := rc.db.StartMatch(record.Match{Code: code, Game: e.GameID, Options: e.Options,
-			Seed: e.Seed, Seats: seatsOf(e.Seats), Started: time.Now().UTC()})
-		return err
-	case rooms.EventMove:
-		return rc.db.AppendMove(code, e.Ply, record.Move{Seat: e.Seat, Move: e.Move, At: time.Now().UTC()})
-	case rooms.EventTakeover:
-		return rc.db.SetSeats(code, seatsOf(e.Seats))
-	case rooms.EventEnd:
-		return rc.db.EndMatch(code, e.Outcome, e.Unrated)
-	case rooms.EventTakeback:
-		return rc.db.TakeBack(code, e.Ply)
-	}
-	return nil
-}
-
-func (rc testRecorder) RecordEnd(code string, e rooms.Event) (rooms.EndResult, error) {
-	id, _ := rc.db.ActiveMatch(code)
-	ids := make([]string, len(e.Seats))
-	for i, s := range e.Seats {
-		if s.Bot == "" && !s.Guest {
-			ids[i] = s.PlayerID
-		}
-	}
-	before, errBefore := rc.db.Ratings(e.GameID, ids)
-	if err := rc.Record(code, e); err != nil {
-		return rooms.EndResult{}, err
-	}
-	res := rooms.EndResult{MatchID: id}
-	after, errAfter := rc.db.Ratings(e.GameID, ids)
-	if errBefore != nil || errAfter != nil {
-		return res, nil
-	}
-	res.Ratings = make([]rooms.RatingChange, len(ids))
-	for i := range ids {
-		b, a := before[i], after[i]
-		res.Ratings[i] = rooms.RatingChange{Rated: ids[i] != "" && a != b, Before: b.R, After: a.R}
-	}
-	return res, nil
-}
-
-var _ interface {
-	Ratings(string, []string) ([]rating.Rating, error)
-} = (*Store)(nil)
-
-func seatsOf(infos []rooms.SeatInfo) []record.Seat {
-	out := make([]record.Seat, len(infos))
-	for i, s := range infos {
-		out[i] = record.Seat{PlayerID: s.PlayerID, Name: s.Name, Bot: s.Bot, Guest: s.Guest}
-		if s.Bot != "" {
-			out[i].PlayerID = ""
-		}
-	}
-	return out
-}
-
-// resumeMatch is cmd/arcade's: a room for the unfinished match m under its code.
-func resumeMatch(hub *rooms.Hub, m record.Match) error {
-	seats := make([]rooms.SeatInfo, len(m.Seats))
-	for i, s := range m.Seats {
-		seats[i] = rooms.SeatInfo{PlayerID: s.PlayerID, Name: s.Name, Bot: s.Bot, Guest: s.Guest}
-	}
-	moves := make([]rooms.MoveRecord, len(m.Moves))
-	for i, mv := range m.Moves {
-		moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move, At: mv.At}
-		if int(mv.Seat) >= 0 && int(mv.Seat) < len(m.Seats) {
-			moves[i].Name = m.Seats[mv.Seat].Name
-		}
-	}
-	_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
-		Seed: m.Seed, Seats: seats, Moves: moves, Started: m.Started})
-	return err
 }
 
 // await reads s's snapshots until one satisfies ok.

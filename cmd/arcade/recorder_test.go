@@ -2,35 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"path/filepath"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/arcade/arcade/games"
+	"github.com/arcade/arcade/matchlog"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
 	"github.com/arcade/arcade/storage"
 )
-
-// TestStorageDown: a failed store's errors reach the rooms as ErrStorageDown, with the cause;
-// other errors as they are.
-func TestStorageDown(t *testing.T) {
-	failed := fmt.Errorf("append move: %w: fdatasync: input/output error", storage.ErrFailed)
-	if err := storageDown(failed); !errors.Is(err, rooms.ErrStorageDown) || !errors.Is(err, storage.ErrFailed) {
-		t.Errorf("failed store: %v", err)
-	}
-	other := errors.New("no such match")
-	if err := storageDown(other); err != other {
-		t.Errorf("other error: %v", err)
-	}
-	if err := storageDown(nil); err != nil {
-		t.Errorf("nil: %v", err)
-	}
-}
 
 // TestRestartKeepsLastPlayed: the last move of a rated match is on disk but the server stops
 // before the end is recorded; at the next start the restored room records the end. The match's
@@ -45,7 +28,7 @@ func TestRestartKeepsLastPlayed(t *testing.T) {
 		return db
 	}
 	db := open()
-	rc := recorder{db}
+	rc := matchlog.Recorder{Log: db}
 	const code = "K7QXM"
 	g, opts, seed := stonetowers.Game, rules.Options{"size": "8", "turns": "10"}, uint64(7)
 	seats := []rooms.SeatInfo{{PlayerID: "SHA256:alice", Name: "alice"}, {PlayerID: "SHA256:bob", Name: "bob"}}
@@ -78,7 +61,7 @@ func TestRestartKeepsLastPlayed(t *testing.T) {
 	restart := time.Now().UTC()
 	db = open()
 	defer db.Close()
-	hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: recorder{db}, SeatGrace: -1, BotDelay: -1, Logf: t.Logf})
+	hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: matchlog.Recorder{Log: db}, SeatGrace: -1, BotDelay: -1, Logf: t.Logf})
 	defer hub.Shutdown("test over")
 	if n, err := resume(db, hub, t.Logf, t.Logf); err != nil || n != 1 {
 		t.Fatalf("resume = %d, %v; want the one match", n, err)
@@ -117,7 +100,7 @@ func TestRecordEndSaysWhatItDid(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rc := recorder{db}
+	rc := matchlog.Recorder{Log: db}
 	play := func(code string, seats []rooms.SeatInfo, unrated bool) rooms.EndResult {
 		t.Helper()
 		base := rooms.Event{GameID: "stonetowers", Match: 1, Options: rules.Options{"size": "8", "turns": "10"}, Seed: 1, Seats: seats}
@@ -169,7 +152,7 @@ func TestTimeoutRecordedAndReplayed(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: recorder{db}, SeatGrace: -1, BotDelay: -1, Logf: t.Logf})
+		hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: matchlog.Recorder{Log: db}, SeatGrace: -1, BotDelay: -1, Logf: t.Logf})
 		defer hub.Shutdown("test over")
 		alice, bob := rooms.Player{ID: "SHA256:alice", Name: "alice"}, rooms.Player{ID: "SHA256:bob", Name: "bob"}
 		room, err := hub.Create("stonetowers", rules.Options{"size": "8", "turns": "10", rooms.ClockOption: "1m"}, 2, alice)

@@ -16,6 +16,7 @@ import (
 	"github.com/arcade/arcade/cluster"
 	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/hostkeys"
+	"github.com/arcade/arcade/matchlog"
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
@@ -61,7 +62,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	// The store: the database, or in a cluster the node's store, which writes to the cluster's
 	// stream and reads from db, the node's replica of it.
 	var store interface {
-		matchLog
+		matchlog.Log
 		sshd.Names
 		sshd.Prefs
 		session.Records
@@ -75,7 +76,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		store = cn.node.Store()
 	}
 	logf := func(format string, args ...any) { logger.Infof(format, args...) }
-	var rec rooms.Recorder = recorder{store}
+	var rec rooms.Recorder = matchlog.Recorder{Log: store}
 	var mx *serverMetrics // --metrics: figures observed from outside the hub and the SSH server
 	if cfg.metrics != "" {
 		mx = newServerMetrics()
@@ -106,7 +107,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	if cn != nil {
 		// A node resumes nothing by itself: the rooms of a node that stopped are taken over by
 		// the cluster's nodes, this one included, when its beat has lapsed.
-		restore := func(m record.Match) error { return resumeMatch(hub, m) }
+		restore := func(m record.Match) error { return matchlog.Resume(hub, m) }
 		online := func() int {
 			if s := srvRef.Load(); s != nil {
 				return s.Sessions()
