@@ -138,7 +138,7 @@ func checkTarget(dataDir, file string) error {
 		if os.SameFile(info, data) {
 			return refuse()
 		}
-		if db, err := os.Stat(filepath.Join(dataDir, dbFile)); err == nil && os.SameFile(info, db) {
+		if db, err := os.Stat(databaseIn(dataDir)); err == nil && os.SameFile(info, db) {
 			return refuse()
 		}
 	}
@@ -202,7 +202,7 @@ func copyDatabase(dataDir string, w, logOut io.Writer) (int64, string, error) {
 		n, err := copySized(w, bufio.NewReader(conn))
 		return n, "from the running server", err
 	}
-	db, err := storage.Open(filepath.Join(dataDir, dbFile), storage.Options{LockTimeout: 2 * time.Second,
+	db, err := storage.Open(databaseIn(dataDir), storage.Options{LockTimeout: 2 * time.Second,
 		Logger: slog.New(slog.NewTextHandler(logOut, nil))})
 	if err != nil {
 		return 0, "", err

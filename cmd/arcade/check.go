@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -46,7 +45,7 @@ func runCheck(args []string, getenv func(string) string, out, errOut io.Writer) 
 		fs.Usage()
 		return checkFailed, fmt.Errorf("%w: check takes one file at most", errCheckFailed)
 	}
-	path := filepath.Join(*data, dbFile)
+	path := databaseIn(*data)
 	if len(files) == 1 {
 		path = files[0]
 	}

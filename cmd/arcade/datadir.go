@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // errDataFolderOpen is returned (wrapped) by openDataFolder for a folder that group or others
@@ -27,4 +28,21 @@ func openDataFolder(dir string) error {
 		return fmt.Errorf("%w: %s has mode %#o; run: chmod go-w %s", errDataFolderOpen, dir, perm, dir)
 	}
 	return nil
+}
+
+// databaseIn returns the database of the data folder dir for backup and check: arcade.db, or a
+// cluster node's replica.db when the folder has that and no arcade.db.
+func databaseIn(dir string) string {
+	single := filepath.Join(dir, dbFile)
+	if _, err := os.Stat(single); err != nil {
+		if replica := filepath.Join(dir, replicaFile); fileExists(replica) {
+			return replica
+		}
+	}
+	return single
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

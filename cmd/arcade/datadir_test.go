@@ -61,3 +61,24 @@ func TestDataFolderCreated(t *testing.T) {
 	}
 	serverOn(t, data)()
 }
+
+// TestDatabaseIn: backup and check find a cluster node's replica.db in a folder without an
+// arcade.db, and arcade.db otherwise.
+func TestDatabaseIn(t *testing.T) {
+	dir := t.TempDir()
+	if got := databaseIn(dir); got != filepath.Join(dir, dbFile) {
+		t.Errorf("empty folder: %s", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, replicaFile), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := databaseIn(dir); got != filepath.Join(dir, replicaFile) {
+		t.Errorf("a node's folder: %s", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, dbFile), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := databaseIn(dir); got != filepath.Join(dir, dbFile) {
+		t.Errorf("both: %s", got)
+	}
+}
