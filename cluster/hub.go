@@ -69,7 +69,19 @@ func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
 	case !alive:
 		return nil, fmt.Errorf("room %s is moving to another server; try again in a few seconds", norm)
 	}
-	return remote.Dial(h.s.n.nc, norm, h.s.opt), nil
+	return movingRoom{remote.Dial(h.s.n.nc, norm, h.s.opt)}, nil
+}
+
+// movingRoom is a room on another node that the directory lists: when no node answers for it,
+// its node has just gone, and the room will be taken over.
+type movingRoom struct{ session.Room }
+
+func (r movingRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
+	s, err := r.Room.Join(p, watch)
+	if errors.Is(err, rooms.ErrNoRoom) {
+		return nil, fmt.Errorf("room %s is moving to another server; try again in a few seconds", r.Code())
+	}
+	return s, err
 }
 
 func (h *Hub) local(code string, by rooms.Player) (session.Room, error) {

@@ -101,7 +101,8 @@ func (s *Store) Claim(id, name string) error {
 	ctx, cancel := s.n.request()
 	defer cancel()
 	key := strings.ToLower(name)
-	if _, err := s.n.names.Create(ctx, key, []byte(id)); err != nil {
+	_, err := retry(ctx, func(ctx context.Context) (uint64, error) { return s.n.names.Create(ctx, key, []byte(id)) })
+	if err != nil {
 		if !errors.Is(err, jetstream.ErrKeyExists) {
 			return fmt.Errorf("claim %q: %w", name, err)
 		}
@@ -120,7 +121,7 @@ func (s *Store) Claim(id, name string) error {
 // replica of the bucket that has not caught up yet may not see it for a moment.
 func (s *Store) owner(ctx context.Context, key string) (string, error) {
 	for {
-		e, err := s.n.names.Get(ctx, key)
+		e, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return s.n.names.Get(ctx, key) })
 		if err == nil {
 			return string(e.Value()), nil
 		}
@@ -143,7 +144,9 @@ func (s *Store) publishPlayers(c storage.Change) error {
 	}
 	ctx, cancel := s.n.request()
 	defer cancel()
-	ack, err := s.n.js.Publish(ctx, subjectPlayers, data)
+	ack, err := retry(ctx, func(ctx context.Context) (*jetstream.PubAck, error) {
+		return s.n.js.Publish(ctx, subjectPlayers, data)
+	})
 	if err != nil {
 		return fmt.Errorf("store %s: %w", c.Kind, err)
 	}
@@ -225,7 +228,7 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	ctx, cancel := s.n.request()
 	defer cancel()
 	if !lg.known || lg.doubt {
-		last, err := s.lastOf(ctx, code)
+		last, err := retry(ctx, func(ctx context.Context) (uint64, error) { return s.lastOf(ctx, code) })
 		if err != nil {
 			return 0, fmt.Errorf("store %s of room %s: %w", c.Kind, code, err)
 		}
@@ -239,9 +242,13 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 		}
 		lg.last, lg.known, lg.doubt = last, true, false
 	}
-	ack, err := s.n.js.Publish(ctx, subjectRoomLog+code, data,
-		jetstream.WithExpectLastSequencePerSubject(lg.last),
-		jetstream.WithMsgID(fmt.Sprintf("%s-%d-%s", code, lg.last, s.n.id)))
+	// Tried again while JetStream cannot answer (a leader being elected after a server was
+	// lost): the message ID makes a repeat of a stored change a duplicate.
+	ack, err := retry(ctx, func(ctx context.Context) (*jetstream.PubAck, error) {
+		return s.n.js.Publish(ctx, subjectRoomLog+code, data,
+			jetstream.WithExpectLastSequencePerSubject(lg.last),
+			jetstream.WithMsgID(fmt.Sprintf("%s-%d-%s", code, lg.last, s.n.id)))
+	})
 	if err != nil {
 		if isWrongSeq(err) {
 			s.n.lost(code)
