@@ -27,10 +27,11 @@ import (
 	"github.com/arcade/arcade/rules/stonetowers"
 )
 
-// clusterProc is one node of a test cluster: a process of the built binary with NATS embedded.
+// clusterProc is one node of a test cluster: a process of the built binary, with NATS embedded
+// or not.
 type clusterProc struct {
 	name string
-	nats string // the embedded NATS server's client URL
+	nats string // the embedded NATS server's client URL; "" for a node without one
 	data string
 	cmd  *exec.Cmd
 	addr net.Addr
@@ -64,17 +65,16 @@ func freePorts(t *testing.T, n int) []int {
 }
 
 // startCluster starts n arcade processes, each with an embedded NATS server (routes to the
-// others), its own data folder and node name nK, and waits until every one accepts SSH.
-func startCluster(t *testing.T, n int) *testCluster {
+// others), its own data folder and node name nK, and waits until every one accepts SSH. Then it
+// starts one node more for each of others, without a NATS server of its own: others[j] returns
+// that node's NATS flags (--nats URL and the like), given the cluster of the nodes started so far,
+// and it is started once they accept SSH, as a node joining a running cluster is.
+func startCluster(t *testing.T, n int, others ...func(*testCluster) []string) *testCluster {
 	t.Helper()
 	c := &testCluster{bin: binary(t)}
 	ports := freePorts(t, 2*n)
 	route := func(i int) string { return "127.0.0.1:" + strconv.Itoa(ports[n+i]) }
-	type started struct {
-		i    int
-		addr net.Addr
-	}
-	ready := make(chan started, n)
+	ready := make(chan startedNode, n)
 	for i := range n {
 		var routes []string
 		for j := range n {
@@ -82,44 +82,70 @@ func startCluster(t *testing.T, n int) *testCluster {
 				routes = append(routes, route(j))
 			}
 		}
-		p := &clusterProc{name: "n" + strconv.Itoa(i+1), data: t.TempDir(), logs: &syncBuffer{},
-			nats: "nats://127.0.0.1:" + strconv.Itoa(ports[i])}
-		p.cmd = exec.Command(c.bin, "--addr", "127.0.0.1:0", "--data", p.data, "--log-level", "info",
-			"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000",
+		c.launch(t, "nats://127.0.0.1:"+strconv.Itoa(ports[i]), ready,
 			"--nats-embed", "--nats-listen", "127.0.0.1:"+strconv.Itoa(ports[i]),
-			"--nats-cluster", route(i), "--nats-routes", strings.Join(routes, ","), "--node", p.name)
-		p.cmd.Stderr = p.logs
-		out, err := p.cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if !p.dead {
-				_ = p.cmd.Process.Signal(syscall.SIGKILL)
-				_ = p.cmd.Wait()
-			}
-		})
-		c.nodes = append(c.nodes, p)
-		go func() {
-			lines := bufio.NewScanner(out)
-			for lines.Scan() {
-				if m := listening.FindStringSubmatch(lines.Text()); m != nil {
-					addr, err := net.ResolveTCPAddr("tcp", m[1])
-					if err == nil {
-						ready <- started{i, addr}
-					}
-					for lines.Scan() {
-					}
-					return
-				}
-			}
-		}()
+			"--nats-cluster", route(i), "--nats-routes", strings.Join(routes, ","))
 	}
+	c.awaitSSH(t, ready, n)
+	for _, flags := range others {
+		c.launch(t, "", ready, flags(c)...)
+		c.awaitSSH(t, ready, 1)
+	}
+	return c
+}
+
+// startedNode is a node that accepts SSH at addr.
+type startedNode struct {
+	i    int
+	addr net.Addr
+}
+
+// launch starts the next node, nK, with the cluster's common flags and natsFlags; natsURL is its
+// embedded NATS server's client URL, if it has one. The node's address is sent on ready once it
+// accepts SSH.
+func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedNode, natsFlags ...string) {
+	t.Helper()
+	i := len(c.nodes)
+	p := &clusterProc{name: "n" + strconv.Itoa(i+1), data: t.TempDir(), logs: &syncBuffer{}, nats: natsURL}
+	args := append([]string{"--addr", "127.0.0.1:0", "--data", p.data, "--log-level", "info",
+		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000", "--node", p.name}, natsFlags...)
+	p.cmd = exec.Command(c.bin, args...)
+	p.cmd.Stderr = p.logs
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if !p.dead {
+			_ = p.cmd.Process.Signal(syscall.SIGKILL)
+			_ = p.cmd.Wait()
+		}
+	})
+	c.nodes = append(c.nodes, p)
+	go func() {
+		lines := bufio.NewScanner(out)
+		for lines.Scan() {
+			if m := listening.FindStringSubmatch(lines.Text()); m != nil {
+				addr, err := net.ResolveTCPAddr("tcp", m[1])
+				if err == nil {
+					ready <- startedNode{i, addr}
+				}
+				for lines.Scan() {
+				}
+				return
+			}
+		}
+	}()
+}
+
+// awaitSSH waits until k more of the nodes launched accept SSH.
+func (c *testCluster) awaitSSH(t *testing.T, ready <-chan startedNode, k int) {
+	t.Helper()
 	deadline := time.After(60 * time.Second)
-	for range n {
+	for range k {
 		select {
 		case s := <-ready:
 			c.nodes[s.i].addr = s.addr
@@ -132,7 +158,6 @@ func startCluster(t *testing.T, n int) *testCluster {
 			t.Fatal("the cluster did not start within 60 s")
 		}
 	}
-	return c
 }
 
 // addr returns node i's SSH address.
@@ -157,7 +182,7 @@ func (c *testCluster) dumpLogs(t *testing.T) {
 				t.Logf("log of node %s:\n%s", p.name, p.logs)
 			}
 			for _, p := range c.nodes {
-				if !p.dead {
+				if !p.dead && p.nats != "" {
 					t.Logf("the room directory as node %s's NATS server has it:\n%s", p.name, directory(p.nats))
 					break
 				}

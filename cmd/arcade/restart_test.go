@@ -67,10 +67,7 @@ func runPlain(t *testing.T, addr net.Addr, key ssh.Signer, cmd string) (string, 
 func playMoves(t *testing.T, state rules.Engine, n int, players []*player, watchers ...*player) rules.Engine {
 	t.Helper()
 	for i := 0; (n < 0 || i < n) && !state.Outcome().Over; i++ {
-		seat := state.ToMove()[0]
-		before := state.View(rules.Spectator).(stonetowers.View)
-		ply := 2*before.Turns - before.TurnsLeft[0] - before.TurnsLeft[1]
-		move := stonetowers.Greedy{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(3, uint64(ply))))
+		seat, move := greedyMove(t, state)
 		var err error
 		if state, err = state.Apply(seat, move); err != nil {
 			t.Fatalf("engine refused %q: %v", move, err)
@@ -86,6 +83,15 @@ func playMoves(t *testing.T, state rules.Engine, n int, players []*player, watch
 		}
 	}
 	return state
+}
+
+// greedyMove returns the seat to move in a Stone Towers state and the move playMoves plays there.
+func greedyMove(t *testing.T, state rules.Engine) (rules.Seat, string) {
+	t.Helper()
+	seat := state.ToMove()[0]
+	before := state.View(rules.Spectator).(stonetowers.View)
+	ply := 2*before.Turns - before.TurnsLeft[0] - before.TurnsLeft[1]
+	return seat, stonetowers.Greedy{}.Move(context.Background(), state, seat, rand.New(rand.NewPCG(3, uint64(ply))))
 }
 
 var matchID = regexp.MustCompile(`\b([2-9a-z]{11})\b`)

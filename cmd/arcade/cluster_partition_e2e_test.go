@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+// natsProxy forwards TCP connections of NATS clients to a NATS server; cut closes them all and
+// refuses new ones until heal (cluster/harness_test.go's proxy, which a test of this package
+// cannot import). It also hides the other servers of the NATS cluster from the client: it drops
+// connect_urls from the server's INFO, or a client cut from its server would reconnect to one of
+// the others at once, which a node cut off from the network could not.
+type natsProxy struct {
+	ln     net.Listener
+	target string
+
+	mu    sync.Mutex
+	cutOf bool
+	conns map[net.Conn]bool
+}
+
+func newNATSProxy(t *testing.T, target string) *natsProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &natsProxy{ln: ln, target: target, conns: map[net.Conn]bool{}}
+	t.Cleanup(func() { ln.Close(); p.cut() })
+	go p.accept()
+	return p
+}
+
+func (p *natsProxy) addr() string { return p.ln.Addr().String() }
+
+func (p *natsProxy) accept() {
+	for {
+		in, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		refused := p.cutOf
+		p.mu.Unlock()
+		if refused {
+			in.Close()
+			continue
+		}
+		out, err := net.Dial("tcp", p.target)
+		if err != nil {
+			in.Close()
+			continue
+		}
+		p.mu.Lock()
+		if p.cutOf {
+			p.mu.Unlock()
+			in.Close()
+			out.Close()
+			continue
+		}
+		p.conns[in], p.conns[out] = true, true
+		p.mu.Unlock()
+		go func() {
+			_, _ = io.Copy(out, in)
+			out.Close()
+			in.Close()
+		}()
+		go func() {
+			_ = copyHidingServers(in, out)
+			in.Close()
+			out.Close()
+		}()
+	}
+}
+
+// copyHidingServers copies what a NATS server sends its client, src, to dst, with the
+// connect_urls and ws_connect_urls of every INFO left out. The payloads of MSG and HMSG are
+// copied as they are.
+func copyHidingServers(dst io.Writer, src io.Reader) error {
+	r := bufio.NewReader(src)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return err
+		}
+		op, args, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(" "))
+		switch string(bytes.ToUpper(op)) {
+		case "INFO":
+			var info map[string]json.RawMessage
+			if err := json.Unmarshal(args, &info); err != nil {
+				return err
+			}
+			delete(info, "connect_urls")
+			delete(info, "ws_connect_urls")
+			b, err := json.Marshal(info)
+			if err != nil {
+				return err
+			}
+			line = append(append([]byte("INFO "), b...), "\r\n"...)
+			if _, err := dst.Write(line); err != nil {
+				return err
+			}
+		case "MSG", "HMSG": // the last argument is the size of what follows, before its \r\n
+			fields := bytes.Fields(args)
+			if len(fields) == 0 {
+				return io.ErrUnexpectedEOF
+			}
+			size, err := strconv.Atoi(string(fields[len(fields)-1]))
+			if err != nil {
+				return err
+			}
+			if _, err := dst.Write(line); err != nil {
+				return err
+			}
+			if _, err := io.CopyN(dst, r, int64(size)+2); err != nil {
+				return err
+			}
+		default:
+			if _, err := dst.Write(line); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (p *natsProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cutOf = true
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+func (p *natsProxy) heal() {
+	p.mu.Lock()
+	p.cutOf = false
+	p.mu.Unlock()
+}
+
+// TestClusterPartition: nodes 1 and 2 embed NATS; node 3 runs none and reaches node 1's through
+// a proxy. Alice creates a Stone Towers room on node 3, bob joins it from node 1, and they play
+// a few moves. The proxy is cut: alice's chat says node 3 lost touch with the arcade, her move is
+// refused and never reaches bob; bob's session says the room's server stopped. Node 1 or 2 takes
+// the room over, and bob, joining again through node 1, finds the acknowledged moves and alice
+// to move. The proxy heals: node 3 closes its copy (the room moved to another server), alice
+// joins again through node 3, now remote to the room's new host, and they finish the match; the
+// three nodes' leaderboards are the same.
+func TestClusterPartition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	began := time.Now()
+	var px *natsProxy
+	c := startCluster(t, 2, func(c *testCluster) []string {
+		px = newNATSProxy(t, strings.TrimPrefix(c.nodes[0].nats, "nats://"))
+		return []string{"--nats", "nats://" + px.addr(), "--nats-replicas", "2"}
+	})
+	c.dumpLogs(t)
+	t.Logf("the cluster started in %v", time.Since(began).Round(100*time.Millisecond))
+	aliceKey, bobKey := newKey(t), newKey(t)
+	alice := connect(t, c.addr(2), "alice", aliceKey, "new stonetowers size=8 turns=10")
+	code := roomCode(t, alice.waitFor("Waiting for players"))
+	bob := rejoin(t, c.addr(0), "bob", bobKey, "join "+code, "you: bob (Blue)")
+	alice.waitFor("playing", "you: alice (Red)")
+
+	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []*player{alice, bob}
+	state = playMoves(t, state, 4, players)
+	for state.ToMove()[0] != 0 {
+		state = playMoves(t, state, 1, players)
+	}
+	acked := turnsLeft(state)
+	board := stoneBoard(bob.screen())
+	seat, move := greedyMove(t, state)
+	if seat != 0 {
+		t.Fatalf("seat %d to move, want alice's", seat)
+	}
+	after, err := state.Apply(seat, move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := turnsLeft(after)
+	neverShown := func(p *player) {
+		t.Helper()
+		if s := p.screen(); strings.Contains(s, refused) {
+			t.Fatalf("%s's screen shows the refused move (%s):\n%s", p.name, refused, s)
+		}
+	}
+
+	cut := time.Now()
+	px.cut()
+	alice.send(":")
+	alice.waitFor("move:")
+	alice.send(move + "\r")
+	s := alice.waitForWithin(15*time.Second, "could not be saved; try again: this server has lost")
+	t.Logf("alice's move refused %v after the cut:\n%s", time.Since(cut).Round(100*time.Millisecond), s)
+	// The chat panel wraps the notice: its start and a distinctive part of its end.
+	alice.waitForWithin(15*time.Second, "This server has lost", "are not saved")
+	t.Logf("the cut-off notice %v after the cut", time.Since(cut).Round(100*time.Millisecond))
+	neverShown(alice)
+	neverShown(bob)
+
+	// Bob's session ends when his node's pings of the host have failed for 10 s, or sooner,
+	// when the node that took the room over answers them: it knows no such subscription.
+	s = bob.waitForWithin(20*time.Second, "The room's server stopped")
+	t.Logf("bob's session stopped %v after the cut", time.Since(cut).Round(100*time.Millisecond))
+	neverShown(bob)
+	bob.close()
+
+	// Node 1 or 2 takes the room over once node 3's beat has lapsed (TTL 5 s).
+	var taker int
+	eventually(t, 15*time.Second-time.Since(cut), func() string {
+		for i := range 2 {
+			if strings.Contains(c.nodes[i].logs.String(), "took over room "+code) {
+				taker = i
+				return ""
+			}
+		}
+		return "no node took room " + code + " over"
+	})
+	t.Logf("node %s took the room over %v after the cut", c.nodes[taker].name, time.Since(cut).Round(100*time.Millisecond))
+	c.waitListed(t, 10*time.Second, code, []int{taker}, "Stone Towers")
+	c.waitListed(t, 15*time.Second, code, []int{0}, "Stone Towers")
+
+	bob = rejoin(t, c.addr(0), "bob", bobKey, "join "+code, "you: bob (Blue)")
+	s = bob.waitFor(acked)
+	neverShown(bob)
+	if got := stoneBoard(s); got != board {
+		t.Errorf("the board after the takeover:\n%s\nbefore the cut:\n%s", got, board)
+	}
+	t.Logf("bob joined again %v after the cut:\n%s", time.Since(cut).Round(100*time.Millisecond), s)
+
+	// Node 3 finds out that it lost the room when it next writes the room's directory entry, a
+	// compare-and-set that the taker's entry refuses; it writes it only when the room's summary
+	// changed. Its copy has dropped bob's remote seat by now (no ping for 10 s): it has.
+	alice.waitForWithin(15*time.Second, " away ")
+	healed := time.Now()
+	px.heal()
+	s = alice.waitForWithin(20*time.Second, "This room moved to another server")
+	t.Logf("node 3 closed its copy %v after the heal:\n%s", time.Since(healed).Round(100*time.Millisecond), s)
+	neverShown(alice)
+	alice.close()
+
+	// Node 3's watcher of the directory may not have the taker's entry for a few seconds after
+	// the heal (until its consumer is made again); meanwhile node 3 says no room has the code,
+	// and rejoin tries again.
+	alice = rejoin(t, c.addr(2), "alice", aliceKey, "join "+code, "you: alice (Red)")
+	s = alice.waitFor(acked)
+	neverShown(alice)
+	if got := stoneBoard(s); got != board {
+		t.Errorf("the board alice sees through node 3 after the heal:\n%s\nbefore the cut:\n%s", got, board)
+	}
+	if !strings.Contains(c.nodes[2].logs.String(), "room "+code+" is kept by another node now") {
+		t.Errorf("node 3 did not log that it lost room %s", code)
+	}
+	t.Logf("alice joined again through node 3 %v after the heal", time.Since(healed).Round(100*time.Millisecond))
+
+	players = []*player{alice, bob}
+	state = playMoves(t, state, -1, players)
+	checkScores(t, state, alice, bob)
+	lb := c.sameLeaderboards(t, []int{0, 1, 2}, "alice", "bob")
+	t.Logf("leaderboard on every node: %s", strings.TrimSpace(lb))
+	t.Logf("the whole test took %v", time.Since(began).Round(100*time.Millisecond))
+}
+
+// stoneBoard returns what an 80 x 24 Stone Towers screen shows of the board: the column letters
+// and the rows, cut before the side panel (whose seats, clock and chat change).
+func stoneBoard(screen string) string {
+	lines := strings.Split(screen, "\n")
+	if len(lines) > 10 {
+		lines = lines[1:10]
+	}
+	for i, l := range lines {
+		if r := []rune(l); len(r) > 50 {
+			lines[i] = string(r[:50])
+		}
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return strings.Join(lines, "\n")
+}
