@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -49,6 +50,9 @@ type served struct {
 
 	online func() int
 	cutOff bool // the last beat failed (the beat's goroutine only)
+	// recheck asks the next sync to write every room's entry, changed or not: the node is back
+	// from a cut, and the compare-and-set finds the rooms the others took meanwhile.
+	recheck atomic.Bool
 
 	mu    sync.Mutex
 	hosts map[string]*hosted // the rooms this node hosts, by code
@@ -175,15 +179,21 @@ func (s *served) watch(w jetstream.KeyWatcher) {
 			continue // the end of the initial values
 		}
 		s.mu.Lock()
+		taken := false
 		if u.Operation() != jetstream.KeyValuePut {
 			delete(s.cache, u.Key())
 		} else {
 			var e entry
 			if json.Unmarshal(u.Value(), &e) == nil {
 				s.cache[u.Key()] = cached{e: e, rev: u.Revision()}
+				h := s.hosts[u.Key()]
+				taken = h != nil && e.Node != s.n.id && u.Revision() > h.rev
 			}
 		}
 		s.mu.Unlock()
+		if taken {
+			s.n.lost(u.Key()) // another node took the room while this one was cut off
+		}
 	}
 }
 
@@ -210,6 +220,7 @@ func (s *served) beat() {
 	}
 	if s.cutOff {
 		s.cutOff = false
+		s.recheck.Store(true) // rooms may have been taken over meanwhile
 		s.hub.Announce(BackNotice)
 	}
 }
@@ -279,6 +290,7 @@ func (s *served) sweep() {
 // served, and deletes the entries of rooms that closed.
 func (s *served) sync(ctx context.Context) {
 	n := s.n
+	recheck := s.recheck.Swap(false)
 	listed := map[string]bool{}
 	for _, sum := range s.hub.List() {
 		listed[sum.Code] = true
@@ -298,7 +310,7 @@ func (s *served) sync(ctx context.Context) {
 			}
 		}
 		val, _ := json.Marshal(entry{Node: n.id, Summary: sum})
-		if bytes.Equal(val, h.sum) {
+		if bytes.Equal(val, h.sum) && !recheck {
 			continue
 		}
 		rev, err := n.dir.Update(ctx, sum.Code, val, h.rev)

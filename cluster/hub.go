@@ -49,10 +49,11 @@ func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
 	c, ok := h.s.cache[norm]
 	alive := h.s.alive[c.e.Node]
 	h.s.mu.Unlock()
-	if !ok || !alive {
+	if !ok || !alive || c.e.Node == h.s.n.id {
 		// The watcher may not have seen a room just opened on another node, or taken over
 		// from one that is gone (its consumer may be on the server that went with it); the
-		// last beat may not have seen a node that has just started: ask.
+		// last beat may not have seen a node that has just started; or it still names this
+		// node for a room lost while the node was cut off: ask.
 		e, err := h.s.n.lookup(norm)
 		if err != nil {
 			return h.local(code, by)

@@ -148,35 +148,45 @@ func (n *Node) setupRetrying(ctx context.Context) error {
 	}
 }
 
-// setup creates or updates the stream and the buckets.
+// setup opens the stream and the buckets, creating those that are missing: one that exists is
+// used as it is (its replicas stay what the node that made it asked for, whatever this node
+// counted).
 func (n *Node) setup(ctx context.Context) error {
 	r := n.cfg.Replicas
 	var err error
-	n.stream, err = n.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:        streamName,
-		Description: "the arcade's history: every change of its store, in order",
-		Subjects:    []string{subjectLog},
-		Storage:     jetstream.FileStorage,
-		Replicas:    r,
-		Duplicates:  2 * time.Minute,
-	})
+	n.stream, err = n.js.Stream(ctx, streamName)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		n.stream, err = n.js.CreateStream(ctx, jetstream.StreamConfig{
+			Name:        streamName,
+			Description: "the arcade's history: every change of its store, in order",
+			Subjects:    []string{subjectLog},
+			Storage:     jetstream.FileStorage,
+			Replicas:    r,
+			Duplicates:  2 * time.Minute,
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("cluster: stream %s: %w", streamName, err)
 	}
-	n.names, err = n.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucketNames,
-		Description: "lower-case name -> the key it is bound to", Replicas: r, Storage: jetstream.FileStorage})
-	if err != nil {
-		return fmt.Errorf("cluster: bucket %s: %w", bucketNames, err)
+	buckets := []struct {
+		kv  *jetstream.KeyValue
+		cfg jetstream.KeyValueConfig
+	}{
+		{&n.names, jetstream.KeyValueConfig{Bucket: bucketNames, Replicas: r, Storage: jetstream.FileStorage,
+			Description: "lower-case name -> the key it is bound to"}},
+		{&n.dir, jetstream.KeyValueConfig{Bucket: bucketRooms, Replicas: r, Storage: jetstream.FileStorage,
+			Description: "room code -> hosting node and summary"}},
+		{&n.beats, jetstream.KeyValueConfig{Bucket: bucketNodes, Replicas: r, Storage: jetstream.MemoryStorage,
+			TTL: n.cfg.TTL, Description: "node -> its last beat"}},
 	}
-	n.dir, err = n.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucketRooms,
-		Description: "room code -> hosting node and summary", Replicas: r, Storage: jetstream.FileStorage})
-	if err != nil {
-		return fmt.Errorf("cluster: bucket %s: %w", bucketRooms, err)
-	}
-	n.beats, err = n.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucketNodes,
-		Description: "node -> its last beat", Replicas: r, Storage: jetstream.MemoryStorage, TTL: n.cfg.TTL})
-	if err != nil {
-		return fmt.Errorf("cluster: bucket %s: %w", bucketNodes, err)
+	for _, b := range buckets {
+		*b.kv, err = n.js.KeyValue(ctx, b.cfg.Bucket)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			*b.kv, err = n.js.CreateKeyValue(ctx, b.cfg)
+		}
+		if err != nil {
+			return fmt.Errorf("cluster: bucket %s: %w", b.cfg.Bucket, err)
+		}
 	}
 	return nil
 }
