@@ -88,18 +88,9 @@ type tcluster struct {
 // freePorts returns n distinct ports free on 127.0.0.1 a moment ago.
 func freePorts(t *testing.T, n int) []int {
 	t.Helper()
-	var ports []int
-	var ls []net.Listener
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	for _, l := range ls {
-		l.Close()
+	ports, err := natsd.FreePorts(n)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return ports
 }

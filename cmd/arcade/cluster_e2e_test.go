@@ -22,6 +22,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/arcade/arcade/cluster/natsd"
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
@@ -45,21 +46,12 @@ type testCluster struct {
 	nodes []*clusterProc
 }
 
-// freePorts returns n free loopback ports (each listened on, all at once, then closed).
+// freePorts returns n distinct ports free on 127.0.0.1 a moment ago.
 func freePorts(t *testing.T, n int) []int {
 	t.Helper()
-	var lns []net.Listener
-	var ports []int
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns = append(lns, ln)
-		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
-	}
-	for _, ln := range lns {
-		ln.Close()
+	ports, err := natsd.FreePorts(n)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return ports
 }
