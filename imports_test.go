@@ -43,6 +43,7 @@ var layers = map[string][]string{
 	"cmd/arcade-load":       {"games", "rooms", "rules", "record", "storage"},
 	"cmd/arcade-load/floor": {},
 	"cluster/natsd":         {},
+	"cluster/clustertest":   {},
 	// Cluster mode: wire encodes snapshots and rooms' errors between nodes; remote serves a room
 	// to other nodes over NATS and gives their sessions a session.Room that reaches it.
 	"cluster/wire":   {"rooms", "rules"},

@@ -353,7 +353,7 @@ func TestPartition(t *testing.T) {
 	}
 
 	cut := time.Now()
-	n3.proxy.cut()
+	n3.proxy.Cut()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	err = sa.Move(ctx, mv)
 	cancel()
@@ -373,7 +373,7 @@ func TestPartition(t *testing.T) {
 	t.Logf("room taken over by n%d %v after the cut", host.i, time.Since(cut))
 
 	healed := time.Now()
-	n3.proxy.heal()
+	n3.proxy.Heal()
 	closed := await(t, sa, "n3's copy closed", func(s rooms.Snapshot) bool { return s.Phase == rooms.Closed })
 	t.Logf("n3's copy closed %v after the heal: notice %q; back notice shown: %v", time.Since(healed),
 		closed.Notice, hasChat(closed, BackNotice))

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"net"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arcade/arcade/cluster/clustertest"
 	"github.com/arcade/arcade/cluster/natsd"
 	"github.com/arcade/arcade/cluster/remote"
 	"github.com/arcade/arcade/games"
@@ -52,7 +51,7 @@ type tnode struct {
 	i     int
 	ns    *natsd.Server
 	nc    *nats.Conn
-	proxy *proxy // nil unless the node is partitionable
+	proxy *clustertest.Proxy // nil unless the node is partitionable
 	db    *storage.DB
 	node  *Node
 	hub   *rooms.Hub
@@ -85,16 +84,6 @@ type tcluster struct {
 	nodes []*tnode
 }
 
-// freePorts returns n distinct ports free on 127.0.0.1 a moment ago.
-func freePorts(t *testing.T, n int) []int {
-	t.Helper()
-	ports, err := natsd.FreePorts(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ports
-}
-
 // newCluster starts 3 NATS servers forming a cluster and a node on each; node 3's connection
 // goes through a proxy (tnode.proxy) when partitionable.
 func newCluster(t *testing.T, partitionable bool) *tcluster {
@@ -106,7 +95,7 @@ func newCluster(t *testing.T, partitionable bool) *tcluster {
 	errs := make([]error, 3)
 	var wg sync.WaitGroup
 	for try := 1; ; try++ { // a port free a moment ago may be taken by now: pick others
-		ports := freePorts(t, 3)
+		ports := clustertest.FreePorts(t, 3)
 		routes := make([]string, 3)
 		for i, p := range ports {
 			routes[i] = fmt.Sprintf("127.0.0.1:%d", p)
@@ -141,8 +130,8 @@ func newCluster(t *testing.T, partitionable bool) *tcluster {
 	for _, n := range c.nodes {
 		url := n.ns.ClientURL()
 		if partitionable && n.i == 3 {
-			n.proxy = newProxy(t, strings.TrimPrefix(url, "nats://"))
-			url = "nats://" + n.proxy.addr()
+			n.proxy = clustertest.NewProxy(t, strings.TrimPrefix(url, "nats://"))
+			url = "nats://" + n.proxy.Addr()
 		}
 		var err error
 		n.nc, err = nats.Connect(url, nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond),
@@ -240,84 +229,6 @@ func eventually(t *testing.T, what string, f func() error) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// proxy forwards TCP connections to a target; cut closes them all and refuses new ones until
-// heal.
-type proxy struct {
-	t      *testing.T
-	ln     net.Listener
-	target string
-
-	mu    sync.Mutex
-	cutOf bool
-	conns map[net.Conn]bool
-}
-
-func newProxy(t *testing.T, target string) *proxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{t: t, ln: ln, target: target, conns: map[net.Conn]bool{}}
-	t.Cleanup(func() { ln.Close(); p.cut() })
-	go p.accept()
-	return p
-}
-
-func (p *proxy) addr() string { return p.ln.Addr().String() }
-
-func (p *proxy) accept() {
-	for {
-		in, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		refused := p.cutOf
-		p.mu.Unlock()
-		if refused {
-			in.Close()
-			continue
-		}
-		out, err := net.Dial("tcp", p.target)
-		if err != nil {
-			in.Close()
-			continue
-		}
-		p.mu.Lock()
-		if p.cutOf {
-			p.mu.Unlock()
-			in.Close()
-			out.Close()
-			continue
-		}
-		p.conns[in], p.conns[out] = true, true
-		p.mu.Unlock()
-		pipe := func(dst, src net.Conn) {
-			_, _ = io.Copy(dst, src)
-			dst.Close()
-			src.Close()
-		}
-		go pipe(out, in)
-		go pipe(in, out)
-	}
-}
-
-func (p *proxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cutOf = true
-	for c := range p.conns {
-		c.Close()
-	}
-	clear(p.conns)
-}
-
-func (p *proxy) heal() {
-	p.mu.Lock()
-	p.cutOf = false
-	p.mu.Unlock()
 }
 
 // await reads s's snapshots until one satisfies ok.

@@ -313,25 +313,3 @@ func (l *logger) lastFatal() string {
 	defer l.mu.Unlock()
 	return l.fatal
 }
-
-// FreePorts returns n distinct TCP ports that were free on 127.0.0.1 a moment ago (each listened
-// on, all at once, then closed): for a cluster of embedded servers started on one machine, whose
-// routes name each other's ports before any of them starts (tests, load runs).
-func FreePorts(n int) ([]int, error) {
-	ports := make([]int, 0, n)
-	var lns []net.Listener
-	defer func() {
-		for _, ln := range lns {
-			ln.Close()
-		}
-	}()
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("natsd: free ports: %w", err)
-		}
-		lns = append(lns, ln)
-		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arcade/arcade/cluster/clustertest"
 	"net"
 	"runtime"
 	"slices"
@@ -118,16 +119,6 @@ func TestAloneKeepsKeysAcrossRestart(t *testing.T) {
 	}
 }
 
-// freePorts returns n distinct ports free on 127.0.0.1 a moment ago.
-func freePorts(t *testing.T, n int) []int {
-	t.Helper()
-	ports, err := FreePorts(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ports
-}
-
 // liveMB is the live heap and goroutine stacks, in MiB, after a collection.
 func liveMB() float64 {
 	runtime.GC()
@@ -142,7 +133,7 @@ const noSuitablePeers = 10005
 func TestClusterOfThree(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
-	ports := freePorts(t, 3)
+	ports := clustertest.FreePorts(t, 3)
 	routes := make([]string, 3)
 	for i, p := range ports {
 		routes[i] = fmt.Sprintf("127.0.0.1:%d", p)

@@ -22,7 +22,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/crypto/ssh"
 
-	"github.com/arcade/arcade/cluster/natsd"
+	"github.com/arcade/arcade/cluster/clustertest"
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
@@ -46,16 +46,6 @@ type testCluster struct {
 	nodes []*clusterProc
 }
 
-// freePorts returns n distinct ports free on 127.0.0.1 a moment ago.
-func freePorts(t *testing.T, n int) []int {
-	t.Helper()
-	ports, err := natsd.FreePorts(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ports
-}
-
 // startCluster starts n arcade processes, each with an embedded NATS server (routes to the
 // others), its own data folder and node name nK, and waits until every one accepts SSH. Then it
 // starts one node more for each of others, without a NATS server of its own: others[j] returns
@@ -64,7 +54,7 @@ func freePorts(t *testing.T, n int) []int {
 func startCluster(t *testing.T, n int, others ...func(*testCluster) []string) *testCluster {
 	t.Helper()
 	c := &testCluster{bin: binary(t)}
-	ports := freePorts(t, 2*n)
+	ports := clustertest.FreePorts(t, 2*n)
 	route := func(i int) string { return "127.0.0.1:" + strconv.Itoa(ports[n+i]) }
 	ready := make(chan startedNode, n)
 	for i := range n {

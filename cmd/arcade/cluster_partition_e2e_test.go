@@ -1,154 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"io"
-	"net"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/arcade/arcade/cluster/clustertest"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
-
-// natsProxy forwards TCP connections of NATS clients to a NATS server; cut closes them all and
-// refuses new ones until heal (cluster/harness_test.go's proxy, which a test of this package
-// cannot import). It also hides the other servers of the NATS cluster from the client: it drops
-// connect_urls from the server's INFO, or a client cut from its server would reconnect to one of
-// the others at once, which a node cut off from the network could not.
-type natsProxy struct {
-	ln     net.Listener
-	target string
-
-	mu    sync.Mutex
-	cutOf bool
-	conns map[net.Conn]bool
-}
-
-func newNATSProxy(t *testing.T, target string) *natsProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &natsProxy{ln: ln, target: target, conns: map[net.Conn]bool{}}
-	t.Cleanup(func() { ln.Close(); p.cut() })
-	go p.accept()
-	return p
-}
-
-func (p *natsProxy) addr() string { return p.ln.Addr().String() }
-
-func (p *natsProxy) accept() {
-	for {
-		in, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		refused := p.cutOf
-		p.mu.Unlock()
-		if refused {
-			in.Close()
-			continue
-		}
-		out, err := net.Dial("tcp", p.target)
-		if err != nil {
-			in.Close()
-			continue
-		}
-		p.mu.Lock()
-		if p.cutOf {
-			p.mu.Unlock()
-			in.Close()
-			out.Close()
-			continue
-		}
-		p.conns[in], p.conns[out] = true, true
-		p.mu.Unlock()
-		go func() {
-			_, _ = io.Copy(out, in)
-			out.Close()
-			in.Close()
-		}()
-		go func() {
-			_ = copyHidingServers(in, out)
-			in.Close()
-			out.Close()
-		}()
-	}
-}
-
-// copyHidingServers copies what a NATS server sends its client, src, to dst, with the
-// connect_urls and ws_connect_urls of every INFO left out. The payloads of MSG and HMSG are
-// copied as they are.
-func copyHidingServers(dst io.Writer, src io.Reader) error {
-	r := bufio.NewReader(src)
-	for {
-		line, err := r.ReadBytes('\n')
-		if err != nil {
-			return err
-		}
-		op, args, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(" "))
-		switch string(bytes.ToUpper(op)) {
-		case "INFO":
-			var info map[string]json.RawMessage
-			if err := json.Unmarshal(args, &info); err != nil {
-				return err
-			}
-			delete(info, "connect_urls")
-			delete(info, "ws_connect_urls")
-			b, err := json.Marshal(info)
-			if err != nil {
-				return err
-			}
-			line = append(append([]byte("INFO "), b...), "\r\n"...)
-			if _, err := dst.Write(line); err != nil {
-				return err
-			}
-		case "MSG", "HMSG": // the last argument is the size of what follows, before its \r\n
-			fields := bytes.Fields(args)
-			if len(fields) == 0 {
-				return io.ErrUnexpectedEOF
-			}
-			size, err := strconv.Atoi(string(fields[len(fields)-1]))
-			if err != nil {
-				return err
-			}
-			if _, err := dst.Write(line); err != nil {
-				return err
-			}
-			if _, err := io.CopyN(dst, r, int64(size)+2); err != nil {
-				return err
-			}
-		default:
-			if _, err := dst.Write(line); err != nil {
-				return err
-			}
-		}
-	}
-}
-
-func (p *natsProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cutOf = true
-	for c := range p.conns {
-		c.Close()
-	}
-	clear(p.conns)
-}
-
-func (p *natsProxy) heal() {
-	p.mu.Lock()
-	p.cutOf = false
-	p.mu.Unlock()
-}
 
 // TestClusterPartition: nodes 1 and 2 embed NATS; node 3 runs none and reaches node 1's through
 // a proxy. Alice creates a Stone Towers room on node 3, bob joins it from node 1, and they play
@@ -163,10 +23,10 @@ func TestClusterPartition(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	began := time.Now()
-	var px *natsProxy
+	var px *clustertest.Proxy
 	c := startCluster(t, 2, func(c *testCluster) []string {
-		px = newNATSProxy(t, strings.TrimPrefix(c.nodes[0].nats, "nats://"))
-		return []string{"--nats", "nats://" + px.addr(), "--nats-replicas", "2"}
+		px = clustertest.NewProxy(t, strings.TrimPrefix(c.nodes[0].nats, "nats://"))
+		return []string{"--nats", "nats://" + px.Addr(), "--nats-replicas", "2"}
 	})
 	c.dumpLogs(t)
 	t.Logf("the cluster started in %v", time.Since(began).Round(100*time.Millisecond))
@@ -204,7 +64,7 @@ func TestClusterPartition(t *testing.T) {
 	}
 
 	cut := time.Now()
-	px.cut()
+	px.Cut()
 	alice.send(":")
 	alice.waitFor("move:")
 	alice.send(move + "\r")
@@ -251,7 +111,7 @@ func TestClusterPartition(t *testing.T) {
 	// changed. Its copy has dropped bob's remote seat by now (no ping for 10 s): it has.
 	alice.waitForWithin(15*time.Second, " away ")
 	healed := time.Now()
-	px.heal()
+	px.Heal()
 	s = alice.waitForWithin(20*time.Second, "This room moved to another server")
 	t.Logf("node 3 closed its copy %v after the heal:\n%s", time.Since(healed).Round(100*time.Millisecond), s)
 	neverShown(alice)

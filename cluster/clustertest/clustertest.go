@@ -1,0 +1,175 @@
+// Package clustertest helps tests set up a cluster of arcade nodes on one machine: ports for
+// their NATS servers, and a proxy that cuts a node off NATS as a network partition would.
+package clustertest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// FreePorts returns n distinct TCP ports that were free on 127.0.0.1 a moment ago (each listened
+// on, all at once, then closed): for servers whose routes name each other's ports before any of
+// them starts.
+func FreePorts(t testing.TB, n int) []int {
+	t.Helper()
+	ports := make([]int, 0, n)
+	var lns []net.Listener
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns = append(lns, ln)
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return ports
+}
+
+// Proxy forwards TCP connections of NATS clients to a NATS server; Cut closes them all and
+// refuses new ones until Heal: a node behind it is cut off NATS, as by a network partition. It
+// also hides the other servers of the NATS cluster from the client: it drops
+// connect_urls from the server's INFO, or a client cut from its server would reconnect to one of
+// the others at once, which a node cut off from the network could not.
+type Proxy struct {
+	ln     net.Listener
+	target string
+
+	mu    sync.Mutex
+	cutOf bool
+	conns map[net.Conn]bool
+}
+
+// NewProxy starts a proxy to the NATS server at target (host:port), closed when the test ends.
+func NewProxy(t testing.TB, target string) *Proxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Proxy{ln: ln, target: target, conns: map[net.Conn]bool{}}
+	t.Cleanup(func() { ln.Close(); p.Cut() })
+	go p.accept()
+	return p
+}
+
+// Addr is the proxy's address, for the client's NATS URL.
+func (p *Proxy) Addr() string { return p.ln.Addr().String() }
+
+func (p *Proxy) accept() {
+	for {
+		in, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		refused := p.cutOf
+		p.mu.Unlock()
+		if refused {
+			in.Close()
+			continue
+		}
+		out, err := net.Dial("tcp", p.target)
+		if err != nil {
+			in.Close()
+			continue
+		}
+		p.mu.Lock()
+		if p.cutOf {
+			p.mu.Unlock()
+			in.Close()
+			out.Close()
+			continue
+		}
+		p.conns[in], p.conns[out] = true, true
+		p.mu.Unlock()
+		go func() {
+			_, _ = io.Copy(out, in)
+			out.Close()
+			in.Close()
+		}()
+		go func() {
+			_ = copyHidingServers(in, out)
+			in.Close()
+			out.Close()
+		}()
+	}
+}
+
+// copyHidingServers copies what a NATS server sends its client, src, to dst, with the
+// connect_urls and ws_connect_urls of every INFO left out. The payloads of MSG and HMSG are
+// copied as they are.
+func copyHidingServers(dst io.Writer, src io.Reader) error {
+	r := bufio.NewReader(src)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return err
+		}
+		op, args, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(" "))
+		switch string(bytes.ToUpper(op)) {
+		case "INFO":
+			var info map[string]json.RawMessage
+			if err := json.Unmarshal(args, &info); err != nil {
+				return err
+			}
+			delete(info, "connect_urls")
+			delete(info, "ws_connect_urls")
+			b, err := json.Marshal(info)
+			if err != nil {
+				return err
+			}
+			line = append(append([]byte("INFO "), b...), "\r\n"...)
+			if _, err := dst.Write(line); err != nil {
+				return err
+			}
+		case "MSG", "HMSG": // the last argument is the size of what follows, before its \r\n
+			fields := bytes.Fields(args)
+			if len(fields) == 0 {
+				return io.ErrUnexpectedEOF
+			}
+			size, err := strconv.Atoi(string(fields[len(fields)-1]))
+			if err != nil {
+				return err
+			}
+			if _, err := dst.Write(line); err != nil {
+				return err
+			}
+			if _, err := io.CopyN(dst, r, int64(size)+2); err != nil {
+				return err
+			}
+		default:
+			if _, err := dst.Write(line); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// Cut closes every connection and refuses new ones until Heal.
+func (p *Proxy) Cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cutOf = true
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+// Heal lets connections through again.
+func (p *Proxy) Heal() {
+	p.mu.Lock()
+	p.cutOf = false
+	p.mu.Unlock()
+}
