@@ -453,7 +453,7 @@ func TestFenceRefusesOldHost(t *testing.T) {
 	if err := a.AppendMove(code, 0, record.Move{Seat: 0, Move: "m0"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.storeFence(code, seats); err != nil {
+	if _, err := b.storeFence(code); err != nil {
 		t.Fatalf("fence: %v", err)
 	}
 	err := a.AppendMove(code, 1, record.Move{Seat: 1, Move: "m1"})
@@ -463,6 +463,9 @@ func TestFenceRefusesOldHost(t *testing.T) {
 		kinds = append(kinds, string(ch.Kind))
 	}
 	t.Logf("old host's write after the fence: %v; stream: %v", err, kinds)
+	if !slices.Equal(kinds, []string{"start", "move", "fence"}) {
+		t.Errorf("the room's changes: %v, want start, move, fence", kinds)
+	}
 	if !errors.Is(err, ErrMoved) {
 		t.Errorf("old host's move after the fence: %v, want ErrMoved", err)
 	}

@@ -400,11 +400,16 @@ func (s *served) takeOver(code string) {
 			n.cfg.Warnf("cluster: take over room %s: give the entry back: %v", code, err)
 		}
 	}
-	// A timeout of its own: after a server is lost, the stream may need seconds to elect a
-	// leader, and the compare-and-set has used part of ctx's.
+	// The fence first: the node that had the room may still be writing it (cut off from the
+	// beats, not gone), and what it wrote must be in the replica before the room opens here. A
+	// timeout of its own: after a server is lost, the stream may need seconds to elect a leader.
 	cctx, ccancel := n.request()
 	defer ccancel()
-	if err := n.catchUp(cctx); err != nil {
+	fence, err := n.store.storeFence(code)
+	if err == nil {
+		err = n.rep.wait(cctx, fence)
+	}
+	if err != nil {
 		giveBack(err)
 		return
 	}
@@ -420,9 +425,6 @@ func (s *served) takeOver(code string) {
 	s.mu.Lock()
 	s.hosts[code] = &hosted{rev: rev, sum: val, reserved: time.Now()}
 	s.mu.Unlock()
-	if err := n.store.storeFence(code, m.Seats); err != nil {
-		n.cfg.Warnf("cluster: take over room %s: %v", code, err)
-	}
 	if err := s.restore(m); err != nil {
 		n.cfg.Warnf("cluster: take over room %s: %v", code, err)
 		return

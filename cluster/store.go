@@ -294,10 +294,10 @@ func (s *Store) moved(code string) {
 }
 
 // storeFence moves the room's subject on, as the first write of a node that has just taken the
-// room over: the match's seats, unchanged. A node that still thinks it holds the room is then
-// refused at its next write.
-func (s *Store) storeFence(code string, seats []record.Seat) error {
+// room over (a change that changes nothing, storage.ChangeFence), and returns its sequence: a
+// node that still thinks it keeps the room is refused at its next write, and every change it
+// wrote before is before the fence.
+func (s *Store) storeFence(code string) (uint64, error) {
 	s.forget(code)
-	_, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeSeats, Code: code, Seats: seats})
-	return err
+	return s.publishRoom(code, storage.Change{Kind: storage.ChangeFence, Code: code})
 }

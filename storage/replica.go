@@ -49,6 +49,10 @@ const (
 	ChangeClaim ChangeKind = "claim"
 	// ChangeBell: the bell of the key PlayerID is on (Bell) or off (as DB.SetBell).
 	ChangeBell ChangeKind = "bell"
+	// ChangeFence: Code. Another node keeps the room from here on; nothing changes in the store
+	// (the change only moves the room's place in the history on, so that the node that kept it
+	// before can write no more: package cluster).
+	ChangeFence ChangeKind = "fence"
 )
 
 // Change is one write to the store in a form every replica applies the same way (see Apply). It
@@ -294,6 +298,8 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
 		return func(d *DB) { delete(d.active, c.Code) }, nil
 	case ChangeClaim:
 		return nil, applyClaim(tx, c)
+	case ChangeFence:
+		return nil, nil // nothing changes in the store
 	case ChangeBell:
 		return nil, applyBell(tx, c)
 	default:

@@ -568,3 +568,21 @@ func TestMatchID(t *testing.T) {
 		t.Errorf("StartMatch's ID %q and MatchID's %q differ for the same millisecond and tail", local, MatchID(5, t0))
 	}
 }
+
+// TestApplyFence: a fence changes nothing in the store but the position.
+func TestApplyFence(t *testing.T) {
+	d, _ := openTemp(t)
+	before := dump(t, d)
+	if err := d.Apply(1, Change{Kind: ChangeFence, Code: "K7QXM"}); err != nil {
+		t.Fatalf("fence: %v", err)
+	}
+	if d.Applied() != 1 {
+		t.Errorf("Applied = %d, want 1", d.Applied())
+	}
+	after := dump(t, d)
+	delete(after, "meta/applied")
+	delete(before, "meta/applied")
+	if !maps.Equal(before, after) {
+		t.Errorf("a fence changed the store:\n%q\n%q", before, after)
+	}
+}
