@@ -114,7 +114,7 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	n.rep = newReplica(cfg.DB, cfg.Warnf)
-	if err := n.rep.follow(n.ctx, js, &n.wg); err != nil {
+	if err := n.rep.follow(n.ctx, js, n.stream, &n.wg); err != nil {
 		n.cancel()
 		return nil, err
 	}

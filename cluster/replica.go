@@ -34,17 +34,40 @@ func newReplica(db *storage.DB, warnf func(string, ...any)) *replica {
 }
 
 // follow starts an ordered consumer of the whole stream from the first change the database
-// lacks, and the goroutine that applies what it brings; both stop when ctx is done.
-func (r *replica) follow(ctx context.Context, js jetstream.JetStream, wg *sync.WaitGroup) error {
-	cons, err := js.OrderedConsumer(ctx, streamName, jetstream.OrderedConsumerConfig{
+// lacks, the goroutine that applies what it brings, and its watchdog; all stop when ctx is done.
+func (r *replica) follow(ctx context.Context, js jetstream.JetStream, stream jetstream.Stream, wg *sync.WaitGroup) error {
+	cc, err := r.consume(ctx, js)
+	if err != nil {
+		return err
+	}
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		r.apply(ctx)
+	}()
+	go func() {
+		defer wg.Done()
+		r.watch(ctx, js, stream, cc)
+	}()
+	return nil
+}
+
+// consume starts an ordered consumer from the first change the replica lacks.
+func (r *replica) consume(ctx context.Context, js jetstream.JetStream) (jetstream.ConsumeContext, error) {
+	r.mu.Lock()
+	from := r.applied + 1
+	r.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cons, err := js.OrderedConsumer(cctx, streamName, jetstream.OrderedConsumerConfig{
 		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:   r.applied + 1,
+		OptStartSeq:   from,
 	})
 	if err != nil {
-		return fmt.Errorf("cluster: follow the stream: %w", err)
+		return nil, fmt.Errorf("cluster: follow the stream: %w", err)
 	}
-	// Short pulls with a heartbeat each second: when the server that serves the consumer goes
-	// away, the consumer is made again on another within a few seconds, not the default's 30.
+	// Short pulls with a heartbeat each second, so that a consumer whose server went away is
+	// noticed within seconds.
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
 		case r.msgs <- m: // full: the consumer waits, and so does the server's flow control
@@ -52,15 +75,50 @@ func (r *replica) follow(ctx context.Context, js jetstream.JetStream, wg *sync.W
 		}
 	}, jetstream.PullExpiry(2*time.Second), jetstream.PullHeartbeat(time.Second))
 	if err != nil {
-		return fmt.Errorf("cluster: follow the stream: %w", err)
+		return nil, fmt.Errorf("cluster: follow the stream: %w", err)
 	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer cc.Stop()
-		r.apply(ctx)
-	}()
-	return nil
+	return cc, nil
+}
+
+// stallCheck is how often the watchdog compares the replica with the stream.
+const stallCheck = 2 * time.Second
+
+// watch starts the consumer again when the stream holds changes the replica lacks and the
+// replica has not moved on since the last look. An ordered consumer whose server went away makes
+// itself again, but with requests of 10 s and a backoff to 10 s between them, while the stream
+// elects a leader: a replica could lag the cluster for 20 s. A change delivered twice (by the
+// old consumer and the new) is applied once (storage.DB.Apply skips what it has).
+func (r *replica) watch(ctx context.Context, js jetstream.JetStream, stream jetstream.Stream, cc jetstream.ConsumeContext) {
+	t := time.NewTicker(stallCheck)
+	defer t.Stop()
+	defer func() { cc.Stop() }()
+	var before uint64
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		r.mu.Lock()
+		applied, stopped := r.applied, r.err != nil
+		r.mu.Unlock()
+		if stopped {
+			return
+		}
+		ictx, cancel := context.WithTimeout(ctx, stallCheck)
+		info, err := stream.Info(ictx)
+		cancel()
+		stalled := err == nil && info.State.LastSeq > applied && applied == before
+		before = applied
+		if !stalled {
+			continue
+		}
+		r.warnf("cluster: the replica has change %d, the stream %d, and no change came for %v: following the stream again", applied, info.State.LastSeq, stallCheck)
+		if next, err := r.consume(ctx, js); err == nil {
+			cc.Stop()
+			cc = next
+		}
+	}
 }
 
 // apply applies batches of changes until ctx is done or the database fails.
@@ -95,7 +153,9 @@ func (r *replica) apply(ctx context.Context) {
 			r.err = fmt.Errorf("cluster: the replica stopped: %w", err)
 			r.warnf("%v", r.err)
 		} else {
-			r.applied = batch[len(batch)-1].Seq
+			for _, c := range batch { // a change delivered again after a restart may come late
+				r.applied = max(r.applied, c.Seq)
+			}
 		}
 		close(r.moved)
 		r.moved = make(chan struct{})
