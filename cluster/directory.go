@@ -235,7 +235,11 @@ func (s *served) sweep() {
 	if n.ctx.Err() != nil {
 		return // the node is closing: the other nodes take over what is left
 	}
-	keys, err := n.beats.Keys(ctx)
+	// The beats are read with a short timeout: while the bucket elects a leader (its server was
+	// the one lost), the next sweep asks again a beat later rather than five.
+	bctx, bcancel := context.WithTimeout(ctx, n.cfg.Beat)
+	defer bcancel()
+	keys, err := n.beats.Keys(bctx)
 	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
 		n.cfg.Warnf("cluster: nodes: %v", err)
 		return
@@ -247,7 +251,7 @@ func (s *served) sweep() {
 		if k == n.id {
 			continue
 		}
-		if e, err := n.beats.Get(ctx, k); err == nil {
+		if e, err := n.beats.Get(bctx, k); err == nil {
 			var b beatInfo
 			if json.Unmarshal(e.Value(), &b) == nil {
 				elsewhere += b.Online
