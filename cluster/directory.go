@@ -53,6 +53,11 @@ type served struct {
 	// recheck asks the next sync to write every room's entry, changed or not: the node is back
 	// from a cut, and the compare-and-set finds the rooms the others took meanwhile.
 	recheck atomic.Bool
+	// beatFailed is when the node's beat last failed (Unix nanoseconds; 0: never). While the
+	// beats cannot be written (their bucket electing a leader), every node's beat lapses, not
+	// only a gone node's: no room is taken over until this node's beats have been stored for a
+	// whole TTL, so that the others have beaten again too.
+	beatFailed atomic.Int64
 
 	mu    sync.Mutex
 	hosts map[string]*hosted // the rooms this node hosts, by code
@@ -212,6 +217,7 @@ func (s *served) beat() {
 			return // the node is closing
 		}
 		n.cfg.Warnf("cluster: beat: %v", err)
+		s.beatFailed.Store(time.Now().UnixNano())
 		if !s.cutOff {
 			s.cutOff = true
 			s.hub.Announce(CutOffNotice)
@@ -284,6 +290,9 @@ func (s *served) sweep() {
 	}
 	s.missing = missing
 	s.mu.Unlock()
+	if !alive[n.id] || time.Since(time.Unix(0, s.beatFailed.Load())) < n.cfg.TTL {
+		return // this node's own beat is not known to be stored: nobody's absence means much
+	}
 	rand.Shuffle(len(orphans), func(i, j int) { orphans[i], orphans[j] = orphans[j], orphans[i] })
 	for _, code := range orphans {
 		s.takeOver(code)
