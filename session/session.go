@@ -472,7 +472,7 @@ func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
 	if m.room == nil {
 		return m, nil
 	}
-	snap, fresh, closed := latest(m.room.sub)
+	snap, fresh, closed := Latest(m.room.sub)
 	var cmd tea.Cmd
 	if fresh {
 		cmd = m.room.apply(snap)

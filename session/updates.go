@@ -23,10 +23,11 @@ func (m *model) wake() {
 	}
 }
 
-// latest takes the snapshots waiting on sub's channel without waiting for one: the newest, whether
+// Latest takes the snapshots waiting on sub's channel without waiting for one: the newest, whether
 // there was one (fresh), and whether the channel has closed (closed: the subscription has ended,
-// and no snapshot comes after snap).
-func latest(sub Sub) (snap rooms.Snapshot, fresh, closed bool) {
+// and no snapshot comes after snap). A session reads its room with it after each wake-up, as does
+// a host relaying a subscription to another node (cluster/remote).
+func Latest(sub Sub) (snap rooms.Snapshot, fresh, closed bool) {
 	for {
 		select {
 		case s, ok := <-sub.Updates():

@@ -13,6 +13,7 @@ import (
 	"github.com/arcade/arcade/cluster/wire"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session"
 )
 
 // Host serves one room of this node to the other nodes (Serve). Its methods are safe for
@@ -222,21 +223,7 @@ func (s *hostSub) signal() {
 func (h *Host) publish(s *hostSub) {
 	defer h.wg.Done()
 	for range s.wake {
-		var snap rooms.Snapshot
-		fresh, closed := false, false
-	drain:
-		for {
-			select {
-			case sn, ok := <-s.sub.Updates():
-				if !ok {
-					closed = true
-					break drain
-				}
-				snap, fresh = sn, true
-			default:
-				break drain
-			}
-		}
+		snap, fresh, closed := session.Latest(s.sub)
 		if fresh {
 			b, err := wire.EncodeSnapshot(snap)
 			if err == nil {
