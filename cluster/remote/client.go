@@ -269,19 +269,10 @@ func (c *client) requestCtx(ctx context.Context, op string, req inRequest) error
 }
 
 // do sends op unless the subscription has ended (then why it did, as a rooms.Sub says).
-func (c *client) do(op string, req inRequest) error {
-	c.mu.Lock()
-	ended, gone := c.ended, c.gone
-	c.mu.Unlock()
-	if ended {
-		return gone
-	}
-	return c.request(op, req)
-}
+func (c *client) do(op string, req inRequest) error { return c.doCtx(context.Background(), op, req) }
 
-// Move plays move for the subscriber's seat and blocks until the room has judged (and stored)
-// it, or ctx is done, or Options.Timeout has passed (then the move may still be played).
-func (c *client) Move(ctx context.Context, move string) error {
+// doCtx is do bounded by ctx as well as Options.Timeout.
+func (c *client) doCtx(ctx context.Context, op string, req inRequest) error {
 	c.mu.Lock()
 	ended, gone := c.ended, c.gone
 	c.mu.Unlock()
@@ -290,7 +281,13 @@ func (c *client) Move(ctx context.Context, move string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opt.Timeout)
 	defer cancel()
-	return c.requestCtx(ctx, OpMove, inRequest{Text: move})
+	return c.requestCtx(ctx, op, req)
+}
+
+// Move plays move for the subscriber's seat and blocks until the room has judged (and stored)
+// it, or ctx is done, or Options.Timeout has passed (then the move may still be played).
+func (c *client) Move(ctx context.Context, move string) error {
+	return c.doCtx(ctx, OpMove, inRequest{Text: move})
 }
 
 // Chat says text in the room (rooms.Sub.Chat).
