@@ -3,7 +3,7 @@
 // all named here:
 //
 //   - its engine, rules/<game> (the rules, the bots, the notation; no UI);
-//   - its board view and its load-tool driver, games/<game> (board.go and load.go);
+//   - its board view and its load-tool driver, games/<game>view (board.go and load.go);
 //   - its line in All.
 //
 // cmd/arcade hands the engines to the hub (which gives the lobby, the new-room form and the ssh
@@ -14,7 +14,7 @@
 //
 // Adding a game: write its engine (rules/<game>, with its bots), its board view (a NewBoard
 // returning a draw.Board) and its load driver (a NewDriver returning a load.Driver) in
-// games/<game>, and add its line to All.
+// games/<game>view, and add its line to All.
 package games
 
 import (
@@ -24,11 +24,11 @@ import (
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session/draw"
 
-	colorettaplay "github.com/arcade/arcade/games/coloretta"
-	disconplay "github.com/arcade/arcade/games/discon"
-	flicflacplay "github.com/arcade/arcade/games/flicflac"
-	lhexiconplay "github.com/arcade/arcade/games/lhexicon"
-	stonetowersplay "github.com/arcade/arcade/games/stonetowers"
+	"github.com/arcade/arcade/games/colorettaview"
+	"github.com/arcade/arcade/games/disconview"
+	"github.com/arcade/arcade/games/flicflacview"
+	"github.com/arcade/arcade/games/lhexiconview"
+	"github.com/arcade/arcade/games/stonetowersview"
 	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/discon"
 	"github.com/arcade/arcade/rules/flicflac"
@@ -40,11 +40,11 @@ import (
 type Entry struct {
 	// Game is the engine: its rules, options, bots and help (rules/<game>).
 	Game rules.Game
-	// Board makes a new board view of the game, for one session (games/<game>/board.go).
+	// Board makes a new board view of the game, for one session (games/<game>view/board.go).
 	Board func() draw.Board
 	// Load makes the load tool's driver of the game with the tool's options (Stone Towers'
 	// size and turns), which a driver ignores when its game has no such option
-	// (games/<game>/load.go).
+	// (games/<game>view/load.go).
 	Load func(rules.Options) load.Driver
 }
 
@@ -52,11 +52,11 @@ type Entry struct {
 // call.
 func All() []Entry {
 	return []Entry{
-		{Game: stonetowers.Game, Board: stonetowersplay.NewBoard, Load: stonetowersplay.NewDriver},
-		{Game: discon.Game, Board: disconplay.NewBoard, Load: disconplay.NewDriver},
-		{Game: coloretta.Game, Board: colorettaplay.NewBoard, Load: colorettaplay.NewDriver},
-		{Game: lhexicon.Game, Board: lhexiconplay.NewBoard, Load: lhexiconplay.NewDriver},
-		{Game: flicflac.Game, Board: flicflacplay.NewBoard, Load: flicflacplay.NewDriver},
+		{Game: stonetowers.Game, Board: stonetowersview.NewBoard, Load: stonetowersview.NewDriver},
+		{Game: discon.Game, Board: disconview.NewBoard, Load: disconview.NewDriver},
+		{Game: coloretta.Game, Board: colorettaview.NewBoard, Load: colorettaview.NewDriver},
+		{Game: lhexicon.Game, Board: lhexiconview.NewBoard, Load: lhexiconview.NewDriver},
+		{Game: flicflac.Game, Board: flicflacview.NewBoard, Load: flicflacview.NewDriver},
 	}
 }
 

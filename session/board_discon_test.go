@@ -22,7 +22,7 @@ func disconSnapshot(t *testing.T, plies int) (rooms.Snapshot, rules.Engine) {
 	return gametest.Snapshot("D1SCO", discon.Game, state, moves, []string{"ann", "bob"}, defaultChat), state
 }
 
-// The DISCON board's geometry (games/discon): row labels take three columns and the column
+// The DISCON board's geometry (games/disconview): row labels take three columns and the column
 // letters one line; a square is four columns wide.
 const disconLeft, disconTop, disconCell = 3, 1, 4
 

@@ -2,7 +2,7 @@
 // by code, open rooms, help), the room (board, seats, turn, scores, chat, log) and the end of a
 // match. It knows nothing of SSH: package sshd builds a Model per SSH session from a Config.
 //
-// The board of each game is drawn by the game's own board view (games/<game>), which the session
+// The board of each game is drawn by the game's own board view (games/<game>view), which the session
 // gets by game ID through Config.Boards; what boards and the session share is package draw.
 //
 // Room updates wake the program: the room leaves each snapshot on the subscription's channel and

@@ -1,4 +1,4 @@
-// Package gametest helps the tests of board views (games/<game>, session): it plays seeded
+// Package gametest helps the tests of board views (games/<game>view, session): it plays seeded
 // matches with bots and dresses them as a room's snapshots. It is imported by tests only.
 package gametest
 

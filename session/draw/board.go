@@ -8,7 +8,7 @@ import (
 )
 
 // Board draws one game's board and turns keys and clicks on it into moves. Each game has one,
-// in games/<game>/board.go, named in the catalogue (package games). A board lives in one session
+// in games/<game>view/board.go, named in the catalogue (package games). A board lives in one session
 // (it keeps that session's cursor and what it drew), and is called on that session's goroutine
 // only.
 type Board interface {

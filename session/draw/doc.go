@@ -3,6 +3,6 @@
 // symbol beside it), paints that style a line without lipgloss's work, memos of drawn glyphs, and
 // the text helpers (Fit, Wrap, TextWidth...) that measure and cut styled lines as lipgloss does.
 //
-// Board views live in games/<game>; package session draws everything around them. Neither
+// Board views live in games/<game>view; package session draws everything around them. Neither
 // imports the other: both import this package.
 package draw

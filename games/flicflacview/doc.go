@@ -1,4 +1,4 @@
-// Package flicflac is Flic Flac as the arcade shows and load-tests it: its board view (board.go,
+// Package flicflacview is Flic Flac as the arcade shows and load-tests it: its board view (board.go,
 // layout.go, draw.go, status.go), which draws the hexagon, the homes and every piece's state in
 // the room screen and turns keys and clicks into moves, and the load tool's driver (load.go). The
 // engine is rules/flicflac; package games lists all three in the catalogue.
@@ -8,4 +8,4 @@
 // upper case upright, lower case flipped, between round brackets for a cylinder or square ones
 // for a block, the closing one '*' when it is empowered and '!' when it is due to be captured.
 // The homes are drawn in the corners beside the edges their pieces enter on.
-package flicflac
+package flicflacview

@@ -1,4 +1,4 @@
-package flicflac
+package flicflacview
 
 import (
 	"github.com/arcade/arcade/rules/flicflac"

@@ -1,4 +1,4 @@
-package flicflac
+package flicflacview
 
 import (
 	"fmt"

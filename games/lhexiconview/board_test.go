@@ -1,4 +1,4 @@
-package lhexicon
+package lhexiconview
 
 import (
 	"context"

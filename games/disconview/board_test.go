@@ -1,4 +1,4 @@
-package discon
+package disconview
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package coloretta
+package colorettaview
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package stonetowers
+package stonetowersview
 
 import (
 	"testing"
