@@ -3,7 +3,6 @@ package flicflacview
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,20 +55,6 @@ func plainLines(lines []string) string {
 		out = append(out, strings.TrimRight(ansi.Strip(l), " "))
 	}
 	return strings.Join(out, "\n")
-}
-
-func TestDump(t *testing.T) {
-	if os.Getenv("DUMP") == "" {
-		t.Skip()
-	}
-	snap, _ := play(t, rules.Options{"size": os.Getenv("DUMP")}, func(i int, s *flicflac.State) bool { return i >= 40 && s.Turn() == 0 })
-	b := newBoard()
-	press(b, &snap, "n")
-	st := draw.NewStyles(true, false)
-	t.Log("\n" + plainLines(b.View(&snap, *st, colW, colH)))
-	t.Log("\n" + plainLines(b.Status(&snap, *st, panelWidth)))
-	y, th := b.TurnText(&snap)
-	t.Log(y, "|", th)
 }
 
 // fresh plays to ann's turn (cylinders, the first mover) with nothing moved yet, after plies moves.
