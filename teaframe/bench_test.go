@@ -31,7 +31,7 @@ func benchViews() [][]string {
 // few lines of the view before it, down to the bytes the terminal gets.
 func BenchmarkChangeFrame(b *testing.B) {
 	views := benchViews()
-	r := New(io.Discard, Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor, MapNewline: true})
+	r := New(io.Discard, Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor})
 	v := tea.View{AltScreen: true, MouseMode: tea.MouseModeCellMotion}
 	r.DrawLines(v, views[0])
 	b.ReportAllocs()
@@ -50,7 +50,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		r := New(io.Discard, Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor, MapNewline: true})
+		r := New(io.Discard, Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor})
 		r.DrawLines(v, views[i%len(views)])
 		r.Close()
 		i++
