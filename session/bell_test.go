@@ -60,7 +60,7 @@ func TestTurnBellAndTitleBytesGolden(t *testing.T) {
 
 	out := &lockedBuffer{}
 	env := []string{"TERM=xterm-256color"}
-	fr := teaframe.New(out, teaframe.Options{Width: 80, Height: 24, Env: env, Profile: colorprofile.ANSI256, MapNewline: true})
+	fr := teaframe.New(out, teaframe.Options{Width: 80, Height: 24, Env: env, Profile: colorprofile.ANSI256})
 	var p *tea.Program
 	m := New(Config{Hub: Local(hub), Boards: testBoards, Player: ann, Width: 80, Height: 24,
 		Start: Start{Mode: ModeJoin, Code: code}, Send: func(msg tea.Msg) { p.Send(msg) }})

@@ -55,8 +55,7 @@ func BenchmarkMoveFrames(b *testing.B) {
 		snaps = append(snaps, playedSnapshot(t, plies))
 	}
 	m := roomModel(t, snaps[0])
-	r := teaframe.New(io.Discard, teaframe.Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor,
-		MapNewline: true, ReleaseAfter: -1})
+	r := teaframe.New(io.Discard, teaframe.Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor})
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

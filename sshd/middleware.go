@@ -198,11 +198,9 @@ func (s *Server) play(sess ssh.Session, req request) {
 		}
 	}
 	p.Kill() // puts the terminal back if the program did not end by itself
-	if fr != nil {
-		// teaframe's renderer draws the last frame and puts the terminal back when told
-		// (main screen, cursor, mouse and keyboard modes); Bubble Tea's own does it by itself.
-		fr.Close()
-	}
+	// teaframe's renderer draws the last frame and puts the terminal back when told (main
+	// screen, cursor, mouse and keyboard modes).
+	fr.Close()
 }
 
 // forwardWindows reads windows until it closes and hands each clamped change from last to send,
@@ -253,7 +251,7 @@ func forwardWindows(windows <-chan ssh.Window, last ssh.Window, send func(ssh.Wi
 }
 
 // program builds the Bubble Tea program of an interactive session and tracks it, so that
-// Shutdown can tell it the server is going away. fr is its teaframe renderer, if it has one.
+// Shutdown can tell it the server is going away. fr is its renderer.
 // leave, safe to call more than once and from any goroutine, stops tracking the program and
 // has the session leave its room (the seat starts its countdown).
 func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *teaframe.Renderer, leave func()) {
@@ -281,23 +279,15 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 	// report typed into the input reaches the program too) besides doing what wish's does.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithoutSignalHandler(),
 		tea.WithWindowSize(win.Width, win.Height), tea.WithFilter(clampSizes(resumeOnSuspend)))
-	if s.cfg.FPS <= 0 && sess.EmulatedPty() {
-		// Frames only when something changed (package teaframe). Bubble Tea's own renderer ticks
-		// FPS times a second for every session, idle or not (60 by default: a thousand idle
-		// sessions cost about 30% of a core), and holds two screen-sized cell buffers for good.
-		// This renderer draws after the messages that arrived together have been handled, and
-		// drops the buffers of idle sessions. It needs an emulated PTY (wish's default): with a
-		// real one Bubble Tea's renderer also sets the terminal's modes.
-		env := append(slices.Clone(sess.Environ()), "TERM="+pty.Term) // as bubbletea.MakeOptions
-		fr = teaframe.New(sess, teaframe.Options{Width: win.Width, Height: win.Height,
-			Env: env, Profile: colorprofile.Env(env), MapNewline: true})
-		p = fr.NewProgram(m, opts...)
-	} else {
-		if s.cfg.FPS > 0 {
-			opts = append(opts, tea.WithFPS(s.cfg.FPS))
-		}
-		p = tea.NewProgram(m, opts...)
-	}
+	// Frames only when something changed (package teaframe), on the alternate screen. Bubble
+	// Tea's own renderer ticks at its frame rate for every session, idle or not, and holds two
+	// screen-sized cell buffers for good; this one draws after the messages that arrived together
+	// have been handled, and keeps only the last frame's lines. It needs the emulated PTY the
+	// server gives every session (wish's default; it allocates no real one).
+	env := append(slices.Clone(sess.Environ()), "TERM="+pty.Term) // as bubbletea.MakeOptions
+	fr = teaframe.New(sess, teaframe.Options{Width: win.Width, Height: win.Height,
+		Env: env, Profile: colorprofile.Env(env)})
+	p = fr.NewProgram(m, opts...)
 	s.mu.Lock()
 	s.programs[p] = struct{}{}
 	s.mu.Unlock()

@@ -69,15 +69,11 @@ type Config struct {
 	Records session.Records
 	// Boards makes the board view of each of the hub's games (the catalogue's, games.Boards).
 	Boards session.Boards
-	// FPS chooses the renderer of interactive sessions: 0 draws a frame only when something
-	// changed (package teaframe); more uses Bubble Tea's own renderer at that many frames a
-	// second (at most 120), which ticks even while idle.
-	FPS int
 	// KeystrokeObfuscation advertises ping@openssh.com, with which OpenSSH 9.5 and later hide
 	// the timing of a player's keystrokes: while the player types, and for a random while after,
-	// their client sends a ping every 20 ms and the server answers each. Off by default: it
-	// costs the server 0.3 to 0.5% of a core per player making a move every 2 s, more than the
-	// rest of the arcade's work for that player (docs/performance.md, Keystroke obfuscation).
+	// their client sends a ping every 20 ms and the server answers each. Off by default: the
+	// pings of a typing player cost the server more than the rest of the arcade's work for that
+	// player (docs/performance.md, Keystroke obfuscation).
 	KeystrokeObfuscation bool
 }
 

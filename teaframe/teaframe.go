@@ -1,54 +1,45 @@
-// Package teaframe draws a Bubble Tea v2 program's view only when the program has handled a
-// message, instead of on a clock.
+// Package teaframe draws a Bubble Tea v2 program's view on the terminal's alternate screen, only
+// when the program has handled a message, instead of on a clock.
 //
 // Bubble Tea's own renderer (v2) runs a ticker at the program's frame rate, 60 a second by
 // default, for as long as the program runs; each tick locks the renderer and compares the view with
-// the last one even when nothing happened. Over SSH that is one ticker per session: a thousand idle
-// sessions cost about 30% of a core in wake-ups alone. A lower frame rate trades that for latency
-// (a change waits up to a frame for the next tick). This package removes the trade: the program
-// runs with Bubble Tea's renderer turned off (tea.WithoutRenderer; the arcade's copy of Bubble Tea,
+// the last one even when nothing happened. Over SSH that is one ticker per session, so idle
+// sessions cost CPU in proportion to their number. A lower frame rate trades that for latency (a
+// change waits for the next tick). This package removes the trade: the program runs with Bubble
+// Tea's renderer turned off (tea.WithoutRenderer; the arcade's copy of Bubble Tea,
 // third_party/bubbletea, then keeps no ticker either), and a wrapper model asks for a frame after
 // the messages its model handles. The frame is drawn on the program's own goroutine,
-// Options.Coalesce (2 ms) after the message that asked for it, when a timer sends the program a
-// message: the messages that arrive meanwhile (typed keys, a move's answer with the room's new
-// state) share one frame and one call of the model's View.
+// Options.Coalesce after the message that asked for it, when a timer sends the program a message:
+// the messages that arrive meanwhile (typed keys, a move's answer with the room's new state) share
+// one frame and one call of the model's View.
 //
-// A frame on the alternate screen (where the arcade's screens are) compares only the lines of
-// the view whose text changed, the old text parsed next to the new, and sends the cells that
-// differ (altscreen.go). It holds no cell buffers between frames, only the view's lines: Bubble
-// Tea's renderer, and ultraviolet's TerminalRenderer under it, keep two screen-sized cell
-// buffers (about 200 KiB each at 80 x 24) per session, parse the whole view and compare every
-// cell at each frame.
+// Every view is drawn on the alternate screen, whatever its AltScreen field says: the first frame
+// enters the alternate screen, and Close leaves it. Every screen of the arcade is on the alternate
+// screen, where the renderer knows the whole screen from the view's own lines; an inline view
+// would need what the terminal shows around it, kept in cell buffers, which this package does
+// without. A frame compares only the lines of the view whose text changed, the old text parsed
+// next to the new, and sends the cells that differ (altscreen.go). It holds no cell buffers
+// between frames, only the view's lines: Bubble Tea's renderer, and ultraviolet's
+// TerminalRenderer under it, keep two screen-sized cell buffers per session, parse the whole view
+// and compare every cell at each frame.
 //
-// An inline view (not on the alternate screen) is drawn by ultraviolet's TerminalRenderer, the
-// changed lines redrawn into a cell buffer that holds the last frame. After ReleaseAfter (5 s)
-// without a frame both cell buffers are dropped, keeping only the last view's lines; the next
-// frame rebuilds them from those without sending anything again. When many sessions have dropped
-// their buffers (32 MiB), the package has the Go runtime collect and return the memory to the
-// system once the drops have been quiet for 10 seconds.
-//
-// What Bubble Tea's renderer does that this one does not: View.OnMouse, View.ProgressBar,
-// View.ForegroundColor and View.BackgroundColor are ignored, Println/Printf above an inline program
-// do nothing, and terminal requests made with commands (tea.RequestWindowSize, clipboard, raw
-// sequences) are written by Bubble Tea itself: at once with the arcade's copy, and by upstream's
-// once-a-second ticker, up to a second later. On the alternate screen, escape sequences in the
-// view other than SGR styles (hyperlinks, cursor moves) are dropped. In an inline view, a style or
-// hyperlink left open at the end of one line and closed on a later line is drawn right, at the
-// cost of redrawing every line (lipgloss never does this); on the alternate screen it costs
-// nothing. The program's output must not be a terminal the program has to set up (raw mode):
-// with wish, use its default emulated PTY.
+// What Bubble Tea's renderer does that this one does not: inline views (above); View.OnMouse,
+// View.ProgressBar, View.ForegroundColor and View.BackgroundColor are ignored; tea.Println and
+// tea.Printf do nothing; and terminal requests made with commands (tea.RequestWindowSize,
+// clipboard, raw sequences) are written by Bubble Tea itself: at once with the arcade's copy, and
+// by upstream's once-a-second ticker, up to a second later. Escape sequences in the view other
+// than SGR styles (hyperlinks, cursor moves) are dropped. The program's output must not be a
+// terminal the program has to set up (raw mode): with wish, use its default emulated PTY.
 package teaframe
 
 import (
 	"bytes"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -60,39 +51,26 @@ import (
 type Options struct {
 	// Width and Height are the terminal's size at the start.
 	Width, Height int
-	// Env is the session's environment (TERM in particular: it decides which cursor movements the
-	// renderer may use).
+	// Env is the session's environment (TERM and TERM_PROGRAM in particular: they decide whether
+	// the renderer asks the terminal about synchronized output and Unicode widths).
 	Env []string
 	// Profile is the terminal's colour profile; colours are downsampled to it.
 	Profile colorprofile.Profile
-	// MapNewline says that the output turns "\n" into "\r\n" on its way (an emulated PTY, as wish
-	// gives by default), so the renderer can use a bare newline to go to the next line's start.
-	MapNewline bool
-	// ReleaseAfter is how long after its last frame an idle inline view drops its cell buffers.
-	// Zero means the default, 5 seconds; negative means never.
-	ReleaseAfter time.Duration
 	// Coalesce is how long a frame waits after the message that asked for it, so that messages
 	// arriving together (typed keys, a move's answer and the room's new state) share one frame and
-	// one call of View. Zero means the default, 2 ms; negative means no wait.
+	// one call of View. Zero means the default, DefaultCoalesce; negative means no wait.
 	Coalesce time.Duration
 }
 
 // DefaultCoalesce is the default of Options.Coalesce.
 const DefaultCoalesce = 2 * time.Millisecond
 
-// DefaultReleaseAfter is the default of Options.ReleaseAfter.
-const DefaultReleaseAfter = 5 * time.Second
-
 // Renderer draws one program's frames to its output. Create it with New, build the program with
 // its NewProgram, and call Close when the program has ended.
 type Renderer struct {
-	w            io.Writer
-	env          []string
-	term         string
-	mapNewline   bool
-	releaseAfter time.Duration
-	coalesce     time.Duration
-	query        bool // ask the terminal about synchronized output and Unicode widths
+	w        io.Writer
+	coalesce time.Duration
+	query    bool // ask the terminal about synchronized output and Unicode widths
 
 	// send delivers a message to the program (its Send); set by NewProgram before the program
 	// runs, read by frameTimer's goroutine.
@@ -103,44 +81,35 @@ type Renderer struct {
 	frameTimer *time.Timer // sends frameMsg Coalesce after a frame is asked for
 	latest     tea.Model   // the model after the last message, for Close
 
-	mu       sync.Mutex // everything below; frames, resizes, release and Close
-	width    int
-	height   int
-	profile  colorprofile.Profile
-	method   ansi.Method
-	syncd    bool                 // wrap frames in synchronized output (the terminal said it can)
-	coreOn   bool                 // the terminal's Unicode core mode (2027) has been turned on
-	scr      *uv.TerminalRenderer // the screen as the terminal has it; nil while released
-	cells    uv.ScreenBuffer      // the frame being drawn; nil RenderBuffer while released
-	lines    []string             // the lines of the frame on screen
-	pens     []string             // on the alternate screen: the SGR parameters at each line's start
-	out      switchWriter
-	last     *tea.View // the view on screen (its Content empty: see lines); nil before the first frame
-	area     uv.Rectangle
-	cx, cy   int  // cursor position after the last frame
-	clear    bool // redraw everything at the next frame
-	closed   bool
-	released bool
-	timer    *time.Timer
-	frames   int
+	mu      sync.Mutex // everything below; frames, resizes and Close
+	width   int
+	height  int
+	profile colorprofile.Profile
+	method  ansi.Method
+	syncd   bool         // wrap frames in synchronized output (the terminal said it can)
+	coreOn  bool         // the terminal's Unicode core mode (2027) has been turned on
+	lines   []string     // the lines of the frame on screen
+	pens    []string     // the SGR parameters in effect at each line's start
+	body    bytes.Buffer // the screen's changes of the frame being drawn
+	last    *tea.View    // the view on screen (its Content empty: see lines); nil before the first frame
+	area    size         // the part of the screen the view on screen covers
+	clear   bool         // redraw everything at the next frame
+	closed  bool
+	frames  int
 }
+
+// size is a part of the screen from its top left corner, in columns and rows.
+type size struct{ w, h int }
 
 // New returns a renderer that writes to w.
 func New(w io.Writer, o Options) *Renderer {
 	env := uv.Environ(o.Env)
 	r := &Renderer{
-		w:            w,
-		env:          o.Env,
-		term:         env.Getenv("TERM"),
-		mapNewline:   o.MapNewline,
-		releaseAfter: o.ReleaseAfter,
-		width:        o.Width,
-		height:       o.Height,
-		profile:      o.Profile,
-		method:       ansi.WcWidth,
-	}
-	if r.releaseAfter == 0 {
-		r.releaseAfter = DefaultReleaseAfter
+		w:       w,
+		width:   o.Width,
+		height:  o.Height,
+		profile: o.Profile,
+		method:  ansi.WcWidth,
 	}
 	switch c := o.Coalesce; {
 	case c == 0:
@@ -148,16 +117,16 @@ func New(w io.Writer, o Options) *Renderer {
 	case c > 0:
 		r.coalesce = c
 	}
-	r.out.w = &bytes.Buffer{}
 	// Bubble Tea asks terminals whether they support synchronized output (mode 2026) and Unicode
 	// widths (mode 2027), except where it expects unreliable answers; ask where it asks
 	// (shouldQuerySynchronizedOutput in Bubble Tea v2.1.1).
+	term := env.Getenv("TERM")
 	prog, hasProg := env.LookupEnv("TERM_PROGRAM")
 	_, sshTTY := env.LookupEnv("SSH_TTY")
 	_, wt := env.LookupEnv("WT_SESSION")
 	r.query = (!hasProg && !sshTTY) || wt || (hasProg && !strings.Contains(prog, "Apple") && !sshTTY)
 	for _, t := range []string{"ghostty", "wezterm", "alacritty", "kitty", "rio"} {
-		if strings.Contains(r.term, t) {
+		if strings.Contains(term, t) {
 			r.query = true
 		}
 	}
@@ -171,9 +140,8 @@ func New(w io.Writer, o Options) *Renderer {
 //
 // A frame is asked for with a timer that sends the program a message (one timer per renderer,
 // reset for each frame), not with a command. The timer's function runs on a goroutine of its own,
-// as a command does; but a frame's command batched with the model's own (tea.Batch) cost three
-// goroutines more, one of which waited for the slowest of the batch. With 2,000 sessions playing
-// DISCON, the arcade created 6.8 goroutines per move instead of 9.1.
+// as a command does; but a frame's command batched with the model's own (tea.Batch) would cost
+// more goroutines for every message, one of them waiting for the slowest command of the batch.
 func (r *Renderer) NewProgram(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
 	r.latest = m
 	opts = append(slices.Clip(opts), tea.WithoutRenderer(), tea.WithFPS(1))
@@ -204,7 +172,6 @@ var (
 	views      atomic.Uint64 // calls of a model's View
 	frames     atomic.Uint64 // frames that sent something
 	frameBytes atomic.Uint64 // bytes those frames sent
-	held       atomic.Int64  // renderers holding cell buffers
 )
 
 // Stats are counters of every Renderer in the process.
@@ -213,13 +180,11 @@ type Stats struct {
 	Views uint64
 	// Frames is the number of frames that sent bytes, and Bytes how many.
 	Frames, Bytes uint64
-	// Held is the number of renderers holding their cell buffers now (not idle, or not long).
-	Held int64
 }
 
 // ReadStats returns the counters of every Renderer in the process.
 func ReadStats() Stats {
-	return Stats{Views: views.Load(), Frames: frames.Load(), Bytes: frameBytes.Load(), Held: held.Load()}
+	return Stats{Views: views.Load(), Frames: frames.Load(), Bytes: frameBytes.Load()}
 }
 
 // frameMsg asks the wrapper to draw a frame.
@@ -284,9 +249,6 @@ func (r *Renderer) setProfile(p colorprofile.Profile) {
 		return
 	}
 	r.profile = p
-	if r.scr != nil {
-		r.scr.SetColorProfile(p)
-	}
 	r.clear = true
 }
 
@@ -302,135 +264,10 @@ func (r *Renderer) modeReport(msg tea.ModeReportMsg) {
 		if msg.Value == ansi.ModeReset || msg.Value == ansi.ModeSet || msg.Value == ansi.ModePermanentlySet {
 			if r.method != ansi.GraphemeWidth {
 				r.method = ansi.GraphemeWidth
-				if r.scr != nil {
-					r.scr.SetWidthMethod(ansi.GraphemeWidth)
-				}
 				r.clear = true // the next frame turns the mode on (unicodeCore) and redraws
 			}
 		}
 	}
-}
-
-// switchWriter is the TerminalRenderer's output: a buffer, or nowhere while a rebuilt renderer is
-// brought up to date with what the terminal already shows.
-type switchWriter struct {
-	w       *bytes.Buffer
-	discard bool
-}
-
-func (s *switchWriter) Write(p []byte) (int, error) {
-	if s.discard {
-		return len(p), nil
-	}
-	return s.w.Write(p)
-}
-
-// newScreen returns a TerminalRenderer set up as Bubble Tea sets up its own (reset, setOptimizations),
-// in the screen mode of the view on screen. Scroll optimization is off: the arcade's screens do
-// not scroll, and it hashes every line of every frame to find scrolls.
-func (r *Renderer) newScreen() *uv.TerminalRenderer {
-	scr := uv.NewTerminalRenderer(&r.out, r.env)
-	scr.SetColorProfile(r.profile)
-	scr.SetTabStops(-1)
-	scr.SetBackspace(false)
-	scr.SetMapNewline(r.mapNewline)
-	scr.SetScrollOptim(false)
-	if r.method == ansi.GraphemeWidth {
-		scr.SetWidthMethod(ansi.GraphemeWidth)
-	}
-	alt := r.last != nil && r.last.AltScreen
-	scr.SetFullscreen(alt)
-	scr.SetRelativeCursor(!alt)
-	return scr
-}
-
-// ensureScreen makes sure the cell renderer and the frame buffer exist: after a release they are
-// rebuilt and brought up to date with the last frame, whose bytes the terminal already has (so
-// they are thrown away). Called with r.mu held.
-func (r *Renderer) ensureScreen() {
-	if r.scr != nil {
-		return
-	}
-	r.scr = r.newScreen()
-	held.Add(1)
-	if !r.released || r.last == nil || r.area.Empty() {
-		r.released = false
-		return
-	}
-	r.out.discard = true
-	r.cells = uv.NewScreenBuffer(r.area.Dx(), r.area.Dy())
-	r.cells.Method = r.method
-	drawLines(r.cells, r.lines)
-	r.scr.Render(r.cells.RenderBuffer)
-	_ = r.scr.Flush()
-	r.out.discard = false
-	if r.last.AltScreen {
-		// The renderer's idea of the cursor may be past the last column (a pending wrap) in a
-		// way that cannot be restored; an unknown position makes its next move absolute.
-		r.scr.SetPosition(-1, -1)
-	} else {
-		r.scr.SetPosition(r.cx, r.cy)
-	}
-	r.released = false
-}
-
-// release drops the cell buffers of an idle session.
-func (r *Renderer) release() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed || r.scr == nil || r.clear {
-		return
-	}
-	r.scr = nil
-	r.cells = uv.ScreenBuffer{}
-	r.released = true
-	held.Add(-1)
-	noteReleased(2 * int64(r.area.Dx()*r.area.Dy()) * int64(unsafe.Sizeof(uv.Cell{})))
-}
-
-// Collections after releases. A server whose sessions have gone idle allocates nothing, so the Go
-// runtime would not collect the buffers they dropped until its two-minute forced collection, and
-// even then would keep the pages for a heap twice the size of what is live. Once enough has been
-// dropped, the package collects and gives the pages back to the system (debug.FreeOSMemory) when
-// the drops have been quiet for collectQuiet (or collectMax after the first, if they never are).
-const (
-	collectAfter = 32 << 20 // bytes of cell buffers dropped
-	collectQuiet = 10 * time.Second
-	collectMax   = time.Minute
-)
-
-var collector struct {
-	mu      sync.Mutex
-	dropped int64
-	first   time.Time // of the drops not collected yet
-	timer   *time.Timer
-}
-
-func noteReleased(n int64) {
-	c := &collector
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.dropped == 0 {
-		c.first = time.Now()
-	}
-	c.dropped += n
-	if c.dropped < collectAfter {
-		return
-	}
-	wait := min(collectQuiet, time.Until(c.first.Add(collectMax)))
-	if c.timer == nil {
-		c.timer = time.AfterFunc(wait, collect)
-	} else {
-		c.timer.Reset(wait)
-	}
-}
-
-func collect() {
-	c := &collector
-	c.mu.Lock()
-	c.dropped = 0
-	c.mu.Unlock()
-	debug.FreeOSMemory() // a collection, then the freed pages go back to the system at once
 }
 
 // lastLines returns lines, only the last height of them when there are more.
@@ -442,39 +279,6 @@ func lastLines(lines []string, height int) []string {
 		lines = lines[len(lines)-height:]
 	}
 	return lines
-}
-
-// drawLines draws every line into buf, which it clears first (so that every line counts as
-// changed).
-func drawLines(buf uv.ScreenBuffer, lines []string) {
-	buf.Clear()
-	uv.NewStyledString(strings.Join(lines, "\n")).Draw(buf, buf.Bounds())
-}
-
-// standsAlone reports whether a line can be drawn on its own: it opens no style that a later line
-// would inherit (its last SGR sequence is a reset, as lipgloss writes them) and holds no OSC
-// sequence (a hyperlink may span lines).
-func standsAlone(line string) bool {
-	i := strings.LastIndex(line, "\x1b[")
-	if i < 0 {
-		return true
-	}
-	if strings.Contains(line, "\x1b]") {
-		return false
-	}
-	// Find the last SGR: a CSI sequence ending in 'm'.
-	for i >= 0 {
-		j := i + 2
-		for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
-			j++
-		}
-		if j < len(line) && line[j] == 'm' {
-			p := line[i+2 : j]
-			return p == "" || p == "0"
-		}
-		i = strings.LastIndex(line[:i], "\x1b[")
-	}
-	return true
 }
 
 // LineViewer is implemented by models that can give their view as lines: a frame then needs
@@ -489,8 +293,8 @@ type LineViewer interface {
 // draw shows view v, sending only what changed since the last frame.
 func (r *Renderer) draw(v tea.View) { r.drawLines(v, strings.Split(v.Content, "\n")) }
 
-// drawLines shows view v whose text is lines (v.Content is ignored), sending only what changed
-// since the last frame.
+// drawLines shows view v whose text is lines (v.Content is ignored) on the alternate screen,
+// sending only what changed since the last frame.
 func (r *Renderer) drawLines(v tea.View, lines []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -498,43 +302,31 @@ func (r *Renderer) drawLines(v tea.View, lines []string) {
 		return
 	}
 	v.Content = ""
-	area := uv.Rect(0, 0, r.width, r.height)
+	v.AltScreen = true // every view is drawn on the alternate screen (package doc)
+	area := size{r.width, r.height}
 	if len(lines) == 0 || len(lines) == 1 && lines[0] == "" {
-		area.Max.Y = 0
-	} else if !v.AltScreen {
-		area.Max.Y = min(len(lines), r.height) // inline: as tall as the view
+		area.h = 0
 	}
-	lines = lastLines(lines, area.Dy())
-	first := r.last == nil
-	if !first && !r.clear && area == r.area && viewEqual(r.last, &v) && slices.Equal(lines, r.lines) {
+	lines = lastLines(lines, area.h)
+	last := r.last
+	first := last == nil
+	if !first && !r.clear && area == r.area && viewEqual(last, &v) && slices.Equal(lines, r.lines) {
 		return // nothing changed: no bytes at all
 	}
-	last := r.last
-	altChange := (last == nil && v.AltScreen) || (last != nil && last.AltScreen != v.AltScreen)
-	var body *bytes.Buffer
-	if v.AltScreen {
-		body = r.drawAlt(&v, lines, area, altChange)
-	} else {
-		body = r.drawInline(&v, lines, area, altChange)
-	}
+	body := r.drawAlt(&v, lines, area, first)
 
 	// Assemble the frame as Bubble Tea does: screen switch, then cursor visibility and synchronized
 	// output around the updates.
 	f := framePool.Get().(*bytes.Buffer)
 	defer framePool.Put(f)
 	f.Reset()
-	if altChange {
-		f.WriteString(ansi.ResetModifyOtherKeys + ansi.KittyKeyboard(0, 1))
-		if v.AltScreen {
-			f.WriteString(ansi.SetModeAltScreenSaveCursor)
-		} else {
-			f.WriteString(ansi.ResetModeAltScreenSaveCursor)
-		}
+	if first {
+		f.WriteString(ansi.ResetModifyOtherKeys + ansi.KittyKeyboard(0, 1) + ansi.SetModeAltScreenSaveCursor)
 	}
 	hasUpdates := body.Len() > 0
 	didShow := last != nil && last.Cursor != nil
 	show := v.Cursor != nil
-	visChange := last == nil || didShow != show || altChange
+	visChange := first || didShow != show
 	if r.syncd {
 		if hasUpdates {
 			f.WriteString(ansi.SetModeSynchronizedOutput)
@@ -573,24 +365,18 @@ func (r *Renderer) drawLines(v tea.View, lines []string) {
 // buffers instead of growing a new one for each frame.
 var framePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// drawAlt returns the bytes that turn the alternate screen into view v (see altscreen.go). Called
-// with r.mu held.
-func (r *Renderer) drawAlt(v *tea.View, lines []string, area uv.Rectangle, altChange bool) *bytes.Buffer {
-	if r.scr != nil {
-		// Cell buffers of an inline view before: the alternate screen needs none.
-		r.scr, r.cells = nil, uv.ScreenBuffer{}
-		held.Add(-1)
-	}
-	r.released = false
-	body := r.out.w
-	if r.last == nil && r.query {
+// drawAlt returns the bytes that turn the alternate screen into view v (see altscreen.go); first
+// says that the terminal has shown no frame yet. Called with r.mu held.
+func (r *Renderer) drawAlt(v *tea.View, lines []string, area size, first bool) *bytes.Buffer {
+	body := &r.body
+	if first && r.query {
 		body.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
 	}
 	r.unicodeCore(body)
 	writeModes(body, r.last, v)
-	full := r.clear || altChange || area != r.area
+	full := r.clear || first || area != r.area
 	r.clear = false
-	r.pens = altFrame(body, r.profile, r.method, area.Dx(), r.lines, r.pens, lines, full)
+	r.pens = altFrame(body, r.profile, r.method, area.w, r.lines, r.pens, lines, full)
 	r.lines = lines
 	if c := v.Cursor; c != nil {
 		body.WriteString(ansi.CursorPosition(c.X+1, c.Y+1))
@@ -608,80 +394,6 @@ func (r *Renderer) unicodeCore(w io.StringWriter) {
 	}
 }
 
-// drawInline returns the bytes that turn the terminal's lines into inline view v, with
-// ultraviolet's cell renderer. Called with r.mu held.
-func (r *Renderer) drawInline(v *tea.View, lines []string, area uv.Rectangle, altChange bool) *bytes.Buffer {
-	r.ensureScreen()
-	scr := r.scr
-	redraw := r.clear || area != r.area
-	if redraw {
-		scr.Erase()
-		scr.Resize(r.width, r.height)
-		r.clear = false
-	}
-	if r.last == nil && r.query {
-		_, _ = scr.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
-	}
-	r.unicodeCore(scr)
-	if altChange {
-		scr.SetRelativeCursor(true)
-		scr.SetFullscreen(false)
-		scr.RestoreCursor()
-		scr.Erase()
-	}
-	writeModes(scr, r.last, v)
-
-	// Draw only the lines whose text changed into the frame buffer, which holds the last frame:
-	// the renderer then compares only those with the screen. Both costs grow with the change, not
-	// with the screen. A line that does not stand alone (see standsAlone) means drawing them all.
-	full := redraw || altChange || r.cells.RenderBuffer == nil || r.cells.Bounds() != area
-	if r.cells.RenderBuffer == nil || r.cells.Bounds() != area {
-		r.cells = uv.NewScreenBuffer(area.Dx(), area.Dy())
-	}
-	r.cells.Method = r.method
-	for _, l := range lines {
-		if !full && !standsAlone(l) {
-			full = true
-		}
-	}
-	if full {
-		drawLines(r.cells, lines)
-	} else {
-		for y := range area.Dy() {
-			var old, line string
-			if y < len(r.lines) {
-				old = r.lines[y]
-			}
-			if y < len(lines) {
-				line = lines[y]
-			}
-			if old == line {
-				continue
-			}
-			row := uv.Rect(0, y, area.Dx(), 1)
-			if line == "" {
-				r.cells.ClearArea(row)
-			} else {
-				uv.NewStyledString(line).Draw(r.cells, row) // clears the row first
-			}
-		}
-	}
-	r.lines, r.pens = lines, nil
-	scr.Render(r.cells.RenderBuffer)
-	if c := v.Cursor; c != nil {
-		scr.MoveTo(c.X, c.Y)
-	} else {
-		// Do not leave the cursor dangling at the end of a line in inline mode (as Bubble Tea).
-		if x, y := scr.Position(); x >= r.width-1 {
-			scr.MoveTo(0, y)
-		}
-	}
-	_ = scr.Flush()
-	r.cx, r.cy = scr.Position()
-	r.armRelease()
-	return r.out.w
-}
-
 // Draw draws v now, as a frame the wrapped model asked for would (for tests and benchmarks that
 // hold the view themselves; a program's frames come through NewProgram). It must not be called at the
 // same time as the program's own frames.
@@ -690,62 +402,50 @@ func (r *Renderer) Draw(v tea.View) { r.draw(v) }
 // DrawLines is Draw for a view given as lines (see LineViewer).
 func (r *Renderer) DrawLines(v tea.View, lines []string) { r.drawLines(v, lines) }
 
-// armRelease (re)starts the idle countdown after which the cell buffers are dropped.
-func (r *Renderer) armRelease() {
-	if r.releaseAfter < 0 {
-		return
-	}
-	if r.timer == nil {
-		r.timer = time.AfterFunc(r.releaseAfter, r.release)
-		return
-	}
-	r.timer.Reset(r.releaseAfter)
-}
-
 // writeModes queues the terminal mode changes from last's view to v's (all of them for the first
 // frame), as Bubble Tea's renderer does.
-func writeModes(scr io.StringWriter, last, v *tea.View) {
+func writeModes(w io.StringWriter, last, v *tea.View) {
 	if last == nil || v.DisableBracketedPasteMode != last.DisableBracketedPasteMode {
 		if !v.DisableBracketedPasteMode {
-			_, _ = scr.WriteString(ansi.SetModeBracketedPaste)
+			_, _ = w.WriteString(ansi.SetModeBracketedPaste)
 		} else if last != nil {
-			_, _ = scr.WriteString(ansi.ResetModeBracketedPaste)
+			_, _ = w.WriteString(ansi.ResetModeBracketedPaste)
 		}
 	}
 	if last == nil || last.ReportFocus != v.ReportFocus {
 		if v.ReportFocus {
-			_, _ = scr.WriteString(ansi.SetModeFocusEvent)
+			_, _ = w.WriteString(ansi.SetModeFocusEvent)
 		} else if last != nil {
-			_, _ = scr.WriteString(ansi.ResetModeFocusEvent)
+			_, _ = w.WriteString(ansi.ResetModeFocusEvent)
 		}
 	}
 	if last == nil || v.MouseMode != last.MouseMode {
 		switch v.MouseMode {
 		case tea.MouseModeNone:
 			if last != nil && last.MouseMode != tea.MouseModeNone {
-				_, _ = scr.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
+				_, _ = w.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
 			}
 		case tea.MouseModeCellMotion:
 			if last != nil && last.MouseMode == tea.MouseModeAllMotion {
-				_, _ = scr.WriteString(ansi.ResetModeMouseAnyEvent)
+				_, _ = w.WriteString(ansi.ResetModeMouseAnyEvent)
 			}
-			_, _ = scr.WriteString(ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
+			_, _ = w.WriteString(ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
 		case tea.MouseModeAllMotion:
 			if last != nil && last.MouseMode == tea.MouseModeCellMotion {
-				_, _ = scr.WriteString(ansi.ResetModeMouseButtonEvent)
+				_, _ = w.WriteString(ansi.ResetModeMouseButtonEvent)
 			}
-			_, _ = scr.WriteString(ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
+			_, _ = w.WriteString(ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
 		}
 	}
 	if last == nil || v.WindowTitle != last.WindowTitle {
 		if last != nil || v.WindowTitle != "" {
-			_, _ = scr.WriteString(ansi.SetWindowTitle(v.WindowTitle))
+			_, _ = w.WriteString(ansi.SetWindowTitle(v.WindowTitle))
 		}
 	}
-	if last == nil || v.KeyboardEnhancements != last.KeyboardEnhancements || v.AltScreen != last.AltScreen {
-		_, _ = scr.WriteString(ansi.SetModifyOtherKeys2)
-		_, _ = scr.WriteString(ansi.KittyKeyboard(keyboardFlags(v.KeyboardEnhancements), 1))
-		_, _ = scr.WriteString(ansi.RequestKittyKeyboard)
+	if last == nil || v.KeyboardEnhancements != last.KeyboardEnhancements {
+		_, _ = w.WriteString(ansi.SetModifyOtherKeys2)
+		_, _ = w.WriteString(ansi.KittyKeyboard(keyboardFlags(v.KeyboardEnhancements), 1))
+		_, _ = w.WriteString(ansi.RequestKittyKeyboard)
 	}
 	var shape, lastShape int
 	if v.Cursor != nil {
@@ -755,7 +455,7 @@ func writeModes(scr io.StringWriter, last, v *tea.View) {
 		lastShape = cursorStyle(last.Cursor.Shape, last.Cursor.Blink)
 	}
 	if shape != lastShape {
-		_, _ = scr.WriteString(ansi.SetCursorStyle(shape))
+		_, _ = w.WriteString(ansi.SetCursorStyle(shape))
 	}
 }
 
@@ -776,29 +476,13 @@ func (r *Renderer) Close() {
 		return
 	}
 	r.closed = true
-	if r.timer != nil {
-		r.timer.Stop()
-	}
 	lv := r.last
 	if lv == nil {
 		return
 	}
 	var f bytes.Buffer
-	f.WriteString(ansi.ResetModifyOtherKeys + ansi.KittyKeyboard(0, 1))
-	if !lv.AltScreen {
-		// Leave the cursor below the inline view. (Leaving the alternate screen puts back the
-		// cursor of the main screen.)
-		r.ensureScreen()
-		r.scr.MoveTo(0, max(r.area.Dy(), 1)-1)
-		_ = r.scr.Flush()
-		f.Write(r.out.w.Bytes())
-		r.out.w.Reset()
-	}
-	if lv.AltScreen {
-		f.WriteString(ansi.ResetModeAltScreenSaveCursor)
-	} else {
-		f.WriteString(ansi.EraseScreenBelow)
-	}
+	// Leaving the alternate screen puts back the main screen and its cursor.
+	f.WriteString(ansi.ResetModifyOtherKeys + ansi.KittyKeyboard(0, 1) + ansi.ResetModeAltScreenSaveCursor)
 	if lv.Cursor == nil {
 		f.WriteString(ansi.SetModeTextCursorEnable)
 	}
@@ -821,11 +505,6 @@ func (r *Renderer) Close() {
 		f.WriteString(ansi.ResetModeUnicodeCore)
 	}
 	_, _ = r.w.Write(f.Bytes())
-	if r.scr != nil {
-		r.scr = nil
-		r.cells = uv.ScreenBuffer{}
-		held.Add(-1)
-	}
 }
 
 // Frames returns the number of frames that sent something to the terminal.
@@ -835,16 +514,10 @@ func (r *Renderer) Frames() int {
 	return r.frames
 }
 
-// Released reports whether the cell buffers are dropped (the session has been idle).
-func (r *Renderer) Released() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.scr == nil
-}
-
-// viewEqual reports whether a and b are the same but for their text (compared as lines).
+// viewEqual reports whether a and b, both on the alternate screen, are the same but for their text
+// (compared as lines).
 func viewEqual(a, b *tea.View) bool {
-	if a.AltScreen != b.AltScreen || a.MouseMode != b.MouseMode ||
+	if a.MouseMode != b.MouseMode ||
 		a.WindowTitle != b.WindowTitle || a.ReportFocus != b.ReportFocus ||
 		a.DisableBracketedPasteMode != b.DisableBracketedPasteMode ||
 		a.KeyboardEnhancements != b.KeyboardEnhancements || (a.Cursor == nil) != (b.Cursor == nil) {

@@ -30,7 +30,8 @@ func newTerm(t *testing.T, o Options) *term {
 	tm := &term{t: t, vt: vt10x.New(vt10x.WithSize(o.Width, o.Height))}
 	tm.r = New(writerFunc(func(p []byte) (int, error) {
 		tm.out.Write(p)
-		// The emulated PTY turns "\n" into "\r\n" (MapNewline).
+		// An emulated PTY turns "\n" into "\r\n" (the renderer writes none; a bare newline
+		// would show here).
 		return tm.vt.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n")))
 	}), o)
 	return tm
@@ -47,7 +48,7 @@ func (tm *term) frame(content string) string {
 	return tm.out.String()
 }
 
-// inline draws content as an inline view (not on the alternate screen) and returns the bytes sent.
+// inline draws content as a view not on the alternate screen and returns the bytes sent.
 func (tm *term) inline(content string) string {
 	tm.out.Reset()
 	tm.r.draw(tea.View{Content: content})
@@ -73,7 +74,7 @@ func (tm *term) want(plain string) {
 var (
 	red  = lipgloss.NewStyle().Foreground(lipgloss.Color("#ff0000")).Bold(true)
 	dim  = lipgloss.NewStyle().Foreground(lipgloss.Color("#808080"))
-	opts = Options{Width: 40, Height: 8, Profile: colorprofile.TrueColor, MapNewline: true, Env: []string{"TERM=xterm-256color", "SSH_TTY=/dev/pts/0"}}
+	opts = Options{Width: 40, Height: 8, Profile: colorprofile.TrueColor, Env: []string{"TERM=xterm-256color", "SSH_TTY=/dev/pts/0"}}
 )
 
 func board(turn int, who string) (styled, plain string) {
@@ -129,75 +130,61 @@ func TestFramesSendOnlyChanges(t *testing.T) {
 	}
 }
 
-// TestReleaseAndRebuild: an idle renderer of an inline view drops its buffers; the next frame
-// rebuilds them from the last view without sending it again, and sends only the change.
-func TestReleaseAndRebuild(t *testing.T) {
+// TestViewOffAltScreen: a view that is not on the alternate screen is drawn on it all the same:
+// the first frame enters it, a view that differs from the last only in its AltScreen field sends
+// nothing, a change sends only the change, and Close leaves the alternate screen.
+func TestViewOffAltScreen(t *testing.T) {
 	tm := newTerm(t, opts)
-	s, _ := board(0, "Red built e5")
-	tm.inline(s)
-	s, p := board(1, "Blue built f6")
-	direct := tm.inline(s)
+	s, p := board(0, "Red built e5")
+	first := tm.inline(s)
 	tm.want(p)
-
-	tm2 := newTerm(t, opts)
-	s, _ = board(0, "Red built e5")
-	tm2.inline(s)
-	tm2.r.release()
-	if !tm2.r.Released() {
-		t.Fatal("not released")
+	if !strings.Contains(first, ansi.SetModeAltScreenSaveCursor) {
+		t.Errorf("the first frame does not enter the alternate screen: %q", first)
 	}
-	s, p = board(1, "Blue built f6")
-	rebuilt := tm2.inline(s)
-	tm2.want(p)
-	if tm2.r.Released() {
-		t.Error("still released after a frame")
-	}
-	t.Logf("change %d bytes; after a release %d bytes", len(direct), len(rebuilt))
-	// After a rebuild the first cursor move is absolute; the rest is the same change.
-	if len(rebuilt) > len(direct)+16 {
-		t.Errorf("after a release the change took %d bytes, %d without: %q", len(rebuilt), len(direct), rebuilt)
-	}
-}
-
-// TestAltScreenHoldsNoCells: on the alternate screen a renderer keeps only the lines of the last
-// view, never cell buffers.
-func TestAltScreenHoldsNoCells(t *testing.T) {
-	before := ReadStats().Held
-	tm := newTerm(t, opts)
-	s, _ := board(0, "Red built e5")
-	tm.inline(s)
-	if tm.r.Released() || ReadStats().Held != before+1 {
-		t.Errorf("an inline view holds no cell buffers (held %d, was %d)", ReadStats().Held, before)
+	if f := tm.frame(s); strings.Contains(f, ansi.SetModeAltScreenSaveCursor) ||
+		strings.Contains(f, ansi.ResetModeAltScreenSaveCursor) || strings.Contains(f, ansi.EraseEntireScreen) {
+		t.Errorf("the same view with AltScreen set switched or cleared the screen: %q", f)
 	}
 	tm.frame(s)
-	if !tm.r.Released() || ReadStats().Held != before {
-		t.Errorf("the alternate screen holds cell buffers (held %d, was %d)", ReadStats().Held, before)
+	s, p = board(1, "Blue built f6")
+	change := tm.inline(s)
+	tm.want(p)
+	for _, seq := range []string{ansi.SetModeAltScreenSaveCursor, ansi.ResetModeAltScreenSaveCursor, ansi.EraseEntireScreen} {
+		if strings.Contains(change, seq) {
+			t.Errorf("a change to a view off the alternate screen sent %q: %q", seq, change)
+		}
+	}
+	if len(change) == 0 || len(change) > len(first)/3 {
+		t.Errorf("a change of two lines sent %d bytes (the first frame %d)", len(change), len(first))
+	}
+	if again := tm.inline(s); again != "" {
+		t.Errorf("an unchanged view sent %q", again)
+	}
+	tm.out.Reset()
+	tm.r.Close()
+	if !strings.Contains(tm.out.String(), ansi.ResetModeAltScreenSaveCursor) {
+		t.Errorf("Close does not leave the alternate screen: %q", tm.out.String())
 	}
 }
 
-// TestLinesThatDoNotStandAlone: a style left open across lines makes the renderer draw every
-// line, so the screen stays right.
-func TestLinesThatDoNotStandAlone(t *testing.T) {
-	for _, c := range []struct {
-		line string
-		ok   bool
-	}{
-		{"plain", true},
-		{"\x1b[1mbold\x1b[m", true},
-		{"\x1b[1mbold\x1b[0m then plain", true},
-		{"\x1b[1mbold open", false},
-		{"\x1b[1mx\x1b[m\x1b[31mred open", false},
-		{"\x1b]8;;http://x\x07link\x1b]8;;\x07\x1b[m", false},
-	} {
-		if got := standsAlone(c.line); got != c.ok {
-			t.Errorf("standsAlone(%q) = %v", c.line, got)
-		}
-	}
+// TestStyleOpenAcrossLines: a style left open at the end of one line and closed on a later line
+// is drawn right, when the lines it spans change and when they do not.
+func TestStyleOpenAcrossLines(t *testing.T) {
 	tm := newTerm(t, opts)
 	tm.frame("one\n\x1b[1mtwo\nthree\x1b[m\nfour")
 	tm.want("one\ntwo\nthree\nfour")
 	tm.frame("one\n\x1b[1mtwo\nTHREE\x1b[m\nfour")
 	tm.want("one\ntwo\nTHREE\nfour")
+	tm.frame("ONE\n\x1b[1mtwo\nTHREE\x1b[m\nfour")
+	tm.want("ONE\ntwo\nTHREE\nfour")
+	fresh := newTerm(t, opts)
+	fresh.frame("ONE\n\x1b[1mtwo\nTHREE\x1b[m\nfour")
+	if got, want := vtCells(tm.vt), vtCells(fresh.vt); got != want {
+		t.Errorf("the screen differs from a fresh draw\ngot:\n%s\nwant:\n%s", got, want)
+	}
+	if tm.vt.Cell(0, 2).Mode == tm.vt.Cell(0, 3).Mode {
+		t.Error("the line under the open style is drawn as the line after it")
+	}
 }
 
 // TestResizeAndClose: a resize redraws everything at the new size; Close puts the terminal back.
@@ -393,29 +380,27 @@ func TestLineViewer(t *testing.T) {
 // TestUnicodeCoreMode: when the terminal says it has Unicode core mode (2027), the next frame
 // turns it on, once, and measures graphemes as the terminal will; Close turns it off.
 func TestUnicodeCoreMode(t *testing.T) {
-	for _, alt := range []bool{true, false} {
-		var out bytes.Buffer
-		r := New(&out, opts)
-		draw := func(s string) string {
-			out.Reset()
-			r.draw(tea.View{Content: s, AltScreen: alt})
-			return out.String()
-		}
-		if first := draw("one"); strings.Contains(first, ansi.SetModeUnicodeCore) {
-			t.Errorf("alt %v: the mode was turned on before the terminal said it has it", alt)
-		}
-		r.modeReport(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeReset})
-		if f := draw("two"); strings.Count(f, ansi.SetModeUnicodeCore) != 1 {
-			t.Errorf("alt %v: the frame after the report: %q", alt, f)
-		}
-		if f := draw("three"); strings.Contains(f, ansi.SetModeUnicodeCore) {
-			t.Errorf("alt %v: the mode was turned on again: %q", alt, f)
-		}
+	var out bytes.Buffer
+	r := New(&out, opts)
+	draw := func(s string) string {
 		out.Reset()
-		r.Close()
-		if !strings.Contains(out.String(), ansi.ResetModeUnicodeCore) {
-			t.Errorf("alt %v: Close leaves the mode on", alt)
-		}
+		r.draw(tea.View{Content: s, AltScreen: true})
+		return out.String()
+	}
+	if first := draw("one"); strings.Contains(first, ansi.SetModeUnicodeCore) {
+		t.Error("the mode was turned on before the terminal said it has it")
+	}
+	r.modeReport(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeReset})
+	if f := draw("two"); strings.Count(f, ansi.SetModeUnicodeCore) != 1 {
+		t.Errorf("the frame after the report: %q", f)
+	}
+	if f := draw("three"); strings.Contains(f, ansi.SetModeUnicodeCore) {
+		t.Errorf("the mode was turned on again: %q", f)
+	}
+	out.Reset()
+	r.Close()
+	if !strings.Contains(out.String(), ansi.ResetModeUnicodeCore) {
+		t.Error("Close leaves the mode on")
 	}
 }
 

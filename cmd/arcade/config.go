@@ -35,7 +35,6 @@ type config struct {
 	botDelay    time.Duration
 	logLevel    string
 	metrics     string // address of the Prometheus endpoint; "" for none
-	fps         int    // 0: frames only on change; N: Bubble Tea's renderer at N frames a second
 	loadSeeds   bool   // matches' seeds follow from their room codes (load testing only)
 
 	gcPercent   gcPercent   // --gc-percent; unset: GOGC, else defaultGCPercent
@@ -106,7 +105,6 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.DurationVar(&c.quickWait, "quick-wait", envDur("QUICK_WAIT", session.DefaultQuickWait), "how long a quick match looks for an opponent before it offers a bot (ARCADE_QUICK_WAIT)")
 	fs.DurationVar(&c.botDelay, "bot-delay", envDur("BOT_DELAY", 400*time.Millisecond), "least time a bot takes per move (ARCADE_BOT_DELAY)")
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
-	fs.IntVar(&c.fps, "fps", envInt("FPS", 0), "0 draws a frame only when a screen changed; N uses Bubble Tea's renderer at N frames a second, which ticks while idle (ARCADE_FPS)")
 	fs.StringVar(&c.publicAddr, "public-addr", env("PUBLIC_ADDR", ""), "the address players reach the server at, host or host:port, shown in the join commands rooms give; empty: the address each player connected to (ARCADE_PUBLIC_ADDR)")
 	fs.StringVar(&c.metrics, "metrics", env("METRICS", ""), "serve Prometheus metrics (and /debug/pprof/) on this address, e.g. 127.0.0.1:9100; off when empty (ARCADE_METRICS)")
 	fs.BoolVar(&c.keystrokeObfuscation, "keystroke-obfuscation", env("KEYSTROKE_OBFUSCATION", "") == "1",

@@ -77,7 +77,6 @@ func hugeWindowClient(t *testing.T, addr string, width, height uint32) (sess *ss
 // TestHugeWindowsAreBounded: a guest asking for a terminal of 2^31 x 2^31, then sending a storm
 // of huge window changes and size reports typed into its input, leaves the server's heap within a
 // few MB of where it was: every size a client reports is bounded before anything is sized from it.
-// Both renderers: teaframe's (the default) and Bubble Tea's own (--fps).
 func TestHugeWindowsAreBounded(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -86,9 +85,6 @@ func TestHugeWindowsAreBounded(t *testing.T) {
 	}{
 		// teaframe holds the cells of the lines it draws only.
 		{"teaframe", nil, 4 << 20},
-		// Bubble Tea's renderer holds two screen-sized cell buffers: about 10 MB at the largest
-		// window a session is drawn for, as for a player whose terminal is that large.
-		{"fps", []string{"--fps", "30"}, 16 << 20},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			addr := startServerWith(t, c.flags...).String()

@@ -151,7 +151,6 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Prefs:        store,
 		Records:      store,
 		Boards:       games.Boards(),
-		FPS:          cfg.fps,
 
 		KeystrokeObfuscation: cfg.keystrokeObfuscation,
 

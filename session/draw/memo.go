@@ -31,9 +31,10 @@ func (m Memo[K]) Get(key K, draw func() string) string {
 // (NewStyles' arguments), which are all that decides how the glyph is drawn. It holds at most
 // sharedMemoLimit entries and starts again empty past them.
 //
-// A board used to keep its own memo: with 2,000 sessions playing DISCON that was some 16 MB of
-// maps of strings, which the collector marked through at every collection, for a few hundred
-// distinct squares. The zero value is ready; it is safe for concurrent use.
+// Shared, each glyph is drawn and kept once for the whole server: the distinct glyphs of a game
+// are few, while a memo per board would be a map per session, all of them holding the same
+// strings and marked by the collector at every collection (docs/performance.md, The renderer).
+// The zero value is ready; it is safe for concurrent use.
 type SharedMemo[K comparable] struct {
 	mu sync.RWMutex
 	m  map[styledKey[K]]string
