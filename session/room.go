@@ -218,15 +218,10 @@ func (r *roomScreen) fail(msg string) tea.Cmd { return r.prompt.fail(msg) }
 // resize tells the room screen the screen's size; the model calls it before every update.
 func (r *roomScreen) resize(w, h int) { r.w, r.h = w, h }
 
-// rulesSize is the rules pager's size on a w x h screen: the whole body but its title line, with
-// a margin of two columns.
-func rulesSize(w, h int) (int, int) { return w - 2, h - 4 }
-
 // update handles a message; leave reports that the player goes back to the lobby. The clock
-// takes its tick and the prompt an error's expiry. A key or a paste goes to the part of the
-// screen that has the focus: the open line, the rules, or the board; on the board a question
-// takes the next key first, then a board that takes keys the room binds (draw.KeyTaker), then
-// the room's own keys (command), and the board the rest.
+// takes its tick and the prompt an error's expiry; keys, clicks and pastes go to the part of the
+// screen that has the focus: the open line (roomPrompt), the rules (a pager), or the board
+// (boardKey).
 func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	// The body (header, board, panel) is drawn again only when it may have changed: a new
 	// snapshot (apply), a countdown's tick, the rules' scroll, or a key or click the board takes.
@@ -256,37 +251,45 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	if !r.have {
 		return nil, false
 	}
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseClickMsg:
+		r.prompt.clearError() // an error is about what was done before; the next action clears it
+	}
+	switch r.focus {
+	case focusChat, focusPrompt:
+		return r.updateInput(msg), false
+	case focusRules:
+		if km, ok := msg.(tea.KeyPressMsg); ok {
+			r.updateRules(km)
+		}
+		return nil, false
+	}
 	switch msg := msg.(type) {
 	case tea.MouseClickMsg:
-		r.prompt.clearError() // an error is about what was done before; the next action clears it
-		if r.focus == focusBoard {
-			// The board is drawn from the screen's second line.
-			msg.Y--
-			msg.X -= r.boardX
-			return r.toBoard(msg), false
-		}
+		// The board is drawn from the screen's second line.
+		msg.Y--
+		msg.X -= r.boardX
+		return r.toBoard(msg), false
 	case tea.KeyPressMsg:
-		r.prompt.clearError()
-		switch {
-		case r.focus == focusRules:
-			r.updateRules(msg)
-		case r.focus != focusBoard:
-		case r.prompt.asking():
-			r.prompt, cmd = r.prompt.Update(msg)
-			return cmd, false
-		case r.boardTakes(msg):
-			return r.toBoard(msg), false
-		default:
-			if cmd, leave, ok := r.command(msg); ok {
-				return cmd, leave
-			}
-			return r.toBoard(msg), false
-		}
-	}
-	if r.focus == focusChat || r.focus == focusPrompt {
-		return r.updateInput(msg), false
+		return r.boardKey(msg)
 	}
 	return nil, false
+}
+
+// boardKey takes a key while the board has the focus: a question waiting for its answer takes
+// it first, then a board that takes keys the room binds (draw.KeyTaker), then the room's own
+// keys (command); the board takes the rest.
+func (r *roomScreen) boardKey(km tea.KeyPressMsg) (cmd tea.Cmd, leave bool) {
+	switch {
+	case r.prompt.asking():
+		r.prompt, cmd = r.prompt.Update(km)
+		return cmd, false
+	case !r.boardTakes(km):
+		if cmd, leave, ok := r.command(km); ok {
+			return cmd, leave
+		}
+	}
+	return r.toBoard(km), false
 }
 
 // boardTakes reports whether the board takes km although the room binds it (draw.KeyTaker):
@@ -304,17 +307,6 @@ func (r *roomScreen) toBoard(msg tea.Msg) tea.Cmd {
 		return r.move(mv)
 	}
 	return nil
-}
-
-// updateRules takes a key while the rules show: the pager's, or one that closes them.
-func (r *roomScreen) updateRules(km tea.KeyPressMsg) {
-	r.cache.invalidate()
-	r.rules.setSize(rulesSize(r.w, r.h))
-	switch {
-	case r.rules.update(km):
-	case key.Matches(km, r.keys.Rules), key.Matches(km, r.keys.Cancel), km.String() == "q":
-		r.focus = focusBoard
-	}
 }
 
 // command does what the room's own keys (roomKeys, and the panel's) do on the board; ok is false
@@ -650,42 +642,6 @@ func wrapParens(s string, width int) []string {
 		words = append(words[:n-2], words[n-2]+" "+words[n-1])
 	}
 	return draw.Fill(words, width)
-}
-
-// rulesText is the rules of the room's game.
-func (r *roomScreen) rulesText() string {
-	text := "No rules for this game.\n"
-	if g, ok := r.game(); ok && g.Rules != "" {
-		text = g.Rules
-	}
-	return strings.TrimRight(text, "\n") + "\n" + roomKeysText
-}
-
-// roomKeysText ends every game's rules in the room: the keys of the room itself.
-const roomKeysText = `
-IN EVERY ROOM
-  :    type a move in the game's notation     t    chat
-  tab  the moves, or the chat again            ?    these rules
-  R    resign (twice); before the first move it aborts the match, unrated
-  =    offer a draw, or accept your opponent's (two players)
-  U    ask to take back your last move, or agree (unrated matches)
-  esc  back to the lobby; your seat waits for you while the match goes on
-`
-
-// rulesLines draws the rules pager in w x h cells: a title line, then the rules wrapped to the
-// width.
-func (r *roomScreen) rulesLines(st draw.Styles, w, h int) []string {
-	r.rules.setSize(rulesSize(w, h+3))
-	title := st.Bold.Render(r.snap.GameName + " rules")
-	if pos := r.rules.position(); pos != "" {
-		title += st.Dim.Render("  (" + pos + ")")
-	}
-	lines := make([]string, 0, h)
-	lines = append(lines, title)
-	for _, l := range r.rules.view(st.Sel) {
-		lines = append(lines, "  "+l)
-	}
-	return lines
 }
 
 // waitingLines fill the board's place while seats are free: the code to give to friends.
