@@ -319,7 +319,7 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		if len(r.snap.Moves) == 0 {
 			q = "Abort the match? Nobody has moved: it ends unrated. R again to abort, any other key to go on."
 		}
-		r.prompt.ask(q, k.Resign, actionCmd(r.sub.Resign), "You play on.")
+		r.prompt.ask(q, k.Resign, actionCmd(func() error { return r.sub.Resign() }), "You play on.")
 	case key.Matches(km, k.Draw) && r.playing():
 		if i := 1 - int(r.snap.You); len(r.snap.Seats) == 2 && r.snap.Seats[i].DrawOffer {
 			r.prompt.say("You accept the draw.", false)
