@@ -163,9 +163,9 @@ func TestNoticesKeepBotNamesWhole(t *testing.T) {
 		{Text: "Bo (greedy bot) takes seat 2"},
 		{Text: "an ( opened bracket that never closes goes on and on past the panel's edge"}}
 	m := roomModel(t, snap)
-	lines := m.room.chatLines(*m.st, panelWidth)
+	lines := m.room.side.chatLines(*m.st, panelWidth)
 	for i, l := range lines {
-		bot := i < m.room.chat.starts[2]
+		bot := i < m.room.side.chat.starts[2]
 		if bot && (strings.Count(l, "(") != strings.Count(l, ")") || strings.HasPrefix(l, "(") || l == "2") || draw.TextWidth(l) > panelWidth {
 			t.Errorf("chat wrapped as %q", lines)
 			break

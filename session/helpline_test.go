@@ -15,7 +15,7 @@ func TestHelpCacheKeepsAlternatingLines(t *testing.T) {
 	st := *draw.NewStyles(false, false)
 	k := newRoomKeys()
 	board := []key.Binding{k.Prompt, k.Chat, k.Rules, k.Leave}
-	prompt := []key.Binding{k.Send, k.Cancel}
+	prompt := []key.Binding{promptKeyMap.Send, promptKeyMap.Cancel}
 	var c helpCache
 	first := map[int]string{}
 	for i := range 10 {

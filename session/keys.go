@@ -9,7 +9,8 @@ type lobbyKeys struct {
 
 // lobbyKeyMap and roomKeyMap are the key maps of every session's lobby and room screen: shared,
 // never changed (withHelp changes a copy), since a copy per session would be more for every
-// collection to scan.
+// collection to scan. The room's parts have theirs beside them, shared alike: the panel's
+// (panelKeyMap), the prompt's (promptKeyMap) and the pagers' (pagerKeyMap).
 var (
 	lobbyKeyMap = newLobbyKeys()
 	roomKeyMap  = newRoomKeys()
@@ -30,29 +31,27 @@ func newLobbyKeys() lobbyKeys {
 	}
 }
 
-// roomKeys are the room screen's key bindings; a board adds its own.
+// roomKeys are the room screen's key bindings on the board; a board adds its own, and the panel
+// and the prompt have theirs (panelKeys, promptKeys).
 type roomKeys struct {
-	Prompt, Chat, Moves, Rules, Bot, Level, End, Rematch, Leave, Cancel, Send, CloseInput key.Binding
-	Resign, Draw, Replay, TakeBack                                                        key.Binding
+	Prompt, Chat, Rules, Bot, Level, End, Rematch, Leave, Cancel key.Binding
+	Resign, Draw, Replay, TakeBack                               key.Binding
 }
 
 func newRoomKeys() roomKeys {
 	return roomKeys{
-		Prompt:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "type move")),
-		Chat:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
-		Moves:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "moves")),
-		Rules:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "rules")),
-		Resign:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "resign")),
-		Draw:       key.NewBinding(key.WithKeys("="), key.WithHelp("=", "offer a draw")),
-		Replay:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "replay")),
-		TakeBack:   key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "take back")),
-		Bot:        key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),
-		Level:      key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),
-		End:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "end unrated")),
-		Rematch:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
-		Leave:      key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
-		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		CloseInput: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑↓", "close")),
+		Prompt:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "type move")),
+		Chat:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
+		Rules:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "rules")),
+		Resign:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "resign")),
+		Draw:     key.NewBinding(key.WithKeys("="), key.WithHelp("=", "offer a draw")),
+		Replay:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "replay")),
+		TakeBack: key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "take back")),
+		Bot:      key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "seat a bot")),
+		Level:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),
+		End:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "end unrated")),
+		Rematch:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
+		Leave:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }

@@ -87,7 +87,7 @@ func TestLongMoveTypedWhole(t *testing.T) {
 	m = pressKeys(m, ":")
 	next, _ := m.Update(tea.PasteMsg{Content: long})
 	m = next.(Model)
-	if got := m.room.input.text(); got != long {
+	if got := m.room.prompt.input.text(); got != long {
 		t.Errorf("the prompt holds %q, want %q", got, long)
 	}
 }

@@ -178,7 +178,7 @@ func TestResignAndDrawKeys(t *testing.T) {
 		t.Fatalf("R before the first move does not ask to abort:\n%s", out)
 	}
 	a = press(a, "x")
-	if a.room.resigning || !strings.Contains(plain(a.View().Content), "You play on.") {
+	if a.room.prompt.asking() || !strings.Contains(plain(a.View().Content), "You play on.") {
 		t.Fatal("another key does not call the resignation off")
 	}
 

@@ -117,7 +117,7 @@ func TestChatOpensOnlyOnItsKey(t *testing.T) {
 	m = press(m, "h", "i")
 	next, _ := m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
 	m = press(next.(Model), "X")
-	if got := string(m.room.input.value); got != "hXi" {
+	if got := string(m.room.prompt.input.value); got != "hXi" {
 		t.Errorf("left and X made %q of hi, want hXi", got)
 	}
 	next, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyUp})
@@ -130,7 +130,7 @@ func TestChatOpensOnlyOnItsKey(t *testing.T) {
 		next, _ := m.Update(k)
 		m = next.(Model)
 	}
-	if got := string(m.room.input.value); got != "" {
+	if got := string(m.room.prompt.input.value); got != "" {
 		t.Errorf("keys that type nothing put %q in the chat", got)
 	}
 }
@@ -177,7 +177,7 @@ func TestErrorsClear(t *testing.T) {
 	}
 	next, _ = m.Update(moveDoneMsg{err: fmt.Errorf("first")})
 	m = next.(Model)
-	old := m.room.errSeq
+	old := m.room.prompt.errSeq
 	next, _ = m.Update(actionMsg{err: fmt.Errorf("second")})
 	m = next.(Model)
 	next, _ = m.Update(errExpiredMsg{seq: old})
@@ -185,7 +185,7 @@ func TestErrorsClear(t *testing.T) {
 	if !strings.Contains(plain(m.View().Content), "Second.") {
 		t.Errorf("the first error's expiry cleared the second:\n%s", plain(m.View().Content))
 	}
-	next, _ = m.Update(errExpiredMsg{seq: m.room.errSeq})
+	next, _ = m.Update(errExpiredMsg{seq: m.room.prompt.errSeq})
 	m = next.(Model)
 	if strings.Contains(plain(m.View().Content), "Second") {
 		t.Errorf("the error stays after its time:\n%s", plain(m.View().Content))
@@ -239,16 +239,16 @@ func TestTurnClockShown(t *testing.T) {
 		if theirs := words(plain(roomModel(t, many).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
 			t.Errorf("with two seats to move, the clock does not say whose it is:\n%s", theirs)
 		}
-		if m.room.tickStop == nil {
+		if m.room.clock.stop == nil {
 			t.Error("the clock's tick was not asked for when the snapshot came")
 		}
 		start := time.Now()
-		msg := m.room.tick()()
+		msg := m.room.clock.tick()()
 		if _, ok := msg.(tickMsg); !ok || time.Since(start) != 300*time.Millisecond {
 			t.Errorf("tick %T after %v, want the next second of the clock (300ms)", msg, time.Since(start))
 		}
 		snap.Clock = rooms.TurnClock{}
-		if m = roomModel(t, snap); strings.Contains(plain(m.View().Content), "left for your turn") || m.room.countingDown() {
+		if m = roomModel(t, snap); strings.Contains(plain(m.View().Content), "left for your turn") || m.room.clock.countingDown() {
 			t.Error("an untimed turn shows a clock, or ticks")
 		}
 	})
@@ -389,7 +389,7 @@ func TestClockTickDrawsOnlyThePanel(t *testing.T) {
 		before := m.View().Content
 		views := b.views
 		time.Sleep(2 * time.Second)
-		next, _ := m.Update(tickMsg{gen: m.room.tickGen})
+		next, _ := m.Update(tickMsg{gen: m.room.clock.gen})
 		m = next.(Model)
 		after := m.View().Content
 		if b.views != views || before == after || !strings.Contains(plain(after), "0:58 left for your turn") {
@@ -416,7 +416,7 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 		snap.Times = []time.Duration{5*time.Minute + 9*time.Second, 45*time.Second + 200*time.Millisecond}
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(snap.Times[0])}
 		m := roomModel(t, snap)
-		first := m.room.tick() // "5:10" shows "5:00" in 9 s
+		first := m.room.clock.tick() // "5:10" shows "5:00" in 9 s
 		if first == nil {
 			t.Fatal("no tick for a running clock")
 		}
@@ -458,7 +458,7 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 			t.Errorf("the tick of the clock before the move came (%T), want it stopped (nil)", msg)
 		}
 		start = time.Now()
-		if msg, ok := after().(tickMsg); !ok || msg.gen != m.room.tickGen || time.Since(start) != time.Second {
+		if msg, ok := after().(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != time.Second {
 			t.Errorf("after the move the tick came after %v (%+v), want the new clock's next second, 1s", time.Since(start), msg)
 		}
 		m.room.stopTick()

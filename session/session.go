@@ -201,7 +201,7 @@ type (
 	}
 	moveDoneMsg struct{ err error }
 	actionMsg   struct{ err error }
-	// tickMsg is the room screen's countdown tick; gen is the roomScreen.tickGen it was asked
+	// tickMsg is the room screen's countdown tick; gen is the roomClock.gen it was asked
 	// with: a tick asked for since makes it stale.
 	tickMsg struct{ gen int }
 	quitMsg struct{}

@@ -222,13 +222,13 @@ func TestChatFollowsSnapshots(t *testing.T) {
 	if out := plain(wide.View().Content); !strings.Contains(out, "bob: hello there") {
 		t.Errorf("the chat is gone at a new width:\n%s", out)
 	}
-	if got := m.room.chatLines(*m.st, panelWidth); len(got) != 2 {
+	if got := m.room.side.chatLines(*m.st, panelWidth); len(got) != 2 {
 		t.Errorf("chat lines %q, want 2", got)
 	}
-	if got := m.room.chatLines(*m.st, 8); len(got) <= 2 {
+	if got := m.room.side.chatLines(*m.st, 8); len(got) <= 2 {
 		t.Errorf("chat wrapped to 8 columns: %q, want more than 2 lines", got)
 	}
-	if got := m.room.chatLines(*m.st, panelWidth); len(got) != 2 {
+	if got := m.room.side.chatLines(*m.st, panelWidth); len(got) != 2 {
 		t.Errorf("chat back at the panel's width: %q, want 2 lines", got)
 	}
 }

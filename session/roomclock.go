@@ -1,0 +1,188 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
+)
+
+// roomClock is the room's clock: the time a timed turn has left, drawn in the panel under the
+// turn lines ("2:41 left for your turn"), and the tick that has the panel drawn again when that
+// time, or a dropped seat's countdown, shows its next value. It takes no keys (like bubbles'
+// timer), so it has no key map. It draws the snapshot the room shows it (show).
+type roomClock struct {
+	snap  *rooms.Snapshot
+	board draw.Board
+	// stop stops the tick on its way, if one is; gen counts the ticks asked for, and a tick of an
+	// older generation (already sent when a newer was asked for) is stale.
+	stop chan struct{}
+	gen  int
+	// turnEnds is when the timed turn last seen ends, and turnLong how long it had when first
+	// seen: a short turn (Flic Flac's 20 s) warns only near its end, not all along.
+	turnEnds time.Time
+	turnLong time.Duration
+}
+
+// show has the clock draw snap, seen through board; the room gives it its own snapshot, which
+// it replaces at every update.
+func (c *roomClock) show(snap *rooms.Snapshot, board draw.Board) { c.snap, c.board = snap, board }
+
+// current reports whether msg is the tick asked for last, not a stale one.
+func (c *roomClock) current(msg tickMsg) bool { return msg.gen == c.gen }
+
+// Update takes the clock's tick: the current one asks for the next (tick); a stale one, sent
+// before a newer was asked for, does nothing, since the newer one draws.
+func (c roomClock) Update(msg tea.Msg) (roomClock, tea.Cmd) {
+	t, ok := msg.(tickMsg)
+	if !ok || !c.current(t) {
+		return c, nil
+	}
+	c.stop = nil // this tick's goroutine has returned
+	return c, c.tick()
+}
+
+// tick asks for the countdown's next tick, when a dropped seat's countdown or a timed turn's
+// clock is showing, at the moment the clock shows its next value (or in a second, for a seat's
+// countdown). It stops the tick on its way, if any: a snapshot brings a clock of its own (the
+// turn passed, a move reset it), and the tick asked for the clock before would come too early,
+// drawing a panel that had not changed, or too late, leaving the new clock frozen for up to 10 s
+// (a game clock in tens of seconds handing over to one in its last 70 s). So one tick is on its
+// way at a time, and it comes when the panel changes: at most a frame a second.
+func (c *roomClock) tick() tea.Cmd {
+	c.stopTick()
+	if !c.countingDown() {
+		return nil
+	}
+	s := c.snap
+	next := time.Second
+	if cl := s.Clock; !cl.Ends.IsZero() && s.Phase == rooms.Playing {
+		if _, d := clockShown(time.Until(cl.Ends)); d > 0 {
+			next = d // when the turn's clock shows its next value
+		}
+		if c.countingAway() {
+			next = min(next, time.Second)
+		}
+	}
+	c.gen++
+	gen, stop, t := c.gen, make(chan struct{}), time.NewTimer(next)
+	c.stop = stop
+	return func() tea.Msg {
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return tickMsg{gen: gen}
+		case <-stop:
+			return nil // Bubble Tea drops a nil message: no frame
+		}
+	}
+}
+
+// stopTick stops the tick on its way, if one is (on leaving the room too).
+func (c *roomClock) stopTick() {
+	if c.stop != nil {
+		close(c.stop)
+		c.stop = nil
+	}
+}
+
+// countingDown reports whether a timed turn's clock or a dropped seat's countdown is showing.
+func (c *roomClock) countingDown() bool {
+	if c.snap == nil {
+		return false
+	}
+	return (c.snap.Phase == rooms.Playing && !c.snap.Clock.Ends.IsZero()) || c.countingAway()
+}
+
+// countingAway reports whether a dropped seat's countdown is showing.
+func (c *roomClock) countingAway() bool {
+	for _, s := range c.snap.Seats {
+		if !s.GraceUntil.IsZero() && !s.Abandoned && !s.Connected {
+			return true
+		}
+	}
+	return false
+}
+
+// View draws the clock's lines, which end the panel's turn lines: the time the timed turn has
+// left, when the game times its turns ("2:41 left for your turn"; "2:41 left" under "Waiting for
+// bob (Blue)."; "bob (Blue) has 2:41" when others are waited for too), with every player's time
+// under it on a game clock, then a blank line. Without a timed turn it is the blank line alone.
+func (c *roomClock) View(st draw.Styles, w int) []string {
+	s := c.snap
+	if s == nil || s.Clock.Ends.IsZero() || int(s.Clock.Seat) >= len(s.Seats) {
+		return []string{""}
+	}
+	cl := s.Clock
+	if !cl.Ends.Equal(c.turnEnds) {
+		c.turnEnds, c.turnLong = cl.Ends, time.Until(cl.Ends)
+	}
+	clock := clockTextWarning(st, time.Until(cl.Ends), min(clockWarning, c.turnLong/4))
+	text := clock + " left for your turn"
+	switch {
+	case cl.Seat == s.You:
+	case len(s.ToMove) == 1 && s.ToMove[0] == cl.Seat:
+		text = clock + " left" // the line above names them: "Waiting for bob (Blue)."
+	default:
+		text = s.Seats[cl.Seat].Name + " (" + seatTag(c.board, st, int(cl.Seat)) + ") has " + clock
+	}
+	lines := wrapKeepingParens(text, w)
+	// A game clock: every player's time, the running one's ticking.
+	if s.TimeControl.Game > 0 && len(s.Times) == len(s.Seats) {
+		parts := make([]string, len(s.Times))
+		for i, t := range s.Times {
+			if rules.Seat(i) == cl.Seat {
+				t = time.Until(cl.Ends)
+			}
+			parts[i] = seatTag(c.board, st, i) + " " + clockText(st, t)
+		}
+		lines = append(lines, draw.Wrap(strings.Join(parts, " · "), w)...)
+	}
+	return append(lines, "")
+}
+
+// clockFine is the time left under which a clock is shown to the second; above it, to ten
+// seconds, so that a long clock costs a frame every ten seconds, not every second.
+const clockFine = 70 * time.Second
+
+// clockShown returns how a clock with raw time left shows it (whole seconds, rounded up; above
+// clockFine, whole tens of seconds) and how long until it shows another value.
+func clockShown(raw time.Duration) (shown, next time.Duration) {
+	if raw <= 0 {
+		return 0, 0
+	}
+	step := time.Second
+	if raw > clockFine {
+		step = 10 * time.Second
+	}
+	shown = (raw + step - 1) / step * step
+	next = raw - (shown - step)
+	if raw > clockFine && shown-step < clockFine {
+		next = raw - clockFine // from there on, every second
+	}
+	return shown, next
+}
+
+// clockWarning is the time left under which a turn's clock is drawn as a warning.
+const clockWarning = 30 * time.Second
+
+// clockText writes a time left as a clock shows it (clockShown), "2:40", in bold, or as a warning
+// when it runs short.
+func clockText(st draw.Styles, raw time.Duration) string {
+	return clockTextWarning(st, raw, clockWarning)
+}
+
+// clockTextWarning is clockText warning from warn on.
+func clockTextWarning(st draw.Styles, raw, warn time.Duration) string {
+	left, _ := clockShown(raw)
+	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+	if left <= warn {
+		return st.Err.Render(clock)
+	}
+	return st.Bold.Render(clock)
+}

@@ -1,0 +1,429 @@
+package session
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session/draw"
+)
+
+// panelKeys are the side panel's keys.
+type panelKeys struct {
+	Moves key.Binding // the match's moves in place of the chat, or the chat again
+}
+
+// panelKeyMap is the key map every room's panel shares; it never changes.
+var panelKeyMap = panelKeys{
+	Moves: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "moves")),
+}
+
+// roomPanel is the side panel right of a room's board: the seats with their scores and notes,
+// whose turn it is and the turn's clock (roomClock), the result and ratings at the end, what the
+// board says of the match (draw.Board.Status), then the chat, or the match's moves, at its foot
+// (tab switches). It draws the snapshot the room shows it (show).
+type roomPanel struct {
+	keys      *panelKeys // shared (panelKeyMap); nil in a replay's panel, which takes no keys
+	snap      *rooms.Snapshot
+	board     draw.Board
+	clock     *roomClock
+	showMoves bool // the moves at the foot, in place of the chat
+	replaying bool // a replay's panel: its chat is the replay's move list, under a plain rule
+	chat      chatCache
+	labels    []string // seatLabel's drawn labels by seat, for this board
+}
+
+// newRoomPanel returns a room's panel, showing the chat at its foot.
+func newRoomPanel() roomPanel { return roomPanel{keys: &panelKeyMap} }
+
+// show has the panel draw snap, seen through board, with clock's lines under the turn; the room
+// gives it its own snapshot, which it replaces at every update.
+func (p *roomPanel) show(snap *rooms.Snapshot, board draw.Board, clock *roomClock, replaying bool) {
+	p.snap, p.board, p.clock, p.replaying = snap, board, clock, replaying
+}
+
+// relabel forgets the seats' labels as drawn: a new board, or a new match, may name the seats
+// otherwise (Flic Flac's shapes).
+func (p *roomPanel) relabel() { p.labels = nil }
+
+// Update takes the panel's keys: tab shows the moves in place of the chat, or the chat again.
+func (p roomPanel) Update(msg tea.Msg) (roomPanel, tea.Cmd) {
+	if km, ok := msg.(tea.KeyPressMsg); ok && p.keys != nil && key.Matches(km, p.keys.Moves) {
+		p.showMoves = !p.showMoves
+	}
+	return p, nil
+}
+
+// View draws the panel in w x h cells: seats and scores, the game's status, then chat and log
+// (or the moves). It keeps what it drew that the next frame may draw again: the chat as wrapped,
+// and the seats' labels.
+func (p *roomPanel) View(st draw.Styles, w, h int) []string {
+	s := p.snap
+	var lines []string
+	for i, seat := range s.Seats {
+		mark := " "
+		if slices.Contains(s.ToMove, rules.Seat(i)) && s.Phase == rooms.Playing {
+			mark = st.TurnMark()
+		}
+		name, extra := seat.Name, ""
+		switch {
+		case seat.Empty:
+			name = st.Dim.Render("(free seat)")
+		case seat.Bot != "":
+			name = st.Dim.Render(name)
+		case seat.Abandoned:
+			extra += st.Err.Render(" gone")
+		case !seat.Connected && !seat.GraceUntil.IsZero():
+			left := time.Until(seat.GraceUntil).Round(time.Second)
+			extra += st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
+		}
+		if rules.Seat(i) == s.You {
+			extra += st.Dim.Render(" (you)")
+		}
+		if s.Phase == rooms.Finished && seat.Rematch {
+			extra += st.OK.Render(" ✓again")
+		}
+		if s.Phase == rooms.Playing && seat.DrawOffer {
+			extra += st.OK.Render(" offers a draw")
+		}
+		if seat.Resigned {
+			extra += st.Dim.Render(" resigned")
+		}
+		if s.Phase == rooms.Playing && seat.TakeBack {
+			extra += st.OK.Render(" takeback?")
+		}
+		score := ""
+		if s.Phase != rooms.Waiting {
+			score = p.board.Score(s, i)
+		}
+		lines = append(lines, p.seatLines(st, i, mark, name, extra, score, w)...)
+	}
+	if s.Spectators > 0 {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %d watching", s.Spectators)))
+	}
+	lines = append(lines, "")
+	switch s.Phase {
+	case rooms.Finished:
+		lines = append(lines, p.result(st, w)...)
+	case rooms.Playing:
+		lines = append(lines, p.turnLines(st, w)...)
+	}
+	if s.Phase != rooms.Waiting {
+		lines = append(lines, p.board.Status(s, st, w)...)
+	}
+	if anyAbandoned(p.snap) {
+		lines = append(lines, st.Err.Render("A player has gone."), "b: a bot takes the seat", "x: end the match unrated")
+	}
+	if s.Unrated {
+		for _, l := range draw.Wrap("Ended unrated: "+s.Outcome.Reason, w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
+	}
+	// Chat and log, or the moves, fill the rest, newest last, under a rule that says which and
+	// how to see the other (the help line has no room left for tab).
+	switch {
+	case p.replaying:
+		lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
+	case p.showMoves:
+		lines = append(lines, panelRule(st, "moves · tab: chat", w))
+		return append(lines, p.movesTail(st, w, h-len(lines))...)
+	default:
+		lines = append(lines, panelRule(st, "tab: moves", w))
+	}
+	return append(lines, p.chatTail(st, w, h-len(lines))...)
+}
+
+// panelRule draws the rule across the panel with a label near its right end: "──── tab: moves ─".
+func panelRule(st draw.Styles, label string, w int) string {
+	label = " " + label + " "
+	if draw.TextWidth(label)+2 > w {
+		return st.Dim.Render(strings.Repeat("─", w))
+	}
+	return st.Dim.Render(strings.Repeat("─", w-draw.TextWidth(label)-1) + label + "─")
+}
+
+// movesTail draws the last moves of the match that fit in room lines of w columns ("12. Red b
+// a3"; a long one goes on, indented, on the next line), in the notation the game takes. A move that
+// shows what only its mover may know is shown to the others as they may read it
+// (MoveRecord.Public).
+func (p *roomPanel) movesTail(st draw.Styles, w, room int) []string {
+	moves := p.snap.Moves
+	if room <= 0 {
+		return nil
+	}
+	if len(moves) == 0 {
+		return []string{st.Dim.Render("No moves yet.")}
+	}
+	var tail []string // newest first, each move's lines in reverse
+	for i := len(moves) - 1; i >= 0 && len(tail) < room; i-- {
+		mv := moves[i]
+		text := mv.Move
+		if mv.Public != "" && mv.Seat != p.snap.You {
+			text = mv.Public
+		}
+		prefix := fmt.Sprintf("%3d. %s ", i+1, seatTag(p.board, st, int(mv.Seat)))
+		first, rest := breakNotation(text, w-draw.TextWidth(prefix))
+		lines := []string{prefix + first}
+		for rest != "" {
+			var l string
+			l, rest = breakNotation(rest, max(w-5, 8))
+			lines = append(lines, "     "+l)
+		}
+		if len(tail)+len(lines) > room && len(tail) > 0 {
+			break // whole moves only
+		}
+		for j := len(lines) - 1; j >= 0; j-- {
+			tail = append(tail, lines[j])
+		}
+	}
+	slices.Reverse(tail)
+	return tail[max(0, len(tail)-room):]
+}
+
+// seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",
+// "(you)", "✓again"), score on the right. When they do not fit on one line, the notes go to a
+// second line under the name, so that neither the name nor a note is cut.
+func (p *roomPanel) seatLines(st draw.Styles, i int, mark, name, extra, score string, w int) []string {
+	label := mark + p.seatLabel(st, i) + " "
+	room := w - len(score) - 1
+	indent := draw.Spaces(draw.TextWidth(label) - 1)
+	first := func(s string) string { return draw.Fit(s, room) + " " + st.Bold.Render(score) }
+	switch {
+	case draw.TextWidth(label+name+extra) <= room:
+		return []string{first(label + name + extra)}
+	case draw.TextWidth(label+name) <= room:
+		return []string{first(label + name), draw.Fit(indent+extra, w)}
+	case draw.TextWidth(indent+name+extra) <= w:
+		return []string{first(label), draw.Fit(indent+name+extra, w)}
+	}
+	lines := []string{first(label), draw.Fit(indent+name, w)}
+	if extra != "" {
+		lines = append(lines, draw.Fit(indent+extra, w))
+	}
+	return lines
+}
+
+// chatTail is the end of the chat that fits in room lines: whole messages, the newest last. A
+// newest message longer than room shows its first lines.
+func (p *roomPanel) chatTail(st draw.Styles, w, room int) []string {
+	chat := p.chatLines(st, w)
+	switch {
+	case room <= 0:
+		return nil
+	case len(chat) <= room:
+		return chat
+	}
+	starts := p.chat.starts
+	for _, i := range starts {
+		if len(chat)-i <= room {
+			return chat[i:]
+		}
+	}
+	last := starts[len(starts)-1]
+	return chat[last : last+room]
+}
+
+// turnLines say whose turn it is, the same way in every game: "Your turn", or "Waiting for" the
+// seats to move (to a watcher: "bob (Blue) is to move"), with what the game says there is to do
+// (draw.TurnTeller).
+func (p *roomPanel) turnLines(st draw.Styles, w int) []string {
+	s := p.snap
+	if len(s.ToMove) == 0 {
+		return nil
+	}
+	var yours, theirs string
+	if t, ok := p.board.(draw.TurnTeller); ok {
+		yours, theirs = t.TurnText(s)
+	}
+	if s.You != rules.Spectator && slices.Contains(s.ToMove, s.You) {
+		if yours == "" {
+			return append([]string{st.OK.Render("Your turn.")}, p.clock.View(st, w)...)
+		}
+		return append(wrapKeepingParens(st.OK.Render("Your turn:")+" "+yours, w), p.clock.View(st, w)...)
+	}
+	names := make([]string, 0, len(s.ToMove))
+	for _, i := range s.ToMove {
+		if int(i) < len(s.Seats) {
+			names = append(names, nameWithTag(s.Seats[i].Name, seatTag(p.board, st, int(i))))
+		}
+	}
+	who := strings.Join(names, " and ")
+	var text string
+	switch {
+	case s.You != rules.Spectator && theirs != "":
+		text = "Waiting for " + who + " " + theirs + "."
+	case s.You != rules.Spectator:
+		text = "Waiting for " + who + "."
+	default: // a watcher waits for nobody
+		if theirs == "" {
+			theirs = "to move"
+		}
+		verb := " is "
+		if len(names) > 1 {
+			verb = " are "
+		}
+		text = who + verb + theirs + "."
+	}
+	return append(wrapKeepingParens(text, w), p.clock.View(st, w)...)
+}
+
+// breakNotation cuts from s, a move in notation, the longest head that fits in width columns,
+// after a space or a comma when it can ("h6 dissembling sw,se," and "e,ne"), and returns it with
+// the rest.
+func breakNotation(s string, width int) (head, rest string) {
+	if draw.TextWidth(s) <= width {
+		return s, ""
+	}
+	runes := []rune(s)
+	cut := min(max(width, 1), len(runes))
+	for i := cut; i > 0; i-- {
+		if runes[i-1] == ' ' || runes[i-1] == ',' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(runes[:cut]), " "), strings.TrimLeft(string(runes[cut:]), " ")
+}
+
+// chatCache holds the chat as last wrapped for the panel: the panel is drawn again at every
+// snapshot, and the chat changes far less often (a room replaces its chat slice, never changes
+// it). It is keyed by the chat and the width; the styles are the session's, one set for good.
+type chatCache struct {
+	from   []rooms.ChatLine
+	w      int
+	lines  []string
+	starts []int // the index in lines of each message's first line
+}
+
+// chatLines returns the snapshot's chat wrapped to w columns, oldest first. The result is shared
+// with the cache: callers must not modify it.
+func (p *roomPanel) chatLines(st draw.Styles, w int) []string {
+	c := &p.chat
+	if c.lines != nil && c.w == w && slices.Equal(c.from, p.snap.Chat) {
+		return c.lines
+	}
+	var lines []string
+	var starts []int
+	for _, l := range p.snap.Chat {
+		starts = append(starts, len(lines))
+		if l.From == "" {
+			lines = append(lines, wrapKeepingParens(st.Dim.Render("· ")+l.Text, w)...)
+		} else {
+			lines = append(lines, draw.Wrap(st.Bold.Render(l.From+":")+" "+l.Text, w)...)
+		}
+	}
+	*c = chatCache{from: p.snap.Chat, w: w, lines: lines, starts: starts}
+	return lines
+}
+
+// seatLabel draws seat i's letter and colour name in its colour, eight columns for the panel:
+// "R Red   ". Each seat's is drawn once for the room's board (a room screen lives in one session,
+// with one set of styles).
+func (p *roomPanel) seatLabel(st draw.Styles, i int) string {
+	for len(p.labels) <= i {
+		p.labels = append(p.labels, "")
+	}
+	if p.labels[i] == "" {
+		letter, colour := labelOf(p.board, i)
+		label := letter + " " + fmt.Sprintf("%-6s", colour)
+		if letter == "" {
+			label = fmt.Sprintf("%-8s", colour)
+		}
+		p.labels[i] = seatStyleOf(p.board, st, i).Render(label)
+	}
+	return p.labels[i]
+}
+
+// result says who won, or alone, the score.
+func (p *roomPanel) result(st draw.Styles, w int) []string {
+	s := p.snap
+	win := s.Outcome.Winners()
+	var names []string
+	for _, i := range win {
+		names = append(names, winnerName(seatTag(p.board, st, int(i)), s.Seats[i].Name))
+	}
+	var head string
+	switch {
+	case s.Unrated:
+		head = "Match ended."
+	case len(s.Seats) == 1 && len(s.Outcome.Scores) == 1: // alone: a score, not a win
+		head = fmt.Sprintf("%s scored %d.", s.Seats[0].Name, s.Outcome.Scores[0])
+	case len(win) == len(s.Seats):
+		head = "A draw!"
+	case len(win) == 1:
+		head = names[0] + " wins!"
+	default:
+		head = strings.Join(names, " and ") + " share the win!"
+	}
+	lines := append([]string{st.Title.Render("GAME OVER")}, wrapKeepingParens(head, w)...)
+	if s.Outcome.Reason != "" && !s.Unrated {
+		for _, l := range draw.Wrap(s.Outcome.Reason, w) { // Flic Flac's is long
+			lines = append(lines, st.Dim.Render(l))
+		}
+	}
+	lines = append(lines, p.ratingLines(st, w)...)
+	if id := s.Result.MatchID; id != "" {
+		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
+	}
+	return append(lines, "")
+}
+
+// nameWithTag names a seat's player with its tag in brackets, "bob (Blue)"; a name that ends in
+// brackets of its own, a bot's, takes the tag inside them: "Bo (greedy bot, Blue)", not nested.
+func nameWithTag(name, tag string) string {
+	if base, ok := strings.CutSuffix(name, ")"); ok && strings.Contains(base, "(") {
+		return base + ", " + tag + ")"
+	}
+	return name + " (" + tag + ")"
+}
+
+// winnerName names a winning seat on the result line by its tag, with its player's name in
+// brackets: "Red (ann) wins!". A name with brackets of its own, a bot's ("Ada (greedy bot)"), is
+// set off with commas instead, not nested: "Blocks, Ada (greedy bot), wins!".
+func winnerName(tag, name string) string {
+	if strings.ContainsAny(name, "()") {
+		return tag + ", " + name + ","
+	}
+	return tag + " (" + name + ")"
+}
+
+// ratingLines say what the match did to each rated player's rating: "ann 1662? → 1674 (+12)".
+func (p *roomPanel) ratingLines(st draw.Styles, w int) []string {
+	s := p.snap
+	var lines []string
+	for i, c := range s.Result.Ratings {
+		if !c.Rated || i >= len(s.Seats) {
+			continue
+		}
+		change := fmt.Sprintf("%s → %s (%+d)", shownRating(c.Before, c.BeforeProvisional),
+			shownRating(c.After, c.Provisional), int(math.Round(c.After))-int(math.Round(c.Before)))
+		name := s.Seats[i].Name
+		if room := max(w-draw.TextWidth(change)-1, 4); draw.TextWidth(name) > room {
+			name = draw.Fit(name, room)
+		}
+		lines = append(lines, name+" "+st.Bold.Render(change))
+	}
+	return lines
+}
+
+// shownRating writes a rating as the leaderboards do: "1674", "1662?" while provisional.
+func shownRating(r float64, provisional bool) string {
+	s := strconv.Itoa(int(math.Round(r)))
+	if provisional {
+		s += "?"
+	}
+	return s
+}
+
+// anyAbandoned reports whether a seat of the match being played has been given up by its player.
+func anyAbandoned(s *rooms.Snapshot) bool {
+	return s.Phase == rooms.Playing && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Abandoned })
+}

@@ -1,0 +1,208 @@
+package session
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/session/draw"
+)
+
+// promptKeys are the keys of a room's prompt while a line is open.
+type promptKeys struct {
+	Send, Cancel, CloseInput key.Binding
+}
+
+// promptKeyMap is the key map every room's prompt shares; it never changes.
+var promptKeyMap = promptKeys{
+	Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+	Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	CloseInput: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑↓", "close")),
+}
+
+// lineKind is what the prompt's open line is for.
+type lineKind int
+
+const (
+	lineNone lineKind = iota
+	lineMove          // a move in the game's notation (:)
+	lineChat          // a chat line (t)
+)
+
+// roomPrompt is the line under a room's board: the room's last message or error, a line being
+// typed (a move or a chat line), or a question answered with one key (R asks "Resign?", and R
+// again resigns). While a line is open it takes every key: enter sends, esc cancels, and up and
+// down (keys meant for the board) close it without sending, so that nothing meant for the game
+// goes out as chat. A question takes the next key, whatever it is.
+type roomPrompt struct {
+	keys   *promptKeys // shared (promptKeyMap)
+	kind   lineKind    // the open line's; lineNone when none is open
+	input  lineInput
+	send   func(text string) tea.Cmd // what the open line's text is for
+	msg    string
+	msgErr bool
+	errSeq int // counts the errors said, so that an error's expiry clears only that error
+	// The open question: the key that says yes, what then, and what to say to any other key.
+	asked bool
+	yes   key.Binding
+	then  tea.Cmd
+	no    string
+}
+
+func newRoomPrompt() roomPrompt { return roomPrompt{keys: &promptKeyMap} }
+
+// errorLife is how long an error stays under the board when no key comes to clear it.
+const errorLife = 6 * time.Second
+
+// errExpiredMsg clears the error line, if it still shows the error seq (roomPrompt.errSeq).
+type errExpiredMsg struct{ seq int }
+
+// say puts msg on the message line, on one line: a game's notation help may have two.
+func (p *roomPrompt) say(msg string, isErr bool) {
+	p.msg, p.msgErr = strings.ReplaceAll(msg, "\n", " "), isErr
+}
+
+// fail shows an error under the board; it goes at the player's next key (clearError), or after
+// errorLife (the command returned is its timer: one short-lived tick, no goroutine kept).
+func (p *roomPrompt) fail(msg string) tea.Cmd {
+	p.say(msg, true)
+	p.errSeq++
+	seq := p.errSeq
+	return tea.Tick(errorLife, func(time.Time) tea.Msg { return errExpiredMsg{seq} })
+}
+
+// clearError takes the error off the message line, if one is there: an error is about what was
+// done before, and the next action clears it.
+func (p *roomPrompt) clearError() {
+	if p.msgErr {
+		p.say("", false)
+	}
+}
+
+// open opens a line for a move (lineMove) or a chat line (lineChat); send is what its text is
+// for when the player presses enter.
+func (p *roomPrompt) open(kind lineKind, send func(text string) tea.Cmd) {
+	p.kind, p.send = kind, send
+	if kind == lineMove {
+		p.input = newLineInput("move: ", rooms.MaxMove)
+	} else {
+		p.input = newLineInput("chat: ", 200)
+	}
+}
+
+// typing reports whether a line is open.
+func (p *roomPrompt) typing() bool { return p.kind != lineNone }
+
+// ask puts a question on the message line, answered by the next key: yes, and then is done;
+// any other, and no is said.
+func (p *roomPrompt) ask(question string, yes key.Binding, then tea.Cmd, no string) {
+	p.say(question, false)
+	p.asked, p.yes, p.then, p.no = true, yes, then, no
+}
+
+// asking reports whether a question waits for its answer.
+func (p *roomPrompt) asking() bool { return p.asked }
+
+// Update takes the expiry of an error, a key or a paste while a line is open, or the key that
+// answers the question. Its command is what the line was for (a move, a chat line), or the
+// question's yes; when the line closes, typing reports false.
+func (p roomPrompt) Update(msg tea.Msg) (roomPrompt, tea.Cmd) {
+	if e, ok := msg.(errExpiredMsg); ok {
+		if e.seq == p.errSeq && p.msgErr {
+			p.say("", false)
+		}
+		return p, nil
+	}
+	km, isKey := msg.(tea.KeyPressMsg)
+	switch {
+	case p.asked:
+		if !isKey {
+			return p, nil
+		}
+		then := p.then
+		p.asked, p.then = false, nil
+		if key.Matches(km, p.yes) {
+			p.say("", false)
+			return p, then
+		}
+		p.say(p.no, false)
+		return p, nil
+	case !p.typing():
+		return p, nil
+	case isKey && (key.Matches(km, p.keys.Cancel) || key.Matches(km, p.keys.CloseInput)):
+		p.kind, p.send = lineNone, nil
+		p.say("", false)
+		return p, nil
+	}
+	if !p.input.update(msg) {
+		return p, nil
+	}
+	text, kind, send := p.input.text(), p.kind, p.send
+	p.kind, p.send = lineNone, nil
+	if text == "" {
+		p.say("", false)
+		return p, nil
+	}
+	if kind == lineMove {
+		p.say("", false) // a chat line leaves the message be
+	}
+	return p, send(text)
+}
+
+// helpKeys appends the bindings the help line shows while a line is open to out.
+func (p roomPrompt) helpKeys(out []key.Binding) []key.Binding {
+	return append(out, p.keys.Send, p.keys.Cancel, p.keys.CloseInput)
+}
+
+// View draws the line under the board: the open line, or the last message (a question is one).
+// A message too long for one line takes two (the body gives up its last line), and an error up
+// to errorLines (a word game's notation error tells what is wrong and how to write a move), so
+// that its hint is read whole; only a message longer still is cut.
+func (p roomPrompt) View(st draw.Styles, w int) []string {
+	if p.typing() {
+		return []string{draw.Fit(" "+p.input.view(st, w-2), w)}
+	}
+	if p.msg == "" {
+		return []string{draw.Fit("", w)}
+	}
+	text, style, indent := p.msg, draw.Paint{}, " "
+	if p.msgErr {
+		text, style, indent = "✗ "+p.msg, st.Err, "   "
+	}
+	lines := wrapKeepingParens(text, w-len(indent)) // the lines after the first are indented
+	most := 2
+	if p.msgErr {
+		most = errorLines
+	}
+	if len(lines) > most {
+		lines = append(lines[:most-1], strings.Join(lines[most-1:], " "))
+	}
+	out := []string{draw.Fit(" "+style.Render(lines[0]), w)}
+	for _, l := range lines[1:] {
+		out = append(out, draw.Fit(indent+style.Render(l), w))
+	}
+	return out
+}
+
+// errorLines is the most lines an error under the board takes.
+const errorLines = 5
+
+// sentence makes an error's text a sentence for the message line: a capital first letter and a
+// full stop, as the screen's own messages are.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+		s += "."
+	}
+	return s
+}

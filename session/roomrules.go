@@ -1,0 +1,64 @@
+package session
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/arcade/arcade/session/draw"
+)
+
+// The room's rules (?): the game's rules and the room's own keys, in a pager (pager.go, the
+// scrolling view of the lobby's rules and lists too) that takes the whole body while they show.
+
+// rulesSize is the rules pager's size on a w x h screen: the whole body but its title line, with
+// a margin of two columns.
+func rulesSize(w, h int) (int, int) { return w - 2, h - 4 }
+
+// updateRules takes a key while the rules show: the pager's, or one that closes them.
+func (r *roomScreen) updateRules(km tea.KeyPressMsg) {
+	r.cache.invalidate()
+	r.rules.setSize(rulesSize(r.w, r.h))
+	switch {
+	case r.rules.update(km):
+	case key.Matches(km, r.keys.Rules), key.Matches(km, r.keys.Cancel), km.String() == "q":
+		r.focus = focusBoard
+	}
+}
+
+// rulesText is the rules of the room's game.
+func (r *roomScreen) rulesText() string {
+	text := "No rules for this game.\n"
+	if g, ok := r.game(); ok && g.Rules != "" {
+		text = g.Rules
+	}
+	return strings.TrimRight(text, "\n") + "\n" + roomKeysText
+}
+
+// roomKeysText ends every game's rules in the room: the keys of the room itself.
+const roomKeysText = `
+IN EVERY ROOM
+  :    type a move in the game's notation     t    chat
+  tab  the moves, or the chat again            ?    these rules
+  R    resign (twice); before the first move it aborts the match, unrated
+  =    offer a draw, or accept your opponent's (two players)
+  U    ask to take back your last move, or agree (unrated matches)
+  esc  back to the lobby; your seat waits for you while the match goes on
+`
+
+// rulesLines draws the rules pager in w x h cells: a title line, then the rules wrapped to the
+// width.
+func (r *roomScreen) rulesLines(st draw.Styles, w, h int) []string {
+	r.rules.setSize(rulesSize(w, h+3))
+	title := st.Bold.Render(r.snap.GameName + " rules")
+	if pos := r.rules.position(); pos != "" {
+		title += st.Dim.Render("  (" + pos + ")")
+	}
+	lines := make([]string, 0, h)
+	lines = append(lines, title)
+	for _, l := range r.rules.view(st.Sel) {
+		lines = append(lines, "  "+l)
+	}
+	return lines
+}
