@@ -193,13 +193,6 @@ func (r *replayScreen) turnBack(at int) int {
 	return at
 }
 
-// notation returns move i (0-based) as the game writes it: a record kept by an older build may
-// hold a bare square where the game now writes "b a3".
-func (r *replayScreen) notation(i int) string {
-	mv := r.match.Moves[i]
-	return rules.CanonicalMove(r.states[i], mv.Seat, mv.Move)
-}
-
 // told says in words what the move that led to the position shown did: "Move 3: Red (ann) builds
 // a castle on e5"; before the first move, who begins.
 func (r *replayScreen) told() string {
@@ -257,7 +250,7 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	from := max(0, r.at-12)
 	for i := from; i < min(len(r.match.Moves), r.at+3); i++ {
 		mv := r.match.Moves[i]
-		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), r.notation(i))
+		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), mv.Move)
 		if note := rules.AnnotateMove(r.states[i], mv.Seat, mv.Move); note != "" {
 			line += ": " + note // what the notation does not show: Coloretta's cards
 		}
