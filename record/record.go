@@ -21,7 +21,7 @@ const Version = 1
 type Seat struct {
 	// PlayerID is the holder's key fingerprint; empty for a bot.
 	PlayerID string `json:"player,omitempty"`
-	// Name is the holder's name when the match was played (a bot's: "Ada (hard bot)"; "hard bot" from older builds).
+	// Name is the holder's name when the match was played (a bot's: "Ada (hard bot)").
 	Name string `json:"name"`
 	// Bot is the bot's level, empty for a person.
 	Bot string `json:"bot,omitempty"`
@@ -33,7 +33,7 @@ type Seat struct {
 type Move struct {
 	Seat rules.Seat `json:"seat"`
 	Move string     `json:"move"`
-	// At is when the move was accepted; zero in records written before moves had a time.
+	// At is when the move was accepted.
 	At time.Time `json:"at,omitzero"`
 }
 
