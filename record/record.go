@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/sanitize"
 )
 
 // Version is the version of the match record format written now.
@@ -64,20 +63,11 @@ type Match struct {
 // Finished reports whether the match has ended.
 func (m Match) Finished() bool { return !m.Ended.IsZero() }
 
-// Shown returns the seat's name as it may be shown: a bot's as the server made it, a person's as
-// sanitize.ShownName shows it (a name stored by an older build may break today's name rule).
-func (s Seat) Shown() string {
-	if s.Bot != "" {
-		return s.Name
-	}
-	return sanitize.ShownName(s.Name)
-}
-
-// Names returns the seats' names in seat order, as they may be shown (Seat.Shown).
+// Names returns the seats' names in seat order.
 func (m Match) Names() []string {
 	out := make([]string, len(m.Seats))
 	for i, s := range m.Seats {
-		out[i] = s.Shown()
+		out[i] = s.Name
 	}
 	return out
 }

@@ -199,7 +199,7 @@ func (r *replayScreen) told() string {
 	who := func(seat rules.Seat) string {
 		name := colourOf(r.board, int(seat))
 		if int(seat) < len(r.match.Seats) {
-			name += " (" + r.match.Seats[seat].Shown() + ")"
+			name += " (" + r.match.Seats[seat].Name + ")"
 		}
 		return name
 	}
@@ -224,7 +224,7 @@ func (r *replayScreen) position() rooms.Snapshot {
 		View: state.View(rules.Spectator), Outcome: state.Outcome(),
 	}
 	for _, s := range r.match.Seats {
-		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Shown(), PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
+		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
 	}
 	if r.at == len(r.states)-1 && r.match.Finished() && r.match.Outcome.Over {
 		// The end as the room recorded it: the moves may not have ended the match (a player
