@@ -2,7 +2,7 @@
 // their keys, ratings and best solo scores per game, and every match with its moves, so that
 // matches survive disconnects, crashes and restarts.
 //
-// The file is opened once, with a lock timeout, and its buckets are created at open. Values are
+// The file is opened once, with a lock timeout; its buckets are created with it. Values are
 // JSON, copied out of transactions before use. bbolt is the only on-disk format: a write returns
 // once the bbolt transaction that holds it is committed to disk, and readers read the file.
 //
