@@ -93,7 +93,7 @@ func (s *Store) Claim(id, name string) error {
 		return errors.New("claim: empty id")
 	}
 	if !sanitize.ValidName(name) {
-		return fmt.Errorf("claim %q: %w: %s", sanitize.ShownName(name), sanitize.ErrBadName, sanitize.NameRule)
+		return fmt.Errorf("claim %q: %w: %s", name, sanitize.ErrBadName, sanitize.NameRule)
 	}
 	if p, err := s.db.Profile(id, 0); err == nil && p.Name == name {
 		return nil // a returning player: the replica has the binding, which only the bucket made

@@ -12,15 +12,12 @@
 package rating
 
 import (
-	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 )
 
-// Rating is a player's Glicko-2 rating on the Glicko scale. In JSON its keys are lower-case words,
-// "rating", "deviation" and "volatility"; UnmarshalJSON also reads the keys older builds wrote
-// ("R", "RD", "Vol").
+// Rating is a player's Glicko-2 rating on the Glicko scale. In JSON its keys are lower-case words:
+// "rating", "deviation" and "volatility".
 type Rating struct {
 	// R is the rating (1500 for a new player).
 	R float64 `json:"rating"`
@@ -28,34 +25,6 @@ type Rating struct {
 	RD float64 `json:"deviation"`
 	// Vol is the volatility: how erratic the player's results are (0.06 for a new player).
 	Vol float64 `json:"volatility"`
-}
-
-// UnmarshalJSON reads a rating written with today's keys or with an older build's ("R", "RD",
-// "Vol"); where both are present, today's win.
-func (r *Rating) UnmarshalJSON(data []byte) error {
-	var v struct {
-		Rating     *float64 `json:"rating"`
-		Deviation  *float64 `json:"deviation"`
-		Volatility *float64 `json:"volatility"`
-		OldR       *float64 `json:"R"`
-		OldRD      *float64 `json:"RD"`
-		OldVol     *float64 `json:"Vol"`
-	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		return fmt.Errorf("rating: %w", err)
-	}
-	pick := func(dst *float64, now, old *float64) {
-		switch {
-		case now != nil:
-			*dst = *now
-		case old != nil:
-			*dst = *old
-		}
-	}
-	pick(&r.R, v.Rating, v.OldR)
-	pick(&r.RD, v.Deviation, v.OldRD)
-	pick(&r.Vol, v.Volatility, v.OldVol)
-	return nil
 }
 
 // Default is a new player's rating: 1500 / 350 / 0.06.

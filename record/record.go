@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/sanitize"
 )
 
 // Version is the version of the match record format written now.
@@ -21,7 +20,7 @@ const Version = 1
 type Seat struct {
 	// PlayerID is the holder's key fingerprint; empty for a bot.
 	PlayerID string `json:"player,omitempty"`
-	// Name is the holder's name when the match was played (a bot's: "Ada (hard bot)"; "hard bot" from older builds).
+	// Name is the holder's name when the match was played (a bot's: "Ada (hard bot)").
 	Name string `json:"name"`
 	// Bot is the bot's level, empty for a person.
 	Bot string `json:"bot,omitempty"`
@@ -33,7 +32,7 @@ type Seat struct {
 type Move struct {
 	Seat rules.Seat `json:"seat"`
 	Move string     `json:"move"`
-	// At is when the move was accepted; zero in records written before moves had a time.
+	// At is when the move was accepted.
 	At time.Time `json:"at,omitzero"`
 }
 
@@ -64,20 +63,11 @@ type Match struct {
 // Finished reports whether the match has ended.
 func (m Match) Finished() bool { return !m.Ended.IsZero() }
 
-// Shown returns the seat's name as it may be shown: a bot's as the server made it, a person's as
-// sanitize.ShownName shows it (a name stored by an older build may break today's name rule).
-func (s Seat) Shown() string {
-	if s.Bot != "" {
-		return s.Name
-	}
-	return sanitize.ShownName(s.Name)
-}
-
-// Names returns the seats' names in seat order, as they may be shown (Seat.Shown).
+// Names returns the seats' names in seat order.
 func (m Match) Names() []string {
 	out := make([]string, len(m.Seats))
 	for i, s := range m.Seats {
-		out[i] = s.Shown()
+		out[i] = s.Name
 	}
 	return out
 }

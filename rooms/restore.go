@@ -88,11 +88,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 			if err != nil {
 				return nil, fmt.Errorf("restore %s: seat %d: %w", code, i, err)
 			}
-			name := info.Name
-			if name == lv.Name+" bot" {
-				name = "" // stored by an older build, which named every bot by its level
-			}
-			r.seatBot(st, lv, name)
+			r.seatBot(st, lv, info.Name)
 			continue
 		}
 		st.player = Player{ID: info.PlayerID, Name: cleanName(info.Name), Guest: info.Guest}

@@ -18,8 +18,8 @@ type Player struct {
 	// ID identifies the player: the SHA256 fingerprint of their key, or "guest-..." for a guest. A
 	// seat belongs to an ID.
 	ID string
-	// Name is shown to others. Rooms show it as sanitize.ShownName does (a name restored from a
-	// record of an older build may break today's name rule), "player" if that is empty.
+	// Name is shown to others. Rooms show it as one line of printable text (sanitize.Line) of at
+	// most MaxName runes, "player" if that is empty.
 	Name string
 	// Guest is set for players without a key; they play unranked.
 	Guest bool
@@ -185,7 +185,7 @@ func (r *Room) Join(p Player, watch bool) (*Sub, error) {
 
 // cleanName is a player's name as the room shows it (Player.Name).
 func cleanName(name string) string {
-	if name = sanitize.Line(sanitize.ShownName(name), MaxName); name == "" {
+	if name = sanitize.Line(name, MaxName); name == "" {
 		name = "player"
 	}
 	return name

@@ -120,7 +120,7 @@ type MoveRecord struct {
 	Move string
 	// Name is the name of the seat's holder when the move was made.
 	Name string
-	// At is when the move was made; zero when not known (a record of an older build).
+	// At is when the move was made; zero when not known (a replay's moves).
 	At time.Time
 	// Public is the move as the other players may read it while the match goes on, when Move
 	// shows what only its mover may know (rules.Concealer); "" when Move is public.

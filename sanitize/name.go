@@ -3,7 +3,6 @@ package sanitize
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -12,8 +11,7 @@ import (
 // two of '-' and '_' in a row. Upper-case ASCII letters are folded to lower case (Alice is alice:
 // names compare without regard to case anyway); nothing else is folded or dropped, so a
 // lookalike (a full-width ａｌｉｃｅ, a Cyrillic а) is refused, not turned into the name it imitates.
-// Every name bound to a key, and every name shown, keeps to the rule: ParseName checks a name
-// asked for, ShownName shows a stored one (from an older build, which allowed more) safely.
+// Every name bound to a key keeps to the rule: ParseName checks a name asked for.
 const (
 	// MaxName is the longest name, in characters.
 	MaxName = 16
@@ -63,41 +61,6 @@ func ParseName(s string) (string, error) {
 func ValidName(s string) bool {
 	n, err := ParseName(s)
 	return err == nil && n == s
-}
-
-// ShownName returns a player's name as it may be shown to anyone, for names that did not come
-// through ParseName: those stored by older builds, which allowed any letter and '.', and kept
-// case. A name that keeps to the rule (after folding case) is shown as such. Any other is shown
-// folded, with every character but a-z and 0-9 as '?', and cut to MaxName characters, the last a
-// '?': no name that keeps to the rule holds '?', so it cannot pass for one. A guest's name, "~"
-// and a name, keeps its "~" (no name holds one either). An empty name stays empty. The result is
-// printable ASCII.
-func ShownName(s string) string {
-	prefix := ""
-	if rest, ok := strings.CutPrefix(s, "~"); ok {
-		prefix, s = "~", rest
-	}
-	if s == "" {
-		return prefix
-	}
-	if n, err := ParseName(s); err == nil {
-		return prefix + n
-	}
-	var b strings.Builder
-	b.WriteString(prefix)
-	n, long := 0, utf8.RuneCountInString(s) > MaxName
-	for _, r := range foldASCII(s) {
-		if long && n == MaxName-1 {
-			b.WriteByte('?') // marks the cut: the part kept may keep to the rule
-			break
-		}
-		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
-			r = '?'
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
 }
 
 // foldASCII returns s with A-Z as a-z; other characters are left as they are.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // TestParseNameAccepts: names that keep to the rule are accepted; upper-case ASCII is folded.
@@ -72,57 +71,4 @@ func TestValidName(t *testing.T) {
 			t.Errorf("ValidName(%q) = %v, want %v", in, got, want)
 		}
 	}
-}
-
-// TestShownName: stored names of older builds show folded, or with '?' for what the rule does not
-// allow, so that a lookalike never shows as the name it imitates.
-func TestShownName(t *testing.T) {
-	for in, want := range map[string]string{
-		"alice":      "alice",
-		"Alice":      "alice",
-		"~alice":     "~alice",
-		"~Alice":     "~alice",
-		"аlice":      "?lice",
-		"ａｌｉｃｅ":      "?????",
-		"~аlice":     "~?lice",
-		"bob.smith":  "bob?smith",
-		"Bob.Smith":  "bob?smith",
-		"-bob":       "?bob",
-		"a--b":       "a??b",
-		"ünal":       "?nal",
-		"\x1b[2Jbob": "??2jbob",
-		"ｘｘｘｘｘｘｘｘｘｘｘｘｘｘｘｘｘｘ": "????????????????",
-		"abcdefghijklmnopqrst": "abcdefghijklmno?",
-		"":                     "",
-		"~":                    "~",
-	} {
-		if got := ShownName(in); got != want {
-			t.Errorf("ShownName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// FuzzShownName: whatever is stored, the name shown is short printable ASCII, and is a valid name
-// (or a guest's) only when the stored one was.
-func FuzzShownName(f *testing.F) {
-	for _, s := range []string{"alice", "аlice", "~bob", "Bob.Smith", "\x1b]0;x\x07", "a--b"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := ShownName(s)
-		if utf8.RuneCountInString(got) > MaxName+1 {
-			t.Fatalf("ShownName(%q) = %q: too long", s, got)
-		}
-		for _, r := range got {
-			if r < 0x20 || r > 0x7e {
-				t.Fatalf("ShownName(%q) = %q: holds %U", s, got, r)
-			}
-		}
-		bare := strings.TrimPrefix(got, "~")
-		if ValidName(bare) {
-			if _, err := ParseName(strings.TrimPrefix(s, "~")); err != nil {
-				t.Fatalf("ShownName(%q) = %q, a valid name, from a name that breaks the rule", s, got)
-			}
-		}
-	})
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/arcade/arcade/record"
-	"github.com/arcade/arcade/sanitize"
 	"github.com/arcade/arcade/session/draw"
 )
 
@@ -34,7 +33,7 @@ func (l lobby) ratingLines(st draw.Styles) []string {
 	}
 	lines = append(lines, st.Dim.Render(fmt.Sprintf("%4s  %-16s %7s %5s %6s %5s %5s %5s", "RANK", "NAME", "RATING", "RD", "GAMES", "WON", "LOST", "DRAWN")))
 	for _, s := range l.board {
-		line := fmt.Sprintf("%4d  %-16s %7s %5.0f %6d %5d %5d %5d", s.Rank, sanitize.ShownName(s.Name), s.Rating, s.Rating.RD, s.Games, s.Wins, s.Losses, s.Draws)
+		line := fmt.Sprintf("%4d  %-16s %7s %5.0f %6d %5d %5d %5d", s.Rank, s.Name, s.Rating, s.Rating.RD, s.Games, s.Wins, s.Losses, s.Draws)
 		if s.PlayerID == l.me.ID {
 			line = st.Bold.Render(line)
 		}
@@ -51,7 +50,7 @@ func (l lobby) soloLines(st draw.Styles, game string) []string {
 	}
 	lines := []string{st.Dim.Render(fmt.Sprintf("%4s  %-16s %6s %6s  %-11s %s", "RANK", "NAME", "SCORE", "GAMES", "DATE (UTC)", "MATCH"))}
 	for _, s := range l.solo {
-		line := fmt.Sprintf("%4d  %-16s %6d %6d  %-11s %s", s.Rank, sanitize.ShownName(s.Name), s.Score, s.Games,
+		line := fmt.Sprintf("%4d  %-16s %6d %6d  %-11s %s", s.Rank, s.Name, s.Score, s.Games,
 			s.Date.UTC().Format("2006-01-02"), s.Match)
 		if s.PlayerID == l.me.ID {
 			line = st.Bold.Render(line)
@@ -125,7 +124,7 @@ func resultFor(m record.Match, me string) string {
 		if s.PlayerID == me && mine < 0 {
 			mine = i
 		} else {
-			others = append(others, s.Shown())
+			others = append(others, s.Name)
 		}
 	}
 	vs := "vs " + strings.Join(others, ", ")

@@ -23,15 +23,14 @@ func (fakeRecords) Leaderboard(game string, limit int) ([]record.Standing, error
 	return []record.Standing{
 		{Rank: 1, PlayerID: "SHA256:bob", Name: "bob", Game: game, Rating: rating.Rating{R: 1662.3, RD: 95, Vol: 0.06}, Games: 14, Wins: 10, Losses: 3, Draws: 1},
 		{Rank: 2, PlayerID: "SHA256:x", Name: "ann", Game: game, Rating: rating.Rating{R: 1540.2, RD: 120, Vol: 0.06}, Provisional: true, Games: 4, Wins: 2, Losses: 2},
-		// A name an older build bound, a lookalike: it shows as the name rule shows it.
-		{Rank: 3, PlayerID: "SHA256:mallory", Name: "аlice", Game: game, Rating: rating.Rating{R: 1500, RD: 300, Vol: 0.06}, Provisional: true, Games: 1, Losses: 1},
+		{Rank: 3, PlayerID: "SHA256:alice", Name: "alice", Game: game, Rating: rating.Rating{R: 1500, RD: 300, Vol: 0.06}, Provisional: true, Games: 1, Losses: 1},
 	}, nil
 }
 
-// fakeRecords' solo scores: one for ann, one for a lookalike's name of an older build.
+// fakeRecords' solo scores: one for alice, one for ann.
 func (fakeRecords) SoloScores(game string, limit int) ([]record.SoloScore, error) {
 	return []record.SoloScore{
-		{Rank: 1, PlayerID: "SHA256:mallory", Name: "аlice", Game: game, Score: 212, Match: "2kq8xm4a7b9", Date: when.Add(-48 * time.Hour), Games: 9},
+		{Rank: 1, PlayerID: "SHA256:alice", Name: "alice", Game: game, Score: 212, Match: "2kq8xm4a7b9", Date: when.Add(-48 * time.Hour), Games: 9},
 		{Rank: 2, PlayerID: "SHA256:x", Name: "ann", Game: game, Score: 143, Match: "2kq8xm4a7b5", Date: when, Games: 2},
 	}, nil
 }
@@ -48,7 +47,7 @@ func (fakeRecords) Profile(id string, recent int) (record.Profile, error) {
 			{ID: "2kq8xm4a7b2", Game: "stonetowers", Seats: seats, Started: when, Ended: when.Add(20 * time.Minute),
 				Outcome: rules.Outcome{Over: true, Scores: []int{70, 52}, Ranks: []int{1, 2}}},
 			{ID: "2kq8xm39zz2", Game: "stonetowers", Started: when.Add(-time.Hour),
-				Seats: []record.Seat{seats[0], {PlayerID: "SHA256:bs", Name: "Bob.Smith"}}}, // an older build's name
+				Seats: []record.Seat{seats[0], {PlayerID: "SHA256:bs", Name: "bob-smith"}}},
 		}}, nil
 }
 

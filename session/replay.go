@@ -193,20 +193,13 @@ func (r *replayScreen) turnBack(at int) int {
 	return at
 }
 
-// notation returns move i (0-based) as the game writes it: a record kept by an older build may
-// hold a bare square where the game now writes "b a3".
-func (r *replayScreen) notation(i int) string {
-	mv := r.match.Moves[i]
-	return rules.CanonicalMove(r.states[i], mv.Seat, mv.Move)
-}
-
 // told says in words what the move that led to the position shown did: "Move 3: Red (ann) builds
 // a castle on e5"; before the first move, who begins.
 func (r *replayScreen) told() string {
 	who := func(seat rules.Seat) string {
 		name := colourOf(r.board, int(seat))
 		if int(seat) < len(r.match.Seats) {
-			name += " (" + r.match.Seats[seat].Shown() + ")"
+			name += " (" + r.match.Seats[seat].Name + ")"
 		}
 		return name
 	}
@@ -231,7 +224,7 @@ func (r *replayScreen) position() rooms.Snapshot {
 		View: state.View(rules.Spectator), Outcome: state.Outcome(),
 	}
 	for _, s := range r.match.Seats {
-		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Shown(), PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
+		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
 	}
 	if r.at == len(r.states)-1 && r.match.Finished() && r.match.Outcome.Over {
 		// The end as the room recorded it: the moves may not have ended the match (a player
@@ -257,7 +250,7 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	from := max(0, r.at-12)
 	for i := from; i < min(len(r.match.Moves), r.at+3); i++ {
 		mv := r.match.Moves[i]
-		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), r.notation(i))
+		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), mv.Move)
 		if note := rules.AnnotateMove(r.states[i], mv.Seat, mv.Move); note != "" {
 			line += ": " + note // what the notation does not show: Coloretta's cards
 		}

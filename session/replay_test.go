@@ -106,18 +106,18 @@ func TestReplayAutoplay(t *testing.T) {
 	}
 }
 
-// TestReplayTellsMoves: a record of an older build holds bare squares ("a3" twice, a build and a
-// fortify); the replay lists them as the game writes them and tells them in words. A Coloretta
-// draw names the card, told and in the move list.
+// TestReplayTellsMoves: the replay lists the moves as recorded (a build and a fortify of a3) and
+// tells them in words. A Coloretta draw names the card, told and in the move list.
 func TestReplayTellsMoves(t *testing.T) {
 	m := record.Match{ID: "m2", Game: "stonetowers", Options: rules.Options{"size": "9", "turns": "10"}, Started: when,
 		Seats: []record.Seat{{Name: "ann"}, {Name: "bob"}},
-		Moves: []record.Move{{Seat: 0, Move: "a3"}, {Seat: 1, Move: "i9"}, {Seat: 0, Move: "a3"}}}
+		Moves: []record.Move{{Seat: 0, Move: "b a3"}, {Seat: 1, Move: "b i9"}, {Seat: 0, Move: "f a3"}}}
 	r := replayOf(t, m, stonetowers.Game)
-	if got := []string{r.notation(0), r.notation(2)}; got[0] != "b a3" || got[1] != "f a3" {
-		t.Errorf("notation %q, want b a3 and f a3", got)
-	}
 	r.at = 3
+	if list := r.snapshot().Chat; len(list) != 3 || !strings.HasSuffix(list[0].Text, " b a3") ||
+		!strings.HasSuffix(list[2].Text, " f a3  ◀") {
+		t.Errorf("move list %+v, want b a3 first and f a3 last", list)
+	}
 	if got := r.told(); got != "Move 3: Red (ann) fortifies a3 to level 2" {
 		t.Errorf("told %q", got)
 	}

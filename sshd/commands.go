@@ -240,9 +240,6 @@ func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, onl
 		if list == nil {
 			list = []record.Standing{}
 		}
-		for i := range list {
-			list[i].Name = sanitize.ShownName(list[i].Name) // names of older builds may break the rule
-		}
 		all[g.ID], ratings[g.ID] = list, list
 		shown = append(shown, g)
 		if g.MinSeats != 1 {
@@ -254,9 +251,6 @@ func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, onl
 		}
 		if best == nil {
 			best = []record.SoloScore{}
-		}
-		for i := range best {
-			best[i].Name = sanitize.ShownName(best[i].Name)
 		}
 		solo[g.ID] = best
 	}

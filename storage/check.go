@@ -20,9 +20,6 @@ type Report struct {
 	// Records is the number of records read: players, standings, best solo scores, match headers
 	// and moves.
 	Records int
-	// Unsealed is the number of those written before records were sealed (a schema 1 file, which
-	// the server seals at its next start); their bytes have no checksum to verify.
-	Unsealed int
 	// Damaged lists the matches and records that cannot be read or replayed.
 	Damaged []Damage
 	// Quarantined lists the matches an earlier start set aside (see Quarantine).
@@ -53,34 +50,20 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 			return nil // records read from pages that do not hold together prove nothing
 		}
 		for _, name := range [][]byte{bucketPlayers, bucketRatings, bucketSolo} {
-			b := tx.Bucket(name)
-			if b == nil {
-				continue // solo: a file of a build before solo scores, never opened for writing since
-			}
-			_ = b.ForEach(func(k, v []byte) error {
+			_ = tx.Bucket(name).ForEach(func(k, v []byte) error {
 				var x json.RawMessage
-				if err := d.countRecord(&r, k, v, &x); err != nil {
+				r.Records++
+				if err := decode(k, v, &x); err != nil {
 					r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("%s record %q: %v", name, k, err)})
 				}
 				return nil
 			})
 		}
 		d.checkMatches(tx, games, &r)
-		if q := tx.Bucket(bucketQuar); q != nil {
-			r.Quarantined = quarantined(q, d.bare)
-		}
+		r.Quarantined = quarantined(tx.Bucket(bucketQuar))
 		return nil
 	})
 	return r, err
-}
-
-// countRecord decodes one record into v, counting it.
-func (d *DB) countRecord(r *Report, k, v []byte, into any) error {
-	r.Records++
-	if d.bare && len(v) > 0 && v[0] == '{' {
-		r.Unsealed++
-	}
-	return decode(k, v, into, d.bare)
 }
 
 // checkMatches reads and replays every match, and finds the moves and rooms' entries of no match.
@@ -88,11 +71,8 @@ func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 	matches, moves := tx.Bucket(bucketMatches), tx.Bucket(bucketMoves)
 	_ = matches.ForEach(func(k, _ []byte) error {
 		id := string(k)
-		m, err := loadMatch(tx, id, d.bare)
+		m, err := loadMatch(tx, id)
 		r.Records += 1 + len(m.Moves)
-		if d.bare {
-			r.Unsealed += unsealedOf(tx, id)
-		}
 		if err == nil {
 			if g, ok := rules.FindGame(games, m.Game); !ok {
 				err = fmt.Errorf("its game %q is not in this arcade", m.Game)
@@ -132,20 +112,4 @@ func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 		}
 		return nil
 	})
-}
-
-// unsealedOf counts the unsealed records of match id (header and moves).
-func unsealedOf(tx *bolt.Tx, id string) int {
-	n := 0
-	if v := tx.Bucket(bucketMatches).Get([]byte(id)); len(v) > 0 && v[0] == '{' {
-		n++
-	}
-	prefix := append([]byte(id), 0)
-	c := tx.Bucket(bucketMoves).Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if len(v) > 0 && v[0] == '{' {
-			n++
-		}
-	}
-	return n
 }

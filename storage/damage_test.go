@@ -353,65 +353,90 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestUnsealedRecordsAreSealed: a file of schema 1, whose records are bare JSON as the previous
-// arcade wrote them, is read as it is by a read-only Open, and sealed by the first Open for
-// writing: every record is then read, and checked, as before.
-func TestUnsealedRecordsAreSealed(t *testing.T) {
-	path, ids := filled(t, 2, 5)
-	// Make it a schema 1 file: every record bare.
+// TestOtherSchemaRefused: a file of schema 1 (a development build before v0.1.0) or of a later
+// schema is refused by Open, for writing or read-only, with an error that names both schemas and
+// what to do; the file is left byte for byte as it was.
+func TestOtherSchemaRefused(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		want   error
+		says   []string
+	}{
+		{"1", ErrOlderSchema, []string{"development build before v0.1.0", "schema 1", "schema 2 files only", "start with a new data folder"}},
+		{"3", ErrNewerSchema, []string{"newer version", "schema 3", "schema 2 files only"}},
+	} {
+		path, _ := filled(t, 1, 2)
+		setSchema(t, path, c.schema)
+		before, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ro := range []bool{false, true} {
+			_, err := Open(path, Options{LockTimeout: time.Second, ReadOnly: ro})
+			if !errors.Is(err, c.want) {
+				t.Fatalf("schema %s, read-only %v: %v, want %v", c.schema, ro, err, c.want)
+			}
+			for _, want := range append(c.says, path) {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("schema %s, read-only %v: %q does not say %q", c.schema, ro, err, want)
+				}
+			}
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+			t.Errorf("schema %s: the refused file was written to", c.schema)
+		}
+	}
+}
+
+// setSchema records schema as the schema version of the (closed) database at path.
+func setSchema(t *testing.T, path, schema string) {
+	t.Helper()
 	raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = raw.Update(func(tx *bolt.Tx) error {
-		for _, name := range sealedBuckets {
-			b := tx.Bucket(name)
-			var keys, vals [][]byte
-			_ = b.ForEach(func(k, v []byte) error {
-				data, err := unseal(k, v, false)
-				keys, vals = append(keys, bytes.Clone(k)), append(vals, bytes.Clone(data))
-				return err
-			})
-			for i := range keys {
-				if err := b.Put(keys[i], vals[i]); err != nil {
-					return err
-				}
+	err = raw.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte(schema)) })
+	if cerr := raw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDamagedLayoutRefused: a file of the current schema without one of its buckets, without a
+// schema version or with one that is not a number is damaged (not an older file), for writing or
+// read-only, and left as it was.
+func TestDamagedLayoutRefused(t *testing.T) {
+	breaks := map[string]func(tx *bolt.Tx) error{
+		"no solo bucket": func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketSolo) },
+		"no quarantine":  func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketQuar) },
+		"no meta bucket": func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketMeta) },
+		"no schema":      func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(keySchema) },
+		"schema x":       func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("x")) },
+		"schema 0":       func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("0")) },
+	}
+	for name, breakIt := range breaks {
+		path, _ := filled(t, 1, 2)
+		raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = raw.Update(breakIt)
+		raw.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.ReadFile(path)
+		for _, ro := range []bool{false, true} {
+			if _, err := Open(path, Options{LockTimeout: time.Second, ReadOnly: ro}); !errors.Is(err, ErrDamaged) ||
+				errors.Is(err, ErrOlderSchema) {
+				t.Errorf("%s, read-only %v: %v, want ErrDamaged", name, ro, err)
 			}
 		}
-		if err := tx.DeleteBucket(bucketQuar); err != nil {
-			return err
+		if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+			t.Errorf("%s: the damaged file was written to", name)
 		}
-		return tx.Bucket(bucketMeta).Put(keySchema, []byte("1"))
-	})
-	raw.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ro, err := Open(path, Options{LockTimeout: time.Second, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ro.Check(testGames)
-	ro.Close()
-	if err != nil || !r.Clean() || r.Matches != 2 || r.Unsealed != r.Records || r.Records != 12 {
-		t.Fatalf("read-only Check of a schema 1 file: %+v, %v", r, err)
-	}
-	d := openAt(t, path)
-	open, bad, err := d.Unfinished()
-	if err != nil || len(open) != 2 || len(bad) != 0 || len(open[1].Moves) != 5 || open[1].ID != ids[1] {
-		t.Fatalf("after sealing: %+v, %+v, %v", open, bad, err)
-	}
-	err = d.view(func(tx *bolt.Tx) error {
-		if s := string(tx.Bucket(bucketMeta).Get(keySchema)); s != "2" {
-			return fmt.Errorf("schema %s", s)
-		}
-		return tx.Bucket(bucketMoves).ForEach(func(k, v []byte) error {
-			_, err := unseal(k, v, false)
-			return err
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -420,13 +445,13 @@ func TestUnsealedRecordsAreSealed(t *testing.T) {
 func TestSealCatchesMovedRecord(t *testing.T) {
 	data, _ := json.Marshal(record.Move{Seat: 0, Move: "b d4"})
 	v := seal(moveKey("abc", 1), data)
-	if got, err := unseal(moveKey("abc", 1), v, false); err != nil || !bytes.Equal(got, data) {
+	if got, err := unseal(moveKey("abc", 1), v); err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("unseal under its key: %q, %v", got, err)
 	}
-	if _, err := unseal(moveKey("abc", 3), v, false); !errors.Is(err, errBadSum) {
+	if _, err := unseal(moveKey("abc", 3), v); !errors.Is(err, errBadSum) {
 		t.Errorf("unseal under another key: %v", err)
 	}
-	if _, err := unseal(moveKey("abc", 1), data, false); err == nil {
+	if _, err := unseal(moveKey("abc", 1), data); err == nil {
 		t.Error("a bare record is read from a sealed file")
 	}
 }

@@ -12,8 +12,8 @@ import (
 // endTime returns when match e.ID ended. A match its moves ended (over and not abandoned) ended
 // with its last move: the end is recorded just after that move or, when the server stopped in
 // between, by the room restored at the next start, which must not date the match, and the
-// players' ratings, to the restart. Otherwise, or when the last move has no time (recorded by an
-// older arcade) or cannot be read, the match ended at e.Ended.
+// players' ratings, to the restart. Otherwise, or when the last move has no time or cannot be
+// read, the match ended at e.Ended.
 func endTime(tx *bolt.Tx, e endEntry) time.Time {
 	if !e.Outcome.Over || e.Unrated {
 		return e.Ended

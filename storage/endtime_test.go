@@ -9,8 +9,8 @@ import (
 )
 
 // TestEndTime: a match its moves ended ends at its last move's time, and its players' ratings
-// are dated so; an abandoned match ends when it was abandoned; a match whose moves have no time
-// (recorded by an older arcade) ends when the end is recorded.
+// are dated so; an abandoned match ends when it was abandoned; a match whose moves were recorded
+// without a time ends when the end is recorded.
 func TestEndTime(t *testing.T) {
 	d, _ := openTemp(t)
 	moveAt := time.Date(2026, 11, 21, 12, 30, 0, 0, time.UTC)

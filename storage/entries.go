@@ -11,15 +11,14 @@ import (
 )
 
 // An entry is a write of a room: a match start, a move, a seat change, an abandon, a match end.
-// Its apply makes the change in a transaction, reading nothing but the database. An entry's JSON
-// is also its record in the journal of an older arcade (see migrateJournal).
+// Its apply makes the change in a transaction, reading nothing but the database.
 type entry interface {
 	apply(tx *bolt.Tx) error
 }
 
 // startEntry records the start of a match (header with its ID) as its room's unfinished match.
 type startEntry struct {
-	Match record.Match `json:"match"`
+	Match record.Match
 }
 
 func (e startEntry) apply(tx *bolt.Tx) error {
@@ -43,9 +42,9 @@ func (e startEntry) apply(tx *bolt.Tx) error {
 
 // moveEntry records move number Ply (0-based) of match ID.
 type moveEntry struct {
-	ID   string      `json:"id"`
-	Ply  int         `json:"ply"`
-	Move record.Move `json:"move"`
+	ID   string
+	Ply  int
+	Move record.Move
 }
 
 func (e moveEntry) apply(tx *bolt.Tx) error {
@@ -54,8 +53,8 @@ func (e moveEntry) apply(tx *bolt.Tx) error {
 
 // takebackEntry deletes the moves of match ID from ply Ply on (a takeback).
 type takebackEntry struct {
-	ID  string `json:"id"`
-	Ply int    `json:"ply"`
+	ID  string
+	Ply int
 }
 
 func (e takebackEntry) apply(tx *bolt.Tx) error {
@@ -73,8 +72,8 @@ func (e takebackEntry) apply(tx *bolt.Tx) error {
 
 // seatsEntry records new seat holders of match ID.
 type seatsEntry struct {
-	ID    string        `json:"id"`
-	Seats []record.Seat `json:"seats"`
+	ID    string
+	Seats []record.Seat
 }
 
 func (e seatsEntry) apply(tx *bolt.Tx) error {
@@ -88,7 +87,7 @@ func (e seatsEntry) apply(tx *bolt.Tx) error {
 
 // abandonEntry forgets room Code's unfinished match as the room's.
 type abandonEntry struct {
-	Code string `json:"code"`
+	Code string
 }
 
 func (e abandonEntry) apply(tx *bolt.Tx) error {
@@ -98,11 +97,11 @@ func (e abandonEntry) apply(tx *bolt.Tx) error {
 // endEntry records the end of match ID, the unfinished match of room Code, and rates it (or
 // scores it, played alone).
 type endEntry struct {
-	Code    string        `json:"code"`
-	ID      string        `json:"id"`
-	Ended   time.Time     `json:"ended"`
-	Outcome rules.Outcome `json:"outcome"`
-	Unrated bool          `json:"unrated,omitempty"`
+	Code    string
+	ID      string
+	Ended   time.Time
+	Outcome rules.Outcome
+	Unrated bool
 }
 
 // apply ends the match (see endTime) and, when it is rateable, rates it as of its end; a solo

@@ -146,19 +146,17 @@ func countMoves(tx *bolt.Tx, id string) int {
 
 // loadMatch reads match id with its moves. A header or move that fails its sum or does not
 // decode, a gap in the plies (or, for a finished match, fewer or more moves than it ended with), or a match set aside (Quarantine) is an error wrapping ErrDamaged;
-// a match with no record is ErrNoMatch. The errors do not name the match. bare: see unseal.
-func loadMatch(tx *bolt.Tx, id string, bare bool) (record.Match, error) {
+// a match with no record is ErrNoMatch. The errors do not name the match.
+func loadMatch(tx *bolt.Tx, id string) (record.Match, error) {
 	var m record.Match
 	raw := tx.Bucket(bucketMatches).Get([]byte(id))
 	if raw == nil {
-		if q := tx.Bucket(bucketQuar); q != nil {
-			if b := q.Bucket([]byte(id)); b != nil {
-				return m, fmt.Errorf("%w; it was set aside: %s", ErrDamaged, b.Get(keyReason))
-			}
+		if b := tx.Bucket(bucketQuar).Bucket([]byte(id)); b != nil {
+			return m, fmt.Errorf("%w; it was set aside: %s", ErrDamaged, b.Get(keyReason))
 		}
 		return m, ErrNoMatch
 	}
-	if err := decode([]byte(id), raw, &m, bare); err != nil {
+	if err := decode([]byte(id), raw, &m); err != nil {
 		return m, fmt.Errorf("its record: %w", err)
 	}
 	m.ID = id
@@ -167,7 +165,7 @@ func loadMatch(tx *bolt.Tx, id string, bare bool) (record.Match, error) {
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		ply := len(m.Moves)
 		var mv record.Move
-		if err := decode(k, v, &mv, bare); err != nil {
+		if err := decode(k, v, &mv); err != nil {
 			return m, fmt.Errorf("move %d: %w", ply+1, err)
 		}
 		if !bytes.Equal(k, moveKey(id, ply)) {
@@ -190,7 +188,7 @@ func (d *DB) Match(id string) (record.Match, error) {
 	err := d.view(func(tx *bolt.Tx) error {
 		id := strings.ToLower(strings.TrimSpace(id))
 		var err error
-		if m, err = loadMatch(tx, id, d.bare); err != nil && !errors.Is(err, ErrNoMatch) {
+		if m, err = loadMatch(tx, id); err != nil && !errors.Is(err, ErrNoMatch) {
 			err = fmt.Errorf("match %s: %w", id, err)
 		}
 		return err
@@ -206,7 +204,7 @@ func (d *DB) Unfinished() ([]record.Match, []Damage, error) {
 	var bad []Damage
 	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
-			m, err := loadMatch(tx, string(id), d.bare)
+			m, err := loadMatch(tx, string(id))
 			if err != nil {
 				bad = append(bad, Damage{ID: string(id), Code: string(code), Game: m.Game, Reason: err.Error()})
 				return nil

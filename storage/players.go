@@ -3,7 +3,6 @@ package storage
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -21,24 +20,23 @@ type player struct {
 }
 
 // Claim binds name to the key id when nobody holds it, and records the key's latest name. A name
-// bound to another key fails with ErrNameTaken; names compare without regard to case. A name that
-// breaks the name rule (sanitize.ParseName) fails with an error wrapping sanitize.ErrBadName and
-// binds nothing. A key keeps every name it has held, those bound by older builds (which allowed
-// more) included: no other key can claim them, and they are shown with sanitize.ShownName.
+// bound to another key fails with ErrNameTaken. name must keep to the name rule as
+// sanitize.ParseName returns it (lower case, so names compare without regard to case); any other
+// fails with an error wrapping sanitize.ErrBadName and binds nothing. A key keeps every name it has
+// held: no other key can claim them.
 func (d *DB) Claim(id, name string) error {
 	if id == "" {
 		return fmt.Errorf("claim: empty id")
 	}
 	if !sanitize.ValidName(name) {
-		return fmt.Errorf("claim %q: %w: %s", sanitize.ShownName(name), sanitize.ErrBadName, sanitize.NameRule)
+		return fmt.Errorf("claim %q: %w: %s", name, sanitize.ErrBadName, sanitize.NameRule)
 	}
-	// Valid names are lower case already; older builds keyed the bucket by the lower-cased name.
-	lower := []byte(strings.ToLower(name))
+	key := []byte(name)
 	// A read first: nearly every claim is a returning player, and needs no write.
 	var owner string
 	var known bool
 	err := d.view(func(tx *bolt.Tx) error {
-		owner = string(tx.Bucket(bucketNames).Get(lower))
+		owner = string(tx.Bucket(bucketNames).Get(key))
 		var p player
 		ok, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &p)
 		known = ok && err == nil && p.Name == name // a damaged record is written anew
@@ -55,10 +53,10 @@ func (d *DB) Claim(id, name string) error {
 	}
 	return d.writes.do(func(tx *bolt.Tx) error {
 		names := tx.Bucket(bucketNames)
-		if o := names.Get(lower); o != nil && string(o) != id {
+		if o := names.Get(key); o != nil && string(o) != id {
 			return ErrNameTaken
 		}
-		if err := names.Put(lower, []byte(id)); err != nil {
+		if err := names.Put(key, []byte(id)); err != nil {
 			return err
 		}
 		players := tx.Bucket(bucketPlayers)
@@ -79,7 +77,7 @@ var ErrNoPlayer = errors.New("no player with that key")
 func (d *DB) Bell(id string) bool {
 	var p player
 	_ = d.view(func(tx *bolt.Tx) error {
-		_, err := d.get(tx.Bucket(bucketPlayers), []byte(id), &p)
+		_, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &p)
 		return err
 	})
 	return !p.Quiet

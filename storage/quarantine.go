@@ -106,18 +106,14 @@ func (d *DB) Quarantine(dmg Damage) error {
 func (d *DB) Quarantined() ([]Damage, error) {
 	var out []Damage
 	err := d.view(func(tx *bolt.Tx) error {
-		q := tx.Bucket(bucketQuar)
-		if q == nil {
-			return nil // a read-only look at a file from before quarantine
-		}
-		out = quarantined(q, d.bare)
+		out = quarantined(tx.Bucket(bucketQuar))
 		return nil
 	})
 	return out, err
 }
 
 // quarantined lists the matches in the quarantine bucket q.
-func quarantined(q *bolt.Bucket, bare bool) []Damage {
+func quarantined(q *bolt.Bucket) []Damage {
 	var out []Damage
 	_ = q.ForEachBucket(func(id []byte) error {
 		b := q.Bucket(id)
@@ -127,7 +123,7 @@ func quarantined(q *bolt.Bucket, bare bool) []Damage {
 			var m struct {
 				Game string `json:"game"`
 			}
-			if decode(id, h, &m, bare) == nil {
+			if decode(id, h, &m) == nil {
 				dmg.Game = m.Game
 			}
 		}

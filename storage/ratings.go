@@ -58,7 +58,7 @@ func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 		c := tx.Bucket(bucketRatings).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var st record.Standing
-			if decode(k, v, &st, d.bare) != nil {
+			if decode(k, v, &st) != nil {
 				continue
 			}
 			st.Provisional = st.Rating.Provisional()
@@ -100,7 +100,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 	p := record.Profile{PlayerID: id, Played: map[string]int{}, Won: map[string]int{}}
 	err := d.view(func(tx *bolt.Tx) error {
 		var pl player
-		if _, err := d.get(tx.Bucket(bucketPlayers), []byte(id), &pl); err == nil {
+		if _, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &pl); err == nil {
 			p.Name, p.Since = pl.Name, pl.Created
 		}
 		rc := tx.Bucket(bucketRatings).Cursor()
@@ -110,7 +110,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 				continue
 			}
 			var st record.Standing
-			if decode(k, v, &st, d.bare) != nil {
+			if decode(k, v, &st) != nil {
 				continue
 			}
 			st.Provisional = st.Rating.Provisional()
@@ -129,7 +129,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 		}
 		for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = mc.Prev() {
 			var m record.Match
-			if ok, err := d.get(matches, k[len(prefix):], &m); err != nil || !ok {
+			if ok, err := getJSON(matches, k[len(prefix):], &m); err != nil || !ok {
 				continue // damaged, or set aside
 			}
 			if m.Finished() && !m.Solo() { // a solo match has a score, not a win: see Profile.Solo
@@ -157,7 +157,7 @@ func (d *DB) Ratings(game string, ids []string) ([]rating.Rating, error) {
 		b := tx.Bucket(bucketRatings)
 		for i, id := range ids {
 			st := record.Standing{Rating: rating.Default}
-			if ok, err := d.get(b, pairKey(game, id), &st); err != nil || !ok {
+			if ok, err := getJSON(b, pairKey(game, id), &st); err != nil || !ok {
 				st.Rating = rating.Default
 			}
 			out[i] = st.Rating

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -324,9 +323,9 @@ func applyClaim(tx *bolt.Tx, c Change) error {
 		return errors.New("a claim needs a key and a time")
 	}
 	if !sanitize.ValidName(c.Name) {
-		return fmt.Errorf("claim %q: %w: %s", sanitize.ShownName(c.Name), sanitize.ErrBadName, sanitize.NameRule)
+		return fmt.Errorf("claim %q: %w: %s", c.Name, sanitize.ErrBadName, sanitize.NameRule)
 	}
-	if err := tx.Bucket(bucketNames).Put([]byte(strings.ToLower(c.Name)), []byte(c.PlayerID)); err != nil {
+	if err := tx.Bucket(bucketNames).Put([]byte(c.Name), []byte(c.PlayerID)); err != nil {
 		return err
 	}
 	players := tx.Bucket(bucketPlayers)

@@ -39,14 +39,11 @@ func (d *DB) SoloScores(game string, limit int) ([]record.SoloScore, error) {
 	var out []record.SoloScore
 	err := d.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSolo)
-		if b == nil {
-			return nil // a read-only look at a file of a build before solo scores
-		}
 		prefix := []byte(game + "\x00")
 		c := b.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var s record.SoloScore
-			if decode(k, v, &s, false) != nil {
+			if decode(k, v, &s) != nil {
 				continue
 			}
 			out = append(out, s)
@@ -74,14 +71,11 @@ func (d *DB) SoloScores(game string, limit int) ([]record.SoloScore, error) {
 // soloOf returns the best solo scores of the player with key id, by game. tx may be read-only.
 func (d *DB) soloOf(tx *bolt.Tx, id string) []record.SoloScore {
 	b := tx.Bucket(bucketSolo)
-	if b == nil {
-		return nil
-	}
 	var out []record.SoloScore
 	suffix := []byte("\x00" + id)
 	_ = b.ForEach(func(k, v []byte) error {
 		var s record.SoloScore
-		if bytes.HasSuffix(k, suffix) && decode(k, v, &s, false) == nil {
+		if bytes.HasSuffix(k, suffix) && decode(k, v, &s) == nil {
 			out = append(out, s)
 		}
 		return nil

@@ -149,34 +149,3 @@ func TestCheckSoloScores(t *testing.T) {
 		t.Error("a score recorded over a damaged best score")
 	}
 }
-
-// TestReadOnlyWithoutSoloBucket: a file of a build before solo scores has no solo bucket; a
-// read-only Open (arcade check) reads it, and the first Open for writing adds the bucket.
-func TestReadOnlyWithoutSoloBucket(t *testing.T) {
-	path, _ := filled(t, 1, 2)
-	db, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketSolo) }); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	ro, err := Open(path, Options{LockTimeout: time.Second, ReadOnly: true})
-	if err != nil {
-		t.Fatalf("read-only open of a file without a solo bucket: %v", err)
-	}
-	if r, err := ro.Check(testGames); err != nil || !r.Clean() {
-		t.Errorf("Check: %+v, %v", r, err)
-	}
-	if list, err := ro.SoloScores("lhexicon", 0); err != nil || len(list) != 0 {
-		t.Errorf("SoloScores: %+v, %v", list, err)
-	}
-	ro.Close()
-	d := openAt(t, path)
-	defer d.Close()
-	playSolo(t, d, "SOLO1", ann, 5, false)
-	if list, _ := d.SoloScores("lhexicon", 0); len(list) != 1 {
-		t.Errorf("after the first Open for writing: %+v", list)
-	}
-}

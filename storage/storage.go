@@ -2,7 +2,7 @@
 // their keys, ratings and best solo scores per game, and every match with its moves, so that
 // matches survive disconnects, crashes and restarts.
 //
-// The file is opened once, with a lock timeout, and its buckets are created at open. Values are
+// The file is opened once, with a lock timeout; its buckets are created with it. Values are
 // JSON, copied out of transactions before use. bbolt is the only on-disk format: a write returns
 // once the bbolt transaction that holds it is committed to disk, and readers read the file.
 //
@@ -12,9 +12,10 @@
 // fails with ErrFailed until the server is restarted (what the file holds after a failed sync is
 // not known, so nothing more is written to it); reads go on.
 //
-// A data folder last used by an arcade that kept a journal beside the database
-// (PATH.journal.N) has the journal's records applied once, at the first Open, and the journal
-// removed (see migrateJournal).
+// Versions: the file records its schema version; Open creates a new file with SchemaVersion and
+// refuses a file of any other (ErrOlderSchema, ErrNewerSchema), changing nothing. A release that
+// changes the layout raises SchemaVersion and brings the migration from the schema of the release
+// before; testdata/v0.1.0.db is a file of the first release, which every later one must open.
 //
 // Damage: Open walks the file's pages before bbolt does (see verifyPages) and refuses a file whose
 // structure is damaged with ErrDamaged; a panic of bbolt's while opening or reading is recovered
@@ -25,8 +26,7 @@
 //
 // Layout (bucket: key -> value); players, ratings, solo, matches and moves hold sealed records:
 //
-//	meta:       "schema" -> schema version; "journal" -> only while an old journal is being
-//	            applied: the position the database has every record before
+//	meta:       "schema" -> schema version
 //	players:    key fingerprint -> player
 //	names:      lower-case name -> key fingerprint
 //	ratings:    game NUL fingerprint -> standing
@@ -39,14 +39,12 @@
 package storage
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -57,8 +55,9 @@ import (
 	"github.com/arcade/arcade/sanitize"
 )
 
-// SchemaVersion is the layout this package writes. A file of a later version is refused. Schema 2
-// seals every record with a checksum; Open seals the records of a schema 1 file.
+// SchemaVersion is the layout this package writes, and the only one Open accepts: a file of
+// another version is refused. It is the schema of v0.1.0, the first release; development builds
+// before it wrote schema 1.
 const SchemaVersion = 2
 
 var (
@@ -72,12 +71,10 @@ var (
 	bucketByPlayer = []byte("byplayer")
 	bucketActive   = []byte("active")
 	bucketQuar     = []byte("quarantine")
-	allBuckets     = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
+	// allBuckets are the buckets of the schema, every one created with the file.
+	allBuckets = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
 		bucketMatches, bucketMoves, bucketByPlayer, bucketActive, bucketQuar}
-	// laterBuckets came after the first files of their schema: a file may lack them until a
-	// server opens it for writing (which creates them), and a read-only Open does without.
-	laterBuckets = [][]byte{bucketQuar, bucketSolo}
-	keySchema    = []byte("schema")
+	keySchema = []byte("schema")
 )
 
 // Errors of Open and of the stores. Match them with errors.Is.
@@ -87,8 +84,11 @@ var (
 	// ErrDamaged: the file, or a record in it, is damaged (or the file is not a database). Open
 	// leaves a damaged file untouched; a damaged record is never used.
 	ErrDamaged = errors.New("the database file is damaged")
-	// ErrNewerSchema: the file was written by a newer arcade.
+	// ErrNewerSchema: the file was written by a newer arcade. Open leaves it untouched.
 	ErrNewerSchema = errors.New("the database was written by a newer version of the arcade")
+	// ErrOlderSchema: the file was written by a development build before v0.1.0, whose schema no
+	// release opens. Open leaves it untouched.
+	ErrOlderSchema = errors.New("the database was written by a development build before v0.1.0")
 	// ErrNameTaken: the name is bound to another key. It is sanitize.ErrNameTaken, which the
 	// layers that report the refusal match.
 	ErrNameTaken = sanitize.ErrNameTaken
@@ -103,12 +103,10 @@ var (
 type Options struct {
 	// LockTimeout is how long Open waits for another process to release the file.
 	LockTimeout time.Duration
-	// Logger receives what the operator should know: an old journal applied, records sealed, a
-	// failed commit. nil: nothing is logged.
+	// Logger receives what the operator should know: a failed commit. nil: nothing is logged.
 	Logger *slog.Logger
 	// ReadOnly opens the file for reading only, beside readers and under no writer: nothing is
-	// created, migrated or written (every write fails), and a schema 1 file's unsealed records
-	// are read as they are. The file must exist.
+	// created or written (every write fails). The file must exist.
 	ReadOnly bool
 
 	// openFile opens the database file for bbolt (tests reach the file through it); nil:
@@ -123,8 +121,6 @@ type DB struct {
 	log    *slog.Logger
 	writes *groupCommit // every write, committed in groups
 
-	bare bool // records may be unsealed: a read-only look at a schema 1 file
-
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
 	seq    uint32            // tail of match IDs made in the same millisecond
@@ -132,9 +128,9 @@ type DB struct {
 
 // Open opens (or creates) the database at path. It waits at most opts.LockTimeout for another
 // process to release the file, then fails with ErrLocked. A file that is not a bbolt database,
-// or whose pages do not hold together, fails with ErrDamaged and is never written to. An old
-// journal beside the file is applied and removed (see migrateJournal), and the records of a
-// schema 1 file are sealed (see sealAll).
+// or whose pages do not hold together, or that lacks a bucket of its schema, fails with
+// ErrDamaged; a file of another schema fails with ErrOlderSchema or ErrNewerSchema. Such a file is
+// never written to. A new (or empty) file gets every bucket and the current schema.
 func Open(path string, opts Options) (d *DB, err error) {
 	if info, err := os.Stat(path); err == nil && info.Size() > 0 && info.Size() < 4096 {
 		return nil, fmt.Errorf("%w: %s is only %d bytes", ErrDamaged, path, info.Size())
@@ -171,15 +167,13 @@ func Open(path string, opts Options) (d *DB, err error) {
 	d = &DB{db: db, now: time.Now, log: logger, active: map[string]string{}}
 	d.writes = newGroupCommit(db, logger)
 	if opts.ReadOnly {
-		err = d.initReadOnly()
+		err = d.view(checkLayout)
 	} else {
 		err = d.init()
-		if err == nil {
-			// Under bbolt's lock on the file, before anyone reads it.
-			err = d.migrateJournal(path)
-		}
 	}
-	if err == nil {
+	if err != nil {
+		err = fmt.Errorf("%s: %w", path, err)
+	} else {
 		err = d.loadActive()
 	}
 	if err != nil {
@@ -217,65 +211,62 @@ func boltOpen(path string, timeout time.Duration, readOnly bool,
 	return db, nil
 }
 
-// init creates the buckets, checks the schema version, and seals the records of a schema 1 file.
+// init gives a new file (one without buckets) every bucket and the current schema, and checks
+// the layout of any other, writing nothing to it.
 func (d *DB) init() error {
-	var schema int
-	err := d.db.Update(func(tx *bolt.Tx) error {
+	var isNew bool
+	err := d.view(func(tx *bolt.Tx) error {
+		isNew = tx.ForEach(func([]byte, *bolt.Bucket) error { return errNotEmpty }) == nil
+		if isNew {
+			return nil
+		}
+		return checkLayout(tx)
+	})
+	if err != nil || !isNew {
+		return err
+	}
+	return d.db.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}
 		}
-		var err error
-		if schema, err = readSchema(tx); err != nil || schema == 1 {
-			return err
-		}
-		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
-	})
-	if err != nil || schema != 1 {
-		return err
-	}
-	n, err := d.sealAll()
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		d.log.Info("storage: sealed the records of an older arcade with checksums", "records", n)
-	}
-	return d.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
 	})
 }
 
-// initReadOnly checks the schema version and that the buckets are there, writing nothing.
-func (d *DB) initReadOnly() error {
-	return d.view(func(tx *bolt.Tx) error {
-		for _, name := range allBuckets {
-			later := slices.ContainsFunc(laterBuckets, func(l []byte) bool { return bytes.Equal(l, name) })
-			if tx.Bucket(name) == nil && !later {
-				return fmt.Errorf("%w: it has no %s bucket (not an arcade database?)", ErrDamaged, name)
-			}
-		}
-		schema, err := readSchema(tx)
-		d.bare = schema < 2
-		return err
-	})
-}
+// errNotEmpty stops the walk of a file's buckets at the first.
+var errNotEmpty = errors.New("the file has buckets")
 
-// readSchema returns the file's schema version (0: none recorded, a new file), refusing a later one.
-func readSchema(tx *bolt.Tx) (int, error) {
-	v := tx.Bucket(bucketMeta).Get(keySchema)
+// checkLayout checks that the file is of the current schema and has its every bucket. A file of
+// another schema is refused with ErrOlderSchema or ErrNewerSchema, saying what to do; one without
+// a schema version or a bucket is damaged (or not an arcade database).
+func checkLayout(tx *bolt.Tx) error {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		return fmt.Errorf("%w: it has no meta bucket (not an arcade database?)", ErrDamaged)
+	}
+	v := meta.Get(keySchema)
 	if v == nil {
-		return 0, nil
+		return fmt.Errorf("%w: it records no schema version (not an arcade database?)", ErrDamaged)
 	}
 	n, err := strconv.Atoi(string(v))
-	if err != nil {
-		return 0, fmt.Errorf("%w: schema version %q", ErrDamaged, v)
+	switch {
+	case err != nil || n < 1:
+		return fmt.Errorf("%w: schema version %q", ErrDamaged, v)
+	case n > SchemaVersion:
+		return fmt.Errorf("%w: it has schema %d; this arcade opens schema %d files only: "+
+			"run the newer arcade, or restore a backup made before it ran", ErrNewerSchema, n, SchemaVersion)
+	case n < SchemaVersion:
+		return fmt.Errorf("%w: it has schema %d; this arcade opens schema %d files only: "+
+			"start with a new data folder", ErrOlderSchema, n, SchemaVersion)
 	}
-	if n > SchemaVersion {
-		return 0, fmt.Errorf("%w (schema %d; this one reads up to %d)", ErrNewerSchema, n, SchemaVersion)
+	for _, name := range allBuckets {
+		if tx.Bucket(name) == nil {
+			return fmt.Errorf("%w: it has no %s bucket", ErrDamaged, name)
+		}
 	}
-	return n, nil
+	return nil
 }
 
 // view runs fn in a read transaction. A panic of bbolt's (a page damaged since Open) is an error

@@ -23,7 +23,7 @@ const adminSocket = "admin.sock"
 // tell a complete copy from one the server cut short.
 const sizedRequest = "backup sized"
 
-// serveAdmin answers "backup" requests on the admin socket until ln is closed: each connection
+// serveAdmin answers backup requests (sizedRequest) on the admin socket until ln is closed: each connection
 // gets a consistent copy of the database, once caughtUp has returned (a cluster node's replica has
 // every change the cluster had stored when the backup was asked for).
 func serveAdmin(ln net.Listener, db *storage.DB, caughtUp func() error, logf func(string, ...any)) {
@@ -43,7 +43,6 @@ func serveAdmin(ln net.Listener, db *storage.DB, caughtUp func() error, logf fun
 					_, err := fmt.Fprintf(conn, "size %d\n", size)
 					return err
 				}
-			case "backup": // an older arcade's client: the bare copy
 			default:
 				fmt.Fprintln(conn, "error: unknown request")
 				return
@@ -190,8 +189,8 @@ func syncDir(dir string) error {
 	return err
 }
 
-// copyDatabase writes the database in dataDir to w, and says where it came from. Opening the file
-// itself applies the journal of an older arcade, if one is there, and says so on logOut.
+// copyDatabase writes the database in dataDir to w, and says where it came from. What opening the
+// file itself has to report goes to logOut.
 func copyDatabase(dataDir string, w, logOut io.Writer) (int64, string, error) {
 	conn, err := net.Dial("unix", filepath.Join(dataDir, adminSocket))
 	if err == nil {
@@ -221,7 +220,7 @@ func copySized(w io.Writer, r *bufio.Reader) (int64, error) {
 	}
 	line = strings.TrimSpace(line)
 	if msg, ok := strings.CutPrefix(line, "error: "); ok {
-		return 0, fmt.Errorf("the running server refused (an older arcade? stop it, or back up with its own binary): %s", msg)
+		return 0, fmt.Errorf("the running server refused: %s", msg)
 	}
 	var size int64
 	if _, err := fmt.Sscanf(line, "size %d", &size); err != nil || size <= 0 {

@@ -82,11 +82,7 @@ func check(path string, out io.Writer) (int, error) {
 		}
 	} else {
 		fmt.Fprintf(out, "pages: ok (bbolt's check)\n")
-		fmt.Fprintf(out, "records: %d read", r.Records)
-		if r.Unsealed > 0 {
-			fmt.Fprintf(out, ", %d without a checksum (written by an older arcade; the server adds them at its next start)", r.Unsealed)
-		}
-		fmt.Fprintln(out)
+		fmt.Fprintf(out, "records: %d read\n", r.Records)
 		fmt.Fprintf(out, "matches: %d ok, %d damaged, %d set aside earlier\n", r.Matches, countMatches(r.Damaged), len(r.Quarantined))
 	}
 	for _, d := range r.Damaged {

@@ -4,6 +4,7 @@
 //	arcade -h                        every flag, each with its ARCADE_ variable
 //	arcade backup [--data DIR] FILE  a consistent copy of the database, while the server runs
 //	arcade check [--data DIR] [FILE] check the database (or a backup) while no server runs
+//	arcade --version                 the release, and the commit it was built from
 package main
 
 import (
@@ -15,6 +16,10 @@ import (
 )
 
 func main() {
+	if isVersionRequest(os.Args[1:]) {
+		printVersion(os.Stdout)
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "backup" {
 		if err := runBackup(os.Args[2:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, "arcade:", err)
