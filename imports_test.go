@@ -35,15 +35,10 @@ var layers = map[string][]string{
 	"matchlog":       {"rooms", "rules", "record", "rating", "storage"},
 	"cmd/arcade":     {"matchlog", "cluster", "cluster/natsd", "games", "sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
 	// Leaves used by the upper layers: a Bubble Tea renderer, and Prometheus metrics.
-	"teaframe": {},
-	"metrics":  {},
-	// The load tool plays a catalogued game with its driver and engine, opens its rooms with a
-	// clock the arcade takes (rooms.ParseClock), and its churn reads the moves the arcade
-	// stored; its floor server is bare.
-	"cmd/arcade-load":       {"games", "rooms", "rules", "record", "storage"},
-	"cmd/arcade-load/floor": {},
-	"cluster/natsd":         {},
-	"cluster/clustertest":   {},
+	"teaframe":            {},
+	"metrics":             {},
+	"cluster/natsd":       {},
+	"cluster/clustertest": {},
 	// Cluster mode: wire encodes snapshots and rooms' errors between nodes; remote serves a room
 	// to other nodes over NATS and gives their sessions a session.Room that reaches it.
 	"cluster/wire":   {"rooms", "rules"},

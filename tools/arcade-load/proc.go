@@ -100,32 +100,39 @@ type server struct {
 	exitErr error
 }
 
-// build compiles the arcade and the floor into dir and returns their paths.
+// toolDir is the load tool's folder in the arcade's repository, where its own module lives.
+const toolDir = "tools/arcade-load"
+
+// build compiles the arcade (in the arcade's module, at root) and the floor (in the tool's own
+// module) into dir and returns their paths.
 func build(ctx context.Context, root, dir string) (arcade, floor string, err error) {
 	arcade, floor = filepath.Join(dir, "arcade"), filepath.Join(dir, "floor")
-	for _, b := range [][2]string{{arcade, "./cmd/arcade"}, {floor, "./cmd/arcade-load/floor"}} {
+	for _, b := range [][3]string{{arcade, "./cmd/arcade", root}, {floor, "./floor", filepath.Join(root, toolDir)}} {
 		cmd := exec.CommandContext(ctx, "go", "build", "-o", b[0], b[1])
-		cmd.Dir = root
+		cmd.Dir = b[2]
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", "", fmt.Errorf("go build %s: %v\n%s", b[1], err, out)
+			return "", "", fmt.Errorf("go build %s in %s: %v\n%s", b[1], b[2], err, out)
 		}
 	}
 	return arcade, floor, nil
 }
 
-// moduleRoot finds the folder of go.mod from the working directory up.
+// moduleRoot finds the arcade's repository from the working directory up: the folder that holds
+// the arcade's go.mod and the tool's own (tools/arcade-load/go.mod).
 func moduleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		_, errArcade := os.Stat(filepath.Join(dir, "go.mod"))
+		_, errTool := os.Stat(filepath.Join(dir, toolDir, "go.mod"))
+		if errArcade == nil && errTool == nil {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("no go.mod here or above: run from the repository, or give --arcade-bin and --floor-bin")
+			return "", errors.New("no arcade repository here or above (a folder with go.mod and " + toolDir + "/go.mod): run from the repository, or give --arcade-bin and --floor-bin")
 		}
 		dir = parent
 	}
