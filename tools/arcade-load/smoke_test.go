@@ -6,12 +6,22 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arcade/arcade/tools/arcade-load/internal/drivers"
+	"github.com/arcade/arcade/tools/arcade-load/internal/phase"
+	"github.com/arcade/arcade/tools/arcade-load/internal/report"
+	"github.com/arcade/arcade/tools/arcade-load/internal/run"
+	"github.com/arcade/arcade/tools/arcade-load/internal/stats"
 )
+
+// The smoke tests run the whole tool small against servers it builds and starts. They assert
+// that nothing failed and that something was measured, never how fast anything was: their figures
+// are printed (t.Logf, lines that begin "figures:") for a reader, since on a machine busy with
+// other work they say little.
 
 // TestSmoke runs the whole tool small: it builds the arcade and the floor, sits 20 sessions on each,
 // then plays 10 rooms for a few seconds, fast enough for rematches, with every client's screen
-// checked against a full terminal emulator. It asserts that nothing failed and that latencies were
-// measured, never how fast anything was.
+// checked against a full terminal emulator.
 func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs two servers")
@@ -22,7 +32,7 @@ func TestSmoke(t *testing.T) {
 	if res.Errors > 0 {
 		t.Errorf("%d errors", res.Errors)
 	}
-	for _, ir := range []*idleResult{res.Floor, res.Idle} {
+	for _, ir := range []*phase.IdleResult{res.Floor, res.Idle} {
 		if ir == nil || ir.Sessions != 20 || ir.Keystroke.N == 0 {
 			t.Errorf("idle phase: %+v", ir)
 		}
@@ -52,6 +62,24 @@ func TestSmoke(t *testing.T) {
 	if strings.Contains(res.ServerLog, "panic") {
 		t.Errorf("server log: %s", res.ServerLog)
 	}
+	for _, ir := range []*phase.IdleResult{res.Floor, res.Idle} {
+		if ir != nil {
+			t.Logf("figures: %s idle: %d sessions, CPU %.3f%% of a core and RSS %s per session; keystroke %s",
+				ir.Server, ir.Sessions, ir.CPUPerSession*100, stats.KiB(ir.RSSPerSession), ir.Keystroke)
+		}
+	}
+	logPlay(t, res)
+}
+
+// logPlay logs the play phase's figures, if it ran.
+func logPlay(t *testing.T, res *report.Results) {
+	t.Helper()
+	p := res.Play
+	if p == nil {
+		return
+	}
+	t.Logf("figures: %s, %d sessions: %.1f moves/s measured; move to opponent %s; keystroke %s; %.0f bytes a move to the opponent; %.2f frames a session a second; server CPU %s of a core",
+		drivers.Name(res.Game), p.SessionsHeld, p.MovesPerSec, p.MoveLatency, p.KeyLatency, p.BytesToOpp, p.FramesPerSessionSec, stats.Pct(p.CPUShare))
 }
 
 // TestSmokeOtherGames plays DISCON, Coloretta, Lhex-i'-con and Flic Flac the same way, small and
@@ -63,7 +91,7 @@ func TestSmokeOtherGames(t *testing.T) {
 	}
 	for _, game := range []string{"discon", "coloretta", "lhexicon", "flicflac"} {
 		t.Run(game, func(t *testing.T) {
-			res, report := smokeRun(t, "--phases", "play", "--game", game, "--sessions", "10", "--idle", "10",
+			res, printed := smokeRun(t, "--phases", "play", "--game", game, "--sessions", "10", "--idle", "10",
 				"--duration", "3s", "--interval", "300ms", "--validate", "--disk-floor", "0")
 			p := res.Play
 			switch {
@@ -73,9 +101,10 @@ func TestSmokeOtherGames(t *testing.T) {
 				t.Fatal("no play phase")
 			case p.SessionsHeld != 10 || p.MoveLatency.N == 0 || p.MovesSeen != p.MovesSent:
 				t.Errorf("play phase: %+v", p)
-			case !strings.Contains(report, "playing "+gameName(game)):
-				t.Errorf("the report does not name %s", gameName(game))
+			case !strings.Contains(printed, "playing "+drivers.Name(game)):
+				t.Errorf("the report does not name %s", drivers.Name(game))
 			}
+			logPlay(t, res)
 		})
 	}
 }
@@ -87,7 +116,7 @@ func TestSmokeClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a server")
 	}
-	res, report := smokeRun(t, "--phases", "play", "--sessions", "10", "--idle", "10", "--duration", "5s",
+	res, printed := smokeRun(t, "--phases", "play", "--sessions", "10", "--idle", "10", "--duration", "5s",
 		"--interval", "3s", "--validate", "--disk-floor", "0", "--room-options", "clock=5s")
 	p := res.Play
 	switch {
@@ -99,9 +128,10 @@ func TestSmokeClock(t *testing.T) {
 		t.Errorf("play phase: %+v", p)
 	case p.Frames == 0 || p.FramesPerSessionSec == 0:
 		t.Errorf("no frames counted: %+v", p)
-	case !strings.Contains(report, `room-options="clock=5s"`):
+	case !strings.Contains(printed, `room-options="clock=5s"`):
 		t.Errorf("the report does not name the room options")
 	}
+	logPlay(t, res)
 }
 
 // TestSmokeChurn runs the churn phase for a few seconds with seven pairs, so that each of the
@@ -113,7 +143,7 @@ func TestSmokeChurn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a server")
 	}
-	res, _ := smokeRun(t, "--phases", "churn", "--churn-clients", "14", "--churn-duration", "5s", "--churn-settle", "10s",
+	res, _ := smokeRun(t, "--phases", "churn", "--churn-clients", "14", "--churn-duration", "5s", "--churn-settle", "60s",
 		"--interval", "300ms", "--size", "8", "--turns", "10")
 	c := res.Churn
 	switch {
@@ -124,7 +154,7 @@ func TestSmokeChurn(t *testing.T) {
 	case c.Moves.Missing > 0 || c.Moves.Moves != int(c.MovesAcked):
 		t.Errorf("database: %s", c.Moves)
 	}
-	for _, e := range endings {
+	for _, e := range phase.Endings {
 		if c.Acts["end-"+e] == 0 {
 			t.Errorf("no episode ended with %s: %v", e, c.Acts)
 		}
@@ -138,11 +168,13 @@ func TestSmokeChurn(t *testing.T) {
 	for kind, n := range res.ErrorKinds {
 		t.Errorf("%d errors %s", n, kind)
 	}
+	t.Logf("figures: churn of %d clients for %.0f s: %d sessions, %d rooms, %d moves acknowledged; server CPU %s of a core; settled in %.0f s",
+		c.Clients, c.Seconds, c.Sessions, c.Rooms, c.MovesAcked, stats.Pct(c.CPUShare), c.SettleSeconds)
 }
 
 // smokeRun runs the tool with args, failing the test if the run fails, and returns the results
 // and the printed report.
-func smokeRun(t *testing.T, args ...string) (*results, string) {
+func smokeRun(t *testing.T, args ...string) (*report.Results, string) {
 	t.Helper()
 	o, err := parseOptions(args, &bytes.Buffer{})
 	if err != nil {
@@ -150,44 +182,14 @@ func smokeRun(t *testing.T, args ...string) (*results, string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	var log, report bytes.Buffer
-	res, err := run(ctx, o, &log)
+	var log, printed bytes.Buffer
+	res, err := run.Run(ctx, o, &log)
 	if res != nil {
-		res.print(&report)
+		res.Print(&printed)
 	}
 	if err != nil {
-		t.Fatalf("run: %v\n%s%s", err, log.String(), report.String())
+		t.Fatalf("run: %v\n%s%s", err, log.String(), printed.String())
 	}
-	t.Log("\n" + report.String())
-	return res, report.String()
-}
-
-// TestOptions: the tool refuses what it must not do.
-func TestOptions(t *testing.T) {
-	for _, args := range [][]string{
-		{"--addr", "10.0.0.1:22"},
-		{"--addr", "example.com:22"},
-		{"--sessions", "6000"},
-		{"--sessions", "3"},
-		{"--duration", "11m"},
-		{"--phases", "idle,dance"},
-		{"--validate", "--sessions", "2000"},
-		{"--game", "chess"},
-		{"--disk-floor", "-1s"},
-		{"--disk-floor", "11m"},
-		{"--room-options", "clock=soon"},
-		{"--addr", "127.0.0.1:2222", "--disk-watch"},      // no data folder to watch
-		{"--addr", "127.0.0.1:2222", "--gc-watch"},        // no log to read
-		{"--addr", "127.0.0.1:2222", "--phases", "churn"}, // no database to read
-		{"--phases", "churn", "--churn-clients", "3"},
-		{"--phases", "churn", "--churn-duration", "31m"},
-		{"--phases", "churn", "--churn-settle", "-1s"},
-	} {
-		if _, err := parseOptions(args, &bytes.Buffer{}); err == nil {
-			t.Errorf("%q accepted", args)
-		}
-	}
-	if _, err := parseOptions([]string{"--addr", "127.0.0.1:2222", "--phases", "play"}, &bytes.Buffer{}); err != nil {
-		t.Errorf("loopback refused: %v", err)
-	}
+	t.Log("\n" + printed.String())
+	return res, printed.String()
 }
