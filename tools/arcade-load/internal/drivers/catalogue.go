@@ -1,6 +1,9 @@
 // Package drivers is what the load tool knows of each game of the arcade's catalogue: a Driver
 // opens a room for it, follows its matches with the game's own engine, and tells the texts
-// ("markers") on the screens that show a match has started and a move has been played.
+// ("markers") on the screens that show a match has started and a move has been played. Each
+// game's driver is a file here named after the game, listed in byGame; the arcade's catalogue
+// (games.All) says which games there are, and every one of them must have a driver here
+// (TestEveryGameHasADriver).
 package drivers
 
 import (
@@ -10,23 +13,28 @@ import (
 	"strings"
 
 	"github.com/arcade/arcade/games"
-	"github.com/arcade/arcade/games/load"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 )
 
-// Driver is what the load tool's play phase knows of one game.
-type Driver = load.Driver
+// byGame makes each game's driver, by game ID, with the tool's options (Stone Towers' size and
+// turns), which a driver ignores when its game has no such option.
+var byGame = map[string]func(rules.Options) Driver{
+	"stonetowers": newStonetowers,
+	"discon":      newDiscon,
+	"coloretta":   newColoretta,
+	"lhexicon":    newLhexicon,
+	"flicflac":    newFlicflac,
+}
 
 // For returns the catalogue's driver of game, with the Stone Towers board size and turns
 // given (a game without those options ignores them), whose rooms are opened with roomOptions
 // too (--room-options: "" for none; checked by CheckRoomOptions).
 func For(game string, size, turns int, roomOptions string) (Driver, error) {
-	e, ok := games.Find(game)
-	if !ok {
+	if !Valid(game) {
 		return nil, fmt.Errorf("unknown game %q: use %s", game, List())
 	}
-	d := e.Load(rules.Options{"size": strconv.Itoa(size), "turns": strconv.Itoa(turns)})
+	d := byGame[game](rules.Options{"size": strconv.Itoa(size), "turns": strconv.Itoa(turns)})
 	if extra := strings.Join(strings.Fields(roomOptions), " "); extra != "" {
 		d = withRoomOptions{Driver: d, extra: extra}
 	}
@@ -61,9 +69,15 @@ func CheckRoomOptions(roomOptions string) error {
 	return nil
 }
 
-// List lists the catalogue's game IDs for help and errors: "a, b or c".
+// List lists the IDs of the catalogue's games that have a driver, for help and errors: "a, b or
+// c".
 func List() string {
-	ids := games.IDs()
+	var ids []string
+	for _, id := range games.IDs() {
+		if Valid(id) {
+			ids = append(ids, id)
+		}
+	}
 	if len(ids) < 2 {
 		return strings.Join(ids, "")
 	}
@@ -85,8 +99,8 @@ func TakesOption(game, key string) bool {
 	return ok && slices.ContainsFunc(e.Game.Options, func(op rules.Option) bool { return op.Key == key })
 }
 
-// Valid reports whether the play phase can play game.
+// Valid reports whether the play phase can play game: the arcade serves it and it has a driver.
 func Valid(game string) bool {
-	_, ok := games.Find(game)
-	return ok
+	_, served := games.Find(game)
+	return served && byGame[game] != nil
 }

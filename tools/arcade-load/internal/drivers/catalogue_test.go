@@ -1,7 +1,11 @@
 package drivers
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/arcade/arcade/games"
 )
 
 // TestRoomOptions checks the command line the play phase opens its rooms with, --room-options
@@ -36,5 +40,49 @@ func TestRoomOptions(t *testing.T) {
 		if err := CheckRoomOptions(bad); err == nil {
 			t.Errorf("--room-options %q accepted", bad)
 		}
+	}
+}
+
+// TestEveryGameHasADriver: every game of the arcade's catalogue has a driver, which opens a room of
+// its game and follows a match to its end, with a marker after every move.
+func TestEveryGameHasADriver(t *testing.T) {
+	for _, e := range games.All() {
+		g := e.Game
+		if !Valid(g.ID) {
+			t.Errorf("%s has no driver", g.ID)
+			continue
+		}
+		d, err := For(g.ID, 12, 60, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cmd := d.Command(); !strings.HasPrefix(cmd+" ", "new "+g.ID+" ") {
+			t.Errorf("%s: the driver opens rooms with %q", g.ID, cmd)
+		}
+		state, err := d.Engine("ABCDE", 1)
+		if err != nil {
+			t.Fatalf("%s: the driver's engine: %v", g.ID, err)
+		}
+		if state.Game() != g.ID || d.StartMarker(state) == "" {
+			t.Errorf("%s: the driver builds a match of %s with start marker %q", g.ID, state.Game(), d.StartMarker(state))
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		for !state.Outcome().Over {
+			seat := state.ToMove()[0]
+			if state, err = state.Apply(seat, d.PickMove(state, seat, rng)); err != nil {
+				t.Fatalf("%s: the driver picks a move the engine refuses: %v", g.ID, err)
+			}
+			if d.Marker(state, "ann") == "" {
+				t.Fatalf("%s: no marker after a move", g.ID)
+			}
+		}
+	}
+	for id := range byGame {
+		if _, ok := games.Find(id); !ok {
+			t.Errorf("a driver for %s, which the catalogue does not have", id)
+		}
+	}
+	if _, err := For("chess", 12, 60, ""); err == nil {
+		t.Error("a driver for chess")
 	}
 }

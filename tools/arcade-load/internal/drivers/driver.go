@@ -1,8 +1,4 @@
-// Package load defines what the load tool (cmd/arcade-load) knows of a game: a Driver opens a
-// room for it, follows its matches with the game's own engine, and tells the texts on the screens
-// that show a match has started and a move has been played. Each game's driver lives beside its
-// board view (games/<game>view), since its texts are the board's.
-package load
+package drivers
 
 import (
 	"math/rand/v2"

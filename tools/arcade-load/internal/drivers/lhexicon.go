@@ -1,40 +1,38 @@
-package lhexiconview
+package drivers
 
 import (
 	"context"
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/arcade/arcade/games/load"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/lhexicon"
 )
 
-// Driver plays Lhex-i'-con (check=auto, no timer) in the load tool. Its bank is shuffled from the
-// seed.
-type Driver struct{}
+// lhexiconDriver plays Lhex-i'-con (check=auto, no timer). Its bank is shuffled from the seed.
+type lhexiconDriver struct{}
 
-// NewDriver returns the load tool's driver; Lhex-i'-con's takes no options.
-func NewDriver(rules.Options) load.Driver { return Driver{} }
+// newLhexicon returns the driver; Lhex-i'-con's takes no options.
+func newLhexicon(rules.Options) Driver { return lhexiconDriver{} }
 
 // Command opens a two-seat room with the default options.
-func (Driver) Command() string { return "new lhexicon seats=2" }
+func (lhexiconDriver) Command() string { return "new lhexicon seats=2" }
 
 // Engine is the match the room builds from the seed its code derives.
-func (Driver) Engine(code string, match int) (rules.Engine, error) {
+func (lhexiconDriver) Engine(code string, match int) (rules.Engine, error) {
 	return lhexicon.Game.New(rules.Options{}, 2, rules.DerivedSeed(code, match))
 }
 
 // StartMarker is the side panel's bank count at the start.
-func (Driver) StartMarker(state rules.Engine) string {
+func (lhexiconDriver) StartMarker(state rules.Engine) string {
 	return "Bank " + strconv.Itoa(state.(*lhexicon.State).Bank())
 }
 
 // Marker is the side panel's last-move line, "Last: NAME CRUEL 9", cut after the name (the rest
 // may wrap): the seats take turns, so every move changes the name.
-func (Driver) Marker(state rules.Engine, name string) string {
+func (lhexiconDriver) Marker(state rules.Engine, name string) string {
 	if state.Outcome().Over {
-		return load.GameOver
+		return GameOver
 	}
 	return "Last: " + name
 }
@@ -44,10 +42,10 @@ const loadPlays = 8
 
 // PickMove plays one of the first plays the generator finds, most of the time, and otherwise
 // passes or exchanges a tile: a few milliseconds a move, where Legal would search for 50 plays.
-func (Driver) PickMove(state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
+func (lhexiconDriver) PickMove(state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
 	s, ok := state.(*lhexicon.State)
 	if !ok {
-		return load.RandomMove(state, seat, rng)
+		return RandomMove(state, seat, rng)
 	}
 	if rng.IntN(10) > 0 {
 		var plays []string
@@ -66,4 +64,4 @@ func (Driver) PickMove(state rules.Engine, seat rules.Seat, rng *rand.Rand) stri
 }
 
 // Seeded is true: the bank is shuffled from the seed.
-func (Driver) Seeded() bool { return true }
+func (lhexiconDriver) Seeded() bool { return true }

@@ -1,18 +1,17 @@
-package stonetowersview
+package drivers
 
 import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/arcade/arcade/games/load"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
 
-// TestPickMoveAsLegal: the driver's shortcut picks the move that load.RandomMove with the same
+// TestPickMoveAsLegal: the driver's shortcut picks the move that RandomMove with the same
 // random numbers would, through a whole match.
 func TestPickMoveAsLegal(t *testing.T) {
-	d := NewDriver(rules.Options{"size": "12", "turns": "60"})
+	d := newStonetowers(rules.Options{"size": "12", "turns": "60"})
 	state, err := d.Engine("ABCDE", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -21,7 +20,7 @@ func TestPickMoveAsLegal(t *testing.T) {
 	plies := 0
 	for !state.Outcome().Over {
 		seat := state.ToMove()[0]
-		got, want := d.PickMove(state, seat, fast), load.RandomMove(state, seat, slow)
+		got, want := d.PickMove(state, seat, fast), RandomMove(state, seat, slow)
 		if got != want {
 			t.Fatalf("ply %d: picked %q, want %q", plies, got, want)
 		}
