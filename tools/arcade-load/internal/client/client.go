@@ -262,7 +262,7 @@ func vtString(vt vt10x.Terminal) string {
 	return b.String()
 }
 
-// Expect arms a wait for the screen to show text; wait collects it. Arming before the keys that
+// Expect arms a wait for the screen to show text; Wait collects it. Arming before the keys that
 // cause the change are sent means the change cannot be missed.
 func (c *Client) Expect(text string) *Waiter {
 	return c.arm(&Waiter{target: []rune(text), ch: make(chan struct{})})

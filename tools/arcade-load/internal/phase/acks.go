@@ -36,7 +36,7 @@ func newAckLog() *ackLog { return &ackLog{moves: map[ackKey]ackMove{}} }
 
 // add notes move number ply of the room's match-th match. Noting the same move again changes
 // nothing; noting a different one there is kept as a conflict.
-func (l *ackLog) Add(code string, match, ply int, seat rules.Seat, move string) {
+func (l *ackLog) add(code string, match, ply int, seat rules.Seat, move string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	k := ackKey{code, match, ply}

@@ -11,11 +11,11 @@ import (
 // at the same number, by the same seat; stored moves after the acknowledged ones are only counted.
 func TestAckLogVerify(t *testing.T) {
 	l := newAckLog()
-	l.Add("AAAAA", 1, 0, 0, "c3")
-	l.Add("AAAAA", 1, 1, 1, "d4")
-	l.Add("AAAAA", 1, 1, 1, "d4") // noted twice (the opponent's screen, then a resync): once
-	l.Add("AAAAA", 2, 0, 1, "e5") // the rematch
-	l.Add("BBBBB", 1, 0, 0, "a1")
+	l.add("AAAAA", 1, 0, 0, "c3")
+	l.add("AAAAA", 1, 1, 1, "d4")
+	l.add("AAAAA", 1, 1, 1, "d4") // noted twice (the opponent's screen, then a resync): once
+	l.add("AAAAA", 2, 0, 1, "e5") // the rematch
+	l.add("BBBBB", 1, 0, 0, "a1")
 	if l.len() != 4 {
 		t.Fatalf("%d moves noted, want 4", l.len())
 	}
@@ -45,7 +45,7 @@ func TestAckLogVerify(t *testing.T) {
 		}
 	}
 
-	l.Add("BBBBB", 1, 0, 1, "a2") // the same move noted as another: the tool's mistake, reported
+	l.add("BBBBB", 1, 0, 1, "a2") // the same move noted as another: the tool's mistake, reported
 	if c := l.verify(good); c.Missing != 1 || !strings.Contains(c.Examples[0], "noted as") {
 		t.Errorf("conflict: %+v", c)
 	}

@@ -57,7 +57,7 @@ type counts struct {
 	m  map[string]int64
 }
 
-func (c *counts) Add(what string, n int64) {
+func (c *counts) add(what string, n int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -66,7 +66,7 @@ func (c *counts) Add(what string, n int64) {
 	c.m[what] += n
 }
 
-func (c *counts) Snapshot() map[string]int64 {
+func (c *counts) snapshot() map[string]int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make(map[string]int64, len(c.m))
@@ -138,11 +138,11 @@ func Churn(ctx context.Context, o config.Config, srv *server.Server, logf func(s
 	warm.acks = ch.acks
 	for range 2 {
 		if _, err := warm.ply(ctx, ch.ps, false); err != nil {
-			warm.Close()
+			warm.close()
 			return res, fmt.Errorf("churn warm-up: %w", err)
 		}
 	}
-	warm.Close()
+	warm.close()
 	ch.rooms.Add(1)
 	ch.matches.Add(1)
 	ch.sessions.Add(2)
@@ -176,7 +176,7 @@ func Churn(ctx context.Context, o config.Config, srv *server.Server, logf func(s
 	res.CPUShare = watch.CPUShare(cpu0, cpu1)
 	res.Sessions, res.Rooms, res.Matches = ch.sessions.Load(), ch.rooms.Load(), ch.matches.Load()
 	res.MovesSent, res.MovesAcked = ch.ps.sent.Load(), int64(ch.acks.len())
-	res.Acts = ch.acts.Snapshot()
+	res.Acts = ch.acts.snapshot()
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}

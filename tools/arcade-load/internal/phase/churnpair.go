@@ -33,7 +33,7 @@ func (p *pair) run(ctx context.Context) {
 	}
 }
 
-func (p *pair) Over(ctx context.Context) bool {
+func (p *pair) over(ctx context.Context) bool {
 	return ctx.Err() != nil || !time.Now().Before(p.ch.end)
 }
 
@@ -81,7 +81,7 @@ func (p *pair) episode(ctx context.Context) {
 	defer func() { ch.matches.Add(int64(r.match - match0 + 1)) }()
 	steps := 3 + p.rng.IntN(20)
 	for range steps {
-		if sleep(ctx, ch.o.Interval/2) != nil || p.Over(ctx) {
+		if sleep(ctx, ch.o.Interval/2) != nil || p.over(ctx) {
 			break
 		}
 		ok := false
@@ -135,7 +135,7 @@ func (p *pair) disturb(ctx context.Context, r *room) bool {
 	p.disturbs++
 	k := p.rng.IntN(2)
 	c := r.players[k]
-	ch.acts.Add(kind, 1)
+	ch.acts.add(kind, 1)
 	stalled := false
 	switch kind {
 	case "resize":
@@ -190,7 +190,7 @@ func (p *pair) disturb(ctx context.Context, r *room) bool {
 		return false
 	case stalled:
 		// The server may end a session whose output has not drained for a while.
-		ch.acts.Add("stalled-session-ended-by-server", 1)
+		ch.acts.add("stalled-session-ended-by-server", 1)
 	default:
 		ch.fail("churn-disconnected", fmt.Errorf("room %s: %s's session ended after %s", r.code, c.Name, kind))
 	}
@@ -222,7 +222,7 @@ func (p *pair) storm(c *client.Client, n int, hugeOnly bool) error {
 			return err
 		}
 	}
-	p.ch.acts.Add("window-changes", int64(n))
+	p.ch.acts.add("window-changes", int64(n))
 	return nil
 }
 
@@ -259,7 +259,7 @@ func (p *pair) pastePrompt(ctx context.Context, r *room) bool {
 	bracketed := p.rng.IntN(2) == 0
 	text := paste(p.rng, pasteSize, bracketed)
 	p.guard(c, func() error { return c.Send(text) })
-	ch.acts.Add("paste-bytes", int64(len(text)))
+	ch.acts.add("paste-bytes", int64(len(text)))
 	if err := r.resync(ctx, ch.ps, nil); err != nil { // escape closes the prompt
 		ch.fail("churn-paste", fmt.Errorf("room %s: %w", r.code, err))
 		return false
@@ -293,7 +293,7 @@ var Endings = []string{"quit", "drop", "garbage", "raw-paste", "huge-window-drop
 func (p *pair) ending(ctx context.Context, r *room) {
 	ch := p.ch
 	kind := Endings[(p.id+p.episodes)%len(Endings)]
-	ch.acts.Add("end-"+kind, 1)
+	ch.acts.add("end-"+kind, 1)
 	k := p.rng.IntN(2)
 	c, other := r.players[k], r.players[1-k]
 	if p.rng.IntN(2) == 0 {
@@ -309,13 +309,13 @@ func (p *pair) ending(ctx context.Context, r *room) {
 	case "garbage":
 		g := garbage(p.rng, garbageSize)
 		p.guard(c, func() error { return c.Send(string(g)) })
-		ch.acts.Add("garbage-bytes", int64(len(g)))
+		ch.acts.add("garbage-bytes", int64(len(g)))
 		_ = sleep(ctx, 200*time.Millisecond)
 		p.leave(c)
 	case "raw-paste":
 		text := rawPaste(p.rng, pasteSize)
 		p.guard(c, func() error { return c.Send(text) })
-		ch.acts.Add("paste-bytes", int64(len(text)))
+		ch.acts.add("paste-bytes", int64(len(text)))
 		_ = sleep(ctx, 200*time.Millisecond)
 		p.leave(c)
 	case "huge-window-drop":
@@ -351,7 +351,7 @@ func (p *pair) extra(ctx context.Context) {
 	ch := p.ch
 	kind := extras[(p.id+p.extras)%len(extras)]
 	p.extras++
-	ch.acts.Add(kind, 1)
+	ch.acts.add(kind, 1)
 	o := ch.dopts
 	o.Guest = p.rng.IntN(2) == 0
 	p.keys[0] = ch.newKey()
@@ -388,7 +388,7 @@ func (p *pair) extra(ctx context.Context) {
 		}
 		g := garbage(p.rng, garbageSize)
 		p.guard(c, func() error { return c.Send(string(g)) })
-		ch.acts.Add("garbage-bytes", int64(len(g)))
+		ch.acts.add("garbage-bytes", int64(len(g)))
 		_ = sleep(ctx, 200*time.Millisecond)
 		p.leave(c)
 	}

@@ -66,6 +66,9 @@ type PlayResult struct {
 	FramesPerSessionSec, ViewsPerSessionSec float64 `json:",omitempty"`
 }
 
+// Play runs the play phase against srv: --sessions clients pair up in rooms of --game and play,
+// each player moving every --interval, for --duration; it returns what was measured, counting
+// what went wrong in errs. Its error is one that ended the phase (no room could be set up, ctx).
 func Play(ctx context.Context, o config.Config, srv *server.Server, logf func(string, ...any), errs *stats.ErrorLog) (*PlayResult, error) {
 	res := &PlayResult{Sessions: o.Sessions, Rooms: o.Sessions / 2}
 	base, _ := srv.Sample()

@@ -75,7 +75,7 @@ func openRoom(ctx context.Context, o [2]client.DialOpts, keys [2]int, id int, ga
 	}
 	r.players = [2]*client.Client{a, b}
 	if err := r.newMatch(ctx); err != nil {
-		r.Close()
+		r.close()
 		return nil, fmt.Errorf("%w\nthe joiner's screen (%s):\n%s", err, b.Name, b.Text())
 	}
 	return r, nil
@@ -99,7 +99,7 @@ func (r *room) newMatch(ctx context.Context) error {
 	return nil
 }
 
-func (r *room) Close() {
+func (r *room) close() {
 	for _, c := range r.players {
 		if c != nil {
 			c.Close()
@@ -278,7 +278,7 @@ func (r *room) resync(ctx context.Context, ps *playStats, cand rules.Engine) err
 // acked notes that the move numbered r.plies of the match, seat's move, reached a screen.
 func (r *room) acked(seat rules.Seat, move string) {
 	if r.acks != nil {
-		r.acks.Add(r.code, r.match, r.plies, seat, move)
+		r.acks.add(r.code, r.match, r.plies, seat, move)
 	}
 }
 

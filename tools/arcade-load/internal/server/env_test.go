@@ -25,7 +25,7 @@ func TestArcadeEnv(t *testing.T) {
 		{[]string{"GODEBUG="}, "a=1", false, []string{"GODEBUG=gcshrinkstackoff=1"}},
 	} {
 		if got := ArcadeEnv(tc.env, tc.tool, tc.gcTrace); !slices.Equal(got, tc.want) {
-			t.Errorf("arcadeEnv(%q, %q, %v) = %q, want %q", tc.env, tc.tool, tc.gcTrace, got, tc.want)
+			t.Errorf("ArcadeEnv(%q, %q, %v) = %q, want %q", tc.env, tc.tool, tc.gcTrace, got, tc.want)
 		}
 	}
 }

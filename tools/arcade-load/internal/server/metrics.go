@@ -47,7 +47,7 @@ func Profile(ctx context.Context, dir string, srv *Server, name string, d time.D
 }
 
 // CommitBuckets begins the names of the buckets of the server's histogram of move commits, the
-// only buckets scrape keeps.
+// only buckets ParseMetrics keeps.
 const CommitBuckets = "arcade_move_commit_seconds_bucket{"
 
 // Scrape reads the arcade_ and process_ figures of the server's metrics endpoint, if it has one.
