@@ -14,8 +14,8 @@
 //
 // By default it builds the arcade (./cmd/arcade) and a bare wish + Bubble Tea server (the floor,
 // tools/arcade-load/internal/floor) into a temporary folder and runs each as a subprocess on
-// 127.0.0.1, so that their CPU time and memory can be read from /proc alone. Four phases, each optional (churn
-// only when named in --phases):
+// 127.0.0.1, so that their CPU time and memory can be read from /proc alone. Four phases, each
+// optional (churn only when named in --phases):
 //
 //   - floor: --idle sessions sit on the floor server; its CPU and memory per session are the
 //     reference the arcade is compared with, in the same run.

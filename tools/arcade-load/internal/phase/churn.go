@@ -223,8 +223,8 @@ func Churn(ctx context.Context, o config.Config, srv *server.Server, logf func(s
 	return res, nil
 }
 
-// waitSettled polls srv every second until its figures are back at base (server.CompareStates, the heap
-// aside) or bound has passed; it returns the last figures read.
+// waitSettled polls srv every second until its figures are back at base (server.CompareStates,
+// the heap aside) or bound has passed; it returns the last figures read.
 func waitSettled(ctx context.Context, srv *server.Server, base server.State, bound time.Duration) (server.State, error) {
 	deadline := time.Now().Add(bound)
 	for {

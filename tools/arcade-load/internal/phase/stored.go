@@ -11,8 +11,8 @@ import (
 )
 
 // storedMatches opens the database at path, once the server that wrote it has stopped, and
-// returns every match in which one of the players sat (their key IDs, client.PlayerID), with its moves,
-// by room code, oldest first. It reads through the storage package, as the server does.
+// returns every match in which one of the players sat (their key IDs, client.PlayerID), with its
+// moves, by room code, oldest first. It reads through the storage package, as the server does.
 func storedMatches(path string, players []string) (map[string][]record.Match, error) {
 	db, err := storage.Open(path, storage.Options{LockTimeout: 10 * time.Second})
 	if err != nil {
