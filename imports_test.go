@@ -13,8 +13,8 @@ import (
 // direction is rules <- rooms <- session <- sshd <- cmd; sanitize (which holds the name rule) and
 // rating are leaves; record (the shared vocabulary of the past) sits on rules; storage sits on
 // record and is for cmd only, as is hostkeys. session/draw is what a board view needs of session (the Board interface, the
-// styles); games, the catalogue, sits beside sshd: it names each game's engine (rules/<game>),
-// board view and load driver (games/<game>view), and only cmd imports it.
+// styles); games, the catalogue, sits beside sshd: it names each game's engine (rules/<game>)
+// and board view (games/<game>view), and only cmd imports it.
 var layers = map[string][]string{
 	"rules":          {"rules"},
 	"rules/":         {"rules"},
@@ -27,23 +27,17 @@ var layers = map[string][]string{
 	"session/draw":   {"rooms", "rules"},
 	"session":        {"session/draw", "rooms", "rules", "record", "rating", "sanitize"},
 	"games":          {"games", "session/draw", "rooms", "rules"},
-	"games/":         {"games/load", "session/draw", "rooms", "rules"},
-	"games/load":     {"rules"},
+	"games/":         {"session/draw", "rooms", "rules"},
 	"games/gametest": {"rooms", "rules"},
 	"sshd":           {"session", "rooms", "rules", "record", "sanitize", "teaframe"},
 	"cluster":        {"cluster/remote", "cluster/wire", "session", "rooms", "rules", "record", "rating", "sanitize", "storage"},
 	"matchlog":       {"rooms", "rules", "record", "rating", "storage"},
 	"cmd/arcade":     {"matchlog", "cluster", "cluster/natsd", "games", "sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
 	// Leaves used by the upper layers: a Bubble Tea renderer, and Prometheus metrics.
-	"teaframe": {},
-	"metrics":  {},
-	// The load tool plays a catalogued game with its driver and engine, opens its rooms with a
-	// clock the arcade takes (rooms.ParseClock), and its churn reads the moves the arcade
-	// stored; its floor server is bare.
-	"cmd/arcade-load":       {"games", "rooms", "rules", "record", "storage"},
-	"cmd/arcade-load/floor": {},
-	"cluster/natsd":         {},
-	"cluster/clustertest":   {},
+	"teaframe":            {},
+	"metrics":             {},
+	"cluster/natsd":       {},
+	"cluster/clustertest": {},
 	// Cluster mode: wire encodes snapshots and rooms' errors between nodes; remote serves a room
 	// to other nodes over NATS and gives their sessions a session.Room that reaches it.
 	"cluster/wire":   {"rooms", "rules"},
@@ -114,7 +108,7 @@ func allowedFor(rel string) ([]string, bool) {
 // permitted reports whether rel may import dep: dep is one of allowed, or a package under one of
 // them (rules/stonetowers under rules), except that a game may not import another game: not
 // another engine (rules/<game> imports rules and its own packages only, such as
-// rules/lhexicon/dict), not another board view or driver.
+// rules/lhexicon/dict), not another board view.
 func permitted(rel, dep string, allowed []string) bool {
 	if strings.HasPrefix(rel, "rules/") {
 		return dep == "rules" || strings.HasPrefix(dep, rel+"/")

@@ -3,24 +3,23 @@
 // all named here:
 //
 //   - its engine, rules/<game> (the rules, the bots, the notation; no UI);
-//   - its board view and its load-tool driver, games/<game>view (board.go and load.go);
+//   - its board view, games/<game>view;
 //   - its line in All.
 //
 // cmd/arcade hands the engines to the hub (which gives the lobby, the new-room form and the ssh
-// commands their list of games) and the board views to the sessions; cmd/arcade-load picks its
-// driver by --game. Nothing registers itself: a game is served when, and only when, it has its
-// line here, and games_test.go checks that every line has all three, that IDs are unique and that
-// every board draws its game's matches.
+// commands their list of games) and the board views to the sessions. Nothing registers itself: a
+// game is served when, and only when, it has its line here, and games_test.go checks that every
+// line has its engine and board view, that IDs are unique and that every board draws its game's
+// matches.
 //
-// Adding a game: write its engine (rules/<game>, with its bots), its board view (a NewBoard
-// returning a draw.Board) and its load driver (a NewDriver returning a load.Driver) in
-// games/<game>view, and add its line to All.
+// Adding a game: write its engine (rules/<game>, with its bots) and its board view (a NewBoard
+// returning a draw.Board) in games/<game>view, and add its line to All. The load tool
+// (tools/arcade-load, a module of its own) needs a driver for it too, in its internal/drivers.
 package games
 
 import (
 	"slices"
 
-	"github.com/arcade/arcade/games/load"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session/draw"
 
@@ -40,23 +39,19 @@ import (
 type Entry struct {
 	// Game is the engine: its rules, options, bots and help (rules/<game>).
 	Game rules.Game
-	// Board makes a new board view of the game, for one session (games/<game>view/board.go).
+	// Board makes a new board view of the game, for one session (games/<game>view).
 	Board func() draw.Board
-	// Load makes the load tool's driver of the game with the tool's options (Stone Towers'
-	// size and turns), which a driver ignores when its game has no such option
-	// (games/<game>view/load.go).
-	Load func(rules.Options) load.Driver
 }
 
 // All returns the catalogue, in the order the lobby shows the games. The slice is new on each
 // call.
 func All() []Entry {
 	return []Entry{
-		{Game: stonetowers.Game, Board: stonetowersview.NewBoard, Load: stonetowersview.NewDriver},
-		{Game: discon.Game, Board: disconview.NewBoard, Load: disconview.NewDriver},
-		{Game: coloretta.Game, Board: colorettaview.NewBoard, Load: colorettaview.NewDriver},
-		{Game: lhexicon.Game, Board: lhexiconview.NewBoard, Load: lhexiconview.NewDriver},
-		{Game: flicflac.Game, Board: flicflacview.NewBoard, Load: flicflacview.NewDriver},
+		{Game: stonetowers.Game, Board: stonetowersview.NewBoard},
+		{Game: discon.Game, Board: disconview.NewBoard},
+		{Game: coloretta.Game, Board: colorettaview.NewBoard},
+		{Game: lhexicon.Game, Board: lhexiconview.NewBoard},
+		{Game: flicflac.Game, Board: flicflacview.NewBoard},
 	}
 }
 

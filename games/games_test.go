@@ -8,15 +8,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/arcade/arcade/games/gametest"
-	"github.com/arcade/arcade/games/load"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session/draw"
 )
 
-// TestEveryGameHasAllThree: every game of the catalogue has an engine, a board view and a load
-// driver, under an ID no other game has.
-func TestEveryGameHasAllThree(t *testing.T) {
+// TestEveryGameHasItsParts: every game of the catalogue has an engine and a board view, under an
+// ID no other game has.
+func TestEveryGameHasItsParts(t *testing.T) {
 	all := All()
 	if len(all) == 0 {
 		t.Fatal("the catalogue is empty")
@@ -37,43 +36,12 @@ func TestEveryGameHasAllThree(t *testing.T) {
 		if e.Board == nil || e.Board() == nil {
 			t.Errorf("%s has no board view", g.ID)
 		}
-		if e.Load == nil || e.Load(rules.Options{}) == nil {
-			t.Errorf("%s has no load driver", g.ID)
-		} else {
-			checkDriver(t, g, e.Load(rules.Options{}))
-		}
 	}
 	if ids := IDs(); len(ids) != len(all) || len(Rules()) != len(all) || len(Boards()) != len(all) {
 		t.Errorf("IDs, Rules and Boards do not list the %d games: %v", len(all), ids)
 	}
 	if _, ok := Find("no such game"); ok {
 		t.Error("Find finds a game that is not there")
-	}
-}
-
-// checkDriver: the driver opens a room of its game and follows a match to its end, with a marker
-// after every move.
-func checkDriver(t *testing.T, g rules.Game, d load.Driver) {
-	t.Helper()
-	if cmd := d.Command(); !strings.HasPrefix(cmd+" ", "new "+g.ID+" ") {
-		t.Errorf("%s: the driver opens rooms with %q", g.ID, cmd)
-	}
-	state, err := d.Engine("ABCDE", 1)
-	if err != nil {
-		t.Fatalf("%s: the driver's engine: %v", g.ID, err)
-	}
-	if state.Game() != g.ID || d.StartMarker(state) == "" {
-		t.Errorf("%s: the driver builds a match of %s with start marker %q", g.ID, state.Game(), d.StartMarker(state))
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for !state.Outcome().Over {
-		seat := state.ToMove()[0]
-		if state, err = state.Apply(seat, d.PickMove(state, seat, rng)); err != nil {
-			t.Fatalf("%s: the driver picks a move the engine refuses: %v", g.ID, err)
-		}
-		if d.Marker(state, "ann") == "" {
-			t.Fatalf("%s: no marker after a move", g.ID)
-		}
 	}
 }
 
@@ -85,7 +53,7 @@ func TestBoardsDrawMatches(t *testing.T) {
 	for _, e := range All() {
 		g := e.Game
 		if e.Board == nil || g.New == nil {
-			continue // TestEveryGameHasAllThree says so
+			continue // TestEveryGameHasItsParts says so
 		}
 		opts, err := g.Resolve(nil)
 		if err != nil {

@@ -200,35 +200,6 @@ func TestHexagonFits(t *testing.T) {
 	}
 }
 
-// TestMarkerChanges: the load driver's marker is on the panel and changes with every move it
-// picks.
-func TestMarkerChanges(t *testing.T) {
-	var d Driver
-	state, err := d.Engine("FL1CF", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	prev := d.StartMarker(state)
-	b := newBoard()
-	for i := 0; i < 300 && !state.Outcome().Over; i++ {
-		seat := state.ToMove()[0]
-		mv := d.PickMove(state, seat, rng)
-		if state, err = state.Apply(seat, mv); err != nil {
-			t.Fatal(err)
-		}
-		m := d.Marker(state, "bob")
-		if m == prev && m != "GAME OVER" {
-			t.Fatalf("move %d %q left the marker %q", i, mv, m)
-		}
-		snap := gametest.Snapshot("FL1CF", flicflac.Game, state, nil, []string{"ann", "bob"}, nil)
-		if panel := plainLines(b.Status(&snap, *draw.NewStyles(true, false), panelWidth)); m != "GAME OVER" && !strings.Contains(panel, m) {
-			t.Fatalf("the marker %q is not on the panel:\n%s", m, panel)
-		}
-		prev = m
-	}
-}
-
 // TestRowsRedrawn: a board that keeps its rows from frame to frame draws what a new board draws,
 // move after move.
 func TestRowsRedrawn(t *testing.T) {

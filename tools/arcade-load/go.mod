@@ -1,0 +1,50 @@
+module github.com/arcade/arcade/tools/arcade-load
+
+go 1.26.8
+
+require (
+	charm.land/bubbletea/v2 v2.1.1
+	charm.land/ssh v0.4.3
+	charm.land/wish/v2 v2.0.5
+	github.com/arcade/arcade v0.0.0-00010101000000-000000000000
+	github.com/charmbracelet/x/ansi v0.11.9
+	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
+	golang.org/x/crypto v0.59.0
+)
+
+require (
+	charm.land/bubbles/v2 v2.2.1 // indirect
+	charm.land/lipgloss/v2 v2.0.6 // indirect
+	charm.land/log/v2 v2.0.1 // indirect
+	github.com/anmitsu/go-shlex v0.0.0-20200514113438-38f4b401e2be // indirect
+	github.com/charmbracelet/colorprofile v0.4.3 // indirect
+	github.com/charmbracelet/keygen v0.5.4 // indirect
+	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4 // indirect
+	github.com/charmbracelet/x/conpty v0.2.0 // indirect
+	github.com/charmbracelet/x/term v0.2.2 // indirect
+	github.com/charmbracelet/x/termios v0.1.1 // indirect
+	github.com/charmbracelet/x/windows v0.2.2 // indirect
+	github.com/charmbracelet/x/xpty v0.1.4 // indirect
+	github.com/clipperhouse/displaywidth v0.11.0 // indirect
+	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/go-logfmt/logfmt v0.6.1 // indirect
+	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
+	github.com/mattn/go-runewidth v0.0.30 // indirect
+	github.com/muesli/cancelreader v0.2.2 // indirect
+	github.com/pires/go-proxyproto v0.15.0 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/xo/terminfo v1.2.0 // indirect
+	go.etcd.io/bbolt v1.4.3 // indirect
+	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
+	golang.org/x/sync v0.23.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+replace github.com/arcade/arcade => ../..
+
+replace github.com/charmbracelet/ultraviolet => ../../third_party/ultraviolet
+
+replace charm.land/bubbletea/v2 => ../../third_party/bubbletea
+
+replace golang.org/x/crypto => ../../third_party/crypto
