@@ -380,7 +380,9 @@ func sameDefault(doc string, f usageFlag) bool {
 }
 
 // TestDocsFlags: the flag table of docs/operations.md lists exactly the flags `arcade -h` prints,
-// each with the ARCADE_ variable and the default -h gives it; and every flag has a variable.
+// each with the ARCADE_ variable and the default -h gives it; every flag has a variable; and a
+// default written beside a flag in the running text of docs/operations.md or README.md is the
+// one -h gives.
 func TestDocsFlags(t *testing.T) {
 	const opsDoc = "docs/operations.md"
 	flags := arcadeFlags(t)
@@ -413,6 +415,18 @@ func TestDocsFlags(t *testing.T) {
 		}
 		if !sameDefault(def, f) {
 			t.Errorf("%s gives --%s the default %q; arcade -h says %q (%s)", opsDoc, name, strings.TrimSpace(def), f.def, f.usage)
+		}
+	}
+	// Defaults written in running text: "`--max-rooms` (2000)", "`--addr` (`:2222`)",
+	// "`--idle-timeout` 30m".
+	inText := regexp.MustCompile("`--([a-z0-9-]+)` \\(?`?([0-9:.][^\\s`,)]*)`?[,)]")
+	for _, name := range []string{opsDoc, "README.md"} {
+		for _, m := range inText.FindAllStringSubmatch(readDoc(t, name), -1) {
+			if f, ok := flags[m[1]]; !ok {
+				t.Errorf("%s names --%s, which arcade -h does not print", name, m[1])
+			} else if !sameDefault(m[2], f) {
+				t.Errorf("%s gives --%s the default %s; arcade -h says %q", name, m[1], m[2], f.def)
+			}
 		}
 	}
 	for name, f := range flags {
