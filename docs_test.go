@@ -11,13 +11,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
-// The statements of docs/architecture.md that can be checked mechanically are checked here, so that
-// the page stays true to the code: the list of packages, the order of the SSH middleware, every
-// file it names and every Go name it writes as package.Name or package.Type.Member.
+// The statements of the docs that can be checked mechanically are checked here, so that they stay
+// true to the code: docs/architecture.md's list of packages and order of the SSH middleware, every
+// file the docs name and every Go name they write as package.Name or package.Type.Member,
+// docs/operations.md's table of flags, and README.md's commands and room keys.
 
 const archDoc = "docs/architecture.md"
 
@@ -36,7 +39,7 @@ func section(t *testing.T, doc, heading string) string {
 	t.Helper()
 	i := strings.Index(doc, "\n"+heading)
 	if i < 0 {
-		t.Fatalf("%s has no section %q", archDoc, heading)
+		t.Fatalf("no section %q", heading)
 	}
 	rest := doc[i+1:]
 	level := strings.Index(heading, " ")
@@ -294,6 +297,225 @@ func TestDocsNames(t *testing.T) {
 			if !declsOf(byName[g[1]][0])[want] {
 				t.Errorf("%s names %s, which %s does not declare", name, s, byName[g[1]][0])
 			}
+		}
+	}
+}
+
+// usageFlag is a flag as `arcade -h` prints it.
+type usageFlag struct {
+	variable string // "ARCADE_ADDR", or "ARCADE_NATS_EMBED=1" for a switch
+	def      string // the default printed, unquoted; "" when none is (the zero value)
+	usage    string
+}
+
+// arcadeFlags builds cmd/arcade and returns the flags its -h prints, by name, with no ARCADE_
+// variable set (so that the defaults are the code's).
+func arcadeFlags(t *testing.T) map[string]usageFlag {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "arcade")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/arcade").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/arcade: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-h")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ARCADE_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, _ := cmd.CombinedOutput() // -h exits with status 2
+	name := regexp.MustCompile(`^  -([a-z0-9-]+)( [a-z0-9]+)?$`)
+	variable := regexp.MustCompile(`\((ARCADE_[A-Z0-9_]+(=1)?)\)`)
+	def := regexp.MustCompile(` \(default (.+)\)$`)
+	flags := map[string]usageFlag{}
+	lines := strings.Split(string(out), "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		m := name.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		usage := strings.TrimSpace(lines[i+1])
+		f := usageFlag{usage: usage}
+		if v := variable.FindAllStringSubmatch(usage, -1); v != nil {
+			f.variable = v[len(v)-1][1]
+		}
+		if d := def.FindStringSubmatch(usage); d != nil {
+			f.def = d[1]
+			if u, err := strconv.Unquote(f.def); err == nil {
+				f.def = u
+			}
+		}
+		flags[m[1]] = f
+		i++
+	}
+	if len(flags) == 0 {
+		t.Fatalf("arcade -h printed no flags:\n%s", out)
+	}
+	return flags
+}
+
+// sameDefault reports whether a default as the docs write it is the one -h prints: the same text,
+// or the same duration or number written otherwise ("30m" for 30m0s). A flag whose default -h
+// does not print (its zero value) is written "off", "(none)" or "0", or in words its usage
+// gives ("400" for "else 400", "the host name").
+func sameDefault(doc string, f usageFlag) bool {
+	doc = strings.ReplaceAll(strings.TrimSpace(doc), "`", "")
+	if f.def == "" {
+		if doc == "off" || doc == "(none)" || doc == "0" {
+			return true
+		}
+		return strings.Contains(f.usage, strings.Trim(doc, "()"))
+	}
+	if doc == f.def {
+		return true
+	}
+	if a, err := time.ParseDuration(doc); err == nil {
+		b, err := time.ParseDuration(f.def)
+		return err == nil && a == b
+	}
+	if a, err := strconv.ParseFloat(doc, 64); err == nil {
+		b, err := strconv.ParseFloat(f.def, 64)
+		return err == nil && a == b
+	}
+	return false
+}
+
+// TestDocsFlags: the flag table of docs/operations.md lists exactly the flags `arcade -h` prints,
+// each with the ARCADE_ variable and the default -h gives it; every flag has a variable; and a
+// default written beside a flag in the running text of docs/operations.md or README.md is the
+// one -h gives.
+func TestDocsFlags(t *testing.T) {
+	const opsDoc = "docs/operations.md"
+	flags := arcadeFlags(t)
+	sec := section(t, readDoc(t, opsDoc), "## Flags")
+	// The table is the first run of lines that start with "|": a blank line would end it, and
+	// the rows after it would show as text.
+	start := strings.Index(sec, "\n|")
+	if start < 0 {
+		t.Fatalf("the Flags section of %s has no table", opsDoc)
+	}
+	table, after, _ := strings.Cut(sec[start+1:], "\n\n")
+	if strings.Contains(after, "\n| `--") || strings.HasPrefix(after, "| `--") {
+		t.Errorf("a blank line splits the flag table of %s", opsDoc)
+	}
+	row := regexp.MustCompile("(?m)^\\| `--([a-z0-9-]+)` \\| `([^`]*)` \\| ([^|]*) \\|")
+	listed := map[string]bool{}
+	for _, m := range row.FindAllStringSubmatch(table, -1) {
+		name, variable, def := m[1], m[2], m[3]
+		if listed[name] {
+			t.Errorf("%s lists --%s twice", opsDoc, name)
+		}
+		listed[name] = true
+		f, ok := flags[name]
+		if !ok {
+			t.Errorf("%s lists --%s, which arcade -h does not print", opsDoc, name)
+			continue
+		}
+		if variable != f.variable {
+			t.Errorf("%s gives --%s the variable %s; arcade -h says %s", opsDoc, name, variable, f.variable)
+		}
+		if !sameDefault(def, f) {
+			t.Errorf("%s gives --%s the default %q; arcade -h says %q (%s)", opsDoc, name, strings.TrimSpace(def), f.def, f.usage)
+		}
+	}
+	// Defaults written in running text: "`--max-rooms` (2000)", "`--addr` (`:2222`)",
+	// "`--idle-timeout` 30m".
+	inText := regexp.MustCompile("`--([a-z0-9-]+)` \\(?`?([0-9:.][^\\s`,)]*)`?[,)]")
+	for _, name := range []string{opsDoc, "README.md"} {
+		for _, m := range inText.FindAllStringSubmatch(readDoc(t, name), -1) {
+			if f, ok := flags[m[1]]; !ok {
+				t.Errorf("%s names --%s, which arcade -h does not print", name, m[1])
+			} else if !sameDefault(m[2], f) {
+				t.Errorf("%s gives --%s the default %s; arcade -h says %q", name, m[1], m[2], f.def)
+			}
+		}
+	}
+	for name, f := range flags {
+		if !listed[name] {
+			t.Errorf("arcade -h prints --%s, which the flag table of %s does not list", name, opsDoc)
+		}
+		if f.variable == "" {
+			t.Errorf("arcade -h gives --%s no ARCADE_ variable", name)
+		}
+	}
+}
+
+// TestDocsCommands: README.md's list of commands (the code block of "## Play") names every command
+// that sshd's help names, and no other, each with `-t` where the help gives it one.
+func TestDocsCommands(t *testing.T) {
+	src := readDoc(t, "sshd/commands.go")
+	i := strings.Index(src, "func writeHelp(")
+	if i < 0 {
+		t.Fatal("sshd/commands.go has no writeHelp")
+	}
+	help := map[string]bool{} // command -> given with -t
+	for _, m := range regexp.MustCompile(`(?m)^  ssh %\[1\]s (-t )?([a-z]+)`).FindAllStringSubmatch(src[i:], -1) {
+		help[m[2]] = m[1] != ""
+	}
+	if len(help) == 0 {
+		t.Fatal("no commands found in writeHelp")
+	}
+	readme := map[string]bool{}
+	sec := section(t, readDoc(t, "README.md"), "## Play")
+	for _, m := range regexp.MustCompile(`(?m)^ssh -p 2222 (-t )?localhost ([a-z]+)`).FindAllStringSubmatch(sec, -1) {
+		readme[m[2]] = m[1] != ""
+	}
+	for cmd, tty := range help {
+		switch r, ok := readme[cmd]; {
+		case !ok:
+			t.Errorf("README.md's Play does not list %s, which sshd's help names", cmd)
+		case r != tty:
+			t.Errorf("README.md's Play gives %s -t %v; sshd's help %v", cmd, r, tty)
+		}
+	}
+	for cmd := range readme {
+		if _, ok := help[cmd]; !ok {
+			t.Errorf("README.md's Play lists %s, which sshd's help does not name", cmd)
+		}
+	}
+}
+
+// TestDocsRoomKeys: README.md's Play section tells every key of the room screen's key map
+// (session/keys.go, newRoomKeys): a one-character key in backquotes (`R`), a named one (esc) as a
+// word. Only the first key of each binding is looked for.
+func TestDocsRoomKeys(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "session/keys.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "newRoomKeys" {
+			continue
+		}
+		ast.Inspect(fn, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "WithKeys" {
+				return true
+			}
+			if lit, ok := call.Args[0].(*ast.BasicLit); ok {
+				if k, err := strconv.Unquote(lit.Value); err == nil {
+					keys = append(keys, k)
+				}
+			}
+			return false
+		})
+	}
+	if len(keys) == 0 {
+		t.Fatal("no keys found in session/keys.go's newRoomKeys")
+	}
+	sec := section(t, readDoc(t, "README.md"), "## Play")
+	for _, k := range keys {
+		want := "`" + k + "`"
+		if len(k) > 1 {
+			want = k
+		}
+		if !strings.Contains(sec, want) {
+			t.Errorf("README.md's Play does not tell the room's key %s", want)
 		}
 	}
 }
