@@ -39,9 +39,14 @@ func newServerMetrics() *serverMetrics {
 	return m
 }
 
-// recorder wraps rec so that moves are timed and failures counted.
+// recorder wraps rec so that moves are timed and failures counted. A rec that is a
+// rooms.EndRecorder stays one, so that rooms still show a match's result and its ID.
 func (m *serverMetrics) recorder(rec rooms.Recorder) rooms.Recorder {
-	return timedRecorder{next: rec, m: m}
+	t := timedRecorder{next: rec, m: m}
+	if end, ok := rec.(rooms.EndRecorder); ok {
+		return timedEndRecorder{timedRecorder: t, end: end}
+	}
+	return t
 }
 
 type timedRecorder struct {
@@ -56,10 +61,28 @@ func (t timedRecorder) Record(code string, e rooms.Event) error {
 	if e.Kind == rooms.EventMove {
 		t.m.moveCommit.ObserveDuration(time.Since(start))
 	}
+	t.count(err)
+	return err
+}
+
+// count counts a failure to record.
+func (t timedRecorder) count(err error) {
 	if err != nil {
 		t.m.errs.With("record").Inc()
 	}
-	return err
+}
+
+// timedEndRecorder is a timedRecorder over a rooms.EndRecorder.
+type timedEndRecorder struct {
+	timedRecorder
+	end rooms.EndRecorder
+}
+
+// RecordEnd implements rooms.EndRecorder.
+func (t timedEndRecorder) RecordEnd(code string, e rooms.Event) (rooms.EndResult, error) {
+	res, err := t.end.RecordEnd(code, e)
+	t.count(err)
+	return res, err
 }
 
 // serve registers the figures read from srv and hub, and serves /metrics (and Go's profiles under
