@@ -446,6 +446,7 @@ func TestFenceRefusesOldHost(t *testing.T) {
 	a, b := c.nodes[0].node.Store(), c.nodes[1].node.Store()
 	const code = "FENCE"
 	seats := []record.Seat{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}}
+	a.acquire(code) // as a node that reserved the code
 	if _, err := a.StartMatch(record.Match{Code: code, Game: "discon", Seats: seats, Seed: testSeed,
 		Started: time.Now().UTC()}); err != nil {
 		t.Fatal(err)

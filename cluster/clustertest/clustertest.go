@@ -48,6 +48,7 @@ type Proxy struct {
 	mu    sync.Mutex
 	cutOf bool
 	conns map[net.Conn]bool
+	keep  func(subject string) bool // nil: every message reaches the client (Deafen)
 }
 
 // NewProxy starts a proxy to the NATS server at target (host:port), closed when the test ends.
@@ -99,17 +100,17 @@ func (p *Proxy) accept() {
 			in.Close()
 		}()
 		go func() {
-			_ = copyHidingServers(in, out)
+			_ = p.copyFromServer(in, out)
 			in.Close()
 			out.Close()
 		}()
 	}
 }
 
-// copyHidingServers copies what a NATS server sends its client, src, to dst, with the
+// copyFromServer copies what a NATS server sends its client, src, to dst, with the
 // connect_urls and ws_connect_urls of every INFO left out. The payloads of MSG and HMSG are
-// copied as they are.
-func copyHidingServers(dst io.Writer, src io.Reader) error {
+// copied as they are, or dropped whole while Deafen's keep refuses their subject.
+func (p *Proxy) copyFromServer(dst io.Writer, src io.Reader) error {
 	r := bufio.NewReader(src)
 	for {
 		line, err := r.ReadBytes('\n')
@@ -142,6 +143,15 @@ func copyHidingServers(dst io.Writer, src io.Reader) error {
 			if err != nil {
 				return err
 			}
+			p.mu.Lock()
+			keep := p.keep
+			p.mu.Unlock()
+			if keep != nil && !keep(string(fields[0])) {
+				if _, err := io.CopyN(io.Discard, r, int64(size)+2); err != nil {
+					return err
+				}
+				continue
+			}
 			if _, err := dst.Write(line); err != nil {
 				return err
 			}
@@ -165,6 +175,17 @@ func (p *Proxy) Cut() {
 		c.Close()
 	}
 	clear(p.conns)
+}
+
+// Deafen drops every message the server sends the client on a subject keep refuses, from now
+// until Deafen(nil), and lets the rest through; what the client sends, and the connection's
+// pings, pass. A node deafened to everything but its rooms' requests stays connected and answers
+// them, but hears no reply of JetStream: it is cut off the cluster without knowing what happened
+// there meanwhile, as a node frozen for a while and resumed is.
+func (p *Proxy) Deafen(keep func(subject string) bool) {
+	p.mu.Lock()
+	p.keep = keep
+	p.mu.Unlock()
 }
 
 // Heal lets connections through again.
