@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/session"
 	"github.com/arcade/arcade/storage"
@@ -110,6 +111,9 @@ func TestLostRoomNeverReopens(t *testing.T) {
 		}
 		if got := recordedMoves(m); !reflect.DeepEqual(got, all) {
 			t.Errorf("n%d: recorded %v, want %v", n.i, got, all)
+		}
+		if r, err := n.db.Check(games.Rules()); err != nil || !r.Clean() {
+			t.Errorf("n%d: arcade check: %+v, %v", n.i, r, err)
 		}
 	}
 }
