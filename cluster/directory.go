@@ -358,7 +358,15 @@ func (s *served) sync(ctx context.Context) {
 		rev, err := n.dir.Update(ctx, sum.Code, val, h.rev)
 		if err != nil {
 			if isWrongSeq(err) {
-				n.lost(sum.Code) // another node took it over while this one was cut off
+				// Another node took it over while this one was cut off; or a write of this
+				// node's was stored without an answer, and the entry still names it.
+				if rev, held, err := n.held(ctx, sum.Code, h.epoch); err == nil && held {
+					s.mu.Lock()
+					h.rev, h.sum = rev, nil // written again at the next sweep
+					s.mu.Unlock()
+					continue
+				}
+				n.lost(sum.Code)
 				continue
 			}
 			if n.ctx.Err() != nil {
@@ -545,14 +553,11 @@ func (n *Node) reload(code string, last uint64) {
 		s.mu.Unlock()
 		ctx, cancel := n.request()
 		defer cancel()
-		e, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return n.dir.Get(ctx, code) })
-		if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		_, held, err := n.held(ctx, code, epoch)
+		if err != nil {
 			n.cfg.Warnf("cluster: reload room %s: %v; the room is closed here", code, err)
-			n.lost(code)
-			return
 		}
-		var en entry
-		if h == nil || err != nil || json.Unmarshal(e.Value(), &en) != nil || en.Node != n.id || en.epoch(e.Revision()) != epoch {
+		if h == nil || !held {
 			n.lost(code)
 			return
 		}
@@ -568,6 +573,23 @@ func (n *Node) reload(code string, last uint64) {
 			n.cfg.Warnf("cluster: reload room %s: %v", code, err)
 		}
 	}()
+}
+
+// held reads the room's directory entry and reports whether it names this node with epoch, and
+// its revision.
+func (n *Node) held(ctx context.Context, code string, epoch uint64) (uint64, bool, error) {
+	e, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return n.dir.Get(ctx, code) })
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("directory entry of room %s: %w", code, err)
+	}
+	var en entry
+	if err := json.Unmarshal(e.Value(), &en); err != nil {
+		return 0, false, fmt.Errorf("directory entry of room %s: %w", code, err)
+	}
+	return e.Revision(), en.Node == n.id && en.epoch(e.Revision()) == epoch, nil
 }
 
 // closeHosts stops serving the node's rooms to other nodes.

@@ -141,7 +141,7 @@ func TestStaleHostAnswersNothing(t *testing.T) {
 	snap = playMoves(t, []session.Sub{sa, sb}, snap, 1)
 
 	// n3 hears the rooms' requests and nothing else.
-	n3.proxy.Deafen(func(subject string) bool { return strings.HasPrefix(subject, "arcade.room.") })
+	n3.proxy.Deafen(func(subject string, _ []byte) bool { return strings.HasPrefix(subject, "arcade.room.") })
 	var host *tnode
 	eventually(t, "n1 or n2 hosts the room", func() error {
 		if host = c.localHost(code, 3); host == nil {
@@ -236,4 +236,90 @@ func twicePlayed(cs []storage.Change) string {
 		}
 	}
 	return ""
+}
+
+// TestStoredInDoubtReloads: a move whose answer was lost but which JetStream stored (n3 hears
+// no acknowledgement of the stream's for a while) is in doubt; when n3 hears again, the next write finds the move stored,
+// n3's own and the room's last: the room still n3's by the directory, n3 opens it again from the
+// replica, with the move, and play goes on there.
+func TestStoredInDoubtReloads(t *testing.T) {
+	c := newCluster(t, true)
+	n1, n3 := c.nodes[0], c.nodes[2]
+	r, err := n3.ch.Create("discon", nil, 2, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := r.Code()
+	sa, err := r.Join(alice, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sa.Leave)
+	sb := join(t, n1, code, bob)
+	snap := await(t, sa, "the match", playing(0))
+	await(t, sb, "the match on n1", playing(0))
+	snap = playMoves(t, []session.Sub{sa, sb}, snap, 2)
+	for seat, _ := next(t, snap); seat != 0; seat, _ = next(t, snap) {
+		snap = playMoves(t, []session.Sub{sa, sb}, snap, 1)
+	}
+	_, mv := next(t, snap)
+	want := append(movesOf(snap), played{0, mv})
+	first, _ := n3.hub.Room(code)
+
+	// n3 hears no acknowledgement of the stream's: what it writes there is stored unbeknown.
+	n3.proxy.Deafen(func(_ string, payload []byte) bool {
+		return !strings.Contains(string(payload), `"stream":"`+streamName+`"`)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	err = sa.Move(ctx, mv)
+	cancel()
+	n3.proxy.Deafen(nil)
+	if !errors.Is(err, rooms.ErrNotSaved) {
+		t.Fatalf("alice's move without an answer: %v, want ErrNotSaved", err)
+	}
+	eventually(t, "the move in doubt is on the stream", func() error {
+		if got := streamMoves(roomChanges(t, c.js(1), code)); !reflect.DeepEqual(got, want) {
+			return fmt.Errorf("stream moves %v, want %v", got, want)
+		}
+		return nil
+	})
+	// The next write finds it: the room is opened again on n3, with the move.
+	ctx, cancel = context.WithTimeout(context.Background(), patience)
+	err = sa.Move(ctx, mv)
+	cancel()
+	t.Logf("the move again: %v", err)
+	if err == nil {
+		t.Fatal("the move was played twice")
+	}
+	var sa2 session.Sub
+	eventually(t, "n3 opens the room again", func() error {
+		r, ok := n3.hub.Room(code)
+		if !ok || r == first {
+			return errNotYet
+		}
+		s, err := r.Join(alice, false)
+		if err != nil {
+			return err
+		}
+		sa2 = s
+		return nil
+	})
+	t.Cleanup(sa2.Leave)
+	snap = await(t, sa2, "the room opened again", playing(len(want)))
+	if got := movesOf(snap); !reflect.DeepEqual(got, want) {
+		t.Fatalf("moves after the reload %v, want %v", got, want)
+	}
+	sb2 := join(t, n1, code, bob)
+	await(t, sb2, "the room opened again, for bob", playing(len(want)))
+	snap = playMoves(t, []session.Sub{sa2, sb2}, snap, 2)
+	if host := c.localHost(code); host != n3 {
+		t.Errorf("the room is on n%d, want n3", host.i)
+	}
+	cs := roomChanges(t, c.js(1), code)
+	if dup := twicePlayed(cs); dup != "" {
+		t.Errorf("the stream: %s", dup)
+	}
+	if got := streamMoves(cs); !reflect.DeepEqual(got, movesOf(snap)) {
+		t.Errorf("stream moves %v, want %v", got, movesOf(snap))
+	}
 }
