@@ -141,7 +141,7 @@ func (n *Node) ReserveCode(code string) (bool, error) {
 	if s == nil {
 		return false, errors.New("reserve room code: the node serves no hub yet")
 	}
-	n.store.acquire(code) // a new epoch: a room of the code that was here before is long gone
+	n.store.acquire(code, rev) // a new epoch: a room of the code that was here before is long gone
 	s.mu.Lock()
 	s.hosts[code] = &hosted{epoch: rev, rev: rev, sum: val, reserved: time.Now()}
 	s.mu.Unlock()
@@ -456,7 +456,7 @@ func (s *served) takeOver(code string) {
 	// timeout of its own: after a server is lost, the stream may need seconds to elect a leader.
 	cctx, ccancel := n.request()
 	defer ccancel()
-	fence, err := n.store.storeFence(code)
+	fence, err := n.store.storeFence(code, rev)
 	if err == nil {
 		err = n.rep.wait(cctx, fence)
 	}

@@ -35,6 +35,7 @@ type Store struct {
 // here or the node learns that another node took it (lost). A roomLog in Store.logs is changed
 // only by its room's goroutine (publishRoom); other goroutines replace it.
 type roomLog struct {
+	epoch   uint64 // the directory revision that named this node the room's host
 	last    uint64 // the sequence of the room's last change (0: none yet, or unknown when !known)
 	known   bool
 	doubt   string // the message ID of a publish that failed without an answer: it may be stored
@@ -211,8 +212,8 @@ func (s *Store) EndMatch(code string, out rules.Outcome, unrated bool) error {
 // publishRoom stores c on the room's subject and returns its sequence once JetStream has stored
 // it. The node writes a room only while it holds it (acquire; never again once it learnt it lost
 // it, until the directory names it again). The publish expects the subject's last sequence to be
-// the one this node wrote last, and carries a message ID made of the room, that sequence and the
-// node: a retry of a change whose answer was lost is a duplicate JetStream drops (and only this
+// the one this node wrote last, and carries a message ID made of the room, that sequence, the node
+// and its epoch: a retry of a change whose answer was lost is a duplicate JetStream drops (and only this
 // node's own retry is: the fence of a node that took the room over, expecting the same sequence,
 // must not pass for one), and a node that lost the room to another (whose fence, storeFence,
 // moved the subject on) is refused: the room is then closed here for good (ErrMoved).
@@ -261,7 +262,7 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	}
 	// Tried again while JetStream cannot answer (a leader being elected after a server was
 	// lost): the message ID makes a repeat of a stored change a duplicate.
-	id := fmt.Sprintf("%s-%d-%s", code, lg.last, s.n.id)
+	id := fmt.Sprintf("%s-%d-%s-%d", code, lg.last, s.n.id, lg.epoch)
 	ack, err := retry(ctx, func(ctx context.Context) (*jetstream.PubAck, error) {
 		return s.n.js.Publish(ctx, subjectRoomLog+code, data,
 			jetstream.WithExpectLastSequencePerSubject(lg.last), jetstream.WithMsgID(id))
@@ -292,14 +293,14 @@ func (s *Store) lastOf(ctx context.Context, code string) (*jetstream.RawStreamMs
 }
 
 // acquire starts a tenure of the room here: the directory has just named this node its host
-// (a code reserved, a room taken over), with a revision no tenure had. The room's first write
-// reads where its subject is.
-func (s *Store) acquire(code string) {
+// (a code reserved, a room taken over) with epoch, a revision no tenure had. The room's first
+// write reads where its subject is.
+func (s *Store) acquire(code string, epoch uint64) {
 	s.mu.Lock()
 	if s.logs == nil {
 		s.logs = map[string]*roomLog{}
 	}
-	s.logs[code] = &roomLog{}
+	s.logs[code] = &roomLog{epoch: epoch}
 	s.mu.Unlock()
 }
 
@@ -309,10 +310,11 @@ func (s *Store) acquire(code string) {
 func (s *Store) reopened(code string, last uint64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if lg := s.logs[code]; lg == nil || lg.lost {
+	lg := s.logs[code]
+	if lg == nil || lg.lost {
 		return false
 	}
-	s.logs[code] = &roomLog{last: last, known: true}
+	s.logs[code] = &roomLog{epoch: lg.epoch, last: last, known: true}
 	return true
 }
 
@@ -341,8 +343,8 @@ func (s *Store) moved(code string) {
 // storeFence moves the room's subject on, as the first write of a node that has just taken the
 // room over (a change that changes nothing, storage.ChangeFence), and returns its sequence: a
 // node that still thinks it keeps the room is refused at its next write, and every change it
-// wrote before is before the fence.
-func (s *Store) storeFence(code string) (uint64, error) {
-	s.acquire(code)
+// wrote before is before the fence. epoch is the revision of the takeover's compare-and-set.
+func (s *Store) storeFence(code string, epoch uint64) (uint64, error) {
+	s.acquire(code, epoch)
 	return s.publishRoom(code, storage.Change{Kind: storage.ChangeFence, Code: code})
 }
