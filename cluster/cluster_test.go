@@ -446,6 +446,7 @@ func TestFenceRefusesOldHost(t *testing.T) {
 	a, b := c.nodes[0].node.Store(), c.nodes[1].node.Store()
 	const code = "FENCE"
 	seats := []record.Seat{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}}
+	a.acquire(code, 1) // as a node that reserved the code
 	if _, err := a.StartMatch(record.Match{Code: code, Game: "discon", Seats: seats, Seed: testSeed,
 		Started: time.Now().UTC()}); err != nil {
 		t.Fatal(err)
@@ -453,7 +454,7 @@ func TestFenceRefusesOldHost(t *testing.T) {
 	if err := a.AppendMove(code, 0, record.Move{Seat: 0, Move: "m0"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.storeFence(code); err != nil {
+	if _, err := b.storeFence(code, 2); err != nil {
 		t.Fatalf("fence: %v", err)
 	}
 	err := a.AppendMove(code, 1, record.Move{Seat: 1, Move: "m1"})

@@ -21,8 +21,12 @@ import (
 
 // entry is a room's value in arcade_rooms.
 type entry struct {
-	// Node is the node that hosts the room (Node.ID).
-	Node    string        `json:"node"`
+	// Node is the node that hosts the room (Node.ID); empty while no node does (a takeover that
+	// failed: the next sweep of any node takes the room over).
+	Node string `json:"node"`
+	// Since is the host's epoch: the revision of the entry's write that named Node the host. The
+	// write that names it has 0, its own revision being the epoch.
+	Since   uint64        `json:"since,omitempty"`
 	Summary rooms.Summary `json:"summary"`
 }
 
@@ -32,9 +36,27 @@ type cached struct {
 	rev uint64
 }
 
+// epoch returns the host's epoch of the entry of revision rev.
+func (e entry) epoch(rev uint64) uint64 {
+	if e.Since != 0 {
+		return e.Since
+	}
+	return rev
+}
+
 // hosted is a room of this node's in the directory.
+//
+// A node holds a room by an epoch: the revision of the directory write that named it the host (a
+// create-if-absent of the code, or the compare-and-set of a takeover). The directory's revision,
+// rather than a sequence of the stream, because the directory is what every node reads to find a
+// room's host, and its compare-and-set is where a room changes hands, from the room's first
+// moment; the stream's expected last sequence then refuses the writes of a node whose epoch
+// ended (its successor's fence moved the room's subject on). A node that learns that the
+// directory names another node, or another epoch, closes its copy and never opens the room again
+// unless a new epoch names it (Store.moved, Store.acquire).
 type hosted struct {
 	host     *remote.Host // nil until the room is served (Serve hosts it on the next sweep)
+	epoch    uint64       // the revision that named this node the host
 	rev      uint64       // the entry's revision this node wrote last
 	sum      []byte       // the entry's value this node wrote last
 	reserved time.Time    // when the code was reserved, for a room not yet listed by the hub
@@ -119,10 +141,10 @@ func (n *Node) ReserveCode(code string) (bool, error) {
 	if s == nil {
 		return false, errors.New("reserve room code: the node serves no hub yet")
 	}
+	n.store.acquire(code, rev) // a new epoch: a room of the code that was here before is long gone
 	s.mu.Lock()
-	s.hosts[code] = &hosted{rev: rev, sum: val, reserved: time.Now()}
+	s.hosts[code] = &hosted{epoch: rev, rev: rev, sum: val, reserved: time.Now()}
 	s.mu.Unlock()
-	n.store.forget(code) // a room of the code that was here before, and moved, is long gone
 	return true, nil
 }
 
@@ -184,20 +206,23 @@ func (s *served) watch(w jetstream.KeyWatcher) {
 			continue // the end of the initial values
 		}
 		s.mu.Lock()
-		taken := false
+		h := s.hosts[u.Key()]
+		// A write after this node's epoch began that names another host or epoch, or deletes
+		// the entry (this node deletes its entries once it no longer hosts them): another node
+		// took the room while this one was cut off.
+		taken := h != nil && u.Revision() > h.epoch && u.Operation() != jetstream.KeyValuePut
 		if u.Operation() != jetstream.KeyValuePut {
 			delete(s.cache, u.Key())
 		} else {
 			var e entry
 			if json.Unmarshal(u.Value(), &e) == nil {
 				s.cache[u.Key()] = cached{e: e, rev: u.Revision()}
-				h := s.hosts[u.Key()]
-				taken = h != nil && e.Node != s.n.id && u.Revision() > h.rev
+				taken = h != nil && u.Revision() > h.epoch && (e.Node != s.n.id || e.epoch(u.Revision()) != h.epoch)
 			}
 		}
 		s.mu.Unlock()
 		if taken {
-			s.n.lost(u.Key()) // another node took the room while this one was cut off
+			s.n.lost(u.Key())
 		}
 	}
 }
@@ -274,6 +299,10 @@ func (s *served) sweep() {
 	missing := map[string]time.Time{}
 	for code, c := range s.cache {
 		node := c.e.Node
+		if node == "" { // left by a takeover that failed
+			orphans = append(orphans, code)
+			continue
+		}
 		if node == n.id || alive[node] {
 			continue
 		}
@@ -322,14 +351,22 @@ func (s *served) sync(ctx context.Context) {
 				s.host(r)
 			}
 		}
-		val, _ := json.Marshal(entry{Node: n.id, Summary: sum})
+		val, _ := json.Marshal(entry{Node: n.id, Since: h.epoch, Summary: sum})
 		if bytes.Equal(val, h.sum) && !recheck {
 			continue
 		}
 		rev, err := n.dir.Update(ctx, sum.Code, val, h.rev)
 		if err != nil {
 			if isWrongSeq(err) {
-				n.lost(sum.Code) // another node took it over while this one was cut off
+				// Another node took it over while this one was cut off; or a write of this
+				// node's was stored without an answer, and the entry still names it.
+				if rev, held, err := n.held(ctx, sum.Code, h.epoch); err == nil && held {
+					s.mu.Lock()
+					h.rev, h.sum = rev, nil // written again at the next sweep
+					s.mu.Unlock()
+					continue
+				}
+				n.lost(sum.Code)
 				continue
 			}
 			if n.ctx.Err() != nil {
@@ -367,7 +404,7 @@ func (s *served) sync(ctx context.Context) {
 
 // host serves r to the other nodes.
 func (s *served) host(r *rooms.Room) {
-	h, err := remote.Serve(s.n.nc, r, s.opt)
+	h, err := remote.Serve(s.n.nc, r, s.n.id, s.opt)
 	if err != nil {
 		s.n.cfg.Warnf("cluster: serve room %s: %v", r.Code(), err)
 		return
@@ -402,11 +439,12 @@ func (s *served) takeOver(code string) {
 		return // another node was quicker, or the directory is out of reach: the next beat sees
 	}
 	// The entry names this node now, which beats: no other node will see the room as a gone
-	// node's again. When it cannot be rebuilt here, the entry goes back to the gone node, so
-	// that the next beat (of any node) tries again.
+	// node's again. When it cannot be rebuilt here, the entry names no node, so that the next
+	// beat of any node tries again (the node that had the room among them, if it is back: with
+	// a new epoch; its copy was fenced).
 	giveBack := func(why error) {
 		n.cfg.Warnf("cluster: take over room %s: %v; left for the next beat", code, why)
-		old, _ := json.Marshal(c.e)
+		old, _ := json.Marshal(entry{Summary: c.e.Summary})
 		gctx, gcancel := n.request()
 		defer gcancel()
 		if _, err := n.dir.Update(gctx, code, old, rev); err != nil {
@@ -418,7 +456,7 @@ func (s *served) takeOver(code string) {
 	// timeout of its own: after a server is lost, the stream may need seconds to elect a leader.
 	cctx, ccancel := n.request()
 	defer ccancel()
-	fence, err := n.store.storeFence(code)
+	fence, err := n.store.storeFence(code, rev)
 	if err == nil {
 		err = n.rep.wait(cctx, fence)
 	}
@@ -436,7 +474,7 @@ func (s *served) takeOver(code string) {
 		return
 	}
 	s.mu.Lock()
-	s.hosts[code] = &hosted{rev: rev, sum: val, reserved: time.Now()}
+	s.hosts[code] = &hosted{epoch: rev, rev: rev, sum: val, reserved: time.Now()}
 	s.mu.Unlock()
 	if err := s.restore(m); err != nil {
 		n.cfg.Warnf("cluster: take over room %s: %v", code, err)
@@ -490,16 +528,19 @@ func (n *Node) lost(code string) {
 }
 
 // reload closes the node's copy of a room and opens it again from the replica: a change the
-// room was told failed turned out to be stored.
-func (n *Node) reload(code string) {
+// room was told failed turned out to be stored, and is the room's last (at sequence last). The
+// room is opened again only if the directory still names this node with the epoch it holds the
+// room by; otherwise the node lost it (lost).
+func (n *Node) reload(code string, last uint64) {
 	s := n.serving()
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	h := s.hosts[code]
+	var epoch uint64
 	if h != nil { // the room is closed and opened again: its entry stays
-		h.listed, h.reserved = false, time.Now()
+		h.listed, h.reserved, epoch = false, time.Now(), h.epoch
 	}
 	s.mu.Unlock()
 	go func() {
@@ -512,19 +553,43 @@ func (n *Node) reload(code string) {
 		s.mu.Unlock()
 		ctx, cancel := n.request()
 		defer cancel()
-		if err := n.catchUp(ctx); err != nil {
+		_, held, err := n.held(ctx, code, epoch)
+		if err != nil {
+			n.cfg.Warnf("cluster: reload room %s: %v; the room is closed here", code, err)
+		}
+		if h == nil || !held {
+			n.lost(code)
+			return
+		}
+		if err := n.rep.wait(ctx, last); err != nil {
 			n.cfg.Warnf("cluster: reload room %s: %v", code, err)
 			return
 		}
 		m, found, err := s.unfinished(code)
-		if err == nil && found {
-			n.store.forget(code)
+		if err == nil && found && n.store.reopened(code, last) {
 			err = s.restore(m)
 		}
 		if err != nil {
 			n.cfg.Warnf("cluster: reload room %s: %v", code, err)
 		}
 	}()
+}
+
+// held reads the room's directory entry and reports whether it names this node with epoch, and
+// its revision.
+func (n *Node) held(ctx context.Context, code string, epoch uint64) (uint64, bool, error) {
+	e, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return n.dir.Get(ctx, code) })
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("directory entry of room %s: %w", code, err)
+	}
+	var en entry
+	if err := json.Unmarshal(e.Value(), &en); err != nil {
+		return 0, false, fmt.Errorf("directory entry of room %s: %w", code, err)
+	}
+	return e.Revision(), en.Node == n.id && en.epoch(e.Revision()) == epoch, nil
 }
 
 // closeHosts stops serving the node's rooms to other nodes.

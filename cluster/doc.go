@@ -17,5 +17,8 @@
 // arcade_nodes, whose entries lapse after a TTL. A room lives on the node that holds its entry;
 // sessions on other nodes reach it over NATS (package cluster/remote). When a node's beat lapses,
 // another node takes each of its rooms over with a compare-and-set on the room's entry and
-// rebuilds the match from its replica of the stream, as a restart does.
+// rebuilds the match from its replica of the stream, as a restart does. A node holds a room by an
+// epoch, the revision of the directory write that named it the host: sessions reach the host the
+// directory names (its name is in the requests' subjects), and a node that lost a room never
+// writes it or opens it again unless a new epoch names it.
 package cluster

@@ -70,19 +70,38 @@ func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
 	case !alive:
 		return nil, fmt.Errorf("room %s is moving to another server; try again in a few seconds", norm)
 	}
-	return movingRoom{remote.Dial(h.s.n.nc, norm, h.s.opt)}, nil
+	return movingRoom{Room: remote.Dial(h.s.n.nc, norm, c.e.Node, h.s.opt), h: h, node: c.e.Node}, nil
 }
 
-// movingRoom is a room on another node that the directory lists: when no node answers for it,
-// its node has just gone, and the room will be taken over.
-type movingRoom struct{ session.Room }
+// movingRoom is a room on another node that the directory lists: when that node does not answer
+// for it, the room has moved (another node took it over: it is looked up again and joined
+// there), or its node has just gone and the room will be taken over.
+type movingRoom struct {
+	session.Room
+	h    *Hub
+	node string // the host the directory named
+}
 
 func (r movingRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
 	s, err := r.Room.Join(p, watch)
-	if errors.Is(err, rooms.ErrNoRoom) {
-		return nil, fmt.Errorf("room %s is moving to another server; try again in a few seconds", r.Code())
+	if !errors.Is(err, rooms.ErrNoRoom) {
+		return s, err
 	}
-	return s, err
+	e, lerr := r.h.s.n.lookup(r.Code())
+	var en entry
+	if lerr == nil && json.Unmarshal(e.Value(), &en) == nil && en.Node != r.node && en.Node != "" {
+		if en.Node == r.h.s.n.id {
+			if local, ok := r.h.s.hub.Room(r.Code()); ok {
+				return session.LocalRoom(local).Join(p, watch)
+			}
+		} else if r.h.s.n.beating(en.Node) {
+			s, err = remote.Dial(r.h.s.n.nc, r.Code(), en.Node, r.h.s.opt).Join(p, watch)
+			if !errors.Is(err, rooms.ErrNoRoom) {
+				return s, err
+			}
+		}
+	}
+	return nil, fmt.Errorf("room %s is moving to another server; try again in a few seconds", r.Code())
 }
 
 func (h *Hub) local(code string, by rooms.Player) (session.Room, error) {

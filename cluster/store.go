@@ -30,12 +30,17 @@ type Store struct {
 	logs map[string]*roomLog // by room code: the rooms this node writes
 }
 
-// roomLog is what the node knows of a room's subject in the stream.
+// roomLog is what the node knows of a room's subject in the stream, for one tenure of the room
+// here: from the directory write that named this node its host (acquire) until the room closes
+// here or the node learns that another node took it (lost). A roomLog in Store.logs is changed
+// only by its room's goroutine (publishRoom); other goroutines replace it.
 type roomLog struct {
-	last  uint64 // the sequence of the room's last change (0: none yet, or unknown when !known)
-	known bool
-	doubt bool // a publish failed without an answer: it may have been stored
-	moved bool // another node keeps the room now: nothing more is written from here
+	epoch   uint64 // the directory revision that named this node the room's host
+	last    uint64 // the sequence of the room's last change (0: none yet, or unknown when !known)
+	known   bool
+	doubt   string // the message ID of a publish that failed without an answer: it may be stored
+	closing bool   // the copy here is being closed, to be opened again from the replica (reload)
+	lost    bool   // another node keeps the room now: nothing more is written from here
 }
 
 // errCutOff is what a player is told of a move JetStream did not store: the move is not played.
@@ -44,6 +49,10 @@ var errCutOff = fmt.Errorf("%w: this server has lost touch with the rest of the 
 // ErrMoved: the room's changes are written by another node now (it took the room over); the
 // room is closed here.
 var ErrMoved = errors.New("this room is now kept by another server")
+
+// errNotHeld: the node writes a room's changes only while the directory names it the room's
+// host (acquire); a write for a room it never held, or no longer holds, is refused.
+var errNotHeld = errors.New("this server does not keep the room")
 
 // Leaderboard implements session.Records, from the replica.
 func (s *Store) Leaderboard(game string, limit int) ([]record.Standing, error) {
@@ -201,11 +210,13 @@ func (s *Store) EndMatch(code string, out rules.Outcome, unrated bool) error {
 }
 
 // publishRoom stores c on the room's subject and returns its sequence once JetStream has stored
-// it. The publish expects the subject's last sequence to be the one this node wrote last, and
-// carries a message ID made of the room, that sequence and the node: a retry of a change whose
-// answer was lost is a duplicate JetStream drops (and only this node's own retry is: the fence of
-// a node that took the room over, expecting the same sequence, must not pass for one), and a node that lost the room to another (whose fence,
-// storeFence, moved the subject on) is refused: the room is then closed here (ErrMoved).
+// it. The node writes a room only while it holds it (acquire; never again once it learnt it lost
+// it, until the directory names it again). The publish expects the subject's last sequence to be
+// the one this node wrote last, and carries a message ID made of the room, that sequence, the node
+// and its epoch: a retry of a change whose answer was lost is a duplicate JetStream drops (and only this
+// node's own retry is: the fence of a node that took the room over, expecting the same sequence,
+// must not pass for one), and a node that lost the room to another (whose fence, storeFence,
+// moved the subject on) is refused: the room is then closed here for good (ErrMoved).
 func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	data, err := json.Marshal(c)
 	if err != nil {
@@ -213,48 +224,55 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	}
 	s.mu.Lock()
 	lg := s.logs[code]
-	if lg == nil {
-		if s.logs == nil {
-			s.logs = map[string]*roomLog{}
-		}
-		lg = &roomLog{}
-		s.logs[code] = lg
-	}
 	s.mu.Unlock()
 	// A room's changes come from its goroutine, one at a time: lg is the room's alone.
-	if lg.moved {
+	switch {
+	case lg == nil:
+		return 0, fmt.Errorf("%w: store %s of room %s: %w", rooms.ErrStorageDown, c.Kind, code, errNotHeld)
+	case lg.lost:
+		s.n.lost(code) // a copy opened here since: closed too
 		return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
+	case lg.closing:
+		return 0, fmt.Errorf("%w: room %s is being reloaded", rooms.ErrStorageDown, code)
 	}
 	ctx, cancel := s.n.request()
 	defer cancel()
-	if !lg.known || lg.doubt {
-		last, err := retry(ctx, func(ctx context.Context) (uint64, error) { return s.lastOf(ctx, code) })
+	if !lg.known || lg.doubt != "" {
+		last, err := retry(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) { return s.lastOf(ctx, code) })
 		if err != nil {
 			return 0, fmt.Errorf("store %s of room %s: %w", c.Kind, code, err)
 		}
-		if lg.doubt && last != lg.last {
-			// The change whose answer was lost was stored after all, but the room went on
-			// without it: the room is rebuilt from the stream, which is the truth. Until then
-			// nothing more is written.
-			lg.moved = true
-			s.n.reload(code)
-			return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
+		if lg.doubt != "" && last.Sequence != lg.last {
+			if last.Header.Get(jetstream.MsgIDHeader) != lg.doubt {
+				// Another node wrote the room after this one's last change: it took the room
+				// over, and its fence came first. The room is closed here, never to be reopened
+				// unless the directory gives it back to this node.
+				s.n.lost(code)
+				return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
+			}
+			// The change whose answer was lost was stored after all, and nothing after it, but
+			// the room went on without it: the room is rebuilt from the stream, which is the
+			// truth, if the directory still names this node its host. Until then nothing more
+			// is written from this copy.
+			lg.closing = true
+			s.n.reload(code, last.Sequence)
+			return 0, fmt.Errorf("%w: room %s is being reloaded", rooms.ErrStorageDown, code)
 		}
-		lg.last, lg.known, lg.doubt = last, true, false
+		lg.last, lg.known, lg.doubt = last.Sequence, true, ""
 	}
 	// Tried again while JetStream cannot answer (a leader being elected after a server was
 	// lost): the message ID makes a repeat of a stored change a duplicate.
+	id := fmt.Sprintf("%s-%d-%s-%d", code, lg.last, s.n.id, lg.epoch)
 	ack, err := retry(ctx, func(ctx context.Context) (*jetstream.PubAck, error) {
 		return s.n.js.Publish(ctx, subjectRoomLog+code, data,
-			jetstream.WithExpectLastSequencePerSubject(lg.last),
-			jetstream.WithMsgID(fmt.Sprintf("%s-%d-%s", code, lg.last, s.n.id)))
+			jetstream.WithExpectLastSequencePerSubject(lg.last), jetstream.WithMsgID(id))
 	})
 	if err != nil {
 		if isWrongSeq(err) {
 			s.n.lost(code)
 			return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, ErrMoved)
 		}
-		lg.doubt = true
+		lg.doubt = id
 		s.n.cfg.Warnf("cluster: store %s of room %s: %v", c.Kind, code, err)
 		return 0, errCutOff
 	}
@@ -262,42 +280,71 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	return ack.Sequence, nil
 }
 
-// lastOf returns the sequence of the room's last change in the stream, 0 when it has none.
-func (s *Store) lastOf(ctx context.Context, code string) (uint64, error) {
+// lastOf returns the room's last change in the stream; one of sequence 0 when it has none.
+func (s *Store) lastOf(ctx context.Context, code string) (*jetstream.RawStreamMsg, error) {
 	m, err := s.n.stream.GetLastMsgForSubject(ctx, subjectRoomLog+code)
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return 0, nil
+		return &jetstream.RawStreamMsg{}, nil
 	}
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return m.Sequence, nil
+	return m, nil
 }
 
-// forget drops what the node knows of the room's subject: the room is gone from here, or is
-// about to be opened here afresh.
+// acquire starts a tenure of the room here: the directory has just named this node its host
+// (a code reserved, a room taken over) with epoch, a revision no tenure had. The room's first
+// write reads where its subject is.
+func (s *Store) acquire(code string, epoch uint64) {
+	s.mu.Lock()
+	if s.logs == nil {
+		s.logs = map[string]*roomLog{}
+	}
+	s.logs[code] = &roomLog{epoch: epoch}
+	s.mu.Unlock()
+}
+
+// reopened starts the tenure's next copy of a room that was closed here to be opened again from
+// the replica (reload), whose subject's last change is at last: unless the node lost the room
+// meanwhile, for good.
+func (s *Store) reopened(code string, last uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lg := s.logs[code]
+	if lg == nil || lg.lost {
+		return false
+	}
+	s.logs[code] = &roomLog{epoch: lg.epoch, last: last, known: true}
+	return true
+}
+
+// forget ends the room's tenure here: the room closed and its entry left the directory. A room
+// the node lost stays lost.
 func (s *Store) forget(code string) {
 	s.mu.Lock()
-	delete(s.logs, code)
+	if lg := s.logs[code]; lg != nil && !lg.lost {
+		delete(s.logs, code)
+	}
 	s.mu.Unlock()
 }
 
 // moved marks the room as kept by another node: the copy here may still try to write before it
-// is closed, and is refused.
+// is closed, and is refused; so is any copy of it here until the directory names this node
+// again (acquire).
 func (s *Store) moved(code string) {
 	s.mu.Lock()
 	if s.logs == nil {
 		s.logs = map[string]*roomLog{}
 	}
-	s.logs[code] = &roomLog{moved: true}
+	s.logs[code] = &roomLog{lost: true}
 	s.mu.Unlock()
 }
 
 // storeFence moves the room's subject on, as the first write of a node that has just taken the
 // room over (a change that changes nothing, storage.ChangeFence), and returns its sequence: a
 // node that still thinks it keeps the room is refused at its next write, and every change it
-// wrote before is before the fence.
-func (s *Store) storeFence(code string) (uint64, error) {
-	s.forget(code)
+// wrote before is before the fence. epoch is the revision of the takeover's compare-and-set.
+func (s *Store) storeFence(code string, epoch uint64) (uint64, error) {
+	s.acquire(code, epoch)
 	return s.publishRoom(code, storage.Change{Kind: storage.ChangeFence, Code: code})
 }

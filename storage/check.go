@@ -20,7 +20,9 @@ type Report struct {
 	// Records is the number of records read: players, standings, best solo scores, match headers
 	// and moves.
 	Records int
-	// Damaged lists the matches and records that cannot be read or replayed.
+	// Damaged lists the matches and records that cannot be read or replayed, and the matches
+	// whose moves did not come as one chain: a move refused because its match had a move of that
+	// number already (ErrPlyTaken: two servers wrote the room).
 	Damaged []Damage
 	// Quarantined lists the matches an earlier start set aside (see Quarantine).
 	Quarantined []Damage
@@ -35,8 +37,9 @@ func (r Report) Clean() bool {
 const maxPageFaults = 20
 
 // Check reads the whole file in one read transaction: bbolt's check of its pages, every record's
-// checksum, and every match, replayed with its game from games (a match of a game not in games
-// is damaged: it cannot be replayed). It writes nothing, and runs on a read-only DB. The error is
+// checksum, every match, replayed with its game from games (a match of a game not in games is
+// damaged: it cannot be replayed), and the moves Apply refused for a number their match had
+// (ErrPlyTaken). It writes nothing, and runs on a read-only DB. The error is
 // for a file that cannot be read at all.
 func (d *DB) Check(games []rules.Game) (Report, error) {
 	var r Report
@@ -60,6 +63,7 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 			})
 		}
 		d.checkMatches(tx, games, &r)
+		checkRefused(tx, &r)
 		r.Quarantined = quarantined(tx.Bucket(bucketQuar))
 		return nil
 	})
@@ -112,4 +116,21 @@ func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 		}
 		return nil
 	})
+}
+
+// checkRefused reports the moves Apply refused because their match had a move of that number
+// (ErrPlyTaken): the match's history forked, though its file holds one chain.
+func checkRefused(tx *bolt.Tx, r *Report) {
+	c := tx.Bucket(bucketMeta).Cursor()
+	prefix := []byte(prefixRefused)
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var m refusedMove
+		if err := json.Unmarshal(v, &m); err != nil {
+			r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("the record %q of a refused move: %v", k, err)})
+			continue
+		}
+		r.Damaged = append(r.Damaged, Damage{ID: m.ID, Code: m.Code, Reason: fmt.Sprintf(
+			"two moves %d came for it (two servers wrote the room): %q was kept, %q (change %d) refused",
+			m.Ply+1, m.Kept.Move, m.Moved.Move, m.Seq)})
+	}
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -79,6 +80,33 @@ var ErrSkipped = errors.New("the change cannot be applied and was skipped")
 
 // keyApplied is the meta key of the position of the last change applied, in decimal.
 var keyApplied = []byte("applied")
+
+// ErrPlyTaken: a move change numbered as a move its match has already. A match's moves are one
+// chain, one move per number: a second move of a number comes from a server that wrote a room it
+// no longer kept (a split brain). Apply refuses it (it wraps ErrSkipped too), keeps the move
+// stored first, and records the refusal in the file, for Check to report.
+var ErrPlyTaken = errors.New("the match has a move of that number already")
+
+// prefixRefused begins the meta keys of the moves refused with ErrPlyTaken: then the change's
+// position, in 20 decimal digits; the value is a refusedMove in JSON.
+const prefixRefused = "refused "
+
+// refusedMove is a move change refused with ErrPlyTaken, as the file records it.
+type refusedMove struct {
+	Seq   uint64      `json:"seq"`
+	ID    string      `json:"id"`
+	Code  string      `json:"code"`
+	Ply   int         `json:"ply"`
+	Kept  record.Move `json:"kept"`
+	Moved record.Move `json:"refused"`
+}
+
+func (r *refusedMove) Error() string {
+	return fmt.Sprintf("%v: move %d of match %s in room %s is %q, and change %d made it %q", ErrPlyTaken,
+		r.Ply+1, r.ID, r.Code, r.Kept.Move, r.Seq, r.Moved.Move)
+}
+
+func (r *refusedMove) Unwrap() error { return ErrPlyTaken }
 
 // MatchID returns the ID of the match a start change at position seq, made at time at, begins:
 // every replica derives the same one. It is spelt as the IDs of StartMatch (11 characters of
@@ -172,11 +200,23 @@ func (d *DB) applyStart(seq uint64, c Change) func() error {
 		var r rejected
 		switch {
 		case errors.As(err, &r):
-			// The change's writes were rolled back; only its position is recorded.
+			// The change's writes were rolled back; only its position is recorded, and a move
+			// refused for its number.
+			var refused *refusedMove
+			errors.As(r.error, &refused)
 			err := d.writes.do(func(tx *bolt.Tx) error {
 				at, err := appliedIn(tx)
 				if err != nil || seq <= at {
 					return err
+				}
+				if refused != nil {
+					v, err := json.Marshal(refused)
+					if err != nil {
+						return err
+					}
+					if err := tx.Bucket(bucketMeta).Put(refusedKey(seq), v); err != nil {
+						return err
+					}
 				}
 				return putApplied(tx, seq)
 			})
@@ -212,6 +252,9 @@ func (d *DB) Applied() uint64 {
 	})
 	return at
 }
+
+// refusedKey returns the meta key of the move refused at position seq (prefixRefused).
+func refusedKey(seq uint64) []byte { return fmt.Appendf(nil, "%s%020d", prefixRefused, seq) }
 
 // appliedIn reads the file's position (0: none recorded).
 func appliedIn(tx *bolt.Tx) (uint64, error) {
@@ -258,8 +301,16 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
 		if c.Move == nil {
 			return nil, errors.New("a move change without its move")
 		}
-		if n := countMoves(tx, id); c.Ply < 0 || c.Ply > n {
+		n := countMoves(tx, id)
+		if c.Ply < 0 || c.Ply > n {
 			return nil, fmt.Errorf("move %d of match %s, which has %d", c.Ply+1, id, n)
+		}
+		if c.Ply < n {
+			r := &refusedMove{Seq: seq, ID: id, Code: c.Code, Ply: c.Ply, Moved: *c.Move}
+			if _, err := getJSON(tx.Bucket(bucketMoves), moveKey(id, c.Ply), &r.Kept); err != nil {
+				return nil, fmt.Errorf("move %d of match %s: %w", c.Ply+1, id, err)
+			}
+			return nil, r
 		}
 		return nil, moveEntry{ID: id, Ply: c.Ply, Move: *c.Move}.apply(tx)
 	case ChangeSeats:

@@ -48,6 +48,7 @@ type Proxy struct {
 	mu    sync.Mutex
 	cutOf bool
 	conns map[net.Conn]bool
+	keep  func(subject string, payload []byte) bool // nil: every message reaches the client (Deafen)
 }
 
 // NewProxy starts a proxy to the NATS server at target (host:port), closed when the test ends.
@@ -99,17 +100,17 @@ func (p *Proxy) accept() {
 			in.Close()
 		}()
 		go func() {
-			_ = copyHidingServers(in, out)
+			_ = p.copyFromServer(in, out)
 			in.Close()
 			out.Close()
 		}()
 	}
 }
 
-// copyHidingServers copies what a NATS server sends its client, src, to dst, with the
+// copyFromServer copies what a NATS server sends its client, src, to dst, with the
 // connect_urls and ws_connect_urls of every INFO left out. The payloads of MSG and HMSG are
-// copied as they are.
-func copyHidingServers(dst io.Writer, src io.Reader) error {
+// copied as they are, or dropped whole while Deafen's keep refuses their subject.
+func (p *Proxy) copyFromServer(dst io.Writer, src io.Reader) error {
 	r := bufio.NewReader(src)
 	for {
 		line, err := r.ReadBytes('\n')
@@ -142,10 +143,20 @@ func copyHidingServers(dst io.Writer, src io.Reader) error {
 			if err != nil {
 				return err
 			}
+			body := make([]byte, size+2)
+			if _, err := io.ReadFull(r, body); err != nil {
+				return err
+			}
+			p.mu.Lock()
+			keep := p.keep
+			p.mu.Unlock()
+			if keep != nil && !keep(string(fields[0]), body[:size]) {
+				continue
+			}
 			if _, err := dst.Write(line); err != nil {
 				return err
 			}
-			if _, err := io.CopyN(dst, r, int64(size)+2); err != nil {
+			if _, err := dst.Write(body); err != nil {
 				return err
 			}
 		default:
@@ -165,6 +176,19 @@ func (p *Proxy) Cut() {
 		c.Close()
 	}
 	clear(p.conns)
+}
+
+// Deafen drops every message the server sends the client that keep refuses (by its subject and
+// its payload: for a header message, headers and data), from now until Deafen(nil), and lets the
+// rest through; what the client sends, and the connection's pings, pass. A node deafened to
+// everything but its rooms' requests stays connected and answers them, but hears no reply of
+// JetStream: it is cut off the cluster without knowing what happened there meanwhile, as a node
+// frozen for a while and resumed is. One deafened to the acknowledgements of a stream has its
+// writes stored without knowing it.
+func (p *Proxy) Deafen(keep func(subject string, payload []byte) bool) {
+	p.mu.Lock()
+	p.keep = keep
+	p.mu.Unlock()
 }
 
 // Heal lets connections through again.

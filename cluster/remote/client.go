@@ -22,15 +22,17 @@ import (
 // answering; %s is the room's code.
 const StoppedNotice = "The room's server stopped. Join %s again in a few seconds to carry on."
 
-// Dial returns the room of code that another node hosts (Serve), reached over nc. It sends
-// nothing: Join does. A code that names no served room makes Join fail with rooms.ErrNoRoom.
-func Dial(nc *nats.Conn, code string, opt Options) session.Room {
-	return &remoteRoom{nc: nc, code: code, opt: opt.withDefaults()}
+// Dial returns the room of code that the node host serves (Serve), reached over nc. It sends
+// nothing: Join does. A code that host does not serve makes Join fail with rooms.ErrNoRoom (the
+// room may have moved: the caller looks its host up again).
+func Dial(nc *nats.Conn, code, host string, opt Options) session.Room {
+	return &remoteRoom{nc: nc, code: code, host: host, opt: opt.withDefaults()}
 }
 
 type remoteRoom struct {
 	nc   *nats.Conn
 	code string
+	host string
 	opt  Options
 }
 
@@ -45,7 +47,7 @@ func (r *remoteRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
 	if !validToken(r.code) {
 		return nil, fmt.Errorf("%w", rooms.ErrNoRoom)
 	}
-	c := &client{nc: r.nc, code: r.code, opt: r.opt, id: nuid.Next(), ch: make(chan rooms.Snapshot, 1),
+	c := &client{nc: r.nc, code: r.code, host: r.host, opt: r.opt, id: nuid.Next(), ch: make(chan rooms.Snapshot, 1),
 		first: make(chan struct{}), stop: make(chan struct{})}
 	ns, err := r.nc.Subscribe(snapSubject(r.code, c.id), c.onMsg)
 	if err != nil {
@@ -92,7 +94,7 @@ func (r *remoteRoom) join(body []byte) (*nats.Msg, error) {
 	deadline := time.Now().Add(joinRetry)
 	wait := 10 * time.Millisecond
 	for {
-		msg, err := r.nc.Request(subject(r.code, "join"), body, r.opt.Timeout)
+		msg, err := r.nc.Request(subject(r.code, r.host, "join"), body, r.opt.Timeout)
 		if !errors.Is(err, nats.ErrNoResponders) || time.Now().Add(wait).After(deadline) {
 			return msg, err
 		}
@@ -117,6 +119,7 @@ func requestError(code string, err error) error {
 type client struct {
 	nc   *nats.Conn
 	code string
+	host string
 	opt  Options
 	id   string
 	ns   *nats.Subscription
@@ -258,7 +261,7 @@ func (c *client) requestCtx(ctx context.Context, op string, req inRequest) error
 	if err != nil {
 		return fmt.Errorf("%s in room %s: %w", op, c.code, err)
 	}
-	msg, err := c.nc.RequestWithContext(ctx, subject(c.code, "in"), body)
+	msg, err := c.nc.RequestWithContext(ctx, subject(c.code, c.host, "in"), body)
 	if err != nil {
 		if errors.Is(err, nats.ErrNoResponders) {
 			return fmt.Errorf("%w", rooms.ErrRoomClosed)

@@ -45,10 +45,11 @@ type hostSub struct {
 	stopped  atomic.Bool   // Close ended it: the closed message says so
 }
 
-// Serve serves r to other nodes over nc, until Close or until the room stops (r.Done()). Each
-// join makes a real subscription (r.Join) whose snapshots are published on its own subject, never
-// blocking the room: the newest waiting snapshot wins, as on a rooms.Sub's channel.
-func Serve(nc *nats.Conn, r *rooms.Room, opt Options) (*Host, error) {
+// Serve serves r to other nodes over nc as hosted by host (this node's name, as the room
+// directory names it), until Close or until the room stops (r.Done()). Each join makes a real
+// subscription (r.Join) whose snapshots are published on its own subject, never blocking the
+// room: the newest waiting snapshot wins, as on a rooms.Sub's channel.
+func Serve(nc *nats.Conn, r *rooms.Room, host string, opt Options) (*Host, error) {
 	code := r.Code()
 	if !validToken(code) {
 		return nil, fmt.Errorf("serve room %q: the code cannot be a subject token", code)
@@ -56,7 +57,7 @@ func Serve(nc *nats.Conn, r *rooms.Room, opt Options) (*Host, error) {
 	h := &Host{nc: nc, room: r, code: code, opt: opt.withDefaults(), subs: map[string]*hostSub{},
 		stop: make(chan struct{})}
 	for kind, handle := range map[string]func(*nats.Msg){"join": h.onJoin, "in": h.onIn} {
-		ns, err := nc.Subscribe(subject(code, kind), func(m *nats.Msg) {
+		ns, err := nc.Subscribe(subject(code, host, kind), func(m *nats.Msg) {
 			// Each request on its own goroutine: a move waiting for the room (and its storage)
 			// must not hold up the pings of the others.
 			if !h.enter() {

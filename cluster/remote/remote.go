@@ -1,15 +1,19 @@
 // Package remote serves a room to sessions on other arcade nodes over NATS, and gives those
 // sessions a session.Room that reaches it.
 //
-// A room lives on the node that created it (the host). A session on another node dials the room
-// by its code (Dial) and joins it like a local one; the host (Serve) makes a real rooms.Sub for
-// each remote join and relays its snapshots and the subscriber's requests.
+// A room lives on one node (the host). A session on another node dials the room by its code and
+// its host's name, as the room directory has them (Dial), and joins it like a local one; the host
+// (Serve) makes a real rooms.Sub for each remote join and relays its snapshots and the
+// subscriber's requests. The requests' subjects carry the host's name, so that a node that once
+// hosted the room and no longer does (it lost the room while cut off, and has not heard yet) is
+// never asked: only the host the directory names answers.
 //
-// Subjects, CODE being the room code in upper case and SUB a NUID that the joining node makes:
+// Subjects, CODE being the room code in upper case, HOST the host's name as a subject token
+// (Token) and SUB a NUID that the joining node makes:
 //
-//   - arcade.room.CODE.join: request {"player":{...rooms.Player},"watch":bool,"sub":SUB}, reply
-//     {"error":wire.Error} (no error: joined).
-//   - arcade.room.CODE.in: request {"sub":SUB,"op":OP,"text":...,"seat":...,"level":...} with OP
+//   - arcade.room.CODE.HOST.join: request {"player":{...rooms.Player},"watch":bool,"sub":SUB},
+//     reply {"error":wire.Error} (no error: joined).
+//   - arcade.room.CODE.HOST.in: request {"sub":SUB,"op":OP,"text":...,"seat":...,"level":...} with OP
 //     one of move, chat, addbot, endmatch, rematch, resign, offerdraw, takeback, leave, ping;
 //     reply {"error":wire.Error}. Each op is the rooms.Sub method of the same name; the reply
 //     comes once the room has answered (for a move: judged and stored it).
@@ -111,8 +115,24 @@ const (
 	kindStopped  = 'g'
 )
 
-// subject returns the subject of a room's requests of kind ("join" or "in").
-func subject(code, kind string) string { return "arcade.room." + strings.ToUpper(code) + "." + kind }
+// subject returns the subject of the requests of kind ("join" or "in") to host's room.
+func subject(code, host, kind string) string {
+	return "arcade.room." + strings.ToUpper(code) + "." + Token(host) + "." + kind
+}
+
+// Token returns host as one token of a subject: the characters a token cannot hold are
+// replaced with '_', and an empty name is "_".
+func Token(host string) string {
+	if host == "" {
+		return "_"
+	}
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(".*> \t\r\n", r) {
+			return '_'
+		}
+		return r
+	}, host)
+}
 
 // snapSubject returns the subject of a subscription's snapshots.
 func snapSubject(code, sub string) string { return "arcade.snap." + strings.ToUpper(code) + "." + sub }

@@ -88,7 +88,7 @@ func newCluster(t *testing.T, game string, seats int) *cluster {
 	if c.room, err = c.hub.Create(game, nil, seats, ann); err != nil {
 		t.Fatal(err)
 	}
-	if c.host, err = remote.Serve(c.hostNC, c.room, opt); err != nil {
+	if c.host, err = remote.Serve(c.hostNC, c.room, "host", opt); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.host.Close)
@@ -98,7 +98,7 @@ func newCluster(t *testing.T, game string, seats int) *cluster {
 // join joins p to the room from the other node.
 func (c *cluster) join(t *testing.T, nc *nats.Conn, p rooms.Player, watch bool) session.Sub {
 	t.Helper()
-	s, err := remote.Dial(nc, c.room.Code(), opt).Join(p, watch)
+	s, err := remote.Dial(nc, c.room.Code(), "host", opt).Join(p, watch)
 	if err != nil {
 		t.Fatalf("%s joins: %v", p.Name, err)
 	}
@@ -310,7 +310,7 @@ func TestRemoteRoomEnds(t *testing.T) {
 		t.Errorf("chat after the end: %v, want rooms.ErrRoomClosed", err)
 	}
 	eventually(t, "the host stops serving", func() bool {
-		_, err := remote.Dial(c.otherNC, c.room.Code(), opt).Join(carol, true)
+		_, err := remote.Dial(c.otherNC, c.room.Code(), "host", opt).Join(carol, true)
 		return errors.Is(err, rooms.ErrNoRoom)
 	})
 }
@@ -320,7 +320,7 @@ func TestNoRoom(t *testing.T) {
 	url := startNATS(t)
 	nc := connect(t, url)
 	for _, code := range []string{"NOPE1", "A.B", ""} {
-		_, err := remote.Dial(nc, code, opt).Join(bob, false)
+		_, err := remote.Dial(nc, code, "host", opt).Join(bob, false)
 		if !errors.Is(err, rooms.ErrNoRoom) || err.Error() != rooms.ErrNoRoom.Error() {
 			t.Errorf("join %q: %v, want rooms.ErrNoRoom", code, err)
 		}
@@ -411,14 +411,14 @@ func TestJoinWaitsForTheHost(t *testing.T) {
 	}
 	go func() {
 		time.Sleep(300 * time.Millisecond)
-		h, err := remote.Serve(c.hostNC, room, opt)
+		h, err := remote.Serve(c.hostNC, room, "host", opt)
 		if err != nil {
 			t.Error(err)
 			return
 		}
 		t.Cleanup(h.Close)
 	}()
-	sub, err := remote.Dial(c.otherNC, room.Code(), opt).Join(bob, false)
+	sub, err := remote.Dial(c.otherNC, room.Code(), "host", opt).Join(bob, false)
 	if err != nil {
 		t.Fatalf("join before the host served the room: %v", err)
 	}
