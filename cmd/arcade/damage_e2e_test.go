@@ -158,6 +158,7 @@ func startLogged(t *testing.T, bin, data string, flags ...string) (*exec.Cmd, ne
 // to do, and a non-zero status; no stack trace. arcade check says the same, with status 1. The
 // file is left as it was.
 func TestDamagedLeafPageStopsTheServerClearly(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -219,6 +220,7 @@ func exitCode(err error) int {
 // other two (their players find their seats), and opens no room for the damaged ones, which are
 // kept in the file, set aside; arcade check lists them and exits 1.
 func TestDamagedMatchesAreSetAside(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -297,6 +299,7 @@ func TestDamagedMatchesAreSetAside(t *testing.T) {
 // TestCheckCommand: arcade check on a clean file says so and exits 0; with a bit flipped in a stored move
 // it names the match and exits 1; while a server holds the file it says to stop it, and exits 2.
 func TestCheckCommand(t *testing.T) {
+	t.Parallel()
 	data, ids := unfinishedMatches(t, newKey(t), newKey(t), 5, "KAAAA", "KAAAB", "KAAAC")
 	var out bytes.Buffer
 	status, err := runCheck([]string{"--data", data}, noEnv, &out, &out)

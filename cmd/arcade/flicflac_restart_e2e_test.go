@@ -32,6 +32,7 @@ func matchScreen(screen string) string {
 // board is the one she saw (pieces, faces and hex colours, events included) with the same
 // captures, the turn is hers with its time running again, and when it runs out the match goes on.
 func TestFlicFlacKillRestartResume(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

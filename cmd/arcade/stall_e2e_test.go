@@ -72,7 +72,7 @@ func (c *pausableConn) Close() error {
 // writes to it block (SSH flow control), as with a terminal that stopped reading.
 func stalledPlayer(t *testing.T, addr net.Addr, key ssh.Signer, code string) (*ssh.Session, *pausableConn) {
 	t.Helper()
-	raw, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
+	raw, err := net.DialTimeout("tcp", addr.String(), deadline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func stalledPlayer(t *testing.T, addr net.Addr, key ssh.Signer, code string) (*s
 	t.Cleanup(func() { _ = pc.Close() })
 	c, chans, reqs, err := ssh.NewClientConn(pc, addr.String(), &ssh.ClientConfig{
 		User: "bob", Auth: []ssh.AuthMethod{ssh.PublicKeys(key)},
-		HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+		HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: deadline,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +122,8 @@ func resizeStorm(sess *ssh.Session, stop <-chan struct{}) {
 }
 
 // stalled is a room of a server of two places: alice, and bob seated from a client that does not
-// read his session's output.
+// read his session's output. The tests of stalled rooms count the process's goroutines: they do
+// not call t.Parallel, so that they run alone.
 type stalled struct {
 	addr     net.Addr
 	code     string
@@ -138,7 +139,6 @@ func stallRoom(t *testing.T, flags ...string) stalled {
 	r := stalled{addr: startServerWith(t, append([]string{"--max-sessions", "2"}, flags...)...), bobKey: newKey(t)}
 	r.alice = connect(t, r.addr, "alice", newKey(t), "new stonetowers")
 	r.code = roomCode(t, r.alice.waitFor("Waiting for players"))
-	time.Sleep(200 * time.Millisecond)
 	r.baseline = runtime.NumGoroutine()
 	r.bob, r.bobConn = stalledPlayer(t, r.addr, r.bobKey, r.code)
 	r.alice.waitFor("bob", "playing")
@@ -155,9 +155,9 @@ func (r stalled) noGhost(t *testing.T, carol bool) {
 	// under the race detector, which slows the drawing tenfold.
 	r.alice.waitForWithin(90*time.Second, "away")
 	_ = r.bobConn.Close()
-	deadline := time.Now().Add(10 * time.Second)
+	until := time.Now().Add(deadline)
 	for runtime.NumGoroutine() > r.baseline+2 {
-		if time.Now().After(deadline) {
+		if time.Now().After(until) {
 			buf := make([]byte, 1<<20)
 			t.Fatalf("%d goroutines, %d before bob came; they are:\n%s", runtime.NumGoroutine(), r.baseline,
 				buf[:runtime.Stack(buf, true)])
