@@ -120,7 +120,8 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startLogged runs the built server on data with flags, its log (stderr) kept, and returns its
+// startLogged runs the built server on data with flags, its log (stderr) kept with what it
+// announces before its address (on stdout: the metrics' address, with --metrics), and returns its
 // address; the address is nil, and the process has ended, when the server did not start.
 func startLogged(t *testing.T, bin, data string, flags ...string) (*exec.Cmd, net.Addr, *syncBuffer) {
 	t.Helper()
@@ -137,17 +138,20 @@ func startLogged(t *testing.T, bin, data string, flags ...string) (*exec.Cmd, ne
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	lines := bufio.NewScanner(out)
 	for lines.Scan() {
-		if m := listening.FindStringSubmatch(lines.Text()); m != nil {
-			addr, err := net.ResolveTCPAddr("tcp", m[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			go func() {
-				for lines.Scan() {
-				}
-			}()
-			return cmd, addr, logs
+		m := listening.FindStringSubmatch(lines.Text())
+		if m == nil {
+			_, _ = logs.Write(append(lines.Bytes(), '\n'))
+			continue
 		}
+		addr, err := net.ResolveTCPAddr("tcp", m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			for lines.Scan() {
+			}
+		}()
+		return cmd, addr, logs
 	}
 	_ = cmd.Wait()
 	return cmd, nil, logs

@@ -13,9 +13,8 @@ import (
 
 // e2eParallel is how many tests of the package run at once when -test.parallel is not given. The
 // end-to-end tests mostly wait (for turn timers, takeovers, restarts, a server's answer), not
-// compute, so more of them than the machine has cores overlap their waits; the tests that count
-// the process's goroutines, or set the runtime's globals, do not call t.Parallel and run alone,
-// before the others.
+// compute, so more of them than the machine has cores overlap their waits. A test that sets the
+// runtime's globals (TestTuneRuntime) does not call t.Parallel: it runs alone, before the others.
 const e2eParallel = 8
 
 // deadline is how long a test waits for a screen, an event or a server before it fails: generous,
