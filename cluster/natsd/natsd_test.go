@@ -312,7 +312,7 @@ func TestStartPortTaken(t *testing.T) {
 		s.Shutdown()
 		t.Fatal("Start on a taken port succeeded")
 	}
-	if took := time.Since(began); took > 5*time.Second {
+	if took := time.Since(began); took > time.Minute { // a guard against retrying without end, not a measure
 		t.Errorf("Start took %v to fail on a taken port", took)
 	}
 	t.Logf("taken port: %v", err)
