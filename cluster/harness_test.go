@@ -34,9 +34,12 @@ const patience = 20 * time.Second
 // testSeed is every match's seed, so that a test can replay a room's moves on an engine.
 const testSeed = 7
 
+// The nodes' beat, TTL and request timeout: two fifths of the defaults (the TTL five beats, as
+// there), so that a takeover comes in seconds, and a TTL long enough that a busy machine does not
+// make a node look gone.
 const (
-	testBeat    = 200 * time.Millisecond
-	testTTL     = time.Second
+	testBeat    = 400 * time.Millisecond
+	testTTL     = 2 * time.Second
 	testTimeout = 2 * time.Second
 )
 
