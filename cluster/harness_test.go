@@ -29,7 +29,7 @@ import (
 )
 
 // patience bounds every wait; it guards against hanging and measures nothing.
-const patience = 20 * time.Second
+const patience = time.Minute
 
 // testSeed is every match's seed, so that a test can replay a room's moves on an engine.
 const testSeed = 7
@@ -92,7 +92,7 @@ type tcluster struct {
 func newCluster(t *testing.T, partitionable bool) *tcluster {
 	t.Helper()
 	began := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*patience)
 	defer cancel()
 	c := &tcluster{t: t, nodes: make([]*tnode, 3)}
 	errs := make([]error, 3)
