@@ -22,6 +22,7 @@ import (
 
 // TestClaimRace: one name claimed at once by 10 keys on 3 nodes binds to exactly one.
 func TestClaimRace(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	errs := make([]error, 10)
 	var wg sync.WaitGroup
@@ -89,6 +90,7 @@ func TestClaimRace(t *testing.T) {
 // TestRoomAcrossNodes: a room on n1, joined from n2, played from both, ended; leaderboards
 // converge; n3 lists the room while it is open.
 func TestRoomAcrossNodes(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	n1, n2, n3 := c.nodes[0], c.nodes[1], c.nodes[2]
 	for _, p := range []rooms.Player{alice, bob} {
@@ -174,6 +176,7 @@ func TestRoomAcrossNodes(t *testing.T) {
 // TestCodesUnique: rooms created at once on 3 nodes have distinct codes, each in the directory
 // once, naming its node.
 func TestCodesUnique(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	const perNode = 20
 	codes := make([][]string, 3)
@@ -250,6 +253,7 @@ func TestCodesUnique(t *testing.T) {
 // TestTakeover: a node stopped mid-match has its room taken over, with every acknowledged move,
 // and the match is finished on the other nodes without a doubled move.
 func TestTakeover(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	n1, n2, n3 := c.nodes[0], c.nodes[1], c.nodes[2]
 	r, err := n1.ch.Create("discon", nil, 2, alice)
@@ -327,6 +331,7 @@ func TestTakeover(t *testing.T) {
 // TestPartition: a node cut off from NATS tells its room, refuses moves, loses the room to the
 // others and closes its copy when it is back; the match goes on with every acknowledged move.
 func TestPartition(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, true)
 	n1, n3 := c.nodes[0], c.nodes[2]
 	r, err := n3.ch.Create("discon", nil, 2, alice)
@@ -415,6 +420,7 @@ func TestPartition(t *testing.T) {
 // TestDuplicatePublish: a room change published twice with the same expected sequence and
 // message ID, as store.go does on a retry, is stored once.
 func TestDuplicatePublish(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	js := c.js(1)
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
@@ -442,6 +448,7 @@ func TestDuplicatePublish(t *testing.T) {
 // room over), the node that kept the room before is refused at its next write (ErrMoved), and
 // its change is not stored. The old node's publish expects the sequence the fence expected too.
 func TestFenceRefusesOldHost(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	a, b := c.nodes[0].node.Store(), c.nodes[1].node.Store()
 	const code = "FENCE"

@@ -29,14 +29,17 @@ import (
 )
 
 // patience bounds every wait; it guards against hanging and measures nothing.
-const patience = 20 * time.Second
+const patience = time.Minute
 
 // testSeed is every match's seed, so that a test can replay a room's moves on an engine.
 const testSeed = 7
 
+// The nodes' beat, TTL and request timeout: two fifths of the defaults (the TTL five beats, as
+// there), so that a takeover comes in seconds, and a TTL long enough that a busy machine does not
+// make a node look gone.
 const (
-	testBeat    = 200 * time.Millisecond
-	testTTL     = time.Second
+	testBeat    = 400 * time.Millisecond
+	testTTL     = 2 * time.Second
 	testTimeout = 2 * time.Second
 )
 
@@ -89,7 +92,7 @@ type tcluster struct {
 func newCluster(t *testing.T, partitionable bool) *tcluster {
 	t.Helper()
 	began := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*patience)
 	defer cancel()
 	c := &tcluster{t: t, nodes: make([]*tnode, 3)}
 	errs := make([]error, 3)

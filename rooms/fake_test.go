@@ -205,7 +205,7 @@ var (
 )
 
 // patience bounds every wait of the tests; it only guards against hanging, it measures nothing.
-const patience = 20 * time.Second
+const patience = time.Minute
 
 // next returns the next snapshot of s.
 func next(t *testing.T, s *Sub) Snapshot {

@@ -54,7 +54,7 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 	}()
 	waitFor := func(want string) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(time.Minute)
 		for {
 			mu.Lock()
 			screen := term.String()
@@ -86,7 +86,7 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(time.Minute)).(Model)
 	if final.room != nil {
 		t.Error("the room is still open after esc")
 	}

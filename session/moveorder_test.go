@@ -37,7 +37,7 @@ func TestMovesKeepTheirOrder(t *testing.T) {
 	for snap.Phase != rooms.Playing {
 		select {
 		case snap = <-subs[0].Updates():
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatal("the match did not begin")
 		}
 	}
@@ -70,7 +70,7 @@ func TestMovesKeepTheirOrder(t *testing.T) {
 	for len(snap.Moves) < 2 {
 		select {
 		case snap = <-subs[mover].Updates():
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatalf("the moves did not come: %+v", snap.Moves)
 		}
 	}

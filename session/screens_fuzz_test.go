@@ -32,6 +32,7 @@ func FuzzScreens(f *testing.F) {
 		f.Add(s.start, encodeEvents(f, s.events...))
 	}
 	f.Fuzz(func(t *testing.T, start uint8, script []byte) {
+		t.Parallel() // the seeds, side by side (fuzzing itself runs one input at a time)
 		s := newFuzzSession(t, start)
 		defer s.close()
 		s.check("the first screen")

@@ -36,7 +36,7 @@ func TestRoomWakesTheModel(t *testing.T) {
 				t.Fatalf("sent %T, want a wakeMsg", msg)
 			}
 			update(msg)
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatal("the room never woke the model")
 		}
 	}
@@ -102,11 +102,11 @@ func TestWakeCoalesces(t *testing.T) {
 			}
 			nm, _ := m.Update(msg)
 			m = nm.(Model)
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatal("no wakeMsg was sent")
 		}
 	}
-	for deadline := time.Now().Add(10 * time.Second); senders() > 0; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); senders() > 0; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) { // a sender of an earlier test that has not ended
 			t.Fatal("goroutines started by wake before the test are still there")
 		}

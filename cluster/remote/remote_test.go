@@ -24,9 +24,11 @@ import (
 const seed = 5
 
 // patience bounds every wait; it guards against hanging and measures nothing.
-const patience = 10 * time.Second
+const patience = time.Minute
 
-var opt = remote.Options{Timeout: 2 * time.Second, PingTimeout: 300 * time.Millisecond}
+// opt is every node's: a ping timeout short enough for the liveness tests to see a node go in a
+// second, long enough (four pings missed in a row) that a busy machine does not make one go.
+var opt = remote.Options{Timeout: 2 * time.Second, PingTimeout: time.Second}
 
 var (
 	ann   = rooms.Player{ID: "SHA256:ann", Name: "ann"}
@@ -184,6 +186,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // TestRemoteMatch: bob, on the other node, plays against ann, who is local; each sees the other's
 // moves; the room's errors keep their text and identity; a remote spectator may chat, not move.
 func TestRemoteMatch(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, "stonetowers", 2)
 	annSub, err := c.room.Join(ann, false)
 	if err != nil {
@@ -239,6 +242,7 @@ func TestRemoteMatch(t *testing.T) {
 // TestRemoteHiddenView: a remote seat gets its own view of a game with hidden information (its
 // rack), a remote spectator the public one.
 func TestRemoteHiddenView(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, "lhexicon", 2)
 	annSub, err := c.room.Join(ann, false)
 	if err != nil {
@@ -272,6 +276,7 @@ func TestRemoteHiddenView(t *testing.T) {
 // TestRemoteLeave: bob's Leave, while Waiting, frees his seat and closes his Updates; the host
 // forgets him; a second Leave does nothing and later requests say he left.
 func TestRemoteLeave(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, "stonetowers", 2)
 	annSub, err := c.room.Join(ann, true)
 	if err != nil {
@@ -299,6 +304,7 @@ func TestRemoteLeave(t *testing.T) {
 // TestRemoteRoomEnds: the host's room ending (shutdown) ends the remote subscription, after the
 // room's last snapshot with its notice.
 func TestRemoteRoomEnds(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, "discon", 2)
 	bobSub := c.join(t, c.otherNC, bob, false)
 	c.hub.Shutdown("the server is going down")
@@ -317,6 +323,7 @@ func TestRemoteRoomEnds(t *testing.T) {
 
 // TestNoRoom: a code nobody serves is rooms.ErrNoRoom, with its text.
 func TestNoRoom(t *testing.T) {
+	t.Parallel()
 	url := startNATS(t)
 	nc := connect(t, url)
 	for _, code := range []string{"NOPE1", "A.B", ""} {
@@ -330,6 +337,7 @@ func TestNoRoom(t *testing.T) {
 // TestSilentClientIsLeft: a node that stops pinging (its connection closed) has its
 // subscriptions left by the host after PingTimeout: bob's seat waits its grace.
 func TestSilentClientIsLeft(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, "stonetowers", 2)
 	annSub, err := c.room.Join(ann, false)
 	if err != nil {
@@ -352,6 +360,7 @@ func TestSilentClientIsLeft(t *testing.T) {
 // subscription after PingTimeout with the notice; when the host stops serving (Host.Close), at
 // once with the same notice.
 func TestDeadHost(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"connection closed", "Host.Close"} {
 		t.Run(strings.ReplaceAll(how, " ", "_"), func(t *testing.T) {
 			c := newCluster(t, "stonetowers", 2)
@@ -387,6 +396,7 @@ func TestDeadHost(t *testing.T) {
 
 // TestTooLarge: a request over remote.MaxRequest is refused with a clear error.
 func TestTooLarge(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, "stonetowers", 2)
 	bobSub := c.join(t, c.otherNC, bob, false)
 	err := bobSub.Chat(strings.Repeat("x", remote.MaxRequest))
@@ -401,6 +411,7 @@ func TestTooLarge(t *testing.T) {
 // TestJoinWaitsForTheHost: a join sent a moment before the room's host serves it (its
 // subscriptions not yet known to the joiner's server) goes through once it does.
 func TestJoinWaitsForTheHost(t *testing.T) {
+	t.Parallel()
 	c := &cluster{url: startNATS(t)}
 	c.hostNC, c.otherNC = connect(t, c.url), connect(t, c.url)
 	c.hub = rooms.NewHub(rooms.Config{Games: games.Rules(), BotDelay: -1, MoveLimit: -1, Logf: t.Logf})

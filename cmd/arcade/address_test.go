@@ -24,6 +24,7 @@ func TestPublicAddrFlag(t *testing.T) {
 // TestRoomShowsTheJoinCommand: the waiting room gives the command that reaches this server, the
 // address the client connected to with its port, or --public-addr's.
 func TestRoomShowsTheJoinCommand(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	port := addr.String()[strings.LastIndex(addr.String(), ":")+1:]
 	p := connect(t, addr, "ann", newKey(t), "new stonetowers")

@@ -53,6 +53,7 @@ func checkBackup(t *testing.T, file string) {
 // reaches into it through a link is refused with a clear error, with or without a running
 // server, and the database is left as it was.
 func TestBackupRefusesTheDataFolder(t *testing.T) {
+	t.Parallel()
 	for _, running := range []bool{false, true} {
 		data := newDataFolder(t)
 		if running {

@@ -25,6 +25,7 @@ import (
 // same folder. Every move a mover's screen showed as played (the room shows a move only once it
 // is committed) is in the database, in order.
 func TestKillUnderLoadLosesNoAcknowledgedMove(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -41,6 +42,7 @@ func TestKillUnderLoadLosesNoAcknowledgedMove(t *testing.T) {
 	played := make([]*room, rooms)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
+	ended := make(chan struct{}) // every room's player has stopped: the match ended, or a screen never came
 	for i := range rooms {
 		key := newKey(t)
 		alice := connect(t, addr, "alice"+strconv.Itoa(i), key, "new stonetowers size=8 turns=60")
@@ -77,9 +79,14 @@ func TestKillUnderLoadLosesNoAcknowledgedMove(t *testing.T) {
 			}
 		})
 	}
+	go func() { wg.Wait(); close(ended) }()
 	// Killed when the matches are about half played (6 x 120 moves in all).
 	for acked.Load() < rooms*50 {
-		time.Sleep(time.Millisecond)
+		select {
+		case <-ended:
+			t.Fatalf("the players stopped after %d moves acknowledged, before the kill", acked.Load())
+		case <-time.After(time.Millisecond):
+		}
 	}
 	if err := server.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -132,14 +139,14 @@ func (p *player) type_(keys string) bool {
 }
 
 // shows waits until the screen shows want, and reports whether it did before stop was closed
-// (or 20 s passed).
+// (or the deadline passed).
 func (p *player) shows(want string, stop <-chan struct{}) bool {
-	deadline := time.After(20 * time.Second)
+	until := time.After(deadline)
 	for !strings.Contains(p.screen(), want) {
 		select {
 		case <-stop:
 			return strings.Contains(p.screen(), want)
-		case <-deadline:
+		case <-until:
 			return false
 		case <-time.After(5 * time.Millisecond):
 		}

@@ -120,7 +120,8 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startLogged runs the built server on data with flags, its log (stderr) kept, and returns its
+// startLogged runs the built server on data with flags, its log (stderr) kept with what it
+// announces before its address (on stdout: the metrics' address, with --metrics), and returns its
 // address; the address is nil, and the process has ended, when the server did not start.
 func startLogged(t *testing.T, bin, data string, flags ...string) (*exec.Cmd, net.Addr, *syncBuffer) {
 	t.Helper()
@@ -137,17 +138,20 @@ func startLogged(t *testing.T, bin, data string, flags ...string) (*exec.Cmd, ne
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	lines := bufio.NewScanner(out)
 	for lines.Scan() {
-		if m := listening.FindStringSubmatch(lines.Text()); m != nil {
-			addr, err := net.ResolveTCPAddr("tcp", m[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			go func() {
-				for lines.Scan() {
-				}
-			}()
-			return cmd, addr, logs
+		m := listening.FindStringSubmatch(lines.Text())
+		if m == nil {
+			_, _ = logs.Write(append(lines.Bytes(), '\n'))
+			continue
 		}
+		addr, err := net.ResolveTCPAddr("tcp", m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			for lines.Scan() {
+			}
+		}()
+		return cmd, addr, logs
 	}
 	_ = cmd.Wait()
 	return cmd, nil, logs
@@ -158,6 +162,7 @@ func startLogged(t *testing.T, bin, data string, flags ...string) (*exec.Cmd, ne
 // to do, and a non-zero status; no stack trace. arcade check says the same, with status 1. The
 // file is left as it was.
 func TestDamagedLeafPageStopsTheServerClearly(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -219,6 +224,7 @@ func exitCode(err error) int {
 // other two (their players find their seats), and opens no room for the damaged ones, which are
 // kept in the file, set aside; arcade check lists them and exits 1.
 func TestDamagedMatchesAreSetAside(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -297,6 +303,7 @@ func TestDamagedMatchesAreSetAside(t *testing.T) {
 // TestCheckCommand: arcade check on a clean file says so and exits 0; with a bit flipped in a stored move
 // it names the match and exits 1; while a server holds the file it says to stop it, and exits 2.
 func TestCheckCommand(t *testing.T) {
+	t.Parallel()
 	data, ids := unfinishedMatches(t, newKey(t), newKey(t), 5, "KAAAA", "KAAAB", "KAAAC")
 	var out bytes.Buffer
 	status, err := runCheck([]string{"--data", data}, noEnv, &out, &out)

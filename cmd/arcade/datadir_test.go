@@ -14,6 +14,7 @@ import (
 // TestDataFolderWritableByOthers: the server refuses a data folder that group or others may
 // write to, saying how to fix it, and creates nothing in it.
 func TestDataFolderWritableByOthers(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []os.FileMode{0o770, 0o707, 0o777, 0o1777} {
 		data := t.TempDir()
 		if err := os.Chmod(data, mode); err != nil {
@@ -47,6 +48,7 @@ func TestDataFolderWritableByOthers(t *testing.T) {
 // TestDataFolderCreated: a data folder that does not exist is created, mode 0700, and one that
 // group may read (but not write) is accepted.
 func TestDataFolderCreated(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "new", "data")
 	serverOn(t, data)()
 	info, err := os.Stat(data)

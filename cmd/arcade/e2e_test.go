@@ -47,7 +47,7 @@ func startServerWith(t *testing.T, flags ...string) net.Addr {
 	case addr = <-ready:
 	case err := <-done:
 		t.Fatalf("server did not start: %v", err)
-	case <-time.After(20 * time.Second):
+	case <-time.After(deadline):
 		t.Fatal("server did not start")
 	}
 	t.Cleanup(func() {
@@ -57,8 +57,8 @@ func startServerWith(t *testing.T, flags ...string) net.Addr {
 			if err != nil {
 				t.Errorf("server: %v", err)
 			}
-		case <-time.After(15 * time.Second):
-			t.Error("server did not stop within 15 s")
+		case <-time.After(deadline):
+			t.Errorf("server did not stop within %v", deadline)
 		}
 	})
 	return addr
@@ -102,6 +102,7 @@ func seatScores(screen string) (red, blue int, ok bool) {
 // play a whole Stone Towers game by typing moves, and the final scores agree on all three screens
 // and with the engine.
 func TestPlayAWholeGame(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	alice := connect(t, addr, "alice", newKey(t), "new stonetowers size=8 turns=10")
 	code := roomCode(t, alice.waitFor("waiting", "Waiting for players"))
@@ -153,6 +154,7 @@ func TestPlayAWholeGame(t *testing.T) {
 // TestPlainCommands: help and rooms answer without a PTY and exit 0; a bad command line gets one
 // line on stderr and a non-zero exit status.
 func TestPlainCommands(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	key := newKey(t)
 	run := func(cmd string) (string, string, error) { return runPlain(t, addr, key, cmd) }
@@ -181,6 +183,7 @@ func TestPlainCommands(t *testing.T) {
 // cannot sign with it, and goes on to authenticate with Mallory's own key. The session must be
 // Mallory's: the identity is read from the connection, never from what the callback last saw.
 func TestOfferedKeyIsNotIdentity(t *testing.T) {
+	t.Parallel()
 	sshPath, err := exec.LookPath("ssh")
 	if err != nil {
 		t.Skip("OpenSSH client not installed")
@@ -213,6 +216,7 @@ func TestOfferedKeyIsNotIdentity(t *testing.T) {
 // who drops sees their seat wait, and joining again with the same key takes it back; a newer
 // connection of the same player replaces the older one.
 func TestChatRejoinAndReplace(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	aliceKey, bobKey := newKey(t), newKey(t)
 	alice := connect(t, addr, "alice", aliceKey, "new stonetowers")
@@ -237,6 +241,7 @@ func TestChatRejoinAndReplace(t *testing.T) {
 
 // TestSessionCap: beyond --max-sessions a client is refused with a polite line.
 func TestSessionCap(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t, "--max-sessions", "1")
 	first := connect(t, addr, "ann", newKey(t), "")
 	first.waitFor("Welcome")
@@ -247,6 +252,7 @@ func TestSessionCap(t *testing.T) {
 // TestBotsPlayDisconThroughSSH: a player creates a DISCON room for three bots and watches the
 // whole game to its end; the variant is a room option.
 func TestBotsPlayDisconThroughSSH(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	viewer := connect(t, addr, "vera", newKey(t), "new discon seats=3 bots=3 bot=easy variant=basic")
 	viewer.waitFor("DISCON", "watching", "Variant basic")
@@ -261,6 +267,7 @@ func TestBotsPlayDisconThroughSSH(t *testing.T) {
 // TestBotsPlayColorettaThroughSSH: four bots play a one-round Coloretta game to its end while
 // its creator watches; the end screen shows every hand's scoring.
 func TestBotsPlayColorettaThroughSSH(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	viewer := connect(t, addr, "vera", newKey(t), "new coloretta seats=4 bots=4 bot=easy rounds=1")
 	viewer.waitFor("Coloretta", "watching")
@@ -274,12 +281,13 @@ func TestBotsPlayColorettaThroughSSH(t *testing.T) {
 
 // TestIdleTimeout: a connection that sends and receives nothing for --idle-timeout is closed.
 func TestIdleTimeout(t *testing.T) {
-	addr := startServerWith(t, "--idle-timeout", "1s")
+	t.Parallel()
+	addr := startServerWith(t, "--idle-timeout", "3s")
 	p := connect(t, addr, "ida", newKey(t), "")
 	p.waitFor("Welcome")
 	select {
 	case <-p.done:
-	case <-time.After(15 * time.Second):
+	case <-time.After(deadline):
 		t.Fatal("an idle connection was not closed")
 	}
 }
@@ -288,6 +296,7 @@ func TestIdleTimeout(t *testing.T) {
 // answered, refused, while its session goes on, and a second session opens on the same
 // connection.
 func TestGlobalRequests(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t)
 	p := connect(t, addr, "gil", newKey(t), "")
 	p.waitFor("Welcome")
@@ -305,7 +314,7 @@ func TestGlobalRequests(t *testing.T) {
 			if err != nil {
 				t.Errorf("global request %s: %v; want it refused", req, err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(deadline):
 			t.Fatalf("global request %s: no answer", req)
 		}
 	}
@@ -318,6 +327,7 @@ func TestGlobalRequests(t *testing.T) {
 // TestWindowChanges: the client's window changes reach the program: too small gets the message,
 // and back to 80 x 24 the lobby again, the last of a quick burst of changes winning.
 func TestWindowChanges(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t)
 	p := connect(t, addr, "win", newKey(t), "")
 	p.waitFor("Welcome")
@@ -338,6 +348,7 @@ func TestWindowChanges(t *testing.T) {
 // the second goes on drawing and playing. (The connection's context is shared by its sessions:
 // nothing of a session may be kept there.)
 func TestSessionsShareAConnection(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t)
 	p := connect(t, addr, "mux", newKey(t), "")
 	p.waitFor("Welcome")
@@ -355,6 +366,7 @@ func TestSessionsShareAConnection(t *testing.T) {
 // connection (as a ControlMaster's client does when it ends) ends that session's program: its
 // seat shows away to the opponent at once, and the place it held is free for the next session.
 func TestClosedSessionLeavesItsRoom(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t, "--max-sessions", "2")
 	alice := connect(t, addr, "alice", newKey(t), "new stonetowers")
 	code := roomCode(t, alice.waitFor("Waiting for players"))
@@ -371,6 +383,7 @@ func TestClosedSessionLeavesItsRoom(t *testing.T) {
 // TestQuickMatchThroughSSH: two players type `play stonetowers`; the first waits, the second is
 // paired with them, and both play in the same room.
 func TestQuickMatchThroughSSH(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	alice := connect(t, addr, "alice", newKey(t), "play stonetowers")
 	alice.waitFor("Looking for an opponent")
@@ -386,6 +399,7 @@ func TestQuickMatchThroughSSH(t *testing.T) {
 // the window's title says "your move"; `set bell=off` keeps the bell quiet for the key from then
 // on; a guest has no settings.
 func TestTurnBellAndTitleThroughSSH(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	key := newKey(t)
 	ann := connect(t, addr, "ann", key, "new stonetowers bots=1")
@@ -416,6 +430,7 @@ func TestTurnBellAndTitleThroughSSH(t *testing.T) {
 // rematch, R twice before the first move aborts it; against a bot, U takes back a move and the
 // bot's reply.
 func TestEndingEarlyThroughSSH(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	alice := connect(t, addr, "alice", newKey(t), "new stonetowers size=8 turns=10")
 	code := roomCode(t, alice.waitFor("Waiting for players"))

@@ -15,6 +15,7 @@ var turnPattern = regexp.MustCompile(`Turn (\d+) of 200`)
 // timer run out, again and again: the room ends each of her turns (the move list says "Cylinders
 // end"), the bot plays its turns, and the match goes on past her third turn.
 func TestFlicFlacTimerRunsOut(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	ann := connect(t, addr, "ann", newKey(t), "new flicflac timer=2s captors=1s events=0% shape=cylinders bots=1 bot=easy")
 	ann.waitFor("Flic Flac", "you: ann (Cylinders)", "Turn 1 of 200")

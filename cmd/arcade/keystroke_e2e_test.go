@@ -32,6 +32,7 @@ func writePrivateKey(t *testing.T, dir, name string, key ssh.Signer) string {
 // server started with --keystroke-obfuscation. Either way it is told of server-sig-algs, so the
 // extensions message did arrive and was read.
 func TestKeystrokeObfuscation(t *testing.T) {
+	t.Parallel()
 	sshPath, err := exec.LookPath("ssh")
 	if err != nil {
 		t.Skip("OpenSSH client not installed")

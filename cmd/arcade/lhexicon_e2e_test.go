@@ -33,6 +33,7 @@ func lhexState(t *testing.T, code string, seats int) rules.Engine {
 // typing the moves its own copy of the match chooses; both sides' scores agree with that copy
 // turn after turn, and the player resigns.
 func TestLhexiconAgainstABotThroughSSH(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t, "--load-test-seeds")
 	ann := connect(t, addr, "ann", newKey(t), "new lhexicon bots=1 bot=easy")
 	screen := ann.waitFor("Lhex-i'-con", "Your turn")
@@ -49,6 +50,7 @@ func TestLhexiconAgainstABotThroughSSH(t *testing.T) {
 // TestLhexiconSoloThroughSSH: a solo game: the player makes the best first play, ends the game,
 // reads the score at the end, and finds it on the solo table of the leaderboard.
 func TestLhexiconSoloThroughSSH(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t, "--load-test-seeds")
 	key := newKey(t)
 	ann := connect(t, addr, "ann", key, "new lhexicon seats=1")
@@ -66,9 +68,9 @@ func TestLhexiconSoloThroughSSH(t *testing.T) {
 	// The score beside the name, not just the number anywhere (a row's label holds 10 to 15):
 	// "end" must not go out before the play has been taken, as the two travel apart.
 	scored := regexp.MustCompile(`Player 1 ann \(you\)\s+` + points + `\b`)
-	deadline := time.Now().Add(20 * time.Second)
+	until := time.Now().Add(deadline)
 	for screen := ann.waitFor("Your turn"); !scored.MatchString(screen); screen = ann.screen() {
-		if time.Now().After(deadline) {
+		if time.Now().After(until) {
 			t.Fatalf("the play's %s points are not beside ann's name:\n%s", points, screen)
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -79,9 +81,9 @@ func TestLhexiconSoloThroughSSH(t *testing.T) {
 	ann.waitFor("GAME OVER", "ann scored "+points)
 	// The end is on disk just after the players see it: the table is read until it shows.
 	solo := regexp.MustCompile(`best solo scores[\s\S]*1\s+ann\s+` + points + `\s`)
-	deadline = time.Now().Add(10 * time.Second)
+	until = time.Now().Add(deadline)
 	board := plainCommand(t, addr, key, "leaderboard lhexicon")
-	for !solo.MatchString(board) && time.Now().Before(deadline) {
+	for !solo.MatchString(board) && time.Now().Before(until) {
 		time.Sleep(100 * time.Millisecond)
 		board = plainCommand(t, addr, key, "leaderboard lhexicon")
 	}

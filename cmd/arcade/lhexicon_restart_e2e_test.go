@@ -35,10 +35,10 @@ func lhexTurn(t *testing.T, ann *player, state rules.Engine, seed uint64, turn i
 	scores := state.Outcome().Scores
 	mine := regexp.MustCompile(`Player 1 ann \(you\)\s+` + strconv.Itoa(scores[0]) + `\b`)
 	theirs := regexp.MustCompile(`Player 2 \w+ \(easy bot\)\s+` + strconv.Itoa(scores[1]) + `\b`)
-	deadline := time.Now().Add(20 * time.Second)
+	until := time.Now().Add(deadline)
 	screen := ann.waitFor("Your turn", "(easy bot)")
 	for ; !mine.MatchString(screen) || !theirs.MatchString(screen); screen = ann.screen() {
-		if time.Now().After(deadline) {
+		if time.Now().After(until) {
 			t.Fatalf("turn %d: the scores %v are not on the screen:\n%s", turn, scores, screen)
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -50,6 +50,7 @@ func lhexTurn(t *testing.T, ann *player, state rules.Engine, seed uint64, turn i
 // two turns each and started again on the same folder: the board, the player's rack and both
 // scores are as they were, it is her turn, and the match goes on from there.
 func TestLhexiconKillRestartResume(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

@@ -14,6 +14,7 @@ import (
 // on every path that makes a player: the lobby, new, join and watch (in front of the room, until
 // a key is pressed), and whoami (one message, not also "no key was used").
 func TestRefusedNameNoticeOnEveryPath(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	connect(t, addr, "zoe", newKey(t), "").waitFor("Welcome", "zoe")
 	const line1 = "The name zoe belongs to another key, so you play as guest ~zoe (unranked)."
@@ -48,6 +49,7 @@ func TestRefusedNameNoticeOnEveryPath(t *testing.T) {
 // nothing: the session plays as a guest of the server's naming and is told why, in the lobby and
 // in whoami through OpenSSH; the real name stays free for its owner.
 func TestLookalikeNamesPlayAsGuests(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	full := connect(t, addr, "ａｌｉｃｅ", newKey(t), "")
 	full.waitFor("is not allowed: it holds U+FF41", "You play as guest ~guest-", "(guest)")

@@ -160,6 +160,7 @@ func TestTuneRuntime(t *testing.T) {
 // TestBinaryLogsRuntime: the built server runs as it was started, with the GODEBUG it was given,
 // and logs the settings in effect and where they came from.
 func TestBinaryLogsRuntime(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary(t), "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--memory-limit", "1GiB")
 	cmd.Env = append(os.Environ(), "GODEBUG=gcshrinkstackoff=1", "GOGC=200", "ARCADE_GC_PERCENT=", "ARCADE_MEMORY_LIMIT=")
 	stderr, err := cmd.StderrPipe()

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"io"
 	"net"
-	"runtime"
+	"net/http"
+	"regexp"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -37,7 +40,7 @@ func (c *pausableConn) Read(b []byte) (int, error) {
 // nothing more for a second.
 func (c *pausableConn) waitFull(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second) // redraws are ten times slower under -race
+	until := time.Now().Add(90 * time.Second) // redraws are slow on a busy machine
 	last, since := c.read.Load(), time.Now()
 	for {
 		time.Sleep(100 * time.Millisecond)
@@ -46,7 +49,7 @@ func (c *pausableConn) waitFull(t *testing.T) {
 			last, since = n, time.Now()
 		case n > 2<<20 && time.Since(since) > time.Second:
 			return
-		case time.Now().After(deadline):
+		case time.Now().After(until):
 			t.Fatalf("the server sent %d KB and went on, want it to stop at the client's window", n>>10)
 		}
 	}
@@ -72,7 +75,7 @@ func (c *pausableConn) Close() error {
 // writes to it block (SSH flow control), as with a terminal that stopped reading.
 func stalledPlayer(t *testing.T, addr net.Addr, key ssh.Signer, code string) (*ssh.Session, *pausableConn) {
 	t.Helper()
-	raw, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
+	raw, err := net.DialTimeout("tcp", addr.String(), deadline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +84,7 @@ func stalledPlayer(t *testing.T, addr net.Addr, key ssh.Signer, code string) (*s
 	t.Cleanup(func() { _ = pc.Close() })
 	c, chans, reqs, err := ssh.NewClientConn(pc, addr.String(), &ssh.ClientConfig{
 		User: "bob", Auth: []ssh.AuthMethod{ssh.PublicKeys(key)},
-		HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+		HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: deadline,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -122,48 +125,76 @@ func resizeStorm(sess *ssh.Session, stop <-chan struct{}) {
 }
 
 // stalled is a room of a server of two places: alice, and bob seated from a client that does not
-// read his session's output.
+// read his session's output. The server is a process of its own, whose goroutines its metrics
+// count.
 type stalled struct {
-	addr     net.Addr
-	code     string
-	alice    *player
-	bobKey   ssh.Signer
-	bob      *ssh.Session
-	bobConn  *pausableConn
-	baseline int // the process's goroutines before bob came
+	addr       net.Addr
+	goroutines func() int // the server's, now
+	code       string
+	alice      *player
+	bobKey     ssh.Signer
+	bob        *ssh.Session
+	bobConn    *pausableConn
+	baseline   int // the server's goroutines before bob came
 }
+
+var (
+	metricsOn      = regexp.MustCompile(`metrics on (http://\S+)`)
+	goroutineGauge = regexp.MustCompile(`(?m)^go_goroutines (\d+)$`)
+)
 
 func stallRoom(t *testing.T, flags ...string) stalled {
 	t.Helper()
-	r := stalled{addr: startServerWith(t, append([]string{"--max-sessions", "2"}, flags...)...), bobKey: newKey(t)}
+	_, addr, logs := startLogged(t, binary(t), t.TempDir(), append([]string{"--max-sessions", "2", "--metrics", "127.0.0.1:0",
+		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000"}, flags...)...)
+	if addr == nil {
+		t.Fatalf("the server did not start:\n%s", logs)
+	}
+	m := metricsOn.FindStringSubmatch(logs.String())
+	if m == nil {
+		t.Fatalf("the server did not say where its metrics are:\n%s", logs)
+	}
+	r := stalled{addr: addr, bobKey: newKey(t), goroutines: func() int {
+		t.Helper()
+		resp, err := http.Get(m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		g := goroutineGauge.FindSubmatch(b)
+		if err != nil || g == nil {
+			t.Fatalf("the server's metrics: %v\n%s", err, b)
+		}
+		n, _ := strconv.Atoi(string(g[1]))
+		return n
+	}}
 	r.alice = connect(t, r.addr, "alice", newKey(t), "new stonetowers")
 	r.code = roomCode(t, r.alice.waitFor("Waiting for players"))
-	time.Sleep(200 * time.Millisecond)
-	r.baseline = runtime.NumGoroutine()
+	r.baseline = r.goroutines()
 	r.bob, r.bobConn = stalledPlayer(t, r.addr, r.bobKey, r.code)
 	r.alice.waitFor("bob", "playing")
 	return r
 }
 
 // noGhost checks that bob's session has ended everywhere: his seat shows away to alice (its
-// countdown started), the goroutines of his session and connection (the server's and the
-// client's, in this process, once the client's connection is closed too) are gone, and the place
-// he held takes the next session, carol's.
+// countdown started), the server's goroutines of his session and connection are gone, and the
+// place he held takes the next session, carol's.
 func (r stalled) noGhost(t *testing.T, carol bool) {
 	t.Helper()
 	// Filling a client's SSH window (2 MiB) with redraws takes a few seconds, and up to a minute
-	// under the race detector, which slows the drawing tenfold.
+	// on a busy machine.
 	r.alice.waitForWithin(90*time.Second, "away")
 	_ = r.bobConn.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > r.baseline+2 {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines, %d before bob came; they are:\n%s", runtime.NumGoroutine(), r.baseline,
-				buf[:runtime.Stack(buf, true)])
+	until := time.Now().Add(deadline)
+	n := r.goroutines()
+	for ; n > r.baseline+2; n = r.goroutines() {
+		if time.Now().After(until) {
+			t.Fatalf("the server has %d goroutines, %d before bob came", n, r.baseline)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	t.Logf("the server has %d goroutines, %d before bob came", n, r.baseline)
 	if carol {
 		connect(t, r.addr, "carol", newKey(t), "").waitFor("Welcome")
 	}
@@ -174,6 +205,7 @@ func (r stalled) noGhost(t *testing.T, carol bool) {
 // countdown started) and his place is free for the next session, within seconds.
 // Bob then comes back, in the place he held, and takes his seat again.
 func TestStalledClientThatDrops(t *testing.T) {
+	t.Parallel()
 	r := stallRoom(t)
 	stop := make(chan struct{})
 	stormed := make(chan struct{})
@@ -192,6 +224,7 @@ func TestStalledClientThatDrops(t *testing.T) {
 // server has output for it is disconnected once its output has not drained for the stall
 // timeout, though the connection stays open: the seat shows away and the place is free.
 func TestFrozenLink(t *testing.T) {
+	t.Parallel()
 	r := stallRoom(t, "--stall-timeout", "2s")
 	r.bobConn.pause()
 	stop := make(chan struct{})
@@ -204,6 +237,7 @@ func TestFrozenLink(t *testing.T) {
 // output (SSH flow control: a terminal that stopped reading) has that session ended once its
 // output has not drained for the stall timeout.
 func TestStalledSession(t *testing.T) {
+	t.Parallel()
 	r := stallRoom(t, "--stall-timeout", "2s")
 	stop := make(chan struct{})
 	defer close(stop)

@@ -17,7 +17,7 @@ import (
 // handshake and authentication.
 func dialGuest(addr net.Addr) (*ssh.Client, error) {
 	return ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{
-		User: "guest", HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+		User: "guest", HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: deadline,
 		Auth: []ssh.AuthMethod{ssh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) {
 			return nil, nil
 		})},
@@ -48,7 +48,7 @@ func stall(t *testing.T, addr net.Addr, n int) []net.Conn {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
-		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_ = c.SetReadDeadline(time.Now().Add(deadline))
 		line, err := bufio.NewReader(c).ReadString('\n')
 		if err != nil || !strings.HasPrefix(line, "SSH-2.0-") {
 			t.Fatalf("stalled connection %d: read %q, %v; want the server's version string", i, line, err)
@@ -63,6 +63,7 @@ func stall(t *testing.T, addr net.Addr, n int) []net.Conn {
 // reason, and so is one more raw connection, which reads the reason and is closed; once the raw
 // connections close, the SSH handshake succeeds again.
 func TestStartupsCappedPerAddress(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t, "--max-startups-per-addr", "3")
 	raw := stall(t, addr, 3)
 
@@ -82,7 +83,7 @@ func TestStartupsCappedPerAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer extra.Close()
-	_ = extra.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = extra.SetReadDeadline(time.Now().Add(deadline))
 	told, err := io.ReadAll(extra) // the server closes it; a deadline error means it did not
 	if err != nil {
 		t.Fatalf("the refused connection was not closed: %v", err)
@@ -95,13 +96,13 @@ func TestStartupsCappedPerAddress(t *testing.T) {
 		c.Close()
 	}
 	// The server sees the closes in its own time: try until the handshake is admitted.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for until := time.Now().Add(deadline); ; time.Sleep(50 * time.Millisecond) {
 		conn, err := dialGuest(addr)
 		if err == nil {
 			conn.Close()
 			break
 		}
-		if time.Now().After(deadline) {
+		if time.Now().After(until) {
 			t.Fatalf("the SSH handshake after the stalled connections closed: %v", err)
 		}
 	}
@@ -109,6 +110,7 @@ func TestStartupsCappedPerAddress(t *testing.T) {
 
 // TestStartupsCappedInAll: the total cap refuses a connection from an address under its own cap.
 func TestStartupsCappedInAll(t *testing.T) {
+	t.Parallel()
 	addr := startServerWith(t, "--max-startups", "2", "--max-startups-per-addr", "100")
 	stall(t, addr, 2)
 	refused(t, addr, "too many connections are connecting to the arcade")
@@ -118,11 +120,13 @@ func TestStartupsCappedInAll(t *testing.T) {
 // handshake deadline, and their places are free again: an SSH client refused while they held
 // them connects and plays once they are gone.
 func TestStalledHandshakeIsClosed(t *testing.T) {
-	addr := startServerWith(t, "--max-startups-per-addr", "2", "--handshake-timeout", "2s")
+	t.Parallel()
+	// The deadline leaves the test time to find the places taken, however busy the machine.
+	addr := startServerWith(t, "--max-startups-per-addr", "2", "--handshake-timeout", "10s")
 	raw := stall(t, addr, 2)
 	refused(t, addr, "too many connections from your address")
 	for i, c := range raw {
-		_ = c.SetReadDeadline(time.Now().Add(15 * time.Second))
+		_ = c.SetReadDeadline(time.Now().Add(deadline))
 		if _, err := io.Copy(io.Discard, c); err != nil {
 			t.Fatalf("stalled connection %d was not closed by the server: %v", i, err)
 		}

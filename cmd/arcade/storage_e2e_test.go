@@ -30,6 +30,8 @@ func serverOn(t *testing.T, data string) func() {
 	case <-ready:
 	case err := <-done:
 		t.Fatalf("server: %v", err)
+	case <-time.After(deadline):
+		t.Fatal("the server did not start")
 	}
 	return func() {
 		cancel()
@@ -42,6 +44,7 @@ func serverOn(t *testing.T, data string) func() {
 // TestBackupWhileRunning: `arcade backup FILE` copies the database of a running server through
 // its admin socket; the copy opens as a database.
 func TestBackupWhileRunning(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	stop := serverOn(t, data)
 	defer stop()
@@ -63,6 +66,7 @@ func TestBackupWhileRunning(t *testing.T) {
 // TestSecondServerOnTheSameFolder: a second server on a folder in use fails with a clear error
 // instead of hanging.
 func TestSecondServerOnTheSameFolder(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	stop := serverOn(t, data)
 	defer stop()
@@ -74,7 +78,7 @@ func TestSecondServerOnTheSameFolder(t *testing.T) {
 		if !errors.Is(err, storage.ErrLocked) {
 			t.Errorf("second server: %v, want ErrLocked", err)
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(deadline):
 		t.Fatal("the second server hangs")
 	}
 }
@@ -82,6 +86,7 @@ func TestSecondServerOnTheSameFolder(t *testing.T) {
 // TestDamagedDatabaseIsRefused: the server refuses to start on a file that is not a database,
 // says why, and leaves the file as it was.
 func TestDamagedDatabaseIsRefused(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	junk := bytes.Repeat([]byte("this is not a bbolt file "), 400)
 	path := filepath.Join(data, dbFile)
@@ -101,6 +106,7 @@ func TestDamagedDatabaseIsRefused(t *testing.T) {
 // TestNameBoundToKey: a name belongs to the first key that used it; another key asking for it
 // plays as a guest and is told why.
 func TestNameBoundToKey(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	first := connect(t, addr, "zoe", newKey(t), "")
 	first.waitFor("Welcome", "zoe")

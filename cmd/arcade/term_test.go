@@ -62,7 +62,7 @@ func connect(t *testing.T, addr net.Addr, user string, key ssh.Signer, command s
 		auth = []ssh.AuthMethod{ssh.PublicKeys(key)}
 	}
 	conn, err := ssh.Dial("tcp", addr.String(), &ssh.ClientConfig{
-		User: user, Auth: auth, HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+		User: user, Auth: auth, HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: deadline,
 	})
 	if err != nil {
 		t.Fatalf("%s: dial: %v", user, err)
@@ -152,10 +152,11 @@ func (p *player) screen() string {
 	return p.vt.String()
 }
 
-// waitFor waits until the screen shows every one of want, and returns the screen.
+// waitFor waits until the screen shows every one of want, and returns the screen; it fails the test
+// when the screen has not shown them within the deadline.
 func (p *player) waitFor(want ...string) string {
 	p.t.Helper()
-	return p.waitForWithin(20*time.Second, want...)
+	return p.waitForWithin(deadline, want...)
 }
 
 // waitForWithin is waitFor with a deadline of its own.

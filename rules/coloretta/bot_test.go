@@ -53,22 +53,3 @@ func TestBotsWithoutTurn(t *testing.T) {
 		}
 	}
 }
-
-// TestHardBeatsGreedy is the always-run sample of TestBotMatch: 3 games.
-func TestHardBeatsGreedy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
-	}
-	r := strongVsWeak(t, Hard, Greedy, 3)
-	if r.wins < 2 {
-		t.Fatalf("hard first in %.1f of 3 games", r.wins)
-	}
-}
-
-// TestGreedyBeatsEasy: greedy must beat random play.
-func TestGreedyBeatsEasy(t *testing.T) {
-	r := strongVsWeak(t, Greedy, Easy, 12)
-	if r.wins < 9 {
-		t.Fatalf("greedy first in %.1f of 12 games against easy", r.wins)
-	}
-}

@@ -1,3 +1,5 @@
+//go:build measure
+
 package coloretta
 
 import (
@@ -101,11 +103,8 @@ func strongVsWeak(t testing.TB, strong, weak rules.Bot, games int) matchResult {
 // TestBotMatch is the strength figure: 500 seeded 3-player games of 4 rounds, one hard bot and two
 // greedy bots, the hard bot's seat rotating. The hard bot wins a game when its total is strictly
 // above both greedy totals; a tie for first counts 1/2 (1/3 for a three-way tie). It must win at
-// least 60% of the games. Run with ARCADE_BOT_MATCH=1 (ARCADE_BOT_GAMES overrides the count).
+// least 60% of the games. It runs with the tag measure (ARCADE_BOT_GAMES overrides the count).
 func TestBotMatch(t *testing.T) {
-	if os.Getenv("ARCADE_BOT_MATCH") != "1" {
-		t.Skip("set ARCADE_BOT_MATCH=1 to run the bot match")
-	}
 	games := 500
 	if n, err := strconv.Atoi(os.Getenv("ARCADE_BOT_GAMES")); err == nil && n > 0 {
 		games = n
@@ -117,5 +116,23 @@ func TestBotMatch(t *testing.T) {
 		r.games, 100*rate, 100*r.pairwise/float64(2*r.games), r.slowest, time.Since(start).Round(time.Second))
 	if rate < 0.60 {
 		t.Errorf("hard wins %.1f%% of games, want at least 60%%", 100*rate)
+	}
+}
+
+// TestHardBeatsGreedy is the quick sample of TestBotMatch: 3 games.
+func TestHardBeatsGreedy(t *testing.T) {
+	r := strongVsWeak(t, Hard, Greedy, 3)
+	t.Logf("hard first in %.1f of 3 games against greedy", r.wins)
+	if r.wins < 2 {
+		t.Fatalf("hard first in %.1f of 3 games", r.wins)
+	}
+}
+
+// TestGreedyBeatsEasy: greedy must beat random play.
+func TestGreedyBeatsEasy(t *testing.T) {
+	r := strongVsWeak(t, Greedy, Easy, 12)
+	t.Logf("greedy first in %.1f of 12 games against easy", r.wins)
+	if r.wins < 9 {
+		t.Fatalf("greedy first in %.1f of 12 games against easy", r.wins)
 	}
 }

@@ -1,11 +1,10 @@
-//go:build unix
+//go:build measure && unix
 
 package coloretta
 
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -15,11 +14,8 @@ import (
 
 // TestBotTime measures the hard bot's thinking time per move, as CPU time of the process (the
 // machine may be busy with other work: wall time would measure that). One game of one round per
-// table size. Run with ARCADE_BOT_MATCH=1.
+// table size. It runs with the tag measure.
 func TestBotTime(t *testing.T) {
-	if os.Getenv("ARCADE_BOT_MATCH") != "1" {
-		t.Skip("set ARCADE_BOT_MATCH=1 to time the bot")
-	}
 	for seats := 2; seats <= 5; seats++ {
 		s, _ := NewState(1, seats, 77)
 		r := rand.New(rand.NewPCG(1, 1))

@@ -46,30 +46,34 @@ func TestBotsPlayLegalMoves(t *testing.T) {
 	}
 }
 
-// TestHardDeadline checks that Hard answers at once, legally, when its context is already done,
-// and within a short deadline.
+// TestHardDeadline checks that Hard answers legally when its context is already done, and when
+// it has a short deadline. (TestHardDeadlineTime, with the tag measure, times the answers.)
 func TestHardDeadline(t *testing.T) {
+	hardDeadline(t)
+}
+
+// hardDeadline asks Hard for a move in a large midgame with its context already done, then with
+// a deadline of 5 ms, checks that both moves are legal and returns how long each took.
+func hardDeadline(t *testing.T) (cancelled, hurried time.Duration) {
+	t.Helper()
 	s := midgame(t, MaxSize)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
 	mv := Hard{}.Move(ctx, s, s.Next(), rand.New(rand.NewPCG(1, 1)))
+	cancelled = time.Since(start)
 	if !slices.Contains(s.Legal(s.Next()), mv) {
 		t.Errorf("cancelled Hard played %q", mv)
-	}
-	if d := time.Since(start); d > 200*time.Millisecond {
-		t.Errorf("cancelled Hard took %v", d)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Millisecond)
 	defer cancel()
 	start = time.Now()
 	mv = Hard{}.Move(ctx, s, s.Next(), rand.New(rand.NewPCG(1, 1)))
+	hurried = time.Since(start)
 	if !slices.Contains(s.Legal(s.Next()), mv) {
 		t.Errorf("hurried Hard played %q", mv)
 	}
-	if d := time.Since(start); d > 300*time.Millisecond {
-		t.Errorf("Hard with a 5ms deadline took %v", d)
-	}
+	return cancelled, hurried
 }
 
 // TestBotsReproducible checks that a seeded match replays exactly.
@@ -80,15 +84,6 @@ func TestBotsReproducible(t *testing.T) {
 		if draw(a) != draw(b) {
 			t.Errorf("%s: the same seed gave two different games", lvl.Name)
 		}
-	}
-}
-
-// TestGreedyBeatsEasy checks the order of the two weaker bots.
-func TestGreedyBeatsEasy(t *testing.T) {
-	w, d, l := duel(t, Greedy{}, Easy{}, 10, DefaultSize, DefaultTurns)
-	t.Logf("greedy vs easy: %d wins, %d draws, %d losses", w, d, l)
-	if w < 8 {
-		t.Errorf("greedy won %d of 10 games against easy, want at least 8", w)
 	}
 }
 

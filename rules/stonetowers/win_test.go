@@ -98,7 +98,7 @@ func TestCanWinLastActionsOnALargeBoard(t *testing.T) {
 	if s.CanWin(Red) || !s.CanWin(Blue) {
 		t.Fatalf("squares %v: CanWin Red %v, Blue %v; want false, true", s.Scores(), s.CanWin(Red), s.CanWin(Blue))
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > time.Minute {
 		t.Errorf("CanWin took %v", d) // a guard against a runaway search, not a measure
 	}
 	if canWinByHand(s, Red) {
