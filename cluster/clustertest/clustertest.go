@@ -49,6 +49,7 @@ type Proxy struct {
 	cutOf bool
 	conns map[net.Conn]bool
 	keep  func(subject string, payload []byte) bool // nil: every message reaches the client (Deafen)
+	send  func(subject string) bool                 // nil: every publish reaches the server (Mute)
 }
 
 // NewProxy starts a proxy to the NATS server at target (host:port), closed when the test ends.
@@ -95,7 +96,7 @@ func (p *Proxy) accept() {
 		p.conns[in], p.conns[out] = true, true
 		p.mu.Unlock()
 		go func() {
-			_, _ = io.Copy(out, in)
+			_ = p.copyFromClient(out, in)
 			out.Close()
 			in.Close()
 		}()
@@ -104,6 +105,47 @@ func (p *Proxy) accept() {
 			in.Close()
 			out.Close()
 		}()
+	}
+}
+
+// copyFromClient copies what a client sends its NATS server, src, to dst; the publishes (PUB and
+// HPUB) whose subject Mute's send refuses are dropped whole.
+func (p *Proxy) copyFromClient(dst io.Writer, src io.Reader) error {
+	r := bufio.NewReader(src)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return err
+		}
+		op, args, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(" "))
+		switch string(bytes.ToUpper(op)) {
+		case "PUB", "HPUB": // the last argument is the size of what follows, before its \r\n
+			fields := bytes.Fields(args)
+			if len(fields) == 0 {
+				return io.ErrUnexpectedEOF
+			}
+			size, err := strconv.Atoi(string(fields[len(fields)-1]))
+			if err != nil {
+				return err
+			}
+			body := make([]byte, size+2)
+			if _, err := io.ReadFull(r, body); err != nil {
+				return err
+			}
+			p.mu.Lock()
+			send := p.send
+			p.mu.Unlock()
+			if send != nil && !send(string(fields[0])) {
+				continue
+			}
+			if _, err := dst.Write(append(line, body...)); err != nil {
+				return err
+			}
+		default:
+			if _, err := dst.Write(line); err != nil {
+				return err
+			}
+		}
 	}
 }
 
@@ -188,6 +230,16 @@ func (p *Proxy) Cut() {
 func (p *Proxy) Deafen(keep func(subject string, payload []byte) bool) {
 	p.mu.Lock()
 	p.keep = keep
+	p.mu.Unlock()
+}
+
+// Mute drops every publish of the client whose subject send refuses, from now until Mute(nil),
+// and lets the rest through (subscriptions, pings). A node muted but for its replies (_INBOX.)
+// and deafened but for its rooms' requests answers those requests and writes nothing else: its
+// beats stop, as a frozen node's do, while it still answers as a host.
+func (p *Proxy) Mute(send func(subject string) bool) {
+	p.mu.Lock()
+	p.send = send
 	p.mu.Unlock()
 }
 
