@@ -34,12 +34,12 @@ const patience = time.Minute
 // testSeed is every match's seed, so that a test can replay a room's moves on an engine.
 const testSeed = 7
 
-// The nodes' beat, TTL and request timeout: two fifths of the defaults (the TTL five beats, as
-// there), so that a takeover comes in seconds, and a TTL long enough that a busy machine does not
-// make a node look gone.
+// The nodes' beat and TTL are the product's defaults: a shorter TTL made a node of a busy machine
+// (the suite's tests run side by side) look gone, and its rooms were taken over in tests about
+// something else. The tests run side by side, so the takeovers' waits overlap.
 const (
-	testBeat    = 400 * time.Millisecond
-	testTTL     = 2 * time.Second
+	testBeat    = time.Second
+	testTTL     = 5 * time.Second
 	testTimeout = 2 * time.Second
 )
 
