@@ -47,6 +47,12 @@ type Config struct {
 	Logf func(format string, args ...any)
 	// ReadyTimeout bounds Start's wait for the server to accept clients (default 10s).
 	ReadyTimeout time.Duration
+	// Secret is the cluster's secret (required): the client port admits only its node user, with
+	// NodePermissions, and the cluster port only servers that give its route password.
+	Secret *Secret
+	// TLS is the TLS of the client and cluster ports, required when either is off loopback;
+	// peers must then show a certificate its CA signed.
+	TLS TLSFiles
 }
 
 // Server is a running embedded NATS server. Its methods are safe for concurrent use.
@@ -59,7 +65,7 @@ type Server struct {
 
 // Start starts the server and returns once it accepts client connections (JetStream may still be
 // electing its meta leader in a cluster; see WaitJetStream). It fails, leaving nothing running,
-// when the configuration is invalid, a listener cannot bind, JetStream cannot start on StoreDir,
+// when the configuration is invalid (no Secret; a port off loopback without TLS), a listener cannot bind, JetStream cannot start on StoreDir,
 // or the server is not ready within ReadyTimeout.
 func Start(cfg Config) (*Server, error) {
 	opts, err := options(cfg)
@@ -148,7 +154,7 @@ func options(cfg Config) (*server.Options, error) {
 		if len(routes) > 0 {
 			return nil, errors.New("natsd: routes given without a cluster address")
 		}
-		return opts, nil
+		return opts, secure(opts, cfg, nil)
 	}
 	if cfg.Name == "" {
 		return nil, errors.New("natsd: a server in a cluster needs a name")
@@ -167,7 +173,7 @@ func options(cfg Config) (*server.Options, error) {
 	opts.Cluster.Host = chost
 	opts.Cluster.Port = cport
 	opts.Routes = routes
-	return opts, nil
+	return opts, secure(opts, cfg, routes)
 }
 
 // listenAddr splits a host:port listen address; port 0 becomes nats-server's "pick a free port"
@@ -187,8 +193,12 @@ func listenAddr(hostport string) (string, int, error) {
 	return host, port, nil
 }
 
-// ClientURL is the nats:// URL clients of this process connect to.
+// ClientURL is the nats:// URL clients of other processes connect to.
 func (s *Server) ClientURL() string { return s.clientURL }
+
+// InProcess is the nats.go option that connects to the server inside this process, with no
+// network (and so no TLS) between them.
+func (s *Server) InProcess() nats.Option { return nats.InProcessServer(s.ns) }
 
 // ClusterURL is the route URL other servers list in their Routes ("" when alone). A cluster
 // address on every interface (0.0.0.0, ::, or no host) is named by 127.0.0.1 here; across
