@@ -106,8 +106,10 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 	t.Helper()
 	i := len(c.nodes)
 	p := &clusterProc{name: "n" + strconv.Itoa(i+1), data: t.TempDir(), logs: &syncBuffer{}, nats: natsURL}
-	if err := os.WriteFile(filepath.Join(p.data, natsd.SecretFile), c.secret, 0o600); err != nil {
-		t.Fatal(err)
+	if c.secret != nil {
+		if err := os.WriteFile(filepath.Join(p.data, natsd.SecretFile), c.secret, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	args := append([]string{"--addr", "127.0.0.1:0", "--data", p.data, "--log-level", "info",
 		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000", "--node", p.name}, natsFlags...)
