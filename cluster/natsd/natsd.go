@@ -193,11 +193,13 @@ func listenAddr(hostport string) (string, int, error) {
 	return host, port, nil
 }
 
-// ClientURL is the nats:// URL clients of other processes connect to.
+// ClientURL is the URL clients of other processes connect to: nats://, or tls:// when the
+// server has TLS.
 func (s *Server) ClientURL() string { return s.clientURL }
 
 // InProcess is the nats.go option that connects to the server inside this process, with no
-// network (and so no TLS) between them.
+// network (and so no TLS) between them. Connect with an empty URL, or a nats:// one: a tls://
+// URL asks for TLS, which a connection in the process does not get.
 func (s *Server) InProcess() nats.Option { return nats.InProcessServer(s.ns) }
 
 // ClusterURL is the route URL other servers list in their Routes ("" when alone). A cluster

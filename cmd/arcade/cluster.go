@@ -68,8 +68,9 @@ func joinCluster(ctx context.Context, cfg config, db *storage.DB, logger *log.Lo
 		if err != nil {
 			return nil, err
 		}
-		// The node reaches its own server inside the process: no network, no TLS between them.
-		url = c.ns.ClientURL()
+		// The node reaches its own server inside the process: no network, no TLS between them
+		// (and no URL: one with the tls:// scheme of a server with TLS would ask for it).
+		url = ""
 		opts = append(opts, c.ns.InProcess())
 		servers = 1 + len(routes)
 	} else {
@@ -106,7 +107,11 @@ func joinCluster(ctx context.Context, cfg config, db *storage.DB, logger *log.Lo
 		c.close()
 		return nil, err
 	}
-	logger.Info("joined the cluster", "node", c.node.ID(), "nats", c.nc.ConnectedUrl(), "replicas", replicas)
+	connected := c.nc.ConnectedUrl()
+	if c.ns != nil {
+		connected = c.ns.ClientURL() + " (in process)"
+	}
+	logger.Info("joined the cluster", "node", c.node.ID(), "nats", connected, "replicas", replicas)
 	return c, nil
 }
 

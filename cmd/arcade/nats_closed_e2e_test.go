@@ -75,3 +75,50 @@ func TestNATSClosed(t *testing.T) {
 	refused("--nats-listen 0.0.0.0:0 is not on loopback: it needs TLS", "--nats-embed", "--nats-listen", "0.0.0.0:0")
 	refused("--nats nats://192.0.2.1:4222 is not on loopback: it needs the cluster's credentials", "--nats", "nats://192.0.2.1:4222")
 }
+
+// TestClusterTLS: two nodes whose embedded servers' ports both need TLS form a cluster (their
+// routes verify each other's certificates), and a third node reaches the first's client port with
+// --nats, the cluster's secret and a certificate; a NATS client without a certificate is refused.
+func TestClusterTLS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	c := &testCluster{bin: binary(t)}
+	c.makeSecret(t)
+	files := clustertest.TLS(t)
+	tls := []string{"--nats-tls-cert", files.Cert, "--nats-tls-key", files.Key, "--nats-tls-ca", files.CA}
+	ports := clustertest.FreePorts(t, 4)
+	addr := func(i int) string { return "127.0.0.1:" + strconv.Itoa(ports[i]) }
+	ready := make(chan startedNode, 2)
+	for i := range 2 {
+		c.launch(t, "nats://"+addr(i), ready, append([]string{"--nats-embed", "--nats-listen", addr(i),
+			"--nats-cluster", addr(2 + i), "--nats-routes", addr(3 - i)}, tls...)...)
+	}
+	c.dumpLogs(t)
+	c.awaitSSH(t, ready, 2)
+	c.launch(t, "", ready, append([]string{"--nats", "nats://" + addr(0), "--nats-replicas", "2"}, tls...)...)
+	c.awaitSSH(t, ready, 1)
+
+	creds, err := nats.NkeyOptionFromSeed(filepath.Join(c.nodes[0].data, natsd.SecretFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc, err := nats.Connect("nats://"+addr(0), nats.MaxReconnects(0), creds, nats.RootCAs(files.CA)); err == nil {
+		nc.Close()
+		t.Fatal("a NATS client without a certificate connected")
+	}
+	nc, err := nats.Connect("nats://"+addr(0), nats.MaxReconnects(0), creds, nats.RootCAs(files.CA),
+		nats.ClientCert(files.Cert, files.Key))
+	if err != nil {
+		t.Fatalf("a NATS client with the certificate and the secret: %v", err)
+	}
+	nc.Close()
+	key := newKey(t)
+	for i := range 3 {
+		out, err := plainOn(c.addr(i), "reader", key, "rooms")
+		if err != nil {
+			t.Fatalf("rooms on n%d: %v", i+1, err)
+		}
+		t.Logf("rooms on n%d: %q", i+1, out)
+	}
+}
