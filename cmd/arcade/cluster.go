@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,6 +88,14 @@ func joinCluster(ctx context.Context, cfg config, db *storage.DB, logger *log.Lo
 			return nil, fmt.Errorf("connect to NATS: %w: give the cluster's secret with --nats-creds FILE", err)
 		}
 		return nil, fmt.Errorf("connect to NATS: %w", err)
+	}
+	if c.ns == nil {
+		if u, err := neturl.Parse(c.nc.ConnectedUrl()); err == nil && !natsd.IsLoopback(u.Hostname()) {
+			if _, err := c.nc.TLSConnectionState(); err != nil {
+				logger.Warn("the connection to NATS is not encrypted: anyone on the network between reads every match; give the servers TLS (--nats-tls-ca)",
+					"server", c.nc.ConnectedUrl())
+			}
+		}
 	}
 	wctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
