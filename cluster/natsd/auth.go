@@ -104,7 +104,6 @@ func secure(opts *server.Options, cfg Config, routes []*url.URL) error {
 		return errors.New("natsd: the cluster's secret has no valid nkey seed")
 	}
 	opts.Nkeys = []*server.NkeyUser{{Nkey: pub, Permissions: NodePermissions()}}
-	opts.NoAuthUser = ""
 	onLoopback := IsLoopback(opts.Host) && (opts.Cluster.Port == 0 || IsLoopback(opts.Cluster.Host))
 	if !onLoopback || cfg.TLS.Any() {
 		tc, err := serverTLS(cfg.TLS)
