@@ -17,6 +17,7 @@ import (
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/session"
 	"github.com/arcade/arcade/storage"
 )
 
@@ -195,6 +196,59 @@ func TestStreamRecreated(t *testing.T) {
 		}
 		if m.Seats[0].PlayerID != alice.ID {
 			t.Errorf("n%d's replica seats %v, want alice first", n.i, m.Seats)
+		}
+	}
+}
+
+// TestStreamDeletedRoom: the stream deleted under a match played across two nodes: the next move,
+// by the host's player or by the remote one, is refused with the message that moves cannot be
+// saved, and every replica keeps the moves acknowledged before, and no other.
+func TestStreamDeletedRoom(t *testing.T) {
+	c := newCluster(t, false)
+	n1, n2 := c.nodes[0], c.nodes[1]
+	r, err := n1.ch.Create("discon", nil, 2, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := r.Code()
+	sa, err := r.Join(alice, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sa.Leave)
+	sb := join(t, n2, code, bob)
+	snap := await(t, sa, "the match", playing(0))
+	await(t, sb, "the match on n2", playing(0))
+	subs := []session.Sub{sa, sb}
+	snap = playMoves(t, subs, snap, 3)
+	acked := movesOf(snap)
+	for _, n := range c.nodes {
+		catchUp(t, n)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	if err := c.js(3).DeleteStream(ctx, streamName); err != nil {
+		t.Fatal(err)
+	}
+	awaitStopped(t, c)
+	seat, mv := next(t, snap)
+	err = subs[seat].Move(ctx, mv)
+	t.Logf("seat %d's move after the stream was deleted: %v", seat, err)
+	if err == nil || !strings.Contains(err.Error(), "cannot save moves") {
+		t.Errorf("seat %d's move after the stream was deleted: %v, want the server to say it cannot save moves", seat, err)
+	}
+	for _, n := range c.nodes {
+		id, ok := n.db.ActiveMatch(code)
+		if !ok {
+			t.Fatalf("n%d's replica has no match in room %s", n.i, code)
+		}
+		m, err := n.db.Match(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := recordedMoves(m); !slices.Equal(got, acked) {
+			t.Errorf("n%d's replica keeps %v, want %v", n.i, got, acked)
 		}
 	}
 }
