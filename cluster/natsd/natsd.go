@@ -1,6 +1,8 @@
 // Package natsd runs a NATS server with JetStream inside the arcade process (--nats-embed), alone
 // or in a cluster of such servers (--nats-routes), so that several arcade processes make a cluster
-// with nothing else installed.
+// with nothing else installed. The server is closed: its client port admits only the node user
+// of the cluster's Secret, its cluster port only servers with the secret's route password, and a
+// port off loopback only with TLS.
 package natsd
 
 import (
@@ -65,8 +67,8 @@ type Server struct {
 
 // Start starts the server and returns once it accepts client connections (JetStream may still be
 // electing its meta leader in a cluster; see WaitJetStream). It fails, leaving nothing running,
-// when the configuration is invalid (no Secret; a port off loopback without TLS), a listener cannot bind, JetStream cannot start on StoreDir,
-// or the server is not ready within ReadyTimeout.
+// when the configuration is invalid (no Secret; a port off loopback without TLS), a listener
+// cannot bind, JetStream cannot start on StoreDir, or the server is not ready within ReadyTimeout.
 func Start(cfg Config) (*Server, error) {
 	opts, err := options(cfg)
 	if err != nil {
