@@ -2,8 +2,12 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arcade/arcade/cluster/natsd"
 )
 
 // TestNATSClosedFlags: a NATS port of the embedded server off loopback needs TLS, a node on a
@@ -48,5 +52,36 @@ func TestNATSClosedFlags(t *testing.T) {
 	c, err := parseConfig(nil, func(k string) string { return env[k] }, io.Discard)
 	if err != nil || c.natsTLS.Cert != "n.pem" || c.natsTLS.Key != "k.pem" || c.natsTLS.CA != "ca.pem" || c.natsCreds != "s" {
 		t.Errorf("from the environment: %+v, %v", c, err)
+	}
+}
+
+// TestClusterSecretCommand: `arcade cluster-secret` writes DATA/cluster-secret, mode 0600, and
+// never overwrites it.
+func TestClusterSecretCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	env := func(k string) string { return map[string]string{"ARCADE_DATA": dir}[k] }
+	var out strings.Builder
+	if err := runClusterSecret(nil, env, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, natsd.SecretFile)
+	if !strings.Contains(out.String(), path) || !strings.Contains(out.String(), "public nkey") {
+		t.Errorf("said %q, want the file and the public key", out.String())
+	}
+	first, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+		t.Errorf("mode %04o, want 0600", info.Mode().Perm())
+	}
+	if err := runClusterSecret([]string{"--data", dir}, env, io.Discard, io.Discard); err == nil {
+		t.Error("a second cluster-secret succeeded")
+	}
+	if again, _ := os.ReadFile(path); string(again) != string(first) {
+		t.Error("a second cluster-secret changed the secret")
+	}
+	if _, err := natsd.LoadSecret(path); err != nil {
+		t.Errorf("the secret written: %v", err)
 	}
 }
