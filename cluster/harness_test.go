@@ -95,6 +95,7 @@ func newCluster(t *testing.T, partitionable bool) *tcluster {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*patience)
 	defer cancel()
 	c := &tcluster{t: t, nodes: make([]*tnode, 3)}
+	secret := clusterSecret(t) // made once, shared by every server and node, as an operator copies it
 	errs := make([]error, 3)
 	var wg sync.WaitGroup
 	for try := 1; ; try++ { // a port free a moment ago may be taken by now: pick others
@@ -109,7 +110,7 @@ func newCluster(t *testing.T, partitionable bool) *tcluster {
 			wg.Go(func() {
 				others := slices.Concat(routes[:i], routes[i+1:])
 				c.nodes[i].ns, errs[i] = natsd.Start(natsd.Config{Name: fmt.Sprintf("n%d", i+1),
-					Listen: "127.0.0.1:0", Cluster: routes[i], Routes: others, StoreDir: dir})
+					Listen: "127.0.0.1:0", Cluster: routes[i], Routes: others, StoreDir: dir, Secret: secret})
 			})
 		}
 		wg.Wait()
@@ -138,7 +139,7 @@ func newCluster(t *testing.T, partitionable bool) *tcluster {
 		}
 		var err error
 		n.nc, err = nats.Connect(url, nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond),
-			nats.IgnoreDiscoveredServers(), nats.DontRandomize())
+			nats.IgnoreDiscoveredServers(), nats.DontRandomize(), secret.ClientOption())
 		if err != nil {
 			t.Fatalf("connect n%d: %v", n.i, err)
 		}

@@ -80,6 +80,7 @@ type Node struct {
 	nc     *nats.Conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
+	made   time.Time // when the stream was made: the replica follows that stream only
 	names  jetstream.KeyValue
 	dir    jetstream.KeyValue
 	beats  jetstream.KeyValue
@@ -96,7 +97,9 @@ type Node struct {
 
 // Start makes the stream and the buckets when they are missing, applies the stream to the
 // node's replica until it has every change stored so far, and starts following it. It returns
-// when the replica has caught up, or ctx is done.
+// when the replica has caught up, or ctx is done. A node whose replica has applied changes never
+// makes the stream: when it is missing, or holds fewer changes than the replica, or starts after
+// the replica's position, Start fails with an error wrapping ErrStreamGone.
 func Start(ctx context.Context, cfg Config) (*Node, error) {
 	cfg.defaults()
 	if cfg.Conn == nil || cfg.DB == nil {
@@ -114,7 +117,7 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	n.rep = newReplica(cfg.DB, cfg.Warnf)
-	if err := n.rep.follow(n.ctx, js, n.stream, &n.wg); err != nil {
+	if err := n.rep.follow(n.ctx, js, n.stream, n.made, &n.wg); err != nil {
 		n.cancel()
 		return nil, err
 	}
@@ -136,7 +139,7 @@ func (n *Node) setupRetrying(ctx context.Context) error {
 		actx, cancel := context.WithTimeout(ctx, time.Second+rand.N(time.Second))
 		err := n.setup(actx)
 		cancel()
-		if err == nil || ctx.Err() != nil {
+		if err == nil || ctx.Err() != nil || errors.Is(err, ErrStreamGone) {
 			return err
 		}
 		n.cfg.Logf("cluster: setting up the stream and buckets: %v; trying again", err)
@@ -150,12 +153,17 @@ func (n *Node) setupRetrying(ctx context.Context) error {
 
 // setup opens the stream and the buckets, creating those that are missing: one that exists is
 // used as it is (its replicas stay what the node that made it asked for, whatever this node
-// counted).
+// counted). The stream is made only by a node whose replica is empty, and a node follows only a
+// stream that holds every change its replica lacks (checkStream).
 func (n *Node) setup(ctx context.Context) error {
 	r := n.cfg.Replicas
+	applied := n.cfg.DB.Applied()
 	var err error
 	n.stream, err = n.js.Stream(ctx, streamName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		if applied > 0 {
+			return streamGone("it is missing, and this node's replica has applied changes up to %d", applied)
+		}
 		n.stream, err = n.js.CreateStream(ctx, jetstream.StreamConfig{
 			Name:        streamName,
 			Description: "the arcade's history: every change of its store, in order",
@@ -168,6 +176,11 @@ func (n *Node) setup(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cluster: stream %s: %w", streamName, err)
 	}
+	info := n.stream.CachedInfo()
+	if err := checkStream(info, applied); err != nil {
+		return err
+	}
+	n.made = info.Created
 	buckets := []struct {
 		kv  *jetstream.KeyValue
 		cfg jetstream.KeyValueConfig

@@ -3,8 +3,10 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -22,6 +24,15 @@ type replica struct {
 	warnf func(string, ...any)
 	msgs  chan jetstream.Msg
 
+	// stream is the stream followed, and created when it was made: a stream of the same name made
+	// at another time is another history, which the replica must not follow.
+	stream  jetstream.Stream
+	created time.Time
+	// suspect is set when a consumer failed (its consumer or stream deleted, say): until the
+	// stream is found to be the same one, no change it delivers reaches the replica.
+	suspect atomic.Bool
+	checkMu sync.Mutex // one check of the stream at a time
+
 	mu      sync.Mutex
 	applied uint64
 	moved   chan struct{} // closed when applied moves on, then replaced
@@ -33,9 +44,11 @@ func newReplica(db *storage.DB, warnf func(string, ...any)) *replica {
 		applied: db.Applied(), moved: make(chan struct{})}
 }
 
-// follow starts an ordered consumer of the whole stream from the first change the database
-// lacks, the goroutine that applies what it brings, and its watchdog; all stop when ctx is done.
-func (r *replica) follow(ctx context.Context, js jetstream.JetStream, stream jetstream.Stream, wg *sync.WaitGroup) error {
+// follow starts an ordered consumer of the whole stream, made at created, from the first change
+// the database lacks, the goroutine that applies what it brings, and its watchdog; all stop when
+// ctx is done.
+func (r *replica) follow(ctx context.Context, js jetstream.JetStream, stream jetstream.Stream, created time.Time, wg *sync.WaitGroup) error {
+	r.stream, r.created = stream, created
 	cc, err := r.consume(ctx, js)
 	if err != nil {
 		return err
@@ -69,11 +82,22 @@ func (r *replica) consume(ctx context.Context, js jetstream.JetStream) (jetstrea
 	// Short pulls with a heartbeat each second, so that a consumer whose server went away is
 	// noticed within seconds.
 	cc, err := cons.Consume(func(m jetstream.Msg) {
+		// An ordered consumer whose consumer was deleted makes itself again from the change after
+		// the last it delivered, on whatever stream now has the name: a stream made anew would
+		// have its first changes skipped. Nothing passes until the stream is known to be the same.
+		if r.suspect.Load() && !r.sameStream(ctx) {
+			return
+		}
 		select {
 		case r.msgs <- m: // full: the consumer waits, and so does the server's flow control
 		case <-ctx.Done():
 		}
-	}, jetstream.PullExpiry(2*time.Second), jetstream.PullHeartbeat(time.Second))
+	}, jetstream.PullExpiry(2*time.Second), jetstream.PullHeartbeat(time.Second),
+		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+			if !errors.Is(err, jetstream.ErrNoHeartbeat) {
+				r.suspect.Store(true)
+			}
+		}))
 	if err != nil {
 		return nil, fmt.Errorf("cluster: follow the stream: %w", err)
 	}
@@ -108,6 +132,10 @@ func (r *replica) watch(ctx context.Context, js jetstream.JetStream, stream jets
 		ictx, cancel := context.WithTimeout(ctx, stallCheck)
 		info, err := stream.Info(ictx)
 		cancel()
+		if gone := r.verdict(info, err, applied); gone != nil {
+			r.stop(gone)
+			return
+		}
 		stalled := err == nil && info.State.LastSeq > applied && applied == before
 		before = applied
 		if !stalled {
@@ -119,6 +147,98 @@ func (r *replica) watch(ctx context.Context, js jetstream.JetStream, stream jets
 			cc = next
 		}
 	}
+}
+
+// ErrStreamGone is the error of a node whose stream was deleted, or deleted and made again: the
+// stream is the cluster's history, and a node that followed another one would skip changes.
+var ErrStreamGone = fmt.Errorf("the cluster's stream %s is gone or was recreated", streamName)
+
+// streamGone says why the stream is not the one the replica followed, and what to do.
+func streamGone(format string, args ...any) error {
+	return fmt.Errorf("cluster: %w: %s; this node refuses to follow it (it would skip changes) and to store more: see docs/operations.md, \"Several nodes\"",
+		ErrStreamGone, fmt.Sprintf(format, args...))
+}
+
+// checkStream returns an error wrapping ErrStreamGone when the stream info describes is not the
+// history a replica that has applied every change up to applied can follow: it holds fewer
+// changes, or starts after the first change the replica lacks.
+func checkStream(info *jetstream.StreamInfo, applied uint64) error {
+	switch st := info.State; {
+	case st.LastSeq < applied:
+		return streamGone("it ends at change %d, and this node's replica has applied changes up to %d", st.LastSeq, applied)
+	case st.Msgs > 0 && st.FirstSeq > applied+1:
+		return streamGone("it starts at change %d, and this node's replica lacks changes %d to %d", st.FirstSeq, applied+1, st.FirstSeq-1)
+	}
+	return nil
+}
+
+// verdict returns an error wrapping ErrStreamGone when info (or err, the error of getting it)
+// shows that the stream is not the one the replica follows; nil when it is, or when it cannot
+// tell (NATS out of reach).
+func (r *replica) verdict(info *jetstream.StreamInfo, err error, applied uint64) error {
+	switch {
+	case errors.Is(err, jetstream.ErrStreamNotFound):
+		return streamGone("it is missing, and this node's replica has applied changes up to %d", applied)
+	case err != nil:
+		return nil
+	case !info.Created.Equal(r.created):
+		return streamGone("it was made at %s, and the one this node followed at %s", info.Created.UTC().Format(time.RFC3339Nano),
+			r.created.UTC().Format(time.RFC3339Nano))
+	}
+	return checkStream(info, applied)
+}
+
+// sameStream checks the stream after a consumer failed, trying until NATS answers: true when it
+// is the one followed (and clears suspect), false when it is not (and stops the replica) or ctx
+// is done.
+func (r *replica) sameStream(ctx context.Context) bool {
+	r.checkMu.Lock()
+	defer r.checkMu.Unlock()
+	for r.suspect.Load() {
+		r.mu.Lock()
+		applied, stopped := r.applied, r.err != nil
+		r.mu.Unlock()
+		if stopped {
+			return false
+		}
+		ictx, cancel := context.WithTimeout(ctx, stallCheck)
+		info, err := r.stream.Info(ictx)
+		cancel()
+		if gone := r.verdict(info, err, applied); gone != nil {
+			r.stop(gone)
+			return false
+		}
+		if err == nil {
+			r.suspect.Store(false)
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	return true
+}
+
+// stop stops the replica for err, which the node's writes then fail with, and logs it.
+func (r *replica) stop(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return
+	}
+	r.err = err
+	r.warnf("%v", err)
+	close(r.moved)
+	r.moved = make(chan struct{})
+}
+
+// stopped returns why the replica stopped following the stream, nil while it follows.
+func (r *replica) stopped() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
 }
 
 // apply applies batches of changes until ctx is done or the database fails.

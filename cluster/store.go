@@ -147,6 +147,9 @@ func (s *Store) owner(ctx context.Context, key string) (string, error) {
 
 // publishPlayers stores a change of a player and waits until the replica has it.
 func (s *Store) publishPlayers(c storage.Change) error {
+	if err := s.n.rep.stopped(); err != nil {
+		return fmt.Errorf("%w: %w", rooms.ErrStorageDown, err)
+	}
 	data, err := json.Marshal(c)
 	if err != nil {
 		return err
@@ -218,6 +221,9 @@ func (s *Store) EndMatch(code string, out rules.Outcome, unrated bool) error {
 // must not pass for one), and a node that lost the room to another (whose fence, storeFence,
 // moved the subject on) is refused: the room is then closed here for good (ErrMoved).
 func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
+	if err := s.n.rep.stopped(); err != nil { // the stream is gone, or the replica failed
+		return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, err)
+	}
 	data, err := json.Marshal(c)
 	if err != nil {
 		return 0, err

@@ -1,6 +1,8 @@
 // Package natsd runs a NATS server with JetStream inside the arcade process (--nats-embed), alone
 // or in a cluster of such servers (--nats-routes), so that several arcade processes make a cluster
-// with nothing else installed.
+// with nothing else installed. The server is closed: its client port admits only the node user
+// of the cluster's Secret, its cluster port only servers with the secret's route password, and a
+// port off loopback only with TLS.
 package natsd
 
 import (
@@ -47,6 +49,12 @@ type Config struct {
 	Logf func(format string, args ...any)
 	// ReadyTimeout bounds Start's wait for the server to accept clients (default 10s).
 	ReadyTimeout time.Duration
+	// Secret is the cluster's secret (required): the client port admits only its node user, with
+	// NodePermissions, and the cluster port only servers that give its route password.
+	Secret *Secret
+	// TLS is the TLS of the client and cluster ports, required when either is off loopback;
+	// peers must then show a certificate its CA signed.
+	TLS TLSFiles
 }
 
 // Server is a running embedded NATS server. Its methods are safe for concurrent use.
@@ -59,8 +67,8 @@ type Server struct {
 
 // Start starts the server and returns once it accepts client connections (JetStream may still be
 // electing its meta leader in a cluster; see WaitJetStream). It fails, leaving nothing running,
-// when the configuration is invalid, a listener cannot bind, JetStream cannot start on StoreDir,
-// or the server is not ready within ReadyTimeout.
+// when the configuration is invalid (no Secret; a port off loopback without TLS), a listener
+// cannot bind, JetStream cannot start on StoreDir, or the server is not ready within ReadyTimeout.
 func Start(cfg Config) (*Server, error) {
 	opts, err := options(cfg)
 	if err != nil {
@@ -148,7 +156,7 @@ func options(cfg Config) (*server.Options, error) {
 		if len(routes) > 0 {
 			return nil, errors.New("natsd: routes given without a cluster address")
 		}
-		return opts, nil
+		return opts, secure(opts, cfg, nil)
 	}
 	if cfg.Name == "" {
 		return nil, errors.New("natsd: a server in a cluster needs a name")
@@ -167,7 +175,7 @@ func options(cfg Config) (*server.Options, error) {
 	opts.Cluster.Host = chost
 	opts.Cluster.Port = cport
 	opts.Routes = routes
-	return opts, nil
+	return opts, secure(opts, cfg, routes)
 }
 
 // listenAddr splits a host:port listen address; port 0 becomes nats-server's "pick a free port"
@@ -187,8 +195,14 @@ func listenAddr(hostport string) (string, int, error) {
 	return host, port, nil
 }
 
-// ClientURL is the nats:// URL clients of this process connect to.
+// ClientURL is the URL clients of other processes connect to: nats://, or tls:// when the
+// server has TLS.
 func (s *Server) ClientURL() string { return s.clientURL }
+
+// InProcess is the nats.go option that connects to the server inside this process, with no
+// network (and so no TLS) between them. Connect with an empty URL, or a nats:// one: a tls://
+// URL asks for TLS, which a connection in the process does not get.
+func (s *Server) InProcess() nats.Option { return nats.InProcessServer(s.ns) }
 
 // ClusterURL is the route URL other servers list in their Routes ("" when alone). A cluster
 // address on every interface (0.0.0.0, ::, or no host) is named by 127.0.0.1 here; across

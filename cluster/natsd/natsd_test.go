@@ -20,6 +20,9 @@ import (
 // start starts a server for the test and shuts it down when the test ends.
 func start(t *testing.T, cfg Config) *Server {
 	t.Helper()
+	if cfg.Secret == nil {
+		cfg.Secret = suiteSecret
+	}
 	s, err := Start(cfg)
 	if err != nil {
 		t.Fatalf("start %s: %v", cfg.Name, err)
@@ -32,7 +35,7 @@ func start(t *testing.T, cfg Config) *Server {
 // Shutdown, since cleanups run last first).
 func connect(t *testing.T, s *Server) *nats.Conn {
 	t.Helper()
-	nc, err := nats.Connect(s.ClientURL(), nats.MaxReconnects(0))
+	nc, err := nats.Connect(s.ClientURL(), nats.MaxReconnects(0), suiteSecret.ClientOption())
 	if err != nil {
 		t.Fatalf("connect %s: %v", s.ClientURL(), err)
 	}
@@ -57,7 +60,7 @@ func TestAloneKeepsKeysAcrossRestart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	cfg := Config{Name: "solo", Listen: "127.0.0.1:0", StoreDir: dir, Logf: t.Logf}
+	cfg := Config{Name: "solo", Listen: "127.0.0.1:0", StoreDir: dir, Logf: t.Logf, Secret: suiteSecret}
 
 	began := time.Now()
 	s, err := Start(cfg)
@@ -71,7 +74,7 @@ func TestAloneKeepsKeysAcrossRestart(t *testing.T) {
 	if !strings.HasPrefix(s.ClientURL(), "nats://127.0.0.1:") || strings.HasSuffix(s.ClientURL(), ":0") {
 		t.Errorf("ClientURL = %q, want nats://127.0.0.1:<free port>", s.ClientURL())
 	}
-	nc, err := nats.Connect(s.ClientURL())
+	nc, err := nats.Connect(s.ClientURL(), suiteSecret.ClientOption())
 	if err != nil {
 		s.Shutdown()
 		t.Fatal(err)
@@ -153,6 +156,7 @@ func TestClusterOfThree(t *testing.T) {
 				Cluster:  routes[i],
 				Routes:   others,
 				StoreDir: t.TempDir(),
+				Secret:   suiteSecret,
 				Logf: func(format string, args ...any) {
 					t.Logf("n%d "+format, append([]any{i + 1}, args...)...)
 				},
@@ -307,7 +311,7 @@ func TestStartPortTaken(t *testing.T) {
 	}
 	defer l.Close()
 	began := time.Now()
-	s, err := Start(Config{Listen: l.Addr().String(), StoreDir: t.TempDir()})
+	s, err := Start(Config{Listen: l.Addr().String(), StoreDir: t.TempDir(), Secret: suiteSecret})
 	if err == nil {
 		s.Shutdown()
 		t.Fatal("Start on a taken port succeeded")

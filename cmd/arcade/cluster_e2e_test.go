@@ -23,6 +23,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/arcade/arcade/cluster/clustertest"
+	"github.com/arcade/arcade/cluster/natsd"
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
@@ -42,8 +43,9 @@ type clusterProc struct {
 
 // testCluster is a cluster of real arcade processes on loopback.
 type testCluster struct {
-	bin   string
-	nodes []*clusterProc
+	bin    string
+	nodes  []*clusterProc
+	secret []byte // the cluster's secret, copied into every node's data folder before it starts
 }
 
 // startCluster starts n arcade processes, each with an embedded NATS server (routes to the
@@ -54,6 +56,7 @@ type testCluster struct {
 func startCluster(t *testing.T, n int, others ...func(*testCluster) []string) *testCluster {
 	t.Helper()
 	c := &testCluster{bin: binary(t)}
+	c.makeSecret(t)
 	ports := clustertest.FreePorts(t, 2*n)
 	route := func(i int) string { return "127.0.0.1:" + strconv.Itoa(ports[n+i]) }
 	ready := make(chan startedNode, n)
@@ -76,6 +79,20 @@ func startCluster(t *testing.T, n int, others ...func(*testCluster) []string) *t
 	return c
 }
 
+// makeSecret makes the cluster's secret as an operator does, with `arcade cluster-secret`, for
+// launch to copy into each node's data folder.
+func (c *testCluster) makeSecret(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command(c.bin, "cluster-secret", "--data", dir).CombinedOutput(); err != nil {
+		t.Fatalf("arcade cluster-secret: %v\n%s", err, out)
+	}
+	var err error
+	if c.secret, err = os.ReadFile(filepath.Join(dir, natsd.SecretFile)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // startedNode is a node that accepts SSH at addr.
 type startedNode struct {
 	i    int
@@ -89,6 +106,11 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 	t.Helper()
 	i := len(c.nodes)
 	p := &clusterProc{name: "n" + strconv.Itoa(i+1), data: t.TempDir(), logs: &syncBuffer{}, nats: natsURL}
+	if c.secret != nil {
+		if err := os.WriteFile(filepath.Join(p.data, natsd.SecretFile), c.secret, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	args := append([]string{"--addr", "127.0.0.1:0", "--data", p.data, "--log-level", "info",
 		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000", "--node", p.name}, natsFlags...)
 	p.cmd = exec.Command(c.bin, args...)
@@ -165,7 +187,7 @@ func (c *testCluster) dumpLogs(t *testing.T) {
 			}
 			for _, p := range c.nodes {
 				if !p.dead && p.nats != "" {
-					t.Logf("the room directory as node %s's NATS server has it:\n%s", p.name, directory(p.nats))
+					t.Logf("the room directory as node %s's NATS server has it:\n%s", p.name, directory(p.nats, filepath.Join(p.data, natsd.SecretFile)))
 					break
 				}
 			}
@@ -174,9 +196,13 @@ func (c *testCluster) dumpLogs(t *testing.T) {
 }
 
 // directory returns the entries of the room directory (arcade_rooms), read through the NATS
-// server at url.
-func directory(url string) string {
-	nc, err := nats.Connect(url)
+// server at url as the node user of the secret file.
+func directory(url, secret string) string {
+	creds, err := nats.NkeyOptionFromSeed(secret)
+	if err != nil {
+		return err.Error()
+	}
+	nc, err := nats.Connect(url, creds)
 	if err != nil {
 		return err.Error()
 	}

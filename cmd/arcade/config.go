@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,8 @@ type config struct {
 	natsCluster  string // --nats-cluster: the embedded server's route address
 	natsRoutes   string // --nats-routes: the other embedded servers' route addresses
 	natsReplicas int    // --nats-replicas: 0 for min(3, servers)
+	natsCreds    string // --nats-creds: the cluster's secret file; "" for DATA/cluster-secret
+	natsTLS      natsd.TLSFiles
 	node         string // --node: the node's name
 }
 
@@ -117,6 +120,10 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.StringVar(&c.natsCluster, "nats-cluster", env("NATS_CLUSTER", ""), "the embedded NATS server's address for the other servers of its cluster, e.g. :6222; needed with --nats-routes (ARCADE_NATS_CLUSTER)")
 	fs.StringVar(&c.natsRoutes, "nats-routes", env("NATS_ROUTES", ""), "the other embedded servers' --nats-cluster addresses, host:port, comma separated (ARCADE_NATS_ROUTES)")
 	fs.IntVar(&c.natsReplicas, "nats-replicas", envInt("NATS_REPLICAS", 0), "copies JetStream keeps of the arcade's stream and buckets; 0: one per server, at most 3 (ARCADE_NATS_REPLICAS)")
+	fs.StringVar(&c.natsCreds, "nats-creds", env("NATS_CREDS", ""), "the cluster's secret: an nkey seed file (nk -gen user), with the embedded servers' route password; empty: DATA/cluster-secret, which --nats-embed makes on a first start without --nats-routes (ARCADE_NATS_CREDS)")
+	fs.StringVar(&c.natsTLS.Cert, "nats-tls-cert", env("NATS_TLS_CERT", ""), "PEM certificate of this node for NATS TLS (the embedded server's ports, and the node's connection); needed with a NATS port off loopback (ARCADE_NATS_TLS_CERT)")
+	fs.StringVar(&c.natsTLS.Key, "nats-tls-key", env("NATS_TLS_KEY", ""), "PEM private key of --nats-tls-cert (ARCADE_NATS_TLS_KEY)")
+	fs.StringVar(&c.natsTLS.CA, "nats-tls-ca", env("NATS_TLS_CA", ""), "PEM CA that signed the NATS servers' and nodes' certificates; peers must show one it signed (ARCADE_NATS_TLS_CA)")
 	fs.StringVar(&c.node, "node", env("NODE", ""), "the node's name in the cluster; empty: the host name (ARCADE_NODE)")
 	gcFlag, memFlag := env("GC_PERCENT", ""), env("MEMORY_LIMIT", "")
 	fs.StringVar(&gcFlag, "gc-percent", gcFlag,
@@ -204,6 +211,23 @@ func checkPublicAddr(addr string) error {
 	return nil
 }
 
+// checkNATSPort refuses an embedded server's port (flag, host:port) off loopback without TLS:
+// the client port admits only the node user and the cluster port only servers with the route
+// password, but without TLS anyone on the network between them reads every match.
+func checkNATSPort(flag, addr string, tls natsd.TLSFiles) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%s %q is not host:port", flag, addr)
+	}
+	if natsd.IsLoopback(host) {
+		return nil
+	}
+	if m := tls.Missing(); m != "" {
+		return fmt.Errorf("%s %s is not on loopback: it needs TLS; missing %s (Several nodes in docs/operations.md)", flag, addr, m)
+	}
+	return nil
+}
+
 // checkCluster refuses cluster flags that do not go together.
 func checkCluster(c config) error {
 	switch {
@@ -213,6 +237,34 @@ func checkCluster(c config) error {
 		return fmt.Errorf("--nats-routes needs --nats-cluster, the address the other servers reach this one at")
 	case c.natsReplicas < 0 || c.natsReplicas > 5:
 		return fmt.Errorf("--nats-replicas %d: JetStream keeps 1 to 5 copies (0: one per server, at most 3)", c.natsReplicas)
+	case c.nats != "" && c.natsEmbed:
+		return fmt.Errorf("--nats and --nats-embed do not go together: a node with an embedded server uses it (list the other servers with --nats-routes)")
+	case (c.natsTLS.Cert == "") != (c.natsTLS.Key == ""):
+		return fmt.Errorf("--nats-tls-cert and --nats-tls-key go together")
+	}
+	if c.natsEmbed {
+		if err := checkNATSPort("--nats-listen", c.natsListen, c.natsTLS); err != nil {
+			return err
+		}
+		if c.natsCluster != "" {
+			if err := checkNATSPort("--nats-cluster", c.natsCluster, c.natsTLS); err != nil {
+				return err
+			}
+		}
+		if c.natsTLS.Any() && c.natsTLS.Missing() != "" {
+			return fmt.Errorf("the embedded server's TLS needs --nats-tls-cert, --nats-tls-key and --nats-tls-ca: missing %s", c.natsTLS.Missing())
+		}
+	}
+	if c.nats != "" && c.natsCreds == "" {
+		for item := range strings.SplitSeq(c.nats, ",") {
+			u, err := url.Parse(strings.TrimSpace(item))
+			if err != nil || u.Host == "" {
+				return fmt.Errorf("--nats %q: not a URL like nats://host:4222", item)
+			}
+			if u.User == nil && !natsd.IsLoopback(u.Hostname()) {
+				return fmt.Errorf("--nats %s is not on loopback: it needs the cluster's credentials, --nats-creds FILE (Several nodes in docs/operations.md)", item)
+			}
+		}
 	}
 	if c.natsRoutes != "" {
 		if _, err := natsd.ParseRoutes(c.natsRoutes); err != nil {

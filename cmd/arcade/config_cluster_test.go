@@ -15,11 +15,11 @@ func TestClusterFlags(t *testing.T) {
 		t.Fatalf("no flags: clustered %v, %v", c.clustered(), err)
 	}
 	c, err = parseConfig([]string{"--nats-embed", "--nats-cluster", ":6222", "--nats-routes", "a2:6222,a3:6222",
-		"--node", "a1", "--nats-replicas", "3"}, none, io.Discard)
+		"--node", "a1", "--nats-replicas", "3", "--nats-tls-cert", "a1.pem", "--nats-tls-key", "a1-key.pem", "--nats-tls-ca", "ca.pem"}, none, io.Discard)
 	if err != nil || !c.clustered() || c.natsRoutes != "a2:6222,a3:6222" || c.node != "a1" || c.natsReplicas != 3 {
 		t.Fatalf("embedded: %+v, %v", c, err)
 	}
-	env := map[string]string{"ARCADE_NATS": "nats://n1:4222,nats://n2:4222", "ARCADE_NODE": "b"}
+	env := map[string]string{"ARCADE_NATS": "nats://n1:4222,nats://n2:4222", "ARCADE_NODE": "b", "ARCADE_NATS_CREDS": "node.nk"}
 	c, err = parseConfig(nil, func(k string) string { return env[k] }, io.Discard)
 	if err != nil || !c.clustered() || c.nats != "nats://n1:4222,nats://n2:4222" || c.node != "b" {
 		t.Fatalf("from the environment: %+v, %v", c, err)
@@ -30,7 +30,7 @@ func TestClusterFlags(t *testing.T) {
 	}{
 		{[]string{"--nats-routes", "a2:6222"}, "add --nats-embed"},
 		{[]string{"--nats-embed", "--nats-routes", "a2:6222"}, "needs --nats-cluster"},
-		{[]string{"--nats-embed", "--nats-cluster", ":6222", "--nats-routes", "a2:x"}, "bad port"},
+		{[]string{"--nats-embed", "--nats-cluster", "127.0.0.1:6222", "--nats-routes", "a2:x"}, "bad port"},
 		{[]string{"--nats", "nats://n1:4222", "--nats-replicas", "7"}, "1 to 5 copies"},
 	} {
 		var out strings.Builder

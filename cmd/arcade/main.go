@@ -4,6 +4,7 @@
 //	arcade -h                        every flag, each with its ARCADE_ variable
 //	arcade backup [--data DIR] FILE  a consistent copy of the database, while the server runs
 //	arcade check [--data DIR] [FILE] check the database (or a backup) while no server runs
+//	arcade cluster-secret [--data DIR] make the secret every node of a cluster shares
 //	arcade --version                 the release, and the commit it was built from
 package main
 
@@ -22,6 +23,13 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "backup" {
 		if err := runBackup(os.Args[2:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "arcade:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "cluster-secret" {
+		if err := runClusterSecret(os.Args[2:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, "arcade:", err)
 			os.Exit(1)
 		}
