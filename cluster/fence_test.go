@@ -20,6 +20,7 @@ import (
 // the stream never holds two moves of one number, and the room is reached by its code, from
 // every node, on its new host.
 func TestLostRoomNeverReopens(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, true)
 	n1, n2, n3 := c.nodes[0], c.nodes[1], c.nodes[2]
 	r, err := n3.ch.Create("discon", nil, 2, alice)
@@ -123,6 +124,7 @@ func TestLostRoomNeverReopens(t *testing.T) {
 // requests for the room reach its new host alone. Once it hears, it closes its copy, and the
 // players on the new host play on.
 func TestStaleHostAnswersNothing(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, true)
 	n1, n2, n3 := c.nodes[0], c.nodes[1], c.nodes[2]
 	r, err := n3.ch.Create("discon", nil, 2, alice)
@@ -246,6 +248,7 @@ func twicePlayed(cs []storage.Change) string {
 // n3's own and the room's last: the room still n3's by the directory, n3 opens it again from the
 // replica, with the move, and play goes on there.
 func TestStoredInDoubtReloads(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, true)
 	n1, n3 := c.nodes[0], c.nodes[2]
 	r, err := n3.ch.Create("discon", nil, 2, alice)

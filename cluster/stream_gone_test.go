@@ -36,6 +36,7 @@ func clusterSecret(t *testing.T) *natsd.Secret {
 func playSome(t *testing.T, c *tcluster, code string, moves int) {
 	t.Helper()
 	st := c.nodes[0].node.Store()
+	st.acquire(code, 1) // as a node that reserved the code
 	seats := []record.Seat{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}}
 	if _, err := st.StartMatch(record.Match{Code: code, Game: "discon", Seats: seats, Seed: testSeed,
 		Started: time.Now().UTC()}); err != nil {
@@ -97,6 +98,7 @@ func awaitStopped(t *testing.T, c *tcluster) {
 // clear error; each replica keeps every change acknowledged before; a node started again on its
 // replica refuses to make the stream again, and refuses a stream made anew by someone else.
 func TestStreamDeleted(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	const code = "GONE1"
 	playSome(t, c, code, 4)
@@ -161,6 +163,7 @@ func TestStreamDeleted(t *testing.T) {
 // running cluster: no node applies a change of the new stream (its consumer would carry on from
 // the sequence it had reached), and every node stops.
 func TestStreamRecreated(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	const code = "GONE2"
 	playSome(t, c, code, 2)
@@ -204,6 +207,7 @@ func TestStreamRecreated(t *testing.T) {
 // by the host's player or by the remote one, is refused with the message that moves cannot be
 // saved, and every replica keeps the moves acknowledged before, and no other.
 func TestStreamDeletedRoom(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, false)
 	n1, n2 := c.nodes[0], c.nodes[1]
 	r, err := n1.ch.Create("discon", nil, 2, alice)

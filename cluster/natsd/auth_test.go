@@ -73,6 +73,7 @@ func (l *logLines) await(t *testing.T, want string) {
 }
 
 func TestSecretFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), SecretFile)
 	s, err := CreateSecret(path)
 	if err != nil {
@@ -117,6 +118,7 @@ func TestSecretFile(t *testing.T) {
 // TestClientPortRefusesStrangers: a client without the node user's key is refused; the node
 // user may use the arcade's subjects and JetStream, and nothing else.
 func TestClientPortRefusesStrangers(t *testing.T) {
+	t.Parallel()
 	sec := testSecret(t)
 	s := start(t, Config{Name: "solo", Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Secret: sec})
 
@@ -170,6 +172,7 @@ func TestClientPortRefusesStrangers(t *testing.T) {
 // TestClusterPortRefusesStrangers: a server without the route password cannot join the
 // cluster; the same server with it can (so the refusal is the password's doing).
 func TestClusterPortRefusesStrangers(t *testing.T) {
+	t.Parallel()
 	sec := testSecret(t)
 	ports := clustertest.FreePorts(t, 2)
 	var lines logLines
@@ -216,6 +219,7 @@ func TestClusterPortRefusesStrangers(t *testing.T) {
 // TestPortsOffLoopbackNeedTLS: a client or cluster port on every interface is refused without
 // TLS, with a message naming what is missing.
 func TestPortsOffLoopbackNeedTLS(t *testing.T) {
+	t.Parallel()
 	sec := testSecret(t)
 	for _, cfg := range []Config{
 		{Name: "a", Listen: "0.0.0.0:0", StoreDir: t.TempDir(), Secret: sec},
@@ -241,6 +245,7 @@ func TestPortsOffLoopbackNeedTLS(t *testing.T) {
 // TestTLS: two servers with TLS on both ports form a cluster; a client needs the CA to trust the
 // server, a certificate the CA signed, and the node user's key.
 func TestTLS(t *testing.T) {
+	t.Parallel()
 	sec := testSecret(t)
 	files := testCerts(t)
 	ports := clustertest.FreePorts(t, 2)

@@ -20,6 +20,7 @@ import (
 // node that joins others (--nats-routes) without the secret, and one with a NATS port off
 // loopback without TLS, refuse to start and say what is missing.
 func TestNATSClosed(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -80,6 +81,7 @@ func TestNATSClosed(t *testing.T) {
 // routes verify each other's certificates), and a third node reaches the first's client port with
 // --nats, the cluster's secret and a certificate; a NATS client without a certificate is refused.
 func TestClusterTLS(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
