@@ -26,7 +26,7 @@ func printVersion(out io.Writer) {
 // versionLine is "arcade v0.1.0 (commit 94b1244, 2026-11-27)": Version, then the commit and the
 // day (UTC) of the commit the binary was built from, as go build stamps them in a git checkout
 // (vcs.revision, vcs.time); "-dirty" follows a commit with uncommitted changes (vcs.modified).
-// What the build did not record (go run, -buildvcs=false, no build info) is "unknown".
+// A build that recorded no commit (go run, -buildvcs=false, no build info) says "commit unknown".
 func versionLine(info *debug.BuildInfo) string {
 	commit, day := "unknown", "unknown"
 	if info != nil {
@@ -48,6 +48,9 @@ func versionLine(info *debug.BuildInfo) string {
 		if modified && commit != "unknown" {
 			commit += "-dirty"
 		}
+	}
+	if day == "unknown" {
+		return fmt.Sprintf("arcade %s (commit %s)", Version, commit)
 	}
 	return fmt.Sprintf("arcade %s (commit %s, %s)", Version, commit, day)
 }

@@ -27,9 +27,9 @@ func TestVersionLine(t *testing.T) {
 			"arcade " + Version + " (commit 94b1244, 2026-11-27)"},
 		{stamped("vcs.revision", rev, "vcs.time", "2026-11-27T23:30:00-02:00", "vcs.modified", "true"),
 			"arcade " + Version + " (commit 94b1244-dirty, 2026-11-28)"},
-		{stamped("-buildmode", "exe"), "arcade " + Version + " (commit unknown, unknown)"},
-		{stamped("vcs.revision", "", "vcs.time", "yesterday"), "arcade " + Version + " (commit unknown, unknown)"},
-		{nil, "arcade " + Version + " (commit unknown, unknown)"},
+		{stamped("-buildmode", "exe"), "arcade " + Version + " (commit unknown)"},
+		{stamped("vcs.revision", "", "vcs.time", "yesterday"), "arcade " + Version + " (commit unknown)"},
+		{nil, "arcade " + Version + " (commit unknown)"},
 	} {
 		if got := versionLine(c.info); got != c.want {
 			t.Errorf("versionLine(%v) = %q, want %q", c.info, got, c.want)
@@ -45,7 +45,7 @@ func TestVersionCommand(t *testing.T) {
 	}
 	bin := binary(t)
 	line := regexp.MustCompile(`^arcade ` + regexp.QuoteMeta(Version) +
-		` \(commit ([0-9a-f]{7}(-dirty)?|unknown), (\d{4}-\d{2}-\d{2}|unknown)\)\n$`)
+		` \(commit ([0-9a-f]{7}(-dirty)?, \d{4}-\d{2}-\d{2}|unknown)\)\n$`)
 	for _, arg := range []string{"--version", "-version", "version"} {
 		out, err := exec.Command(bin, arg).Output()
 		if err != nil || !line.Match(out) {
