@@ -119,32 +119,21 @@ func (p *Proxy) copyFromClient(dst io.Writer, src io.Reader) error {
 		}
 		op, args, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(" "))
 		switch string(bytes.ToUpper(op)) {
-		case "PUB", "HPUB": // the last argument is the size of what follows, before its \r\n
-			fields := bytes.Fields(args)
-			if len(fields) == 0 {
-				return io.ErrUnexpectedEOF
-			}
-			size, err := strconv.Atoi(string(fields[len(fields)-1]))
+		case "PUB", "HPUB":
+			subject, body, err := readPayload(r, args)
 			if err != nil {
-				return err
-			}
-			body := make([]byte, size+2)
-			if _, err := io.ReadFull(r, body); err != nil {
 				return err
 			}
 			p.mu.Lock()
 			send := p.send
 			p.mu.Unlock()
-			if send != nil && !send(string(fields[0])) {
+			if send != nil && !send(subject) {
 				continue
 			}
-			if _, err := dst.Write(append(line, body...)); err != nil {
-				return err
-			}
-		default:
-			if _, err := dst.Write(line); err != nil {
-				return err
-			}
+			line = append(line, body...)
+		}
+		if _, err := dst.Write(line); err != nil {
+			return err
 		}
 	}
 }
@@ -173,40 +162,42 @@ func (p *Proxy) copyFromServer(dst io.Writer, src io.Reader) error {
 				return err
 			}
 			line = append(append([]byte("INFO "), b...), "\r\n"...)
-			if _, err := dst.Write(line); err != nil {
-				return err
-			}
-		case "MSG", "HMSG": // the last argument is the size of what follows, before its \r\n
-			fields := bytes.Fields(args)
-			if len(fields) == 0 {
-				return io.ErrUnexpectedEOF
-			}
-			size, err := strconv.Atoi(string(fields[len(fields)-1]))
+		case "MSG", "HMSG":
+			subject, body, err := readPayload(r, args)
 			if err != nil {
-				return err
-			}
-			body := make([]byte, size+2)
-			if _, err := io.ReadFull(r, body); err != nil {
 				return err
 			}
 			p.mu.Lock()
 			keep := p.keep
 			p.mu.Unlock()
-			if keep != nil && !keep(string(fields[0]), body[:size]) {
+			if keep != nil && !keep(subject, body[:len(body)-2]) {
 				continue
 			}
-			if _, err := dst.Write(line); err != nil {
-				return err
-			}
-			if _, err := dst.Write(body); err != nil {
-				return err
-			}
-		default:
-			if _, err := dst.Write(line); err != nil {
-				return err
-			}
+			line = append(line, body...)
+		}
+		if _, err := dst.Write(line); err != nil {
+			return err
 		}
 	}
+}
+
+// readPayload reads from r the payload of a message whose operation's arguments are args (PUB,
+// HPUB, MSG, HMSG: the subject first, the payload's size last), with the \r\n that ends it, and
+// returns the subject and those bytes.
+func readPayload(r *bufio.Reader, args []byte) (subject string, body []byte, err error) {
+	fields := bytes.Fields(args)
+	if len(fields) == 0 {
+		return "", nil, io.ErrUnexpectedEOF
+	}
+	size, err := strconv.Atoi(string(fields[len(fields)-1]))
+	if err != nil {
+		return "", nil, err
+	}
+	body = make([]byte, size+2)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return "", nil, err
+	}
+	return string(fields[0]), body, nil
 }
 
 // Cut closes every connection and refuses new ones until Heal.
