@@ -12,17 +12,19 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// turnLine is the side panel's first line: "Turn 12 of 200, to 11".
-func turnLine(v *flicflac.View) string {
+// TurnLine is the side panel's first line: "Turn 12 of 200, to 11". The load tool follows a match
+// by it.
+func TurnLine(v *flicflac.View) string {
 	return fmt.Sprintf("Turn %d of %d, to %d", v.TurnNumber, v.Limit, v.Target)
 }
 
-// noneMoved is movedLine before a piece has moved in a turn.
-const noneMoved = "Moved: none yet"
+// NoneMoved is MovedLine before a piece has moved in a turn.
+const NoneMoved = "Moved: none yet"
 
-// movedLine is the side panel's second line: the pieces moved this turn ("Moved: B R"), or in a
-// captors' turn the captors and those moved ("Captors: B R; moved B").
-func movedLine(v *flicflac.View) string {
+// MovedLine is the side panel's second line: the pieces moved this turn ("Moved: B R"), or in a
+// captors' turn the captors and those moved ("Captors: B R; moved B"); "" while no one is to move.
+// The load tool follows a turn's moves by it.
+func MovedLine(v *flicflac.View) string {
 	if v.Turn < 0 {
 		return ""
 	}
@@ -44,7 +46,7 @@ func movedLine(v *flicflac.View) string {
 		return t
 	}
 	if len(moved) == 0 {
-		return noneMoved
+		return NoneMoved
 	}
 	return "Moved: " + strings.Join(moved, " ")
 }
@@ -61,8 +63,8 @@ func (b *board) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string
 	if b.status != nil && k == b.statusKey {
 		return b.status // the clock's ticks redraw the panel every second; the status is the same
 	}
-	lines := []string{turnLine(v)}
-	if m := movedLine(v); m != "" {
+	lines := []string{TurnLine(v)}
+	if m := MovedLine(v); m != "" {
 		lines = append(lines, m)
 	}
 	if who, did := lastText(v, snap); did != "" {

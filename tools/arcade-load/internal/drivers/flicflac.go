@@ -1,9 +1,8 @@
 package drivers
 
 import (
-	"fmt"
+	"github.com/arcade/arcade/games/flicflacview"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/flicflac"
@@ -28,7 +27,7 @@ func (flicflacDriver) Engine(code string, match int) (rules.Engine, error) {
 // StartMarker is the side panel's turn line of the first turn.
 func (flicflacDriver) StartMarker(state rules.Engine) string {
 	v := state.(*flicflac.State).ViewOf()
-	return turnLine(&v)
+	return flicflacview.TurnLine(&v)
 }
 
 // Marker is a side panel line that the move leading to state changed: the moved pieces' line
@@ -39,10 +38,10 @@ func (flicflacDriver) Marker(state rules.Engine, _ string) string {
 		return GameOver
 	}
 	v := state.(*flicflac.State).ViewOf()
-	if m := movedLine(&v); v.CaptorsTurn || m != noneMoved {
+	if m := flicflacview.MovedLine(&v); v.CaptorsTurn || m != flicflacview.NoneMoved {
 		return m
 	}
-	return turnLine(&v)
+	return flicflacview.TurnLine(&v)
 }
 
 // PickMove returns a random legal move of seat other than a take-back (which would bring back a
@@ -61,44 +60,3 @@ func (flicflacDriver) PickMove(state rules.Engine, seat rules.Seat, rng *rand.Ra
 
 // Seeded is true: the shapes and the events are drawn from the seed.
 func (flicflacDriver) Seeded() bool { return true }
-
-// The side panel's first two lines, as the board view (games/flicflacview, status.go) draws them:
-// the markers are these texts, so a change there must be made here too (the tool's smoke test of
-// Flic Flac fails until it is).
-
-// turnLine is the side panel's first line: the turn, the limit and the target.
-func turnLine(v *flicflac.View) string {
-	return fmt.Sprintf("Turn %d of %d, to %d", v.TurnNumber, v.Limit, v.Target)
-}
-
-// noneMoved is movedLine before a piece has moved in a turn.
-const noneMoved = "Moved: none yet"
-
-// movedLine is the side panel's second line: the pieces moved this turn ("Moved: B R"), or in a
-// captors' turn the captors and those moved ("Captors: B R; moved B").
-func movedLine(v *flicflac.View) string {
-	if v.Turn < 0 {
-		return ""
-	}
-	var moved, captors []string
-	for c := range flicflac.Colour(flicflac.Colours) {
-		p := v.Piece(v.Turn, c)
-		if p.Moved {
-			moved = append(moved, string(c.Letter()))
-		}
-		if p.Captor {
-			captors = append(captors, string(c.Letter()))
-		}
-	}
-	if v.CaptorsTurn {
-		t := "Captors: " + strings.Join(captors, " ")
-		if len(moved) > 0 {
-			t += "; moved " + strings.Join(moved, " ")
-		}
-		return t
-	}
-	if len(moved) == 0 {
-		return noneMoved
-	}
-	return "Moved: " + strings.Join(moved, " ")
-}
