@@ -13,8 +13,8 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// TestMarkerChanges: the Flic Flac driver's marker, a copy of the board view's panel lines, is on
-// the panel the board view draws, and changes with every move the driver picks.
+// TestMarkerChanges: the Flic Flac driver's marker, one of the board view's panel lines, is on the
+// panel the board view draws, and changes with every move the driver picks.
 func TestMarkerChanges(t *testing.T) {
 	const panelWidth = 28 // the room's side panel at 80 x 24
 	var d flicflacDriver
