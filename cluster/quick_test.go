@@ -1,0 +1,195 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/session"
+)
+
+// TestQuickMatchPool: the cluster's nodes pair their quick matches in one pool, by the rule of
+// one hub. Each case seeks a game of its own, so that the cases share the cluster but not a
+// queue; at the end a node stops, and its ticket lapses.
+func TestQuickMatchPool(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, false)
+	n1, n2, n3 := c.nodes[0], c.nodes[1], c.nodes[2]
+	t.Run("cases", func(t *testing.T) {
+		t.Run("two nodes", func(t *testing.T) {
+			t.Parallel()
+			a := seek(t, n1, "stonetowers", quickPlayer("ann"), 1500)
+			b := seek(t, n2, "stonetowers", quickPlayer("ben"), 1450)
+			ra, rb := paired(t, a), paired(t, b)
+			if ra.Code() != rb.Code() {
+				t.Fatalf("ann in room %s, ben in room %s", ra.Code(), rb.Code())
+			}
+			if h := c.localHost(ra.Code()); h != n1 {
+				t.Fatalf("the room is not on the node of the longer waiting player: %v", h)
+			}
+			sa := join(t, n1, ra.Code(), quickPlayer("ann"))
+			sb := join(t, n2, rb.Code(), quickPlayer("ben"))
+			for _, s := range []session.Sub{sa, sb} {
+				await(t, s, "both seated", func(s rooms.Snapshot) bool {
+					return len(s.Seats) == 2 && s.Seats[0].PlayerID != "" && s.Seats[1].PlayerID != ""
+				})
+			}
+		})
+		t.Run("rating window", func(t *testing.T) {
+			t.Parallel()
+			low := seek(t, n1, "flicflac", quickPlayer("lou"), 1000)
+			high := seek(t, n3, "flicflac", quickPlayer("hal"), 1800)
+			mid := seek(t, n2, "flicflac", quickPlayer("meg"), 1750)
+			rh, rm := paired(t, high), paired(t, mid)
+			if rh.Code() != rm.Code() {
+				t.Fatalf("hal in room %s, meg in room %s", rh.Code(), rm.Code())
+			}
+			select {
+			case r := <-low.Found():
+				t.Fatalf("lou, 750 points from the others, was paired at once, in %s", r.Code())
+			default:
+			}
+			low.Cancel()
+		})
+		t.Run("ten players", func(t *testing.T) {
+			t.Parallel()
+			var tickets []*rooms.Ticket
+			for i := range 10 {
+				n := c.nodes[i%3]
+				tickets = append(tickets, seek(t, n, "discon", quickPlayer(fmt.Sprintf("p%d", i)), 1500+float64(i)))
+			}
+			count := map[string]int{}
+			for _, tk := range tickets {
+				count[paired(t, tk).Code()]++
+			}
+			if len(count) != 5 {
+				t.Fatalf("10 players in %d rooms: %v", len(count), count)
+			}
+			for code, k := range count {
+				if k != 2 {
+					t.Errorf("room %s has %d players", code, k)
+				}
+				if c.localHost(code) == nil {
+					t.Errorf("room %s is on no node", code)
+				}
+			}
+			for _, tk := range tickets { // each ticket yields one room only
+				select {
+				case r := <-tk.Found():
+					t.Errorf("%s paired twice, again in %s", tk.Seek().Player.Name, r.Code())
+				default:
+				}
+			}
+		})
+		t.Run("cancelled", func(t *testing.T) {
+			t.Parallel()
+			gone := seek(t, n1, "coloretta", quickPlayer("cal"), 1500)
+			gone.Cancel()
+			select {
+			case <-gone.Done():
+			default:
+				t.Fatal("a cancelled ticket is not done")
+			}
+			if keys := poolKeys(t, n2, "cal"); len(keys) != 0 {
+				t.Fatalf("a cancelled ticket is still in the pool: %v", keys)
+			}
+			d := seek(t, n2, "coloretta", quickPlayer("dee"), 1500)
+			e := seek(t, n3, "coloretta", quickPlayer("eve"), 1500)
+			if rd, re := paired(t, d), paired(t, e); rd.Code() != re.Code() {
+				t.Fatalf("dee in room %s, eve in room %s", rd.Code(), re.Code())
+			}
+			select {
+			case r := <-gone.Found():
+				t.Fatalf("a cancelled ticket was paired, in %s", r.Code())
+			default:
+			}
+		})
+		t.Run("bad seek", func(t *testing.T) {
+			t.Parallel()
+			if _, err := n1.ch.Seek(rooms.Seek{Game: "nosuch", Player: quickPlayer("zed")}); !errors.Is(err, rooms.ErrNoSuchGame) {
+				t.Fatalf("seek of an unknown game: %v", err)
+			}
+			if keys := poolKeys(t, n1, "zed"); len(keys) != 0 {
+				t.Fatalf("a refused seek is in the pool: %v", keys)
+			}
+		})
+	})
+
+	// A node stops with a player waiting: the ticket lapses, and the players after are paired
+	// together.
+	seek(t, n3, "lhexicon", quickPlayer("fay"), 1500)
+	if keys := poolKeys(t, n1, "fay"); len(keys) != 1 {
+		t.Fatalf("fay's ticket is not in the pool: %v", keys)
+	}
+	n3.kill()
+	eventually(t, "the stopped node's ticket lapses", func() error {
+		if keys := poolKeys(t, n1, "fay"); len(keys) != 0 {
+			return fmt.Errorf("still in the pool: %v", keys)
+		}
+		return nil
+	})
+	g := seek(t, n1, "lhexicon", quickPlayer("gus"), 1500)
+	h := seek(t, n2, "lhexicon", quickPlayer("hob"), 1500)
+	if rg, rh := paired(t, g), paired(t, h); rg.Code() != rh.Code() {
+		t.Fatalf("gus in room %s, hob in room %s", rg.Code(), rh.Code())
+	}
+}
+
+// quickPlayer is a player with a key, named name.
+func quickPlayer(name string) rooms.Player { return rooms.Player{ID: "SHA256:" + name, Name: name} }
+
+// seek seeks game for p through n's cluster hub, at rating; the ticket is cancelled at the end
+// of the test.
+func seek(t *testing.T, n *tnode, game string, p rooms.Player, rating float64) *rooms.Ticket {
+	t.Helper()
+	tk, err := n.ch.Seek(rooms.Seek{Game: game, Player: p, Rating: rating})
+	if err != nil {
+		t.Fatalf("%s seeks %s on n%d: %v", p.Name, game, n.i, err)
+	}
+	t.Cleanup(tk.Cancel)
+	return tk
+}
+
+// paired waits for the ticket's room.
+func paired(t *testing.T, tk *rooms.Ticket) *rooms.Room {
+	t.Helper()
+	select {
+	case r := <-tk.Found():
+		return r
+	case <-tk.Done():
+		t.Fatalf("%s's ticket was cancelled", tk.Seek().Player.Name)
+	case <-time.After(patience):
+		t.Fatalf("%s not paired after %v", tk.Seek().Player.Name, patience)
+	}
+	return nil
+}
+
+// poolKeys returns the keys of the tickets of the player named name in the pool, as n reads it.
+func poolKeys(t *testing.T, n *tnode, name string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	w, err := n.node.quick.WatchAll(ctx, jetstream.IgnoreDeletes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	var keys []string
+	for u := range w.Updates() {
+		if u == nil {
+			return keys
+		}
+		var e quickEntry
+		if json.Unmarshal(u.Value(), &e) == nil && e.Player.Name == name {
+			keys = append(keys, u.Key())
+		}
+	}
+	t.Fatal("the watch of the pool ended")
+	return nil
+}
