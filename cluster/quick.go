@@ -255,12 +255,16 @@ func (p *pool) pass() {
 		case ok && s.e.Since.Before(newest[[2]string{s.e.Game, s.e.Player.ID}]):
 			qt.t.Cancel() // the player seeks the game on another node too: the newer ticket counts
 		case !ok || s.rev != qt.rev || now.Sub(qt.wrote) >= n.cfg.TTL/3:
-			p.refresh(key, qt, ok && s.rev == qt.rev)
+			if rev, err := p.refresh(key, qt, ok && s.rev == qt.rev); err == nil && ok {
+				s.rev, s.e = rev, qt.e
+				byKey[key] = s // pairs at once, at the revision just written
+			}
 		}
 	}
 
 	queues := map[string][]seen{}
 	for _, s := range all {
+		s = byKey[s.key]
 		if s.e.State != quickWaiting || s.e.Since.Before(newest[[2]string{s.e.Game, s.e.Player.ID}]) {
 			continue
 		}
@@ -290,12 +294,12 @@ func (p *pool) pass() {
 
 // refresh rewrites this node's ticket before it lapses, or writes it again when it has lapsed
 // (current: the pool holds the revision this node wrote last). A ticket another node has marked
-// meanwhile is left to the next read.
-func (p *pool) refresh(key string, qt *quickTicket, current bool) {
+// meanwhile is left to the next read. It returns the revision written.
+func (p *pool) refresh(key string, qt *quickTicket, current bool) (uint64, error) {
 	n := p.h.s.n
 	val, err := json.Marshal(qt.e)
 	if err != nil {
-		return
+		return 0, err
 	}
 	ctx, cancel := n.request()
 	defer cancel()
@@ -305,18 +309,20 @@ func (p *pool) refresh(key string, qt *quickTicket, current bool) {
 	} else {
 		// Lapsed (a node slow to rewrite it): write it again, unless it was marked meanwhile.
 		if _, gerr := p.kv.Get(ctx, key); !errors.Is(gerr, jetstream.ErrKeyNotFound) {
-			return
+			return 0, errors.New("the ticket was written meanwhile")
 		}
 		rev, err = p.kv.Create(ctx, key, val)
 	}
 	if err != nil {
-		return
+		return 0, err
 	}
 	p.mu.Lock()
-	if p.mine[key] == qt {
-		qt.rev, qt.wrote = rev, time.Now()
+	defer p.mu.Unlock()
+	if p.mine[key] != qt {
+		return 0, errors.New("the ticket was cancelled")
 	}
-	p.mu.Unlock()
+	qt.rev, qt.wrote = rev, time.Now()
+	return rev, nil
 }
 
 // found hands the room of this node's ticket that another node paired (s) to its player, and
