@@ -194,6 +194,15 @@ type seen struct {
 func (p *pool) read() ([]seen, error) {
 	ctx, cancel := p.h.s.n.request()
 	defer cancel()
+	// A watch of an empty bucket says it has caught up only if it could read its consumer's
+	// pending count, which fails while the bucket elects a leader: ask the bucket first.
+	st, err := p.kv.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st.Values() == 0 {
+		return nil, nil
+	}
 	w, err := p.kv.WatchAll(ctx, jetstream.IgnoreDeletes())
 	if err != nil {
 		return nil, err

@@ -1,14 +1,10 @@
 package cluster
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/session"
@@ -96,8 +92,8 @@ func TestQuickMatchPool(t *testing.T) {
 			default:
 				t.Fatal("a cancelled ticket is not done")
 			}
-			if keys := poolKeys(t, n2, "cal"); len(keys) != 0 {
-				t.Fatalf("a cancelled ticket is still in the pool: %v", keys)
+			if keys, err := poolKeys(n2, "cal"); err != nil || len(keys) != 0 {
+				t.Fatalf("a cancelled ticket is still in the pool: %v %v", keys, err)
 			}
 			d := seek(t, n2, "coloretta", quickPlayer("dee"), 1500)
 			e := seek(t, n3, "coloretta", quickPlayer("eve"), 1500)
@@ -115,8 +111,8 @@ func TestQuickMatchPool(t *testing.T) {
 			if _, err := n1.ch.Seek(rooms.Seek{Game: "nosuch", Player: quickPlayer("zed")}); !errors.Is(err, rooms.ErrNoSuchGame) {
 				t.Fatalf("seek of an unknown game: %v", err)
 			}
-			if keys := poolKeys(t, n1, "zed"); len(keys) != 0 {
-				t.Fatalf("a refused seek is in the pool: %v", keys)
+			if keys, err := poolKeys(n1, "zed"); err != nil || len(keys) != 0 {
+				t.Fatalf("a refused seek is in the pool: %v %v", keys, err)
 			}
 		})
 	})
@@ -124,16 +120,9 @@ func TestQuickMatchPool(t *testing.T) {
 	// A node stops with a player waiting: the ticket lapses, and the players after are paired
 	// together.
 	seek(t, n3, "lhexicon", quickPlayer("fay"), 1500)
-	if keys := poolKeys(t, n1, "fay"); len(keys) != 1 {
-		t.Fatalf("fay's ticket is not in the pool: %v", keys)
-	}
+	inPool(t, n1, "fay", 1)
 	n3.kill()
-	eventually(t, "the stopped node's ticket lapses", func() error {
-		if keys := poolKeys(t, n1, "fay"); len(keys) != 0 {
-			return fmt.Errorf("still in the pool: %v", keys)
-		}
-		return nil
-	})
+	inPool(t, n1, "fay", 0) // it lapses
 	g := seek(t, n1, "lhexicon", quickPlayer("gus"), 1500)
 	h := seek(t, n2, "lhexicon", quickPlayer("hob"), 1500)
 	if rg, rh := paired(t, g), paired(t, h); rg.Code() != rh.Code() {
@@ -171,25 +160,28 @@ func paired(t *testing.T, tk *rooms.Ticket) *rooms.Room {
 }
 
 // poolKeys returns the keys of the tickets of the player named name in the pool, as n reads it.
-func poolKeys(t *testing.T, n *tnode, name string) []string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	w, err := n.node.quick.WatchAll(ctx, jetstream.IgnoreDeletes())
+func poolKeys(n *tnode, name string) ([]string, error) {
+	all, err := n.ch.quickPool().read()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	defer w.Stop()
 	var keys []string
-	for u := range w.Updates() {
-		if u == nil {
-			return keys
-		}
-		var e quickEntry
-		if json.Unmarshal(u.Value(), &e) == nil && e.Player.Name == name {
-			keys = append(keys, u.Key())
+	for _, s := range all {
+		if s.e.Player.Name == name {
+			keys = append(keys, s.key)
 		}
 	}
-	t.Fatal("the watch of the pool ended")
-	return nil
+	return keys, nil
+}
+
+// inPool waits until the pool, as n reads it, has want tickets of the player named name.
+func inPool(t *testing.T, n *tnode, name string, want int) {
+	t.Helper()
+	eventually(t, fmt.Sprintf("%d tickets of %s in the pool", want, name), func() error {
+		keys, err := poolKeys(n, name)
+		if err == nil && len(keys) != want {
+			err = fmt.Errorf("the pool has %v", keys)
+		}
+		return err
+	})
 }
