@@ -29,8 +29,9 @@ import (
 //  3. it marks the other ticket "paired" with the room's code (compare-and-set on the revision
 //     it read): a ticket is paired once, however many nodes pair at the same time;
 //  4. it hands the room to its player and deletes its ticket. The other node, at its next read,
-//     finds its ticket paired, hands its player the room's code (joined as any room, on whichever
-//     node) and deletes the ticket.
+//     finds its ticket paired, deletes it (compare-and-set: until then the pairing node may put
+//     it back, when its own player left meanwhile), and hands its player the room's code
+//     (joined as any room, on whichever node).
 //
 // When step 1 or 3 fails (another node was quicker, the other player left, the ticket was
 // rewritten), the node closes the room it opened, puts its ticket back and pairs again at the
@@ -334,24 +335,33 @@ func (p *pool) refresh(key string, qt *quickTicket, current bool) (uint64, error
 	return rev, nil
 }
 
-// found hands the room of this node's ticket that another node paired (s) to its player, and
-// deletes the ticket.
+// found hands the room of this node's ticket that another node paired (s) to its player. It
+// deletes the ticket first, by compare-and-set: the pairing node may still put the ticket back
+// (its own player left meanwhile) until then, and the next read tells.
 func (p *pool) found(key string, s seen) {
 	p.mu.Lock()
 	qt, ok := p.mine[key]
-	delete(p.mine, key)
 	p.mu.Unlock()
 	if !ok {
 		return
+	}
+	ctx, cancel := p.h.s.n.request()
+	defer cancel()
+	if err := p.kv.Delete(ctx, key, jetstream.LastRevision(s.rev)); err != nil {
+		return
+	}
+	p.mu.Lock()
+	ok = p.mine[key] == qt
+	delete(p.mine, key)
+	p.mu.Unlock()
+	if !ok {
+		return // cancelled meanwhile: the room stays open, as a room does
 	}
 	r, ok := p.h.s.hub.Room(s.e.Room)
 	if !ok {
 		r = rooms.Elsewhere(s.e.Room)
 	}
 	qt.t.Pair(r)
-	ctx, cancel := p.h.s.n.request()
-	defer cancel()
-	_ = p.kv.Delete(ctx, key, jetstream.LastRevision(s.rev))
 }
 
 // pair pairs a, this node's ticket of the longer waiting player, with b (see the steps above).
