@@ -60,8 +60,15 @@ type quickEntry struct {
 type quickTicket struct {
 	t     *rooms.Ticket
 	e     quickEntry
-	rev   uint64    // the revision this node wrote last
-	wrote time.Time // when
+	rev   uint64    // the revision this node wrote last (pool.mu)
+	wrote time.Time // when (pool.mu)
+}
+
+// at returns the revision of qt this node wrote last, and when.
+func (p *pool) at(qt *quickTicket) (uint64, time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return qt.rev, qt.wrote
 }
 
 // pool is a node's part in the quick-match pool. Its tickets are written by the pairing
@@ -145,13 +152,17 @@ func (p *pool) leave(key string) {
 	p.mu.Lock()
 	qt, ok := p.mine[key]
 	delete(p.mine, key)
+	var rev uint64
+	if ok {
+		rev = qt.rev
+	}
 	p.mu.Unlock()
 	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), p.h.s.n.cfg.Timeout)
 	defer cancel()
-	_ = p.kv.Delete(ctx, key, jetstream.LastRevision(qt.rev))
+	_ = p.kv.Delete(ctx, key, jetstream.LastRevision(rev))
 }
 
 // run pairs the pool at each seek and every beat while this node has players waiting, until
@@ -259,13 +270,14 @@ func (p *pool) pass() {
 	p.mu.Unlock()
 	for key, qt := range mine {
 		s, ok := byKey[key]
+		rev, wrote := p.at(qt)
 		switch {
 		case ok && s.e.State == quickPaired:
 			p.found(key, s)
 		case ok && s.e.Since.Before(newest[[2]string{s.e.Game, s.e.Player.ID}]):
 			qt.t.Cancel() // the player seeks the game on another node too: the newer ticket counts
-		case !ok || s.rev != qt.rev || now.Sub(qt.wrote) >= n.cfg.TTL/3:
-			if rev, err := p.refresh(key, qt, ok && s.rev == qt.rev); err == nil && ok {
+		case !ok || s.rev != rev || now.Sub(wrote) >= n.cfg.TTL/3:
+			if rev, err := p.refresh(key, qt, rev, ok && s.rev == rev); err == nil && ok {
 				s.rev, s.e = rev, qt.e
 				byKey[key] = s // pairs at once, at the revision just written
 			}
@@ -281,8 +293,9 @@ func (p *pool) pass() {
 		if s.e.Node == n.id {
 			p.mu.Lock()
 			qt, ok := p.mine[s.key]
+			current := ok && qt.rev == s.rev
 			p.mu.Unlock()
-			if !ok || qt.rev != s.rev {
+			if !current {
 				continue // cancelled, or rewritten since: the next read has it
 			}
 		}
@@ -305,7 +318,7 @@ func (p *pool) pass() {
 // refresh rewrites this node's ticket before it lapses, or writes it again when it has lapsed
 // (current: the pool holds the revision this node wrote last). A ticket another node has marked
 // meanwhile is left to the next read. It returns the revision written.
-func (p *pool) refresh(key string, qt *quickTicket, current bool) (uint64, error) {
+func (p *pool) refresh(key string, qt *quickTicket, last uint64, current bool) (uint64, error) {
 	n := p.h.s.n
 	val, err := json.Marshal(qt.e)
 	if err != nil {
@@ -315,7 +328,7 @@ func (p *pool) refresh(key string, qt *quickTicket, current bool) (uint64, error
 	defer cancel()
 	var rev uint64
 	if current {
-		rev, err = p.kv.Update(ctx, key, val, qt.rev)
+		rev, err = p.kv.Update(ctx, key, val, last)
 	} else {
 		// Lapsed (a node slow to rewrite it): write it again, unless it was marked meanwhile.
 		if _, gerr := p.kv.Get(ctx, key); !errors.Is(gerr, jetstream.ErrKeyNotFound) {
@@ -371,8 +384,9 @@ func (p *pool) pair(a, b seen) {
 	defer cancel()
 	p.mu.Lock()
 	qt, ok := p.mine[a.key]
+	current := ok && qt.rev == a.rev
 	p.mu.Unlock()
-	if !ok || qt.rev != a.rev {
+	if !current {
 		return
 	}
 	marked := a.e

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -116,6 +117,64 @@ func TestQuickMatchPool(t *testing.T) {
 			}
 		})
 	})
+
+	// Two nodes pair one player at the same time, each with its own: one pairing wins, the
+	// other node closes its room and its player waits on. The ratings are far apart, so that
+	// only the test pairs them.
+	{
+		a1 := seek(t, n1, "stonetowers", quickPlayer("ida"), 0)
+		a2 := seek(t, n2, "stonetowers", quickPlayer("jon"), 5000)
+		b := seek(t, n3, "stonetowers", quickPlayer("kim"), 10000)
+		for try := 0; ; try++ {
+			all, err := n3.ch.quickPool().read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			byName := map[string]seen{}
+			for _, s := range all {
+				byName[s.e.Player.Name] = s
+			}
+			var wg sync.WaitGroup
+			wg.Go(func() { n1.ch.quickPool().pair(byName["ida"], byName["kim"]) })
+			wg.Go(func() { n2.ch.quickPool().pair(byName["jon"], byName["kim"]) })
+			wg.Wait()
+			var won *rooms.Room
+			var lost *rooms.Ticket
+			select {
+			case won = <-a1.Found():
+				lost = a2
+			case won = <-a2.Found():
+				lost = a1
+			default:
+				if try == 20 {
+					t.Fatal("no pairing of two at once won, 20 times (each ticket rewritten meanwhile?)")
+				}
+				continue // a ticket was rewritten between the read and the pairings: again
+			}
+			if rb := paired(t, b); rb.Code() != won.Code() {
+				t.Fatalf("kim in room %s, the winner in %s", rb.Code(), won.Code())
+			}
+			if h := c.localHost(won.Code()); h == nil {
+				t.Fatalf("room %s is on no node", won.Code())
+			}
+			select {
+			case r := <-lost.Found():
+				t.Fatalf("kim was paired twice: with ida and jon (room %s)", r.Code())
+			default:
+			}
+			inPool(t, n1, lost.Seek().Player.Name, 1)
+			eventually(t, "the losing ticket waits again", func() error {
+				all, err := n1.ch.quickPool().read()
+				for _, s := range all {
+					if s.e.Player.ID == lost.Seek().Player.ID && s.e.State != quickWaiting {
+						return fmt.Errorf("%s's ticket is %q", s.e.Player.Name, s.e.State)
+					}
+				}
+				return err
+			})
+			break
+		}
+	}
 
 	// A node stops with a player waiting: the ticket lapses, and the players after are paired
 	// together.
