@@ -64,23 +64,22 @@ type quickTicket struct {
 	wrote time.Time // when (pool.mu)
 }
 
-// at returns the revision of qt this node wrote last, and when.
-func (p *pool) at(qt *quickTicket) (uint64, time.Time) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return qt.rev, qt.wrote
-}
-
 // pool is a node's part in the quick-match pool. Its tickets are written by the pairing
 // goroutine (run), by Seek when made and by a ticket's Cancel when deleted.
 type pool struct {
 	h    *Hub
 	kv   jetstream.KeyValue
 	kick chan struct{} // asks run to read the pool now
-	once sync.Once
 
 	mu   sync.Mutex
 	mine map[string]*quickTicket // this node's tickets, by key
+}
+
+// at returns the revision of qt this node wrote last, and when.
+func (p *pool) at(qt *quickTicket) (uint64, time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return qt.rev, qt.wrote
 }
 
 // quickPool returns the node's pool, starting its pairing goroutine on the first call.
