@@ -21,4 +21,8 @@
 // epoch, the revision of the directory write that named it the host: sessions reach the host the
 // directory names (its name is in the requests' subjects), and a node that lost a room never
 // writes it or opens it again unless a new epoch names it.
+//
+// Quick matches pair in one pool, the bucket arcade_quick (quick.go): a ticket per player waiting,
+// paired by the rule of one hub with compare-and-set on the tickets, the room opened on the node
+// of the longer waiting player.
 package cluster

@@ -17,8 +17,8 @@ import (
 )
 
 // Hub is the hub of a node's sessions (session.Hub, sshd.Hub): it opens rooms on this node and
-// finds a room by its code on whichever node keeps it. Quick matches pair the players of this
-// node. Safe for concurrent use.
+// finds a room by its code on whichever node keeps it. Quick matches pair the players of the
+// whole cluster. Safe for concurrent use.
 type Hub struct{ s *served }
 
 // Games returns the catalogue.
@@ -27,12 +27,21 @@ func (h *Hub) Games() []rules.Game { return h.s.hub.Games() }
 // Create opens a room on this node (rooms.Hub.Create), its code reserved in the directory, and
 // serves it to the other nodes at once.
 func (h *Hub) Create(gameID string, opts rules.Options, seats int, by rooms.Player) (session.Room, error) {
+	r, err := h.create(gameID, opts, seats, by)
+	if err != nil {
+		return nil, err
+	}
+	return session.LocalRoom(r), nil
+}
+
+// create is Create's: the quick-match pool opens its rooms with it too.
+func (h *Hub) create(gameID string, opts rules.Options, seats int, by rooms.Player) (*rooms.Room, error) {
 	r, err := h.s.hub.Create(gameID, opts, seats, by)
 	if err != nil {
 		return nil, err
 	}
 	h.s.host(r)
-	return session.LocalRoom(r), nil
+	return r, nil
 }
 
 // Find returns the room of the code: this node's, or one that reaches the room on the node that
@@ -141,8 +150,11 @@ func (h *Hub) Elsewhere() int {
 	return h.s.elsewhere
 }
 
-// Seek puts a player in this node's quick-match queue (rooms.Hub.Seek).
-func (h *Hub) Seek(s rooms.Seek) (*rooms.Ticket, error) { return h.s.hub.Seek(s) }
+// Seek puts a player in the quick-match pool of the whole cluster, with rooms.Hub.Seek's
+// contract and pairing rule (see quick.go): a pair's room opens on the node of the longer
+// waiting player, and the other player's ticket yields a room that only names its code
+// (rooms.Elsewhere), joined through Find.
+func (h *Hub) Seek(s rooms.Seek) (*rooms.Ticket, error) { return h.quickPool().seek(s) }
 
 // lookupRetry bounds how long a lookup of a code the directory does not show waits for it: a
 // read served by a replica of the bucket that has not caught up may miss a room opened a moment

@@ -25,6 +25,7 @@ const (
 	bucketNames    = "arcade_names"
 	bucketRooms    = "arcade_rooms"
 	bucketNodes    = "arcade_nodes"
+	bucketQuick    = "arcade_quick"
 )
 
 // Config configures a Node. The zero value of a duration means its default.
@@ -84,6 +85,7 @@ type Node struct {
 	names  jetstream.KeyValue
 	dir    jetstream.KeyValue
 	beats  jetstream.KeyValue
+	quick  jetstream.KeyValue // the quick-match pool (quick.go)
 	rep    *replica
 	store  *Store
 
@@ -93,6 +95,9 @@ type Node struct {
 
 	mu     sync.Mutex
 	served *served // set by Serve
+
+	quickOnce sync.Once
+	quickPool *pool // set by the first Hub.Seek
 }
 
 // Start makes the stream and the buckets when they are missing, applies the stream to the
@@ -191,6 +196,8 @@ func (n *Node) setup(ctx context.Context) error {
 			Description: "room code -> hosting node and summary"}},
 		{&n.beats, jetstream.KeyValueConfig{Bucket: bucketNodes, Replicas: r, Storage: jetstream.MemoryStorage,
 			TTL: n.cfg.TTL, Description: "node -> its last beat"}},
+		{&n.quick, jetstream.KeyValueConfig{Bucket: bucketQuick, Replicas: r, Storage: jetstream.MemoryStorage,
+			TTL: n.cfg.TTL, Description: "quick-match ticket -> the player waiting, and the room once paired"}},
 	}
 	for _, b := range buckets {
 		*b.kv, err = n.js.KeyValue(ctx, b.cfg.Bucket)

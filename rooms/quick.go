@@ -1,10 +1,9 @@
 package rooms
 
 import (
-	"cmp"
 	"errors"
-	"math"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -23,11 +22,15 @@ type Seek struct {
 // Ticket is a player's place in the quick-match queue of a game. Found yields the room once the
 // player is paired; the player then joins it as any room (Room.Join). Cancel leaves the queue.
 type Ticket struct {
-	hub   *Hub
+	hub   *Hub // nil for a ticket of an outside pool (PoolTicket)
 	seek  Seek
 	since time.Time
 	found chan *Room    // the paired room, sent once
 	done  chan struct{} // closed by Cancel
+
+	// A ticket of an outside pool: leave takes it out of the pool, on the first Cancel.
+	leave  func()
+	cancel sync.Once
 }
 
 // Found returns the channel that yields the room the player was paired in.
@@ -44,6 +47,13 @@ func (t *Ticket) Since() time.Time { return t.since }
 // every ticket.
 func (t *Ticket) Cancel() {
 	h := t.hub
+	if h == nil {
+		t.cancel.Do(func() {
+			t.leave()
+			close(t.done)
+		})
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.unseek(t)
@@ -104,22 +114,17 @@ func (h *Hub) pairSeekers() {
 	h.mu.Lock()
 	var pairs [][2]*Ticket
 	for _, queue := range h.seekers {
-		q := slices.Clone(queue) // unseek changes the queue
-		for len(q) > 1 {
-			a := q[0] // the longest waiting
-			b := slices.MinFunc(q[1:], func(x, y *Ticket) int {
-				return cmp.Or(cmp.Compare(math.Abs(x.seek.Rating-a.seek.Rating), math.Abs(y.seek.Rating-a.seek.Rating)),
-					x.since.Compare(y.since))
-			})
-			if math.Abs(a.seek.Rating-b.seek.Rating) > quickWindow(now.Sub(a.since)) {
-				q = q[1:] // a waits on; the others may pair among themselves
-				continue
-			}
-			pairs = append(pairs, [2]*Ticket{a, b})
-			h.unseek(a)
-			h.unseek(b)
-			q = slices.DeleteFunc(q, func(x *Ticket) bool { return x == a || x == b })
+		q := make([]Seeker, len(queue))
+		for i, t := range queue {
+			q[i] = Seeker{Player: t.seek.Player.ID, Rating: t.seek.Rating, Since: t.since}
 		}
+		for _, p := range Pairs(q, now) {
+			pairs = append(pairs, [2]*Ticket{queue[p[0]], queue[p[1]]})
+		}
+	}
+	for _, p := range pairs {
+		h.unseek(p[0])
+		h.unseek(p[1])
 	}
 	h.mu.Unlock()
 
