@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arcade/arcade/cluster/remote"
@@ -70,8 +72,18 @@ type served struct {
 	restore func(record.Match) error
 	opt     remote.Options
 
-	online func() int
-	cutOff bool // the last beat failed (the beat's goroutine only)
+	online   func() int
+	presence *nats.Subscription // the node's answers on its presence subject (nil in tests)
+
+	// What a takeover needs of the stream and the replica, and the sweep of NATS (the node's
+	// own, or the tests' fakes): the fence of a room (Store.storeFence), the wait for the
+	// replica to have a change (replica.catchUpTo), the replica's unfinished match of a room,
+	// and the nodes no connection answers for (Node.absent).
+	fence      func(code string, epoch uint64) (uint64, error)
+	catchUp    func(ctx context.Context, seq uint64) error
+	unfinished func(code string) (record.Match, bool, error)
+	absent     func(ctx context.Context, nodes []string) map[string]bool
+	cutOff     bool // the last beat failed (the beat's goroutine only)
 	// recheck asks the next sync to write every room's entry, changed or not: the node is back
 	// from a cut, and the compare-and-set finds the rooms the others took meanwhile.
 	recheck atomic.Bool
@@ -91,6 +103,12 @@ type served struct {
 	// that it never saw beat without a beat.
 	seen    map[string]bool
 	missing map[string]time.Time
+	// taking holds the rooms this node is taking over, from the compare-and-set that names it
+	// until the room is open here or given back: a join meanwhile waits for it (Hub.Find).
+	taking map[string]bool
+	// gone holds the nodes whose beat is current but that no connection answers for, as of
+	// the last sweep (Node.absent).
+	gone map[string]bool
 }
 
 // beatInfo is a node's value in arcade_nodes.
@@ -155,12 +173,32 @@ func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
 	if err := wire.Register(cfg.Hub.Games()); err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	s := &served{n: n, hub: cfg.Hub, restore: cfg.Restore, opt: cfg.Remote, online: cfg.Online,
+	s := newServed(n, cfg)
+	s.fence, s.catchUp, s.unfinished, s.absent = n.store.storeFence, n.rep.catchUpTo, n.unfinished, n.absent
+	var err error
+	if s.presence, err = n.answerPresence(); err != nil {
+		return nil, fmt.Errorf("cluster: answer on the node's presence subject: %w", err)
+	}
+	if err := n.serve(s); err != nil {
+		_ = s.presence.Unsubscribe()
+		return nil, err
+	}
+	return &Hub{s: s}, nil
+}
+
+// newServed returns the node's part in the directory, with no stream, replica or NATS
+// connection yet: Serve adds the node's, the tests fakes.
+func newServed(n *Node, cfg ServeConfig) *served {
+	return &served{n: n, hub: cfg.Hub, restore: cfg.Restore, opt: cfg.Remote, online: cfg.Online,
 		hosts: map[string]*hosted{}, cache: map[string]cached{}, alive: map[string]bool{},
-		seen: map[string]bool{}, missing: map[string]time.Time{}}
+		seen: map[string]bool{}, missing: map[string]time.Time{}, taking: map[string]bool{}}
+}
+
+// serve starts s: the watcher of the directory, the beat and the sweep, until the node closes.
+func (n *Node) serve(s *served) error {
 	w, err := n.dir.WatchAll(n.ctx)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: watch the room directory: %w", err)
+		return fmt.Errorf("cluster: watch the room directory: %w", err)
 	}
 	n.mu.Lock()
 	n.served = s
@@ -181,7 +219,7 @@ func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
 		defer n.wg.Done()
 		n.every(s.sweep)
 	}()
-	return &Hub{s: s}, nil
+	return nil
 }
 
 // every calls f at once, then every Config.Beat until the node closes.
@@ -289,11 +327,29 @@ func (s *served) sweep() {
 			}
 		}
 	}
+	// A node whose beat is current but that no connection answers for is gone: killed, its
+	// beat not yet expired.
+	s.mu.Lock()
+	var hosts []string
+	for _, c := range s.cache {
+		if node := c.e.Node; node != "" && node != n.id && alive[node] && !slices.Contains(hosts, node) {
+			hosts = append(hosts, node)
+		}
+	}
+	s.mu.Unlock()
+	gone := s.absent(ctx, hosts)
+	for node := range gone {
+		n.cfg.Logf("cluster: node %s beats but no connection answers for it: gone", node)
+		delete(alive, node)
+	}
 	now := time.Now()
 	s.mu.Lock()
-	s.alive, s.elsewhere = alive, elsewhere
+	s.alive, s.elsewhere, s.gone = alive, elsewhere, gone
 	for node := range alive {
 		s.seen[node] = true
+	}
+	for node := range gone {
+		s.seen[node] = true // it beat: it is gone, not just started
 	}
 	var orphans []string
 	missing := map[string]time.Time{}
@@ -396,7 +452,7 @@ func (s *served) sync(ctx context.Context) {
 			h.host.Close()
 		}
 		n.store.forget(code)
-		if err := n.dir.Delete(ctx, code, jetstream.LastRevision(h.rev)); err != nil && !isWrongSeq(err) {
+		if err := n.dir.DeleteAt(ctx, code, h.rev); err != nil && !isWrongSeq(err) {
 			n.cfg.Warnf("cluster: directory entry of closed room %s: %v", code, err)
 		}
 	}
@@ -438,6 +494,14 @@ func (s *served) takeOver(code string) {
 	if err != nil {
 		return // another node was quicker, or the directory is out of reach: the next beat sees
 	}
+	s.mu.Lock()
+	s.taking[code] = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.taking, code)
+		s.mu.Unlock()
+	}()
 	// The entry names this node now, which beats: no other node will see the room as a gone
 	// node's again. When it cannot be rebuilt here, the entry names no node, so that the next
 	// beat of any node tries again (the node that had the room among them, if it is back: with
@@ -456,9 +520,9 @@ func (s *served) takeOver(code string) {
 	// timeout of its own: after a server is lost, the stream may need seconds to elect a leader.
 	cctx, ccancel := n.request()
 	defer ccancel()
-	fence, err := n.store.storeFence(code, rev)
+	fence, err := s.fence(code, rev)
 	if err == nil {
-		err = n.rep.wait(cctx, fence)
+		err = s.catchUp(cctx, fence)
 	}
 	if err != nil {
 		giveBack(err)
@@ -470,7 +534,7 @@ func (s *served) takeOver(code string) {
 		return
 	}
 	if !found {
-		_ = n.dir.Delete(cctx, code, jetstream.LastRevision(rev))
+		_ = n.dir.DeleteAt(cctx, code, rev)
 		return
 	}
 	s.mu.Lock()
@@ -487,8 +551,8 @@ func (s *served) takeOver(code string) {
 }
 
 // unfinished returns the replica's unfinished match of the room.
-func (s *served) unfinished(code string) (record.Match, bool, error) {
-	open, _, err := s.n.cfg.DB.Unfinished()
+func (n *Node) unfinished(code string) (record.Match, bool, error) {
+	open, _, err := n.cfg.DB.Unfinished()
 	if err != nil {
 		return record.Match{}, false, err
 	}
@@ -592,8 +656,11 @@ func (n *Node) held(ctx context.Context, code string, epoch uint64) (uint64, boo
 	return e.Revision(), en.Node == n.id && en.epoch(e.Revision()) == epoch, nil
 }
 
-// closeHosts stops serving the node's rooms to other nodes.
+// closeHosts stops serving the node's rooms to other nodes, and answering for the node.
 func (s *served) closeHosts() {
+	if s.presence != nil {
+		_ = s.presence.Unsubscribe()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, h := range s.hosts {
