@@ -304,18 +304,40 @@ func (s *served) sweep() {
 	if n.ctx.Err() != nil {
 		return // the node is closing: the other nodes take over what is left
 	}
+	// A node that no connection answers for is gone (killed, or cut off NATS): its rooms are
+	// taken at once, its beat current or not, and whether or not the beats can be read. NATS
+	// knows it without JetStream, whose buckets may be electing a leader for seconds when the
+	// server lost was the node's own.
+	s.mu.Lock()
+	var hosts []string
+	for _, c := range s.cache {
+		if node := c.e.Node; node != "" && node != n.id && !slices.Contains(hosts, node) {
+			hosts = append(hosts, node)
+		}
+	}
+	wasGone := s.gone
+	s.mu.Unlock()
+	gone := s.absent(ctx, hosts)
+	for node := range gone {
+		if !wasGone[node] {
+			n.cfg.Logf("cluster: no connection answers for node %s: it is gone", node)
+		}
+	}
 	// The beats are read with a short timeout: while the bucket elects a leader (its server was
 	// the one lost), the next sweep asks again a beat later rather than five.
 	bctx, bcancel := context.WithTimeout(ctx, n.cfg.Beat)
 	defer bcancel()
 	keys, err := n.beats.Keys(bctx)
-	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+	beatsRead := err == nil || errors.Is(err, jetstream.ErrNoKeysFound)
+	if !beatsRead {
 		n.cfg.Warnf("cluster: nodes: %v", err)
-		return
 	}
 	alive := map[string]bool{}
 	elsewhere := 0
 	for _, k := range keys {
+		if gone[k] {
+			continue // its beat is current, but the node is gone
+		}
 		alive[k] = true
 		if k == n.id {
 			continue
@@ -327,39 +349,29 @@ func (s *served) sweep() {
 			}
 		}
 	}
-	// A node whose beat is current but that no connection answers for is gone: killed, its
-	// beat not yet expired.
-	s.mu.Lock()
-	var hosts []string
-	for _, c := range s.cache {
-		if node := c.e.Node; node != "" && node != n.id && alive[node] && !slices.Contains(hosts, node) {
-			hosts = append(hosts, node)
-		}
-	}
-	s.mu.Unlock()
-	gone := s.absent(ctx, hosts)
-	for node := range gone {
-		n.cfg.Logf("cluster: node %s beats but no connection answers for it: gone", node)
-		delete(alive, node)
-	}
 	now := time.Now()
 	s.mu.Lock()
-	s.alive, s.elsewhere, s.gone = alive, elsewhere, gone
+	s.gone = gone
+	if beatsRead {
+		s.alive, s.elsewhere = alive, elsewhere
+	}
 	for node := range alive {
 		s.seen[node] = true
 	}
-	for node := range gone {
-		s.seen[node] = true // it beat: it is gone, not just started
-	}
+	// The absence of a beat means much only when this node's own beat is known to be stored:
+	// while the beats cannot be written (their bucket electing a leader), every node's lapses.
+	sure := beatsRead && alive[n.id] && time.Since(time.Unix(0, s.beatFailed.Load())) >= n.cfg.TTL
 	var orphans []string
 	missing := map[string]time.Time{}
 	for code, c := range s.cache {
 		node := c.e.Node
-		if node == "" { // left by a takeover that failed
+		switch {
+		case gone[node], node == "": // gone, or left by a takeover that failed: no node has it
 			orphans = append(orphans, code)
 			continue
-		}
-		if node == n.id || alive[node] {
+		case !beatsRead:
+			continue
+		case node == n.id || alive[node]:
 			continue
 		}
 		// A node seen beating before is gone; one never seen may have just started, with
@@ -369,15 +381,14 @@ func (s *served) sweep() {
 			since = now
 		}
 		missing[node] = since
-		if s.seen[node] || now.Sub(since) >= n.cfg.TTL {
+		if sure && (s.seen[node] || now.Sub(since) >= n.cfg.TTL) {
 			orphans = append(orphans, code)
 		}
 	}
-	s.missing = missing
-	s.mu.Unlock()
-	if !alive[n.id] || time.Since(time.Unix(0, s.beatFailed.Load())) < n.cfg.TTL {
-		return // this node's own beat is not known to be stored: nobody's absence means much
+	if beatsRead {
+		s.missing = missing
 	}
+	s.mu.Unlock()
 	rand.Shuffle(len(orphans), func(i, j int) { orphans[i], orphans[j] = orphans[j], orphans[i] })
 	for _, code := range orphans {
 		s.takeOver(code)

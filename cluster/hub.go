@@ -82,7 +82,7 @@ func (h *Hub) find(code, norm string, by rooms.Player) (session.Room, error) {
 	}
 	h.s.mu.Lock()
 	c, ok := h.s.cache[norm]
-	alive := h.s.alive[c.e.Node]
+	alive := h.s.alive[c.e.Node] && !h.s.gone[c.e.Node]
 	h.s.mu.Unlock()
 	if !ok || !alive || c.e.Node == h.s.n.id {
 		// The watcher may not have seen a room just opened on another node, or taken over

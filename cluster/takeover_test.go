@@ -352,3 +352,23 @@ func TestBackAfterCutFindsRoomsTaken(t *testing.T) {
 		}
 	})
 }
+
+// TestTakeoverOfAGoneConnectionWhileBeatsFail: the rooms of a node no connection answers for are
+// taken even while this node's own beats fail (the beats' bucket electing a leader): NATS knows
+// the node gone without JetStream.
+func TestTakeoverOfAGoneConnectionWhileBeatsFail(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newFakeCluster()
+		defer c.stopAll()
+		a := c.node(t, "a")
+		x := c.node(t, "x")
+		x.reserve(t, "AAAAA")
+		sleep(2 * fakeBeat)
+		a.link.refusePuts(true)
+		c.kill(x, true)
+		sleep(fakeBeat)
+		if got := a.takenRooms(); !slices.Equal(got, []string{"AAAAA"}) {
+			t.Fatalf("a took %v a beat after x's connection went, its own beats failing, want [AAAAA]", got)
+		}
+	})
+}

@@ -16,7 +16,8 @@ import (
 // ARCADE_MEASURE_KILLS rounds (unset: skipped), a fresh cluster of three, alice on node 1 and bob
 // on node 2 play two moves, node 1 is killed with SIGKILL; it reports when bob's session was told
 // (the notice) and when another node logged the takeover, each round and their p50/p99/max. It
-// measures, so it asserts only that both happen (see docs/performance.md, "Several nodes").
+// measures, so it asserts only that both happen; ARCADE_MEASURE_LOGS=1 logs the surviving nodes'
+// logs (see docs/performance.md, "Several nodes").
 func TestClusterMeasureTakeover(t *testing.T) {
 	rounds, _ := strconv.Atoi(os.Getenv("ARCADE_MEASURE_KILLS"))
 	if rounds <= 0 {
@@ -60,6 +61,11 @@ func TestClusterMeasureTakeover(t *testing.T) {
 			t.Logf("kill %d: bob told after %v, room taken over after %v", i+1,
 				notice.Round(10*time.Millisecond), takeover.Round(10*time.Millisecond))
 			notices, takeovers = append(notices, notice), append(takeovers, takeover)
+			if os.Getenv("ARCADE_MEASURE_LOGS") != "" {
+				for _, p := range c.nodes[1:] {
+					t.Logf("log of node %s:\n%s", p.name, p.logs)
+				}
+			}
 		})
 	}
 	t.Logf("notice:   %s", quantiles(notices))
