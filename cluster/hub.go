@@ -80,10 +80,12 @@ func (h *Hub) find(code, norm string, by rooms.Player) (session.Room, error) {
 	if r, ok := h.s.hub.Room(norm); ok {
 		return session.LocalRoom(r), nil
 	}
-	h.s.mu.Lock()
-	c, ok := h.s.cache[norm]
-	alive := h.s.alive[c.e.Node] && !h.s.gone[c.e.Node]
-	h.s.mu.Unlock()
+	var c cached
+	var ok, alive bool
+	h.s.do(func(st *dirState) {
+		c, ok = st.cache[norm]
+		alive = st.alive[c.e.Node] && !st.gone[c.e.Node]
+	})
 	if !ok || !alive || c.e.Node == h.s.n.id {
 		// The watcher may not have seen a room just opened on another node, or taken over
 		// from one that is gone (its consumer may be on the server that went with it); the
@@ -99,16 +101,13 @@ func (h *Hub) find(code, norm string, by rooms.Player) (session.Room, error) {
 		}
 		alive = h.s.n.beating(c.e.Node)
 		if alive && c.e.Node != h.s.n.id {
-			h.s.mu.Lock()
-			alive = !h.s.gone[c.e.Node]
-			h.s.mu.Unlock()
+			h.s.do(func(st *dirState) { alive = !st.gone[c.e.Node] })
 		}
 	}
 	switch {
 	case c.e.Node == h.s.n.id:
-		h.s.mu.Lock()
-		taking := h.s.taking[norm] || h.s.hosts[norm] != nil
-		h.s.mu.Unlock()
+		var taking bool
+		h.s.do(func(st *dirState) { taking = st.taking[norm] || st.hosts[norm] != nil })
 		if taking {
 			if r, ok := h.s.hub.Room(norm); ok {
 				return session.LocalRoom(r), nil
@@ -175,13 +174,13 @@ func (h *Hub) List() []rooms.Summary {
 	for _, s := range out {
 		mine[s.Code] = true
 	}
-	h.s.mu.Lock()
-	for code, c := range h.s.cache {
-		if !mine[code] && c.e.Node != h.s.n.id && c.e.Summary.GameID != "" && c.e.Summary.Phase != rooms.Closed {
-			out = append(out, c.e.Summary)
+	h.s.do(func(st *dirState) {
+		for code, c := range st.cache {
+			if !mine[code] && c.e.Node != h.s.n.id && c.e.Summary.GameID != "" && c.e.Summary.Phase != rooms.Closed {
+				out = append(out, c.e.Summary)
+			}
 		}
-	}
-	h.s.mu.Unlock()
+	})
 	slices.SortFunc(out, func(a, b rooms.Summary) int {
 		return cmp.Or(cmp.Compare(a.Phase, b.Phase), b.Created.Compare(a.Created), cmp.Compare(a.Code, b.Code))
 	})
@@ -191,9 +190,9 @@ func (h *Hub) List() []rooms.Summary {
 // Elsewhere returns how many players are connected to the other nodes, as their last beats
 // said (a second or two old): the front page counts the whole cluster's players.
 func (h *Hub) Elsewhere() int {
-	h.s.mu.Lock()
-	defer h.s.mu.Unlock()
-	return h.s.elsewhere
+	var n int
+	h.s.do(func(st *dirState) { n = st.elsewhere })
+	return n
 }
 
 // Seek puts a player in this node's quick-match queue (rooms.Hub.Seek).

@@ -315,21 +315,18 @@ func TestBackAfterCutFindsRoomsTaken(t *testing.T) {
 		takers := c.takers(codes)
 		for _, code := range codes {
 			if len(takers[code]) != 1 || takers[code][0] == "x" {
-				t.Fatalf("room %s taken by %v during x's cut, want one of a and b", code, takers[code])
+				t.Fatalf("room %s taken by %v during x's cut, want one of a and b; logs:\n%s\n%s", code, takers[code], c.nodes[0].logs(), c.nodes[1].logs())
 			}
 		}
-		x.s.mu.Lock()
-		held := len(x.s.hosts)
-		x.s.mu.Unlock()
+		var held int
+		x.s.do(func(st *dirState) { held = len(st.hosts) })
 		if held != len(codes) {
 			t.Fatalf("x holds %d rooms during its cut (it cannot know), want %d", held, len(codes))
 		}
 
 		x.link.setCut(false)
 		sleep(2 * fakeBeat)
-		x.s.mu.Lock()
-		held = len(x.s.hosts)
-		x.s.mu.Unlock()
+		x.s.do(func(st *dirState) { held = len(st.hosts) })
 		if held != 0 {
 			t.Errorf("x still holds %d rooms after it is back", held)
 		}
