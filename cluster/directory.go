@@ -6,11 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arcade/arcade/cluster/remote"
@@ -63,6 +62,18 @@ type hosted struct {
 	listed   bool         // the hub has listed the room
 }
 
+// dirState is what the node knows of the directory and the cluster's nodes. One goroutine owns
+// it, the directory's (served.run), as a room's goroutine owns the room: the others hand it
+// closures (served.do) and never touch it themselves; the requests to NATS are made outside it.
+type dirState struct {
+	hosts map[string]*hosted // the rooms this node hosts, by code
+	cache map[string]cached  // the whole directory, by code
+	// taking holds the rooms this node is taking over, from the compare-and-set that names it
+	// until the room is open here or given back: a join meanwhile waits for it (Hub.Find).
+	taking map[string]bool
+	membership
+}
+
 // served is the node's part in the directory once Serve is called.
 type served struct {
 	n       *Node
@@ -70,34 +81,23 @@ type served struct {
 	restore func(record.Match) error
 	opt     remote.Options
 
-	online func() int
-	cutOff bool // the last beat failed (the beat's goroutine only)
-	// recheck asks the next sync to write every room's entry, changed or not: the node is back
-	// from a cut, and the compare-and-set finds the rooms the others took meanwhile.
-	recheck atomic.Bool
-	// beatFailed is when the node's beat last failed (Unix nanoseconds; 0: never). While the
-	// beats cannot be written (their bucket electing a leader), every node's beat lapses, not
-	// only a gone node's: no room is taken over until this node's beats have been stored for a
-	// whole TTL, so that the others have beaten again too.
-	beatFailed atomic.Int64
+	online   func() int
+	presence *nats.Subscription // the node's answers on its presence subject (nil in tests)
 
-	mu    sync.Mutex
-	hosts map[string]*hosted // the rooms this node hosts, by code
-	cache map[string]cached  // the whole directory, by code
-	alive map[string]bool    // the nodes whose beat is current, as of the last sweep
-	// elsewhere counts the players connected to the other nodes, as of the last sweep.
-	elsewhere int
-	// seen holds the nodes this node has seen beat; missing, when it first found a room's node
-	// that it never saw beat without a beat.
-	seen    map[string]bool
-	missing map[string]time.Time
-}
+	// What a takeover needs of the stream and the replica, and the sweep of NATS (the node's
+	// own, or the tests' fakes): the fence of a room (Store.storeFence), the wait for the
+	// replica to have a change (replica.catchUpTo), the replica's unfinished match of a room,
+	// and the nodes no connection answers for (Node.absent).
+	fence      func(code string, epoch uint64) (uint64, error)
+	catchUp    func(ctx context.Context, seq uint64) error
+	unfinished func(code string) (record.Match, bool, error)
+	absent     func(ctx context.Context, nodes []string) map[string]bool
 
-// beatInfo is a node's value in arcade_nodes.
-type beatInfo struct {
-	Name   string    `json:"name"`
-	Beat   time.Time `json:"beat"`
-	Online int       `json:"online"` // the players connected to the node
+	inbox chan func(*dirState) // closures for the directory's goroutine
+	ended chan struct{}        // closed when the directory's goroutine has returned
+	// st is the directory's goroutine's; once that has returned, the holder of endMu's.
+	st    *dirState
+	endMu sync.Mutex
 }
 
 // What the players of a node's rooms are told when the node loses touch with the cluster, and
@@ -142,9 +142,9 @@ func (n *Node) ReserveCode(code string) (bool, error) {
 		return false, errors.New("reserve room code: the node serves no hub yet")
 	}
 	n.store.acquire(code, rev) // a new epoch: a room of the code that was here before is long gone
-	s.mu.Lock()
-	s.hosts[code] = &hosted{epoch: rev, rev: rev, sum: val, reserved: time.Now()}
-	s.mu.Unlock()
+	s.do(func(st *dirState) {
+		st.hosts[code] = &hosted{epoch: rev, rev: rev, sum: val, reserved: time.Now()}
+	})
 	return true, nil
 }
 
@@ -155,12 +155,34 @@ func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
 	if err := wire.Register(cfg.Hub.Games()); err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	s := &served{n: n, hub: cfg.Hub, restore: cfg.Restore, opt: cfg.Remote, online: cfg.Online,
-		hosts: map[string]*hosted{}, cache: map[string]cached{}, alive: map[string]bool{},
-		seen: map[string]bool{}, missing: map[string]time.Time{}}
+	s := newServed(n, cfg)
+	s.fence, s.catchUp, s.unfinished, s.absent = n.store.storeFence, n.rep.catchUpTo, n.unfinished, n.absent
+	var err error
+	if s.presence, err = n.answerPresence(); err != nil {
+		return nil, fmt.Errorf("cluster: answer on the node's presence subject: %w", err)
+	}
+	if err := n.serve(s); err != nil {
+		_ = s.presence.Unsubscribe()
+		return nil, err
+	}
+	return &Hub{s: s}, nil
+}
+
+// newServed returns the node's part in the directory, with no stream, replica or NATS
+// connection yet: Serve adds the node's, the tests fakes.
+func newServed(n *Node, cfg ServeConfig) *served {
+	return &served{n: n, hub: cfg.Hub, restore: cfg.Restore, opt: cfg.Remote, online: cfg.Online,
+		inbox: make(chan func(*dirState)), ended: make(chan struct{}),
+		st: &dirState{hosts: map[string]*hosted{}, cache: map[string]cached{}, taking: map[string]bool{},
+			membership: newMembership()}}
+}
+
+// serve starts s: the directory's goroutine (with the watcher of the directory), the beat and
+// the sweep, until the node closes.
+func (n *Node) serve(s *served) error {
 	w, err := n.dir.WatchAll(n.ctx)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: watch the room directory: %w", err)
+		return fmt.Errorf("cluster: watch the room directory: %w", err)
 	}
 	n.mu.Lock()
 	n.served = s
@@ -169,7 +191,7 @@ func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
 	go func() {
 		defer n.wg.Done()
 		defer w.Stop()
-		s.watch(w)
+		s.run(w)
 	}()
 	// The beat has a goroutine of its own, so that a slow sweep (a takeover waits for the
 	// replica) never lets it lapse.
@@ -181,7 +203,7 @@ func (n *Node) Serve(cfg ServeConfig) (*Hub, error) {
 		defer n.wg.Done()
 		n.every(s.sweep)
 	}()
-	return &Hub{s: s}, nil
+	return nil
 }
 
 // every calls f at once, then every Config.Beat until the node closes.
@@ -199,132 +221,64 @@ func (n *Node) every(f func()) {
 	}
 }
 
-// watch keeps the cache of the directory.
-func (s *served) watch(w jetstream.KeyWatcher) {
-	for u := range w.Updates() {
-		if u == nil {
-			continue // the end of the initial values
-		}
-		s.mu.Lock()
-		h := s.hosts[u.Key()]
-		// A write after this node's epoch began that names another host or epoch, or deletes
-		// the entry (this node deletes its entries once it no longer hosts them): another node
-		// took the room while this one was cut off.
-		taken := h != nil && u.Revision() > h.epoch && u.Operation() != jetstream.KeyValuePut
-		if u.Operation() != jetstream.KeyValuePut {
-			delete(s.cache, u.Key())
-		} else {
-			var e entry
-			if json.Unmarshal(u.Value(), &e) == nil {
-				s.cache[u.Key()] = cached{e: e, rev: u.Revision()}
-				taken = h != nil && u.Revision() > h.epoch && (e.Node != s.n.id || e.epoch(u.Revision()) != h.epoch)
+// run is the directory's goroutine: it runs the closures of do, and keeps the cache of the
+// directory from the watcher's updates, until the node closes.
+func (s *served) run(w jetstream.KeyWatcher) {
+	defer close(s.ended)
+	updates := w.Updates()
+	for {
+		select {
+		case <-s.n.ctx.Done():
+			return
+		case f := <-s.inbox:
+			f(s.st)
+		case u, ok := <-updates:
+			if !ok {
+				updates = nil
+				continue
 			}
-		}
-		s.mu.Unlock()
-		if taken {
-			s.n.lost(u.Key())
+			if u != nil { // nil: the end of the initial values
+				s.watched(s.st, u)
+			}
 		}
 	}
 }
 
-// beat says the node is alive; when it cannot, the node's rooms are told, and again when it can.
-func (s *served) beat() {
-	n := s.n
-	ctx, cancel := n.request()
-	defer cancel()
-	online := 0
-	if s.online != nil {
-		online = s.online()
-	}
-	info, _ := json.Marshal(beatInfo{Name: n.cfg.Name, Beat: time.Now().UTC(), Online: online})
-	if _, err := n.beats.Put(ctx, n.id, info); err != nil {
-		if n.ctx.Err() != nil {
-			return // the node is closing
-		}
-		n.cfg.Warnf("cluster: beat: %v", err)
-		s.beatFailed.Store(time.Now().UnixNano())
-		if !s.cutOff {
-			s.cutOff = true
-			s.hub.Announce(CutOffNotice)
-		}
+// do runs f with the directory's state on the directory's goroutine, and returns when it has
+// run. Once that goroutine has returned (the node closed), f runs on the caller's, one at a time.
+// f must not call do.
+func (s *served) do(f func(*dirState)) {
+	done := make(chan struct{})
+	select {
+	case s.inbox <- func(st *dirState) { f(st); close(done) }:
+		<-done
 		return
+	case <-s.ended:
 	}
-	if s.cutOff {
-		s.cutOff = false
-		s.recheck.Store(true) // rooms may have been taken over meanwhile
-		s.hub.Announce(BackNotice)
-	}
+	s.endMu.Lock()
+	defer s.endMu.Unlock()
+	f(s.st)
 }
 
-// sweep brings the node's rooms' entries up to date and takes over the rooms of nodes that are
-// gone.
-func (s *served) sweep() {
-	n := s.n
-	ctx, cancel := n.request()
-	defer cancel()
-	s.sync(ctx)
-	if n.ctx.Err() != nil {
-		return // the node is closing: the other nodes take over what is left
-	}
-	// The beats are read with a short timeout: while the bucket elects a leader (its server was
-	// the one lost), the next sweep asks again a beat later rather than five.
-	bctx, bcancel := context.WithTimeout(ctx, n.cfg.Beat)
-	defer bcancel()
-	keys, err := n.beats.Keys(bctx)
-	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
-		n.cfg.Warnf("cluster: nodes: %v", err)
-		return
-	}
-	alive := map[string]bool{}
-	elsewhere := 0
-	for _, k := range keys {
-		alive[k] = true
-		if k == n.id {
-			continue
-		}
-		if e, err := n.beats.Get(bctx, k); err == nil {
-			var b beatInfo
-			if json.Unmarshal(e.Value(), &b) == nil {
-				elsewhere += b.Online
-			}
+// watched applies an update of the directory to the cache (on the directory's goroutine).
+func (s *served) watched(st *dirState, u jetstream.KeyValueEntry) {
+	h := st.hosts[u.Key()]
+	// A write after this node's epoch began that names another host or epoch, or deletes the
+	// entry (this node deletes its entries once it no longer hosts them): another node took the
+	// room while this one was cut off.
+	taken := h != nil && u.Revision() > h.epoch && u.Operation() != jetstream.KeyValuePut
+	if u.Operation() != jetstream.KeyValuePut {
+		delete(st.cache, u.Key())
+	} else {
+		var e entry
+		if json.Unmarshal(u.Value(), &e) == nil {
+			st.cache[u.Key()] = cached{e: e, rev: u.Revision()}
+			taken = h != nil && u.Revision() > h.epoch && (e.Node != s.n.id || e.epoch(u.Revision()) != h.epoch)
 		}
 	}
-	now := time.Now()
-	s.mu.Lock()
-	s.alive, s.elsewhere = alive, elsewhere
-	for node := range alive {
-		s.seen[node] = true
-	}
-	var orphans []string
-	missing := map[string]time.Time{}
-	for code, c := range s.cache {
-		node := c.e.Node
-		if node == "" { // left by a takeover that failed
-			orphans = append(orphans, code)
-			continue
-		}
-		if node == n.id || alive[node] {
-			continue
-		}
-		// A node seen beating before is gone; one never seen may have just started, with
-		// rooms before its first beat is here: it is gone once missed for a whole TTL.
-		since, ok := s.missing[node]
-		if !ok {
-			since = now
-		}
-		missing[node] = since
-		if s.seen[node] || now.Sub(since) >= n.cfg.TTL {
-			orphans = append(orphans, code)
-		}
-	}
-	s.missing = missing
-	s.mu.Unlock()
-	if !alive[n.id] || time.Since(time.Unix(0, s.beatFailed.Load())) < n.cfg.TTL {
-		return // this node's own beat is not known to be stored: nobody's absence means much
-	}
-	rand.Shuffle(len(orphans), func(i, j int) { orphans[i], orphans[j] = orphans[j], orphans[i] })
-	for _, code := range orphans {
-		s.takeOver(code)
+	if taken {
+		delete(st.hosts, u.Key())
+		s.closeLost(u.Key(), h)
 	}
 }
 
@@ -332,20 +286,22 @@ func (s *served) sweep() {
 // served, and deletes the entries of rooms that closed.
 func (s *served) sync(ctx context.Context) {
 	n := s.n
-	recheck := s.recheck.Swap(false)
+	var recheck bool
+	s.do(func(st *dirState) { recheck, st.recheck = st.recheck, false })
 	listed := map[string]bool{}
 	for _, sum := range s.hub.List() {
 		listed[sum.Code] = true
-		s.mu.Lock()
-		h := s.hosts[sum.Code]
-		s.mu.Unlock()
-		if h == nil {
+		var h hosted
+		var held, unserved bool
+		s.do(func(st *dirState) {
+			if hp := st.hosts[sum.Code]; hp != nil {
+				hp.listed = true
+				h, held, unserved = *hp, true, hp.host == nil
+			}
+		})
+		if !held {
 			continue // a room this node does not keep in the directory (lost, or closing)
 		}
-		s.mu.Lock()
-		h.listed = true
-		unserved := h.host == nil
-		s.mu.Unlock()
 		if unserved {
 			if r, ok := s.hub.Room(sum.Code); ok {
 				s.host(r)
@@ -361,9 +317,7 @@ func (s *served) sync(ctx context.Context) {
 				// Another node took it over while this one was cut off; or a write of this
 				// node's was stored without an answer, and the entry still names it.
 				if rev, held, err := n.held(ctx, sum.Code, h.epoch); err == nil && held {
-					s.mu.Lock()
-					h.rev, h.sum = rev, nil // written again at the next sweep
-					s.mu.Unlock()
+					s.wrote(sum.Code, h.epoch, rev, nil) // written again at the next sweep
 					continue
 				}
 				n.lost(sum.Code)
@@ -375,31 +329,38 @@ func (s *served) sync(ctx context.Context) {
 			n.cfg.Warnf("cluster: directory entry of room %s: %v", sum.Code, err)
 			continue
 		}
-		s.mu.Lock()
-		h.rev, h.sum = rev, val
-		s.mu.Unlock()
+		s.wrote(sum.Code, h.epoch, rev, val)
 	}
-	s.mu.Lock()
-	var gone []string
-	for code, h := range s.hosts {
-		if !listed[code] && (h.listed || time.Since(h.reserved) > time.Minute) {
-			gone = append(gone, code)
+	var gone map[string]*hosted
+	s.do(func(st *dirState) {
+		for code, h := range st.hosts {
+			if !listed[code] && (h.listed || time.Since(h.reserved) > time.Minute) {
+				if gone == nil {
+					gone = map[string]*hosted{}
+				}
+				gone[code] = h
+				delete(st.hosts, code)
+			}
 		}
-	}
-	s.mu.Unlock()
-	for _, code := range gone {
-		s.mu.Lock()
-		h := s.hosts[code]
-		delete(s.hosts, code)
-		s.mu.Unlock()
+	})
+	for code, h := range gone {
 		if h.host != nil {
 			h.host.Close()
 		}
 		n.store.forget(code)
-		if err := n.dir.Delete(ctx, code, jetstream.LastRevision(h.rev)); err != nil && !isWrongSeq(err) {
+		if err := n.dir.DeleteAt(ctx, code, h.rev); err != nil && !isWrongSeq(err) {
 			n.cfg.Warnf("cluster: directory entry of closed room %s: %v", code, err)
 		}
 	}
+}
+
+// wrote records the entry's revision and value this node wrote last for its room of the epoch.
+func (s *served) wrote(code string, epoch, rev uint64, val []byte) {
+	s.do(func(st *dirState) {
+		if h := st.hosts[code]; h != nil && h.epoch == epoch {
+			h.rev, h.sum = rev, val
+		}
+	})
 }
 
 // host serves r to the other nodes.
@@ -409,95 +370,15 @@ func (s *served) host(r *rooms.Room) {
 		s.n.cfg.Warnf("cluster: serve room %s: %v", r.Code(), err)
 		return
 	}
-	s.mu.Lock()
-	if hs := s.hosts[r.Code()]; hs != nil && hs.host == nil {
-		hs.host = h
-		h = nil
-	}
-	s.mu.Unlock()
-	if h != nil {
+	attached := false
+	s.do(func(st *dirState) {
+		if hs := st.hosts[r.Code()]; hs != nil && hs.host == nil {
+			hs.host, attached = h, true
+		}
+	})
+	if !attached {
 		h.Close() // served already, or no longer this node's
 	}
-}
-
-// takeOver takes the room of a node that is gone: a compare-and-set of its entry, then the
-// match is rebuilt from the replica, once it has every change stored so far. A room without an
-// unfinished match (still waiting for players, or over) is dropped from the directory.
-func (s *served) takeOver(code string) {
-	n := s.n
-	s.mu.Lock()
-	c, ok := s.cache[code]
-	s.mu.Unlock()
-	if !ok {
-		return
-	}
-	ctx, cancel := n.request()
-	defer cancel()
-	val, _ := json.Marshal(entry{Node: n.id, Summary: c.e.Summary})
-	rev, err := n.dir.Update(ctx, code, val, c.rev)
-	if err != nil {
-		return // another node was quicker, or the directory is out of reach: the next beat sees
-	}
-	// The entry names this node now, which beats: no other node will see the room as a gone
-	// node's again. When it cannot be rebuilt here, the entry names no node, so that the next
-	// beat of any node tries again (the node that had the room among them, if it is back: with
-	// a new epoch; its copy was fenced).
-	giveBack := func(why error) {
-		n.cfg.Warnf("cluster: take over room %s: %v; left for the next beat", code, why)
-		old, _ := json.Marshal(entry{Summary: c.e.Summary})
-		gctx, gcancel := n.request()
-		defer gcancel()
-		if _, err := n.dir.Update(gctx, code, old, rev); err != nil {
-			n.cfg.Warnf("cluster: take over room %s: give the entry back: %v", code, err)
-		}
-	}
-	// The fence first: the node that had the room may still be writing it (cut off from the
-	// beats, not gone), and what it wrote must be in the replica before the room opens here. A
-	// timeout of its own: after a server is lost, the stream may need seconds to elect a leader.
-	cctx, ccancel := n.request()
-	defer ccancel()
-	fence, err := n.store.storeFence(code, rev)
-	if err == nil {
-		err = n.rep.wait(cctx, fence)
-	}
-	if err != nil {
-		giveBack(err)
-		return
-	}
-	m, found, err := s.unfinished(code)
-	if err != nil {
-		giveBack(err)
-		return
-	}
-	if !found {
-		_ = n.dir.Delete(cctx, code, jetstream.LastRevision(rev))
-		return
-	}
-	s.mu.Lock()
-	s.hosts[code] = &hosted{epoch: rev, rev: rev, sum: val, reserved: time.Now()}
-	s.mu.Unlock()
-	if err := s.restore(m); err != nil {
-		n.cfg.Warnf("cluster: take over room %s: %v", code, err)
-		return
-	}
-	n.cfg.Logf("cluster: took over room %s from node %s (match %s, %d moves)", code, c.e.Node, m.ID, len(m.Moves))
-	if r, ok := s.hub.Room(code); ok {
-		s.host(r)
-	}
-}
-
-// unfinished returns the replica's unfinished match of the room.
-func (s *served) unfinished(code string) (record.Match, bool, error) {
-	open, _, err := s.n.cfg.DB.Unfinished()
-	if err != nil {
-		return record.Match{}, false, err
-	}
-	for _, m := range open {
-		if m.Code == code {
-			return m, true, nil
-		}
-	}
-	return record.Match{}, false, nil
 }
 
 // serving returns the node's part in the directory, nil before Serve.
@@ -513,17 +394,24 @@ func (n *Node) lost(code string) {
 	if s == nil {
 		return
 	}
-	s.mu.Lock()
-	h := s.hosts[code]
-	delete(s.hosts, code)
-	s.mu.Unlock()
-	n.store.moved(code)
+	var h *hosted
+	s.do(func(st *dirState) {
+		h = st.hosts[code]
+		delete(st.hosts, code)
+	})
+	s.closeLost(code, h)
+}
+
+// closeLost closes the copy of a room that another node now keeps, h being what the node held of
+// it (nil: nothing) and no longer in the state.
+func (s *served) closeLost(code string, h *hosted) {
+	s.n.store.moved(code)
 	go func() { // not on the room's goroutine, which may be the caller
 		if h != nil && h.host != nil {
 			h.host.Close()
 		}
 		s.hub.CloseRoom(code, fmt.Sprintf("This room moved to another server. Join %s again to carry on.", code))
-		n.cfg.Warnf("cluster: room %s is kept by another node now; closed here", code)
+		s.n.cfg.Warnf("cluster: room %s is kept by another node now; closed here", code)
 	}()
 }
 
@@ -536,28 +424,31 @@ func (n *Node) reload(code string, last uint64) {
 	if s == nil {
 		return
 	}
-	s.mu.Lock()
-	h := s.hosts[code]
 	var epoch uint64
-	if h != nil { // the room is closed and opened again: its entry stays
-		h.listed, h.reserved, epoch = false, time.Now(), h.epoch
-	}
-	s.mu.Unlock()
+	var held bool
+	s.do(func(st *dirState) {
+		if h := st.hosts[code]; h != nil { // the room is closed and opened again: its entry stays
+			h.listed, h.reserved, epoch, held = false, time.Now(), h.epoch, true
+		}
+	})
 	go func() {
 		s.hub.CloseRoom(code, fmt.Sprintf("The room is being reloaded. Join %s again to carry on.", code))
-		s.mu.Lock()
-		if h != nil && h.host != nil {
-			h.host.Close()
-			h.host = nil
+		var old *remote.Host
+		s.do(func(st *dirState) {
+			if h := st.hosts[code]; h != nil && h.epoch == epoch {
+				old, h.host = h.host, nil
+			}
+		})
+		if old != nil {
+			old.Close()
 		}
-		s.mu.Unlock()
 		ctx, cancel := n.request()
 		defer cancel()
-		_, held, err := n.held(ctx, code, epoch)
+		_, still, err := n.held(ctx, code, epoch)
 		if err != nil {
 			n.cfg.Warnf("cluster: reload room %s: %v; the room is closed here", code, err)
 		}
-		if h == nil || !held {
+		if !held || !still {
 			n.lost(code)
 			return
 		}
@@ -592,15 +483,22 @@ func (n *Node) held(ctx context.Context, code string, epoch uint64) (uint64, boo
 	return e.Revision(), en.Node == n.id && en.epoch(e.Revision()) == epoch, nil
 }
 
-// closeHosts stops serving the node's rooms to other nodes.
+// closeHosts stops serving the node's rooms to other nodes, and answering for the node.
 func (s *served) closeHosts() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, h := range s.hosts {
-		if h.host != nil {
-			h.host.Close()
-			h.host = nil
+	if s.presence != nil {
+		_ = s.presence.Unsubscribe()
+	}
+	var hs []*remote.Host
+	s.do(func(st *dirState) {
+		for _, h := range st.hosts {
+			if h.host != nil {
+				hs = append(hs, h.host)
+				h.host = nil
+			}
 		}
+	})
+	for _, h := range hs {
+		h.Close()
 	}
 }
 

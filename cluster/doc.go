@@ -15,9 +15,11 @@
 // binds to one key across the cluster. Rooms are listed in the bucket arcade_rooms (code ->
 // hosting node and summary; a code is reserved there with a create-if-absent); nodes beat in
 // arcade_nodes, whose entries lapse after a TTL. A room lives on the node that holds its entry;
-// sessions on other nodes reach it over NATS (package cluster/remote). When a node's beat lapses,
-// another node takes each of its rooms over with a compare-and-set on the room's entry and
-// rebuilds the match from its replica of the stream, as a restart does. A node holds a room by an
+// sessions on other nodes reach it over NATS (package cluster/remote). When a node is gone (no
+// connection answers on its presence subject, or its beat lapsed), another node takes each of its
+// rooms over with a compare-and-set on the room's entry and rebuilds the match from its replica
+// of the stream, as a restart does. What a node knows of the directory and the other nodes is
+// owned by one goroutine, as a room's state is by the room's. A node holds a room by an
 // epoch, the revision of the directory write that named it the host: sessions reach the host the
 // directory names (its name is in the requests' subjects), and a node that lost a room never
 // writes it or opens it again unless a new epoch names it.

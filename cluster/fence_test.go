@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arcade/arcade/cluster/remote"
 	"reflect"
 	"strings"
 	"testing"
@@ -153,13 +154,15 @@ func TestStaleHostAnswersNothing(t *testing.T) {
 		}
 		return nil
 	})
-	n3.ch.s.mu.Lock()
-	h := n3.ch.s.hosts[code]
-	n3.ch.s.mu.Unlock()
-	if h == nil || h.host == nil || !n3.holds(code) {
+	var stale *remote.Host
+	n3.ch.s.do(func(st *dirState) {
+		if h := st.hosts[code]; h != nil {
+			stale = h.host
+		}
+	})
+	if stale == nil || !n3.holds(code) {
 		t.Fatal("n3 no longer serves its copy: it heard that it lost the room")
 	}
-	stale := h.host
 	before := stale.Subs() // bob's, from before the cut
 	sa2 := join(t, n2, code, alice)
 	sb2 := join(t, n1, code, bob)

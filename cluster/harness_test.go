@@ -185,12 +185,15 @@ func newCluster(t *testing.T, partitionable bool) *tcluster {
 	// has seen every other's beat, or a room created at once may be taken from its node.
 	for _, n := range c.nodes {
 		eventually(t, fmt.Sprintf("n%d sees every node beat", n.i), func() error {
-			n.ch.s.mu.Lock()
-			defer n.ch.s.mu.Unlock()
-			for _, o := range c.nodes {
-				if !n.ch.s.alive[o.node.ID()] {
-					return errNotYet
+			var all bool
+			n.ch.s.do(func(st *dirState) {
+				all = true
+				for _, o := range c.nodes {
+					all = all && st.alive[o.node.ID()]
 				}
+			})
+			if !all {
+				return errNotYet
 			}
 			return nil
 		})
@@ -426,9 +429,8 @@ func join(t *testing.T, n *tnode, code string, p rooms.Player) session.Sub {
 	var s session.Sub
 	// Find counts an unknown code against the player: wait until the node's directory has it.
 	eventually(t, fmt.Sprintf("n%d's directory has %s", n.i, code), func() error {
-		n.ch.s.mu.Lock()
-		_, ok := n.ch.s.cache[code]
-		n.ch.s.mu.Unlock()
+		var ok bool
+		n.ch.s.do(func(st *dirState) { _, ok = st.cache[code] })
 		if !ok {
 			return errNotYet
 		}

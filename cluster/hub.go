@@ -44,20 +44,57 @@ func (h *Hub) create(gameID string, opts rules.Options, seats int, by rooms.Play
 	return r, nil
 }
 
+// moveWait bounds how long a join waits for a room that is moving to another node (its node is
+// gone and the room not yet taken over, or being taken over): the player is told it is moving
+// only when it has not arrived by then.
+const moveWait = 10 * time.Second
+
+// errMoving: the room's node is gone, or the room is being taken over; it will be open again in
+// a few seconds. Not a wrong code: it never counts against the player (rooms.Hub.Find).
+type errMoving struct{ code string }
+
+func (e errMoving) Error() string {
+	return fmt.Sprintf("room %s is moving to another server; try again in a few seconds", e.code)
+}
+
 // Find returns the room of the code: this node's, or one that reaches the room on the node that
-// keeps it. A code the directory does not know counts against by (rooms.Hub.Find).
+// keeps it. A code the directory does not know counts against by (rooms.Hub.Find). A room that
+// is moving to another node (its node gone, or a takeover under way) is waited for, up to
+// moveWait.
 func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
 	norm, valid := rooms.NormalizeCode(code)
 	if !valid {
 		return h.local(code, by)
 	}
+	return waitMoving(h.s.n, func() (session.Room, error) { return h.find(code, norm, by) })
+}
+
+// waitMoving calls f until it returns something other than errMoving, or moveWait has passed.
+func waitMoving[T any](n *Node, f func() (T, error)) (T, error) {
+	until := time.Now().Add(moveWait)
+	for {
+		v, err := f()
+		if !errors.As(err, new(errMoving)) || time.Now().After(until) {
+			return v, err
+		}
+		select {
+		case <-n.ctx.Done():
+			return v, err
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+func (h *Hub) find(code, norm string, by rooms.Player) (session.Room, error) {
 	if r, ok := h.s.hub.Room(norm); ok {
 		return session.LocalRoom(r), nil
 	}
-	h.s.mu.Lock()
-	c, ok := h.s.cache[norm]
-	alive := h.s.alive[c.e.Node]
-	h.s.mu.Unlock()
+	var c cached
+	var ok, alive bool
+	h.s.do(func(st *dirState) {
+		c, ok = st.cache[norm]
+		alive = st.alive[c.e.Node] && !st.gone[c.e.Node]
+	})
 	if !ok || !alive || c.e.Node == h.s.n.id {
 		// The watcher may not have seen a room just opened on another node, or taken over
 		// from one that is gone (its consumer may be on the server that went with it); the
@@ -72,19 +109,31 @@ func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
 			return h.local(code, by)
 		}
 		alive = h.s.n.beating(c.e.Node)
+		if alive && c.e.Node != h.s.n.id {
+			h.s.do(func(st *dirState) { alive = !st.gone[c.e.Node] })
+		}
 	}
 	switch {
 	case c.e.Node == h.s.n.id:
+		var taking bool
+		h.s.do(func(st *dirState) { taking = st.taking[norm] || st.hosts[norm] != nil })
+		if taking {
+			if r, ok := h.s.hub.Room(norm); ok {
+				return session.LocalRoom(r), nil
+			}
+			return nil, errMoving{norm} // being taken over here
+		}
 		return h.local(code, by) // opened or closed meanwhile
 	case !alive:
-		return nil, fmt.Errorf("room %s is moving to another server; try again in a few seconds", norm)
+		return nil, errMoving{norm}
 	}
 	return movingRoom{Room: remote.Dial(h.s.n.nc, norm, c.e.Node, h.s.opt), h: h, node: c.e.Node}, nil
 }
 
 // movingRoom is a room on another node that the directory lists: when that node does not answer
 // for it, the room has moved (another node took it over: it is looked up again and joined
-// there), or its node has just gone and the room will be taken over.
+// there), or its node has just gone and the room will be taken over: the join waits for it, up
+// to moveWait.
 type movingRoom struct {
 	session.Room
 	h    *Hub
@@ -96,21 +145,26 @@ func (r movingRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
 	if !errors.Is(err, rooms.ErrNoRoom) {
 		return s, err
 	}
+	return waitMoving(r.h.s.n, func() (session.Sub, error) { return r.rejoin(p, watch) })
+}
+
+// rejoin joins the room on the node the directory names now.
+func (r movingRoom) rejoin(p rooms.Player, watch bool) (session.Sub, error) {
 	e, lerr := r.h.s.n.lookup(r.Code())
 	var en entry
-	if lerr == nil && json.Unmarshal(e.Value(), &en) == nil && en.Node != r.node && en.Node != "" {
+	if lerr == nil && json.Unmarshal(e.Value(), &en) == nil && en.Node != "" {
 		if en.Node == r.h.s.n.id {
 			if local, ok := r.h.s.hub.Room(r.Code()); ok {
 				return session.LocalRoom(local).Join(p, watch)
 			}
 		} else if r.h.s.n.beating(en.Node) {
-			s, err = remote.Dial(r.h.s.n.nc, r.Code(), en.Node, r.h.s.opt).Join(p, watch)
+			s, err := remote.Dial(r.h.s.n.nc, r.Code(), en.Node, r.h.s.opt).Join(p, watch)
 			if !errors.Is(err, rooms.ErrNoRoom) {
 				return s, err
 			}
 		}
 	}
-	return nil, fmt.Errorf("room %s is moving to another server; try again in a few seconds", r.Code())
+	return nil, errMoving{r.Code()}
 }
 
 func (h *Hub) local(code string, by rooms.Player) (session.Room, error) {
@@ -129,13 +183,13 @@ func (h *Hub) List() []rooms.Summary {
 	for _, s := range out {
 		mine[s.Code] = true
 	}
-	h.s.mu.Lock()
-	for code, c := range h.s.cache {
-		if !mine[code] && c.e.Node != h.s.n.id && c.e.Summary.GameID != "" && c.e.Summary.Phase != rooms.Closed {
-			out = append(out, c.e.Summary)
+	h.s.do(func(st *dirState) {
+		for code, c := range st.cache {
+			if !mine[code] && c.e.Node != h.s.n.id && c.e.Summary.GameID != "" && c.e.Summary.Phase != rooms.Closed {
+				out = append(out, c.e.Summary)
+			}
 		}
-	}
-	h.s.mu.Unlock()
+	})
 	slices.SortFunc(out, func(a, b rooms.Summary) int {
 		return cmp.Or(cmp.Compare(a.Phase, b.Phase), b.Created.Compare(a.Created), cmp.Compare(a.Code, b.Code))
 	})
@@ -145,9 +199,9 @@ func (h *Hub) List() []rooms.Summary {
 // Elsewhere returns how many players are connected to the other nodes, as their last beats
 // said (a second or two old): the front page counts the whole cluster's players.
 func (h *Hub) Elsewhere() int {
-	h.s.mu.Lock()
-	defer h.s.mu.Unlock()
-	return h.s.elsewhere
+	var n int
+	h.s.do(func(st *dirState) { n = st.elsewhere })
+	return n
 }
 
 // Seek puts a player in the quick-match pool of the whole cluster, with rooms.Hub.Seek's

@@ -83,8 +83,8 @@ type Node struct {
 	stream jetstream.Stream
 	made   time.Time // when the stream was made: the replica follows that stream only
 	names  jetstream.KeyValue
-	dir    jetstream.KeyValue
-	beats  jetstream.KeyValue
+	dir    kv                 // arcade_rooms
+	beats  kv                 // arcade_nodes
 	quick  jetstream.KeyValue // the quick-match pool (quick.go)
 	rep    *replica
 	store  *Store
@@ -92,6 +92,8 @@ type Node struct {
 	ctx    context.Context // ends with Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	presence presence // the others' presence subjects (Node.absent)
 
 	mu     sync.Mutex
 	served *served // set by Serve
@@ -116,7 +118,8 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	suffix := make([]byte, 4)
 	_, _ = crand.Read(suffix)
-	n := &Node{cfg: cfg, id: cfg.Name + "-" + hex.EncodeToString(suffix), nc: cfg.Conn, js: js}
+	n := &Node{cfg: cfg, id: cfg.Name + "-" + hex.EncodeToString(suffix), nc: cfg.Conn, js: js,
+		presence: presence{answered: map[string]bool{}}}
 	if err := n.setupRetrying(ctx); err != nil {
 		return nil, err
 	}
@@ -186,15 +189,16 @@ func (n *Node) setup(ctx context.Context) error {
 		return err
 	}
 	n.made = info.Created
+	var dir, beats jetstream.KeyValue
 	buckets := []struct {
 		kv  *jetstream.KeyValue
 		cfg jetstream.KeyValueConfig
 	}{
 		{&n.names, jetstream.KeyValueConfig{Bucket: bucketNames, Replicas: r, Storage: jetstream.FileStorage,
 			Description: "lower-case name -> the key it is bound to"}},
-		{&n.dir, jetstream.KeyValueConfig{Bucket: bucketRooms, Replicas: r, Storage: jetstream.FileStorage,
+		{&dir, jetstream.KeyValueConfig{Bucket: bucketRooms, Replicas: r, Storage: jetstream.FileStorage,
 			Description: "room code -> hosting node and summary"}},
-		{&n.beats, jetstream.KeyValueConfig{Bucket: bucketNodes, Replicas: r, Storage: jetstream.MemoryStorage,
+		{&beats, jetstream.KeyValueConfig{Bucket: bucketNodes, Replicas: r, Storage: jetstream.MemoryStorage,
 			TTL: n.cfg.TTL, Description: "node -> its last beat"}},
 		{&n.quick, jetstream.KeyValueConfig{Bucket: bucketQuick, Replicas: r, Storage: jetstream.MemoryStorage,
 			TTL: n.cfg.TTL, Description: "quick-match ticket -> the player waiting, and the room once paired"}},
@@ -208,6 +212,7 @@ func (n *Node) setup(ctx context.Context) error {
 			return fmt.Errorf("cluster: bucket %s: %w", b.cfg.Bucket, err)
 		}
 	}
+	n.dir, n.beats = jsKV{dir}, jsKV{beats}
 	return nil
 }
 
@@ -231,8 +236,8 @@ func (n *Node) Store() *Store { return n.store }
 func (n *Node) CatchUp(ctx context.Context) error { return n.catchUp(ctx) }
 
 // Close stops following the stream and serving rooms; it does not close the rooms (the hub's
-// Shutdown does) nor the NATS connection. The node's rooms stay in the directory until its beat
-// lapses; another node then takes them over.
+// Shutdown does) nor the NATS connection. The node's rooms stay in the directory; another node
+// takes them over once it finds the node gone (no connection answers for it, or its beat lapsed).
 func (n *Node) Close() {
 	n.cancel()
 	n.wg.Wait()

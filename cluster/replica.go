@@ -32,6 +32,9 @@ type replica struct {
 	// stream is found to be the same one, no change it delivers reaches the replica.
 	suspect atomic.Bool
 	checkMu sync.Mutex // one check of the stream at a time
+	// kick asks the watchdog to look at once, and to follow the stream again if the replica
+	// lacks changes it holds (catchUpTo), rather than at its next tick when it saw none come.
+	kick chan struct{}
 
 	mu      sync.Mutex
 	applied uint64
@@ -41,7 +44,7 @@ type replica struct {
 
 func newReplica(db *storage.DB, warnf func(string, ...any)) *replica {
 	return &replica{db: db, warnf: warnf, msgs: make(chan jetstream.Msg, maxApply),
-		applied: db.Applied(), moved: make(chan struct{})}
+		applied: db.Applied(), moved: make(chan struct{}), kick: make(chan struct{}, 1)}
 }
 
 // follow starts an ordered consumer of the whole stream, made at created, from the first change
@@ -118,10 +121,13 @@ func (r *replica) watch(ctx context.Context, js jetstream.JetStream, stream jets
 	defer func() { cc.Stop() }()
 	var before uint64
 	for {
+		kicked := false
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-r.kick:
+			kicked = true
 		}
 		r.mu.Lock()
 		applied, stopped := r.applied, r.err != nil
@@ -136,12 +142,16 @@ func (r *replica) watch(ctx context.Context, js jetstream.JetStream, stream jets
 			r.stop(gone)
 			return
 		}
-		stalled := err == nil && info.State.LastSeq > applied && applied == before
+		stalled := err == nil && info.State.LastSeq > applied && (applied == before || kicked)
 		before = applied
 		if !stalled {
 			continue
 		}
-		r.warnf("cluster: the replica has change %d, the stream %d, and no change came for %v: following the stream again", applied, info.State.LastSeq, stallCheck)
+		if kicked {
+			r.warnf("cluster: the replica has change %d, the stream %d, and a takeover needs them: following the stream again", applied, info.State.LastSeq)
+		} else {
+			r.warnf("cluster: the replica has change %d, the stream %d, and no change came for %v: following the stream again", applied, info.State.LastSeq, stallCheck)
+		}
 		if next, err := r.consume(ctx, js); err == nil {
 			cc.Stop()
 			cc = next
@@ -298,6 +308,27 @@ func (r *replica) add(batch []storage.Numbered, m jetstream.Msg) []storage.Numbe
 		c = storage.Change{Kind: "undecodable"} // applied as a skip, so that the position moves on
 	}
 	return append(batch, storage.Numbered{Seq: meta.Sequence.Stream, Change: c})
+}
+
+// catchUpPatience is how long catchUpTo waits for the consumer that follows the stream before it
+// makes it again: its server may be the one lost, and an ordered consumer notices that only after
+// missed heartbeats.
+const catchUpPatience = 500 * time.Millisecond
+
+// catchUpTo is wait for a change that must be here soon (a takeover's fence): when the replica
+// has not reached seq within catchUpPatience, the watchdog follows the stream again at once.
+func (r *replica) catchUpTo(ctx context.Context, seq uint64) error {
+	pctx, cancel := context.WithTimeout(ctx, catchUpPatience)
+	err := r.wait(pctx, seq)
+	cancel()
+	if err == nil || ctx.Err() != nil || r.stopped() != nil {
+		return r.wait(ctx, seq)
+	}
+	select {
+	case r.kick <- struct{}{}:
+	default: // a kick is pending already
+	}
+	return r.wait(ctx, seq)
 }
 
 // wait blocks until the replica has applied the change at seq (and every one before), the

@@ -217,8 +217,25 @@ func (c *client) end(why error, notice string) {
 	c.updated()
 }
 
+// errNoHost is a request that no host subscribes to (NATS's "no responders"): the room is closed
+// there, or the host's connection to NATS is gone, which its server knows as soon as the
+// connection drops (a killed process).
+var errNoHost = noHost{}
+
+type noHost struct{}
+
+func (noHost) Error() string { return rooms.ErrRoomClosed.Error() }
+func (noHost) Unwrap() error { return rooms.ErrRoomClosed }
+
+// noHostRecheck is how long after a ping that no host took the client asks again before it
+// ends the subscription: a host whose subscription is made again (or whose server's interest
+// reaches this one's a moment late) is not taken for gone.
+const noHostRecheck = 250 * time.Millisecond
+
 // ping pings the host every PingTimeout/4 until the subscription ends; after PingTimeout without
-// an answer, or when the host no longer knows the subscription, it ends it with StoppedNotice.
+// an answer, when the host no longer knows the subscription, or when no host subscribes to the
+// room twice in a row (noHostRecheck apart), it ends it with StoppedNotice: a killed host is
+// noticed within a ping's interval, not a PingTimeout.
 func (c *client) ping() {
 	every := c.opt.PingTimeout / 4
 	t := time.NewTicker(every)
@@ -233,7 +250,19 @@ func (c *client) ping() {
 		ctx, cancel := context.WithTimeout(context.Background(), every)
 		err := c.requestCtx(ctx, OpPing, inRequest{})
 		cancel()
+		if errors.Is(err, errNoHost) {
+			select {
+			case <-c.stop:
+				return
+			case <-time.After(noHostRecheck):
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), every)
+			err = c.requestCtx(ctx, OpPing, inRequest{})
+			cancel()
+		}
 		switch {
+		case errors.Is(err, errNoHost):
+			// No host twice: the host is gone.
 		case err == nil:
 			lastOK = time.Now()
 			continue
@@ -264,7 +293,7 @@ func (c *client) requestCtx(ctx context.Context, op string, req inRequest) error
 	msg, err := c.nc.RequestWithContext(ctx, subject(c.code, c.host, "in"), body)
 	if err != nil {
 		if errors.Is(err, nats.ErrNoResponders) {
-			return fmt.Errorf("%w", rooms.ErrRoomClosed)
+			return errNoHost
 		}
 		return requestError(c.code, err)
 	}
