@@ -334,23 +334,9 @@ func TestPartition(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, true)
 	n1, n3 := c.nodes[0], c.nodes[2]
-	r, err := n3.ch.Create("discon", nil, 2, alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := r.Code()
-	sa, err := r.Join(alice, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sa.Leave)
-	sb := join(t, n1, code, bob)
-	snap := await(t, sa, "the match", playing(0))
-	await(t, sb, "the match on n1", playing(0))
+	code, sa, sb, snap := matchAcross(t, n3, n1)
 	snap = playMoves(t, []session.Sub{sa, sb}, snap, 2)
-	for seat, _ := next(t, snap); seat != 0; seat, _ = next(t, snap) {
-		snap = playMoves(t, []session.Sub{sa, sb}, snap, 1)
-	}
+	snap = playToSeat(t, []session.Sub{sa, sb}, snap, 0)
 	acked := movesOf(snap)
 	seat, mv := next(t, snap)
 	if seat != 0 {
@@ -360,7 +346,7 @@ func TestPartition(t *testing.T) {
 	cut := time.Now()
 	n3.proxy.Cut()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	err = sa.Move(ctx, mv)
+	err := sa.Move(ctx, mv)
 	cancel()
 	t.Logf("alice's move during the cut: %v (after %v)", err, time.Since(cut))
 	if !errors.Is(err, rooms.ErrNotSaved) {

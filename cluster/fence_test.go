@@ -24,29 +24,15 @@ func TestLostRoomNeverReopens(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, true)
 	n1, n2, n3 := c.nodes[0], c.nodes[1], c.nodes[2]
-	r, err := n3.ch.Create("discon", nil, 2, alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := r.Code()
-	sa, err := r.Join(alice, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sa.Leave)
-	sb := join(t, n1, code, bob)
-	snap := await(t, sa, "the match", playing(0))
-	await(t, sb, "the match on n1", playing(0))
+	code, sa, sb, snap := matchAcross(t, n3, n1)
 	snap = playMoves(t, []session.Sub{sa, sb}, snap, 2)
-	for seat, _ := next(t, snap); seat != 0; seat, _ = next(t, snap) {
-		snap = playMoves(t, []session.Sub{sa, sb}, snap, 1)
-	}
+	snap = playToSeat(t, []session.Sub{sa, sb}, snap, 0)
 	before := len(snap.Moves)
 	_, mv := next(t, snap)
 
 	n3.proxy.Cut()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	err = sa.Move(ctx, mv)
+	err := sa.Move(ctx, mv)
 	cancel()
 	if !errors.Is(err, rooms.ErrNotSaved) {
 		t.Fatalf("alice's move during the cut: %v, want ErrNotSaved", err)
@@ -128,19 +114,7 @@ func TestStaleHostAnswersNothing(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, true)
 	n1, n2, n3 := c.nodes[0], c.nodes[1], c.nodes[2]
-	r, err := n3.ch.Create("discon", nil, 2, alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := r.Code()
-	sa, err := r.Join(alice, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sa.Leave)
-	sb := join(t, n1, code, bob)
-	snap := await(t, sa, "the match", playing(0))
-	await(t, sb, "the match on n1", playing(0))
+	code, sa, sb, snap := matchAcross(t, n3, n1)
 	snap = playMoves(t, []session.Sub{sa, sb}, snap, 1)
 
 	// n3 hears the rooms' requests and nothing else, and sends their answers and nothing else (no
@@ -254,23 +228,9 @@ func TestStoredInDoubtReloads(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, true)
 	n1, n3 := c.nodes[0], c.nodes[2]
-	r, err := n3.ch.Create("discon", nil, 2, alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := r.Code()
-	sa, err := r.Join(alice, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sa.Leave)
-	sb := join(t, n1, code, bob)
-	snap := await(t, sa, "the match", playing(0))
-	await(t, sb, "the match on n1", playing(0))
+	code, sa, sb, snap := matchAcross(t, n3, n1)
 	snap = playMoves(t, []session.Sub{sa, sb}, snap, 2)
-	for seat, _ := next(t, snap); seat != 0; seat, _ = next(t, snap) {
-		snap = playMoves(t, []session.Sub{sa, sb}, snap, 1)
-	}
+	snap = playToSeat(t, []session.Sub{sa, sb}, snap, 0)
 	_, mv := next(t, snap)
 	want := append(movesOf(snap), played{0, mv})
 	first, _ := n3.hub.Room(code)
@@ -280,7 +240,7 @@ func TestStoredInDoubtReloads(t *testing.T) {
 		return !strings.Contains(string(payload), `"stream":"`+streamName+`"`)
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	err = sa.Move(ctx, mv)
+	err := sa.Move(ctx, mv)
 	cancel()
 	n3.proxy.Deafen(nil)
 	n3.proxy.Mute(nil)

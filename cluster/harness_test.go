@@ -424,6 +424,34 @@ func findRoom(t *testing.T, n *tnode, code string, p rooms.Player) session.Room 
 
 // join joins p to the room of code through n, retrying while the room is moving or not yet
 // served; it leaves at the end of the test.
+// matchAcross opens a DISCON room on host with alice seated there, seats bob through other, and
+// returns the room's code, their subscriptions and the first snapshot of the match.
+func matchAcross(t *testing.T, host, other *tnode) (code string, sa, sb session.Sub, snap rooms.Snapshot) {
+	t.Helper()
+	r, err := host.ch.Create("discon", nil, 2, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code = r.Code()
+	if sa, err = r.Join(alice, false); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sa.Leave)
+	sb = join(t, other, code, bob)
+	snap = await(t, sa, "the match", playing(0))
+	await(t, sb, fmt.Sprintf("the match on n%d", other.i), playing(0))
+	return code, sa, sb, snap
+}
+
+// playToSeat plays moves through subs until it is seat's turn, and returns the last snapshot.
+func playToSeat(t *testing.T, subs []session.Sub, snap rooms.Snapshot, seat rules.Seat) rooms.Snapshot {
+	t.Helper()
+	for s, _ := next(t, snap); s != seat; s, _ = next(t, snap) {
+		snap = playMoves(t, subs, snap, 1)
+	}
+	return snap
+}
+
 func join(t *testing.T, n *tnode, code string, p rooms.Player) session.Sub {
 	t.Helper()
 	var s session.Sub

@@ -210,19 +210,7 @@ func TestStreamDeletedRoom(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, false)
 	n1, n2 := c.nodes[0], c.nodes[1]
-	r, err := n1.ch.Create("discon", nil, 2, alice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := r.Code()
-	sa, err := r.Join(alice, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sa.Leave)
-	sb := join(t, n2, code, bob)
-	snap := await(t, sa, "the match", playing(0))
-	await(t, sb, "the match on n2", playing(0))
+	code, sa, sb, snap := matchAcross(t, n1, n2)
 	subs := []session.Sub{sa, sb}
 	snap = playMoves(t, subs, snap, 3)
 	acked := movesOf(snap)
@@ -237,7 +225,7 @@ func TestStreamDeletedRoom(t *testing.T) {
 	}
 	awaitStopped(t, c)
 	seat, mv := next(t, snap)
-	err = subs[seat].Move(ctx, mv)
+	err := subs[seat].Move(ctx, mv)
 	t.Logf("seat %d's move after the stream was deleted: %v", seat, err)
 	if err == nil || !strings.Contains(err.Error(), "cannot save moves") {
 		t.Errorf("seat %d's move after the stream was deleted: %v, want the server to say it cannot save moves", seat, err)
