@@ -19,24 +19,25 @@ func TestJoinWaitsForTakeover(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := newFakeCluster()
 		defer c.stopAll()
-		a := c.node(t, "a")
 		hub := rooms.NewHub(rooms.Config{Games: games.Rules(), BotDelay: -1, MoveLimit: -1, JoinFailures: 2})
 		defer hub.Shutdown("test over")
-		a.s.hub = hub
 		release := make(chan struct{})
-		a.s.catchUp = func(ctx context.Context, _ uint64) error { // a replica slow to reach the fence
-			select {
-			case <-release:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
+		a := c.node(t, "a", func(s *served) {
+			s.hub = hub
+			s.catchUp = func(ctx context.Context, _ uint64) error { // a replica slow to reach the fence
+				select {
+				case <-release:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
 			}
-		}
-		a.s.restore = func(m record.Match) error {
-			_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: "discon",
-				Seats: []rooms.SeatInfo{{Name: "alice", PlayerID: "alice"}, {Name: "bob", PlayerID: "bob"}}})
-			return err
-		}
+			s.restore = func(m record.Match) error {
+				_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: "discon",
+					Seats: []rooms.SeatInfo{{Name: "alice", PlayerID: "alice"}, {Name: "bob", PlayerID: "bob"}}})
+				return err
+			}
+		})
 		x := c.node(t, "x")
 		x.reserve(t, "AAAAA", "BBBBB")
 		sleep(2 * fakeBeat)

@@ -49,8 +49,9 @@ type fakeNode struct {
 	log        strings.Builder
 }
 
-// node starts a node named name serving its directory.
-func (c *fakeCluster) node(t *testing.T, name string) *fakeNode {
+// node starts a node named name serving its directory, after setup has changed what it is served
+// with (its hub, its replica).
+func (c *fakeCluster) node(t *testing.T, name string, setup ...func(*served)) *fakeNode {
 	t.Helper()
 	f := &fakeNode{link: &fakeLink{}}
 	n := &Node{cfg: Config{Name: name, Beat: fakeBeat, TTL: fakeTTL}, id: name}
@@ -94,6 +95,9 @@ func (c *fakeCluster) node(t *testing.T, name string) *fakeNode {
 			}
 		}
 		return out
+	}
+	for _, set := range setup {
+		set(s)
 	}
 	if err := n.serve(s); err != nil {
 		t.Fatal(err)
