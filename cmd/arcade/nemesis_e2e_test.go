@@ -456,6 +456,7 @@ func (g *nemesisGame) close() {
 // ends.
 func (g *nemesisGame) rejoin(n *nemesis, stop <-chan struct{}) bool {
 	g.rejoins++
+	said := "" // the last failure logged
 	for {
 		select {
 		case <-stop:
@@ -466,7 +467,10 @@ func (g *nemesisGame) rejoin(n *nemesis, stop <-chan struct{}) bool {
 		for i := range g.ps {
 			p, why := tryJoin(g.t, n.addr(g.r.IntN(4)), g.names[i], g.keys[i], "join "+g.code, []string{"(" + [2]string{"Red", "Blue"}[i] + ")", "Turns left"})
 			if p == nil {
-				g.t.Logf("%s: join %s: %s", g.names[i], g.code, why)
+				if why != said {
+					g.t.Logf("%s: join %s: %s", g.names[i], g.code, why)
+					said = why
+				}
 				ok = false
 				break
 			}
