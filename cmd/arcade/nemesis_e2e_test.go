@@ -40,8 +40,8 @@ import (
 //	NEMESIS_DURATION=1h NEMESIS_SEED=7 go test -tags nemesis -run Nemesis -timeout 2h -v ./cmd/arcade
 
 const (
-	nemesisGames = 4  // games played at once, each by two players on two nodes
-	nemesisTurns = 40 // each player's turns: games outlast a short run
+	nemesisGames = 4  // games played at once in a short run, each by two players on two nodes
+	nemesisTurns = 60 // each player's turns (the most Stone Towers has): a game outlasts the run
 	stepWait     = 8 * time.Second
 	joinWait     = 8 * time.Second
 	dialWait     = 5 * time.Second
@@ -112,7 +112,8 @@ func runNemesis(t *testing.T, seed uint64, dur time.Duration) {
 	t.Cleanup(n.healAll)
 	t.Logf("seed %d, duration %v: the cluster started in %v", seed, dur, time.Since(began).Round(100*time.Millisecond))
 
-	gs := make([]*nemesisGame, nemesisGames)
+	// A longer run plays more games at once (4 more a 3 minutes, up to 16), each at a slower pace.
+	gs := make([]*nemesisGame, min(16, nemesisGames*int((dur+3*time.Minute-1)/(3*time.Minute))))
 	for g := range gs {
 		gs[g] = n.newGame(g, seed, dur)
 	}
