@@ -96,6 +96,10 @@ func (f fault) describe(start time.Time) string {
 	return fmt.Sprintf("%s n%d at +%v for %v", f.kind, f.node+1, f.at.Sub(start).Round(100*time.Millisecond), f.hold.Round(100*time.Millisecond))
 }
 
+// runNemesis starts the cluster and the games, lets the nemesis loose for dur, heals every node,
+// then checks that each room is reachable from each node and each replica has every move
+// acknowledged at its number and is clean; it logs the faults and a summary ("figures:").
+// The max takeover time is from the start of the latest fault to a node's log of a takeover.
 func runNemesis(t *testing.T, seed uint64, dur time.Duration) {
 	began := time.Now()
 	creds := filepath.Join(t.TempDir(), "secret")
