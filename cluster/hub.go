@@ -206,8 +206,7 @@ func (h *Hub) Elsewhere() int {
 
 // Seek puts a player in the quick-match pool of the whole cluster, with rooms.Hub.Seek's
 // contract and pairing rule (see quick.go): a pair's room opens on the node of the longer
-// waiting player, and the other player's ticket yields a room that only names its code
-// (rooms.Elsewhere), joined through Find.
+// waiting player; both tickets yield its code, which the sessions join through Find.
 func (h *Hub) Seek(s rooms.Seek) (*rooms.Ticket, error) { return h.quickPool().seek(s) }
 
 // lookupRetry bounds how long a lookup of a code the directory does not show waits for it: a

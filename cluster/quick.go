@@ -369,11 +369,7 @@ func (p *pool) found(key string, s seen) {
 	if !ok {
 		return // cancelled meanwhile: the room stays open, as a room does
 	}
-	r, ok := p.h.s.hub.Room(s.e.Room)
-	if !ok {
-		r = rooms.Elsewhere(s.e.Room)
-	}
-	qt.t.Pair(r)
+	qt.t.Pair(s.e.Room)
 }
 
 // pair pairs a, this node's ticket of the longer waiting player, with b (see the steps above).
@@ -452,6 +448,6 @@ func (p *pool) pair(a, b seen) {
 	}
 	n.cfg.Logf("cluster: quick match %s: %s (%.0f) and %s (%.0f) in room %s", a.e.Game, a.e.Player.ID,
 		a.e.Rating, b.e.Player.ID, b.e.Rating, r.Code())
-	qt.t.Pair(r)
+	qt.t.Pair(r.Code())
 	_ = p.kv.Delete(ctx, a.key, jetstream.LastRevision(rev))
 }

@@ -24,14 +24,14 @@ func TestQuickMatchPool(t *testing.T) {
 			a := seek(t, n1, "stonetowers", quickPlayer("ann"), 1500)
 			b := seek(t, n2, "stonetowers", quickPlayer("ben"), 1450)
 			ra, rb := paired(t, a), paired(t, b)
-			if ra.Code() != rb.Code() {
-				t.Fatalf("ann in room %s, ben in room %s", ra.Code(), rb.Code())
+			if ra != rb {
+				t.Fatalf("ann in room %s, ben in room %s", ra, rb)
 			}
-			if h := c.localHost(ra.Code()); h != n1 {
+			if h := c.localHost(ra); h != n1 {
 				t.Fatalf("the room is not on the node of the longer waiting player: %v", h)
 			}
-			sa := join(t, n1, ra.Code(), quickPlayer("ann"))
-			sb := join(t, n2, rb.Code(), quickPlayer("ben"))
+			sa := join(t, n1, ra, quickPlayer("ann"))
+			sb := join(t, n2, rb, quickPlayer("ben"))
 			for _, s := range []session.Sub{sa, sb} {
 				await(t, s, "both seated", func(s rooms.Snapshot) bool {
 					return len(s.Seats) == 2 && s.Seats[0].PlayerID != "" && s.Seats[1].PlayerID != ""
@@ -44,12 +44,12 @@ func TestQuickMatchPool(t *testing.T) {
 			high := seek(t, n3, "flicflac", quickPlayer("hal"), 1800)
 			mid := seek(t, n2, "flicflac", quickPlayer("meg"), 1750)
 			rh, rm := paired(t, high), paired(t, mid)
-			if rh.Code() != rm.Code() {
-				t.Fatalf("hal in room %s, meg in room %s", rh.Code(), rm.Code())
+			if rh != rm {
+				t.Fatalf("hal in room %s, meg in room %s", rh, rm)
 			}
 			select {
 			case r := <-low.Found():
-				t.Fatalf("lou, 750 points from the others, was paired at once, in %s", r.Code())
+				t.Fatalf("lou, 750 points from the others, was paired at once, in %s", r)
 			default:
 			}
 			low.Cancel()
@@ -63,7 +63,7 @@ func TestQuickMatchPool(t *testing.T) {
 			}
 			count := map[string]int{}
 			for _, tk := range tickets {
-				count[paired(t, tk).Code()]++
+				count[paired(t, tk)]++
 			}
 			if len(count) != 5 {
 				t.Fatalf("10 players in %d rooms: %v", len(count), count)
@@ -79,7 +79,7 @@ func TestQuickMatchPool(t *testing.T) {
 			for _, tk := range tickets { // each ticket yields one room only
 				select {
 				case r := <-tk.Found():
-					t.Errorf("%s paired twice, again in %s", tk.Seek().Player.Name, r.Code())
+					t.Errorf("%s paired twice, again in %s", tk.Seek().Player.Name, r)
 				default:
 				}
 			}
@@ -98,12 +98,12 @@ func TestQuickMatchPool(t *testing.T) {
 			}
 			d := seek(t, n2, "coloretta", quickPlayer("dee"), 1500)
 			e := seek(t, n3, "coloretta", quickPlayer("eve"), 1500)
-			if rd, re := paired(t, d), paired(t, e); rd.Code() != re.Code() {
-				t.Fatalf("dee in room %s, eve in room %s", rd.Code(), re.Code())
+			if rd, re := paired(t, d), paired(t, e); rd != re {
+				t.Fatalf("dee in room %s, eve in room %s", rd, re)
 			}
 			select {
 			case r := <-gone.Found():
-				t.Fatalf("a cancelled ticket was paired, in %s", r.Code())
+				t.Fatalf("a cancelled ticket was paired, in %s", r)
 			default:
 			}
 		})
@@ -138,7 +138,7 @@ func TestQuickMatchPool(t *testing.T) {
 			wg.Go(func() { n1.ch.quickPool().pair(byName["ida"], byName["kim"]) })
 			wg.Go(func() { n2.ch.quickPool().pair(byName["jon"], byName["kim"]) })
 			wg.Wait()
-			var won *rooms.Room
+			var won string
 			var lost *rooms.Ticket
 			select {
 			case won = <-a1.Found():
@@ -151,15 +151,15 @@ func TestQuickMatchPool(t *testing.T) {
 				}
 				continue // a ticket was rewritten between the read and the pairings: again
 			}
-			if rb := paired(t, b); rb.Code() != won.Code() {
-				t.Fatalf("kim in room %s, the winner in %s", rb.Code(), won.Code())
+			if rb := paired(t, b); rb != won {
+				t.Fatalf("kim in room %s, the winner in %s", rb, won)
 			}
-			if h := c.localHost(won.Code()); h == nil {
-				t.Fatalf("room %s is on no node", won.Code())
+			if h := c.localHost(won); h == nil {
+				t.Fatalf("room %s is on no node", won)
 			}
 			select {
 			case r := <-lost.Found():
-				t.Fatalf("kim was paired twice: with ida and jon (room %s)", r.Code())
+				t.Fatalf("kim was paired twice: with ida and jon (room %s)", r)
 			default:
 			}
 			inPool(t, n1, lost.Seek().Player.Name, 1)
@@ -184,8 +184,8 @@ func TestQuickMatchPool(t *testing.T) {
 	inPool(t, n1, "fay", 0) // it lapses
 	g := seek(t, n1, "lhexicon", quickPlayer("gus"), 1500)
 	h := seek(t, n2, "lhexicon", quickPlayer("hob"), 1500)
-	if rg, rh := paired(t, g), paired(t, h); rg.Code() != rh.Code() {
-		t.Fatalf("gus in room %s, hob in room %s", rg.Code(), rh.Code())
+	if rg, rh := paired(t, g), paired(t, h); rg != rh {
+		t.Fatalf("gus in room %s, hob in room %s", rg, rh)
 	}
 }
 
@@ -204,8 +204,8 @@ func seek(t *testing.T, n *tnode, game string, p rooms.Player, rating float64) *
 	return tk
 }
 
-// paired waits for the ticket's room.
-func paired(t *testing.T, tk *rooms.Ticket) *rooms.Room {
+// paired waits for the ticket's room and returns its code.
+func paired(t *testing.T, tk *rooms.Ticket) string {
 	t.Helper()
 	select {
 	case r := <-tk.Found():
@@ -215,7 +215,7 @@ func paired(t *testing.T, tk *rooms.Ticket) *rooms.Room {
 	case <-time.After(patience):
 		t.Fatalf("%s not paired after %v", tk.Seek().Player.Name, patience)
 	}
-	return nil
+	return ""
 }
 
 // poolKeys returns the keys of the tickets of the player named name in the pool, as n reads it.

@@ -54,23 +54,19 @@ func Pairs(q []Seeker, now time.Time) [][2]int {
 
 // PoolTicket returns a ticket of s in a quick-match queue kept outside this process's hubs (a
 // cluster's pool), waiting since since. leave is called once, by the first Cancel, before Done
-// is closed: it takes the ticket out of the pool. The pool hands the paired room with Pair.
+// is closed: it takes the ticket out of the pool. The pool hands it its room's code with Pair.
 func PoolTicket(s Seek, since time.Time, leave func()) *Ticket {
-	return &Ticket{seek: s, since: since, found: make(chan *Room, 1), done: make(chan struct{}), leave: leave}
+	return &Ticket{seek: s, since: since, found: make(chan string, 1), done: make(chan struct{}), leave: leave}
 }
 
-// Pair hands r to a ticket of PoolTicket: Found yields it. Only the first Pair counts.
-func (t *Ticket) Pair(r *Room) {
+// Pair hands a ticket of PoolTicket the code of the room it was paired in: Found yields it. Only
+// the first Pair counts.
+func (t *Ticket) Pair(code string) {
 	select {
-	case t.found <- r:
+	case t.found <- code:
 	default:
 	}
 }
 
 // Seek returns what the ticket was asked for.
 func (t *Ticket) Seek() Seek { return t.seek }
-
-// Elsewhere returns a Room that only names code: the room of a quick match that another process
-// keeps (a cluster's node), which the player joins by its code as any room of that process
-// (a Find of the code). Code is its only method that may be called.
-func Elsewhere(code string) *Room { return &Room{code: code} }

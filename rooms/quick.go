@@ -19,13 +19,14 @@ type Seek struct {
 	Rating float64
 }
 
-// Ticket is a player's place in the quick-match queue of a game. Found yields the room once the
-// player is paired; the player then joins it as any room (Room.Join). Cancel leaves the queue.
+// Ticket is a player's place in the quick-match queue of a game. Found yields the room's code once
+// the player is paired; the player then joins it by its code as any room (in a cluster the room
+// may be on another node). Cancel leaves the queue.
 type Ticket struct {
 	hub   *Hub // nil for a ticket of an outside pool (PoolTicket)
 	seek  Seek
 	since time.Time
-	found chan *Room    // the paired room, sent once
+	found chan string   // the paired room's code, sent once
 	done  chan struct{} // closed by Cancel
 
 	// A ticket of an outside pool: leave takes it out of the pool, on the first Cancel.
@@ -33,8 +34,8 @@ type Ticket struct {
 	cancel sync.Once
 }
 
-// Found returns the channel that yields the room the player was paired in.
-func (t *Ticket) Found() <-chan *Room { return t.found }
+// Found returns the channel that yields the code of the room the player was paired in.
+func (t *Ticket) Found() <-chan string { return t.found }
 
 // Done returns a channel closed when the ticket was cancelled.
 func (t *Ticket) Done() <-chan struct{} { return t.done }
@@ -88,7 +89,7 @@ func (h *Hub) Seek(s Seek) (*Ticket, error) {
 		return nil, ErrSeeking
 	}
 	s.Game = g.ID
-	t := &Ticket{hub: h, seek: s, since: time.Now(), found: make(chan *Room, 1), done: make(chan struct{})}
+	t := &Ticket{hub: h, seek: s, since: time.Now(), found: make(chan string, 1), done: make(chan struct{})}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -164,8 +165,8 @@ func (h *Hub) openQuick(a, b *Ticket) {
 	}
 	h.cfg.Logf("rooms: quick match %s: %s (%.0f) and %s (%.0f) in room %s", g.ID, a.seek.Player.ID,
 		a.seek.Rating, b.seek.Player.ID, b.seek.Rating, r.code)
-	a.found <- r
-	b.found <- r
+	a.found <- r.code
+	b.found <- r.code
 }
 
 // Seeking returns how many players wait for a quick match of each game, by game ID.

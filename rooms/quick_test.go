@@ -9,13 +9,13 @@ import (
 	"github.com/arcade/arcade/rules"
 )
 
-// found returns the room t was paired in, or nil when it has none yet.
-func found(t *Ticket) *Room {
+// found returns the code of the room t was paired in, or "" when it has none yet.
+func found(t *Ticket) string {
 	select {
 	case r := <-t.Found():
 		return r
 	default:
-		return nil
+		return ""
 	}
 }
 
@@ -33,7 +33,7 @@ func mustSeek(t *testing.T, h *Hub, p Player, rating float64) *Ticket {
 func TestQuickMatchPairs(t *testing.T) {
 	h, _ := newTestHub(t, Config{})
 	a := mustSeek(t, h, alice, 1500)
-	if found(a) != nil || h.Seeking()["race"] != 1 {
+	if found(a) != "" || h.Seeking()["race"] != 1 {
 		t.Fatalf("a lone seeker was paired, or is not counted: %v", h.Seeking())
 	}
 	b := mustSeek(t, h, bob, 1420)
@@ -41,7 +41,11 @@ func TestQuickMatchPairs(t *testing.T) {
 	if ra != rb || len(h.Seeking()) != 0 {
 		t.Fatalf("not paired in one room: %v %v, queue %v", ra, rb, h.Seeking())
 	}
-	sa, sb := mustJoin(t, ra, alice, false), mustJoin(t, rb, bob, false)
+	r, ok := h.Room(ra)
+	if !ok {
+		t.Fatalf("no room %s", ra)
+	}
+	sa, sb := mustJoin(t, r, alice, false), mustJoin(t, r, bob, false)
 	snap := waitFor(t, sa, "the match", func(s Snapshot) bool { return s.Phase == Playing })
 	waitFor(t, sb, "the match", func(s Snapshot) bool { return s.Phase == Playing })
 	if len(snap.Seats) != 2 || snap.Options["target"] != "10" {
@@ -66,24 +70,24 @@ func TestQuickMatchClosestRating(t *testing.T) {
 			t.Error("carol's first ticket was not cancelled by her second")
 		}
 		synctest.Wait()
-		if found(low) != nil || found(high) != nil || found(c2) != nil || h.Seeking()["race"] != 3 {
+		if found(low) != "" || found(high) != "" || found(c2) != "" || h.Seeking()["race"] != 3 {
 			t.Fatalf("players 290 points apart were paired at once, or the queue is %v", h.Seeking())
 		}
 		// dave (1750) is closest to bob (1800): paired at once, although alice waited longer.
 		d := mustSeek(t, h, dave, 1750)
 		synctest.Wait()
-		if r := found(d); r == nil || found(high) != r {
+		if r := found(d); r == "" || found(high) != r {
 			t.Fatal("dave (1750) was not paired with bob (1800)")
 		}
 		// After 4 s alice's window is 300 points: she meets carol (310 away) a second later.
 		time.Sleep(4 * time.Second)
 		synctest.Wait()
-		if found(low) != nil {
+		if found(low) != "" {
 			t.Fatal("alice was paired with carol 310 points away after 4 s")
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if r := found(low); r == nil || found(c2) != r {
+		if r := found(low); r == "" || found(c2) != r {
 			t.Fatal("alice and carol were not paired once the window had widened")
 		}
 		if len(h.Seeking()) != 0 {

@@ -31,10 +31,10 @@ type quickScreen struct {
 
 // Messages of the quick match.
 type (
-	// quickFoundMsg: the hub paired the player in room (nil: the wait was cancelled).
+	// quickFoundMsg: the hub paired the player in the room of code ("": the wait was cancelled).
 	quickFoundMsg struct {
 		ticket *rooms.Ticket
-		room   *rooms.Room
+		code   string
 	}
 	// quickTickMsg redraws the time waited.
 	quickTickMsg struct{ ticket *rooms.Ticket }
@@ -81,8 +81,8 @@ func (m *Model) rating(game string) float64 {
 func waitQuick(t *rooms.Ticket) tea.Cmd {
 	return func() tea.Msg {
 		select {
-		case r := <-t.Found():
-			return quickFoundMsg{ticket: t, room: r}
+		case code := <-t.Found():
+			return quickFoundMsg{ticket: t, code: code}
 		case <-t.Done():
 			return quickFoundMsg{ticket: t}
 		}
@@ -104,11 +104,11 @@ func (m *Model) updateQuick(msg tea.Msg) tea.Cmd {
 		}
 		m.quick = nil
 		m.conn.setTicket(nil)
-		if msg.room == nil {
+		if msg.code == "" {
 			m.lobby.fail("The quick match was called off.")
 			return nil
 		}
-		return m.open(Start{Mode: ModeJoin, Code: msg.room.Code()})
+		return m.open(Start{Mode: ModeJoin, Code: msg.code})
 	case quickTickMsg:
 		if msg.ticket != q.ticket {
 			return nil

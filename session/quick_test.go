@@ -53,15 +53,15 @@ func TestQuickMatchFromTheLobby(t *testing.T) {
 	bob := quickModel(hub, "SHA256:bob", "bob")
 	bobCmd := bob.seek("stonetowers")
 	a, b := foundMsg(t, annCmd), foundMsg(t, bobCmd)
-	if a.room == nil || a.room != b.room {
-		t.Fatalf("ann and bob were not sent to one room: %v %v", a.room, b.room)
+	if a.code == "" || a.code != b.code {
+		t.Fatalf("ann and bob were not sent to one room: %q %q", a.code, b.code)
 	}
 	next, cmd := ann.Update(a)
 	ann = next.(Model)
 	if ann.quick != nil || cmd == nil {
 		t.Fatal("the wait did not end with the room being joined")
 	}
-	if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil || msg.sub.(*rooms.Sub).Room() != a.room {
+	if msg, ok := cmd().(joinedMsg); !ok || msg.err != nil || msg.sub.(*rooms.Sub).Room().Code() != a.code {
 		t.Fatalf("joining the quick match's room: %+v", msg)
 	}
 }
