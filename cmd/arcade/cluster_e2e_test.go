@@ -441,16 +441,7 @@ func TestClusterTakeoverAfterKill(t *testing.T) {
 	}
 	c := startCluster(t, 3)
 	c.dumpLogs(t)
-	aliceKey, bobKey := newKey(t), newKey(t)
-	alice := connect(t, c.addr(0), "alice", aliceKey, "new stonetowers size=8 turns=10")
-	code := roomCode(t, alice.waitFor("Waiting for players"))
-	bob := rejoin(t, c.addr(1), "bob", bobKey, "join "+code, "you: bob (Blue)")
-	alice.waitFor("playing", "you: alice (Red)")
-
-	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	alice, bob, aliceKey, bobKey, code, state := c.killableMatch(t)
 	// Every move playMoves makes is acknowledged: both screens show it before the next.
 	state = playMoves(t, state, 7, []*player{alice, bob})
 	acked := turnsLeft(state)
@@ -572,4 +563,21 @@ func nameRace(t *testing.T, c *testCluster) {
 			}
 		}
 	}
+}
+
+// killableMatch opens a short Stone Towers match on node 1 (alice, Red) joined from node 2 (bob,
+// Blue), the room whose host the takeover tests kill, and returns its players, their keys, its
+// code and its engine at the start.
+func (c *testCluster) killableMatch(t *testing.T) (alice, bob *player, aliceKey, bobKey ssh.Signer, code string, state rules.Engine) {
+	t.Helper()
+	aliceKey, bobKey = newKey(t), newKey(t)
+	alice = connect(t, c.addr(0), "alice", aliceKey, "new stonetowers size=8 turns=10")
+	code = roomCode(t, alice.waitFor("Waiting for players"))
+	bob = rejoin(t, c.addr(1), "bob", bobKey, "join "+code, "you: bob (Blue)")
+	alice.waitFor("playing", "you: alice (Red)")
+	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return alice, bob, aliceKey, bobKey, code, state
 }

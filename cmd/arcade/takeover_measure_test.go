@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/rules/stonetowers"
 )
 
 // TestClusterMeasureTakeover measures takeover after kill -9 through the real binary: for each of
@@ -28,15 +25,7 @@ func TestClusterMeasureTakeover(t *testing.T) {
 		t.Run(strconv.Itoa(i+1), func(t *testing.T) {
 			c := startCluster(t, 3)
 			c.dumpLogs(t)
-			aliceKey, bobKey := newKey(t), newKey(t)
-			alice := connect(t, c.addr(0), "alice", aliceKey, "new stonetowers size=8 turns=10")
-			code := roomCode(t, alice.waitFor("Waiting for players"))
-			bob := rejoin(t, c.addr(1), "bob", bobKey, "join "+code, "you: bob (Blue)")
-			alice.waitFor("playing", "you: alice (Red)")
-			state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			alice, bob, _, _, code, state := c.killableMatch(t)
 			playMoves(t, state, 2, []*player{alice, bob})
 			c.waitListed(t, code, []int{1, 2}, "alice", "bob")
 
