@@ -2,12 +2,12 @@
 // are stored and replayed, and the standings of the leaderboards. It is shared vocabulary between
 // storage, which keeps records, and the layers that show them (session, sshd); it does no I/O.
 //
-// A match is fully described by (game, options, seats, seed, moves): Replay runs the engine
-// forward through the moves to get the state after each of them.
+// A match is fully described by (game, options, seats, seed, moves): Final runs the engine
+// forward through the moves to the last position, and a Cursor steps through the positions
+// while holding only a bounded number of them, whatever the match's length.
 package record
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/arcade/arcade/rules"
@@ -99,26 +99,4 @@ func (m Match) endedForRecords() bool {
 		}
 	}
 	return true
-}
-
-// Replay sets up the match's engine and plays its moves. states[0] is the position before the
-// first move and states[i] the position after move i. A move the engine refuses is an error
-// (a record that does not replay is damaged).
-func (m Match) Replay(g rules.Game) ([]rules.Engine, error) {
-	if g.ID != m.Game {
-		return nil, fmt.Errorf("replay: match %s is %s, not %s", m.ID, m.Game, g.ID)
-	}
-	e, err := g.New(m.Options, len(m.Seats), m.Seed)
-	if err != nil {
-		return nil, fmt.Errorf("replay %s: %w", m.ID, err)
-	}
-	states := make([]rules.Engine, 0, len(m.Moves)+1)
-	states = append(states, e)
-	for i, mv := range m.Moves {
-		if e, err = e.Apply(mv.Seat, mv.Move); err != nil {
-			return states, fmt.Errorf("replay %s: move %d (%q): %w", m.ID, i+1, mv.Move, err)
-		}
-		states = append(states, e)
-	}
-	return states, nil
 }

@@ -93,11 +93,7 @@ func TestReplayGolden(t *testing.T) {
 	for _, mv := range snap.Moves {
 		m.Moves = append(m.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
 	}
-	states, err := m.Replay(stonetowers.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newReplayScreen(m, stonetowers.Game, states, testBoards.board(stonetowers.Game.ID))
+	r := replayOf(t, m, stonetowers.Game)
 	for _, k := range []string{"G", "h", "h"} {
 		r.update(keyPress(k))
 	}

@@ -40,11 +40,11 @@ func (m *Model) loadReplay(id string) tea.Cmd {
 		if !ok {
 			return replayMsg{err: fmt.Errorf("match %s is of a game this server no longer has (%s)", id, match.Game)}
 		}
-		states, err := match.Replay(g)
+		cur, err := record.NewCursor(match, g)
 		if err != nil {
 			return replayMsg{err: err}
 		}
-		return replayMsg{screen: newReplayScreen(match, g, states, boards.board(g.ID))}
+		return replayMsg{screen: newReplayScreen(match, g, cur, boards.board(g.ID))}
 	}
 }
 
@@ -62,18 +62,20 @@ type replayTickMsg struct{ gen int }
 
 // replayScreen steps through a recorded match, showing the board as it was after each move: a move,
 // a turn (a seat's moves in a row) or a round (a turn of every seat) at a time, or by itself.
+// It reads the positions from a record.Cursor, which holds a bounded number of them whatever the
+// match's length.
 type replayScreen struct {
 	keys    replayKeys
 	match   record.Match
 	game    rules.Game
-	states  []rules.Engine
+	cur     *record.Cursor
 	at      int // moves played on the board shown
 	board   draw.Board
 	playing bool // autoplay is on
 	gen     int  // the autoplay's generation: bumped at every start and stop
 }
 
-func newReplayScreen(m record.Match, g rules.Game, states []rules.Engine, board draw.Board) *replayScreen {
+func newReplayScreen(m record.Match, g rules.Game, cur *record.Cursor, board draw.Board) *replayScreen {
 	r := &replayScreen{
 		keys: replayKeys{
 			Back:         key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "move")),
@@ -87,21 +89,19 @@ func newReplayScreen(m record.Match, g rules.Game, states []rules.Engine, board 
 			Play:         key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play")),
 			Leave:        key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
 		},
-		match: m, game: g, states: states, board: board,
+		match: m, game: g, cur: cur, board: board,
 	}
-	if len(states) > 0 {
-		// A board that names the seats from what it was shown (Flic Flac by their shapes) sees the
-		// match before the first position's moves are listed with those names.
-		first := r.position()
-		board.Status(&first, *draw.NewStyles(true, false), panelWidth)
-	}
+	// A board that names the seats from what it was shown (Flic Flac by their shapes) sees the
+	// match before the first position's moves are listed with those names.
+	first := r.position()
+	board.Status(&first, *draw.NewStyles(true, false), panelWidth)
 	return r
 }
 
 // update handles a key or an autoplay tick; it reports true when the player leaves the replay,
 // and returns the next tick while autoplay goes on.
 func (r *replayScreen) update(msg tea.Msg) (tea.Cmd, bool) {
-	last := len(r.states) - 1
+	last := r.cur.Len()
 	if tick, ok := msg.(replayTickMsg); ok {
 		if !r.playing || tick.gen != r.gen {
 			return nil, false
@@ -179,7 +179,7 @@ func (r *replayScreen) turnStart(i int) bool {
 
 // turnForward returns the position at the start of the next turn after position at.
 func (r *replayScreen) turnForward(at int) int {
-	last := len(r.states) - 1
+	last := r.cur.Len()
 	for at = min(last, at+1); at < last && !r.turnStart(at); at++ {
 	}
 	return at
@@ -210,14 +210,14 @@ func (r *replayScreen) told() string {
 		return "Start: " + who(r.match.Moves[0].Seat) + " begins."
 	}
 	mv := r.match.Moves[r.at-1]
-	return fmt.Sprintf("Move %d: %s %s", r.at, who(mv.Seat), rules.TellMove(r.states[r.at-1], mv.Seat, mv.Move))
+	return fmt.Sprintf("Move %d: %s %s", r.at, who(mv.Seat), rules.TellMove(r.cur.At(r.at-1), mv.Seat, mv.Move))
 }
 
 // position dresses the position after r.at moves as a spectator's snapshot, with the moves that
 // led there, so the game's board and the room's panel draw it as they draw a live room. After the
 // last move of a finished match, the outcome is the record's, which says how the match ended.
 func (r *replayScreen) position() rooms.Snapshot {
-	state := r.states[r.at]
+	state := r.cur.At(r.at)
 	snap := rooms.Snapshot{
 		Code: "replay", GameID: r.game.ID, GameName: r.game.Name, Options: r.match.Options,
 		Phase: rooms.Playing, You: rules.Spectator, ToMove: state.ToMove(),
@@ -226,7 +226,7 @@ func (r *replayScreen) position() rooms.Snapshot {
 	for _, s := range r.match.Seats {
 		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
 	}
-	if r.at == len(r.states)-1 && r.match.Finished() && r.match.Outcome.Over {
+	if r.at == r.cur.Len() && r.match.Finished() && r.match.Outcome.Over {
 		// The end as the room recorded it: the moves may not have ended the match (a player
 		// ran out of time, resigned, agreed a draw), and resigning ranks last.
 		snap.Outcome, snap.Unrated = r.match.Outcome, r.match.Unrated
@@ -251,7 +251,7 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	for i := from; i < min(len(r.match.Moves), r.at+3); i++ {
 		mv := r.match.Moves[i]
 		line := fmt.Sprintf("%3d. %s %s", i+1, colourOf(r.board, int(mv.Seat)), mv.Move)
-		if note := rules.AnnotateMove(r.states[i], mv.Seat, mv.Move); note != "" {
+		if note := rules.AnnotateMove(r.cur.At(i), mv.Seat, mv.Move); note != "" {
 			line += ": " + note // what the notation does not show: Coloretta's cards
 		}
 		if i == r.at-1 {
@@ -267,7 +267,7 @@ const replayToldLines = 4
 
 func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	snap := r.snapshot()
-	state := fmt.Sprintf(" · move %d of %d", r.at, len(r.states)-1)
+	state := fmt.Sprintf(" · move %d of %d", r.at, r.cur.Len())
 	if r.playing {
 		state += " · playing"
 	}

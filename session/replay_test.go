@@ -34,11 +34,11 @@ func botReplay(t *testing.T, g rules.Game, opts rules.Options, seats, plies int,
 
 func replayOf(t *testing.T, m record.Match, g rules.Game) *replayScreen {
 	t.Helper()
-	states, err := m.Replay(g)
+	cur, err := record.NewCursor(m, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newReplayScreen(m, g, states, testBoards.board(g.ID))
+	return newReplayScreen(m, g, cur, testBoards.board(g.ID))
 }
 
 // TestReplaySteps: a DISCON turn is two moves; ↓ and ↑ step a turn, PgDn and PgUp a round (a
@@ -144,7 +144,7 @@ func TestReplayTellsWholeMoves(t *testing.T) {
 	r.match.Seats[3].Name = "a-rather-long-name"
 	st := *draw.NewStyles(false, false)
 	longest := 0
-	for r.at = range len(r.states) {
+	for r.at = range r.cur.Len() + 1 {
 		longest = max(longest, len(r.told()))
 		out := r.view(st, 80, 24)
 		checkSize(t, out, 80, 24)
@@ -223,7 +223,7 @@ func TestReplayTellsWholeMovesOfEveryGame(t *testing.T) {
 			t.Errorf("%s: the first position's move list does not name the first mover %s:\n%s", c.g.ID, c.first, plain(out))
 		}
 		longest := 0
-		for r.at = range len(r.states) {
+		for r.at = range r.cur.Len() + 1 {
 			longest = max(longest, len(r.told()))
 			out := r.view(st, 80, 24)
 			checkSize(t, out, 80, 24)

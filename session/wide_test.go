@@ -72,11 +72,7 @@ func TestWideReplayGolden(t *testing.T) {
 	for _, mv := range snap.Moves {
 		m.Moves = append(m.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
 	}
-	states, err := m.Replay(stonetowers.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newReplayScreen(m, stonetowers.Game, states, testBoards.board(stonetowers.Game.ID))
+	r := replayOf(t, m, stonetowers.Game)
 	r.update(keyPress("G"))
 	wide := r.view(*draw.NewStyles(false, false), 160, 50)
 	checkSize(t, wide, 160, 50)

@@ -80,7 +80,7 @@ func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 		if err == nil {
 			if g, ok := rules.FindGame(games, m.Game); !ok {
 				err = fmt.Errorf("its game %q is not in this arcade", m.Game)
-			} else if _, rerr := m.Replay(g); rerr != nil {
+			} else if _, rerr := m.Final(g); rerr != nil {
 				err = fmt.Errorf("it does not replay: %w", rerr)
 			}
 		}

@@ -252,7 +252,7 @@ func checkV010(t *testing.T, d *DB) {
 		!m.Moves[0].At.Equal(v010Start.Add(time.Hour+20*time.Second)) || m.Moves[1].Seat != 1 {
 		t.Errorf("the rated match's outcome and moves: %+v, %+v", m.Outcome, m.Moves[:2])
 	}
-	if _, err := m.Replay(stonetowers.Game); err != nil {
+	if _, err := m.Final(stonetowers.Game); err != nil {
 		t.Errorf("the rated match does not replay: %v", err)
 	}
 
