@@ -70,7 +70,8 @@ func (h *Hub) Game(id string) (rules.Game, bool) {
 // Create opens a room for the game gameID with the given options and number of seats (0 means the
 // game's default, rules.Game.StartSeats) and returns it, Waiting for players. Options are checked and completed with
 // Game.Resolve; a bad one is an error in plain words. The room has a fresh, unique code. Create
-// does not seat anyone: the creator joins like everyone else. by is the creator, for the log.
+// does not seat anyone: the creator joins like everyone else. by is the creator, for the log; a
+// guest's (by.Guest) options are bounded too (Game.CheckGuest).
 func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*Room, error) {
 	g, ok := h.Game(gameID)
 	if !ok {
@@ -83,6 +84,11 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 	opts, err = g.Resolve(opts)
 	if err != nil {
 		return nil, err
+	}
+	if by.Guest {
+		if err := g.CheckGuest(opts); err != nil {
+			return nil, err
+		}
 	}
 	if seats == 0 {
 		seats = g.StartSeats()

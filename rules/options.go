@@ -25,6 +25,10 @@ type Option struct {
 	Unit string
 	// Choices lists the allowed values of a non-integer option.
 	Choices []string
+	// GuestMax, when above zero, is the most an integer option may be in a room a guest (a
+	// player without a key) creates: a guest's match, and so its record and its replays, stays
+	// of a sane length. See Game.CheckGuest.
+	GuestMax int
 }
 
 // IsInt reports whether the option takes an integer.
@@ -80,6 +84,21 @@ func (g Game) Resolve(given Options) (Options, error) {
 		}
 	}
 	return out, nil
+}
+
+// CheckGuest returns an error in plain words when opts, resolved (Resolve), set an option beyond
+// what a guest's room may (Option.GuestMax); nil when every option is within.
+func (g Game) CheckGuest(opts Options) error {
+	for _, o := range g.Options {
+		if o.GuestMax <= 0 || !o.IsInt() {
+			continue
+		}
+		if n, err := strconv.Atoi(o.number(opts[o.Key])); err == nil && n > o.GuestMax {
+			return fmt.Errorf("%s must be at most %d%s in a guest's room (with an SSH key, up to %d%s)",
+				o.Key, o.GuestMax, o.Unit, o.Max, o.Unit)
+		}
+	}
+	return nil
 }
 
 // Int returns the integer value of key, or def when it is missing or not a number.

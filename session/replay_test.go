@@ -9,6 +9,7 @@ import (
 
 	"github.com/arcade/arcade/games/gametest"
 	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/discon"
@@ -238,5 +239,59 @@ func TestReplayTellsWholeMovesOfEveryGame(t *testing.T) {
 		if longest < c.long {
 			t.Errorf("%s: the longest move told is %d columns: the test needs one of %d", c.g.ID, longest, c.long)
 		}
+	}
+}
+
+// TestGuestLongFlicFlacRefused: a guest's `new flicflac limit=2000` (a match of about 6,000
+// moves, whose replays a guest could multiply) is refused with a message that says the most a
+// guest may set and what a key allows; the session stays in the lobby and no room opens.
+func TestGuestLongFlicFlacRefused(t *testing.T) {
+	hub := rooms.NewHub(rooms.Config{Games: []rules.Game{flicflac.Game}, BotDelay: -1, Logf: t.Logf})
+	t.Cleanup(func() { hub.Shutdown("test over") })
+	st, err := ParseNew([]string{"flicflac", "limit=2000", "bots=1"}, hub.Games())
+	if err != nil {
+		t.Fatal(err)
+	}
+	zoe := rooms.Player{ID: "guest-zoe", Name: "~zoe", Guest: true}
+	m := New(Config{Hub: Local(hub), Boards: testBoards, Player: zoe, Start: st, Width: 80, Height: 24, Send: func(tea.Msg) {}})
+	next, _ := m.Update(m.Init()())
+	m = next.(Model)
+	if m.room != nil || len(hub.List()) != 0 {
+		t.Fatalf("a guest's room of limit=2000 opened: %d rooms", len(hub.List()))
+	}
+	want := "limit must be at most 400 in a guest's room (with an SSH key, up to 2000)"
+	if screen := words(plain(m.View().Content)); !strings.Contains(screen, want) {
+		t.Errorf("the lobby does not say %q:\n%s", want, plain(m.View().Content))
+	}
+}
+
+// TestReplayViewerHoldsBoundedPositions: the replay of a Flic Flac match of about 6,000 moves
+// holds at most record.MaxCheckpoints+record.CursorWindow positions, stepped, jumped and autoplayed
+// through, and shows the same screens as at its first opening.
+func TestReplayViewerHoldsBoundedPositions(t *testing.T) {
+	opts := rules.Options{"limit": "2000", "target": "99", "timer": "0", "captors": "0"}
+	r := botReplay(t, flicflac.Game, opts, 2, 6000, flicflac.Easy{})
+	if n := r.cur.Len(); n < 5000 {
+		t.Fatalf("the match has %d moves; the test needs about 6,000", n)
+	}
+	most := record.MaxCheckpoints + record.CursorWindow
+	st := *draw.NewStyles(false, false)
+	first := r.view(st, 80, 24)
+	keys := []string{"G", "h", "k", "b", "g", "l", "j", "f", "G", "g"}
+	for i := range 400 {
+		r.update(keyPress(keys[i%len(keys)]))
+		if i%7 == 0 {
+			r.update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+			r.update(replayTickMsg{gen: r.gen})
+		}
+		r.view(st, 80, 24)
+		if n := r.cur.Held(); n > most {
+			t.Fatalf("after %d keys, at move %d: the replay holds %d positions, want at most %d", i+1, r.at, n, most)
+		}
+	}
+	r.update(keyPress("g"))
+	r.stop()
+	if got := r.view(st, 80, 24); got != first {
+		t.Errorf("the first position after a walk through the match:\n%s\nwant:\n%s", plain(got), plain(first))
 	}
 }

@@ -19,7 +19,7 @@ var Game = rules.Game{
 		{Key: "timer", Help: "seconds a turn (0: untimed)", Default: "20", Min: 0, Max: 600, Unit: "s"},
 		{Key: "captors", Help: "seconds a captors' turn (0: untimed)", Default: "10", Min: 0, Max: 600, Unit: "s"},
 		{Key: "events", Help: "chance of a random event after a turn, in %", Default: "1", Min: 0, Max: 100, Unit: "%"},
-		{Key: "limit", Help: "turns in all; then more captures wins", Default: "200", Min: 1, Max: 2000},
+		{Key: "limit", Help: "turns in all; then more captures wins", Default: "200", Min: 1, Max: 2000, GuestMax: 400},
 		{Key: "shape", Help: "the first player's pieces (cylinders move first)", Default: "random",
 			Choices: []string{"random", "cylinders", "blocks"}},
 	},
