@@ -93,6 +93,11 @@ func Run(ctx context.Context, o config.Config, logw io.Writer) (*report.Results,
 			"--max-sessions", fmt.Sprint(maxSess), "--max-rooms", fmt.Sprint(maxRooms),
 			"--conn-rate", "100000", "--conn-burst", "100000", "--max-startups", "100000", "--max-startups-per-addr", "100000",
 			"--log-level", "warn", "--metrics", "127.0.0.1:0"}
+		// Every client connects from this machine's address: its shares go as far as the rest.
+		args = append(args, "--max-sessions-per-addr", fmt.Sprint(maxSess), "--max-waiting-rooms-per-addr", fmt.Sprint(maxRooms))
+		if o.Guests { // guests' rooms count against their address, the same for every client
+			args = append(args, "--max-waiting-rooms", fmt.Sprint(maxRooms), "--max-unfinished", fmt.Sprint(maxRooms))
+		}
 		if g, _ := drivers.For(o.Game, o.Size, o.Turns, o.RoomOpts); g != nil && g.Seeded() && (o.Has("play") || o.Has("churn")) {
 			args = append(args, "--load-test-seeds")
 		}
