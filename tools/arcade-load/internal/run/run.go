@@ -93,16 +93,21 @@ func Run(ctx context.Context, o config.Config, logw io.Writer) (*report.Results,
 			"--max-sessions", fmt.Sprint(maxSess), "--max-rooms", fmt.Sprint(maxRooms),
 			"--conn-rate", "100000", "--conn-burst", "100000", "--max-startups", "100000", "--max-startups-per-addr", "100000",
 			"--log-level", "warn", "--metrics", "127.0.0.1:0"}
-		// Every client connects from this machine's address: its shares go as far as the rest.
-		args = append(args, "--max-sessions-per-addr", fmt.Sprint(maxSess), "--max-waiting-rooms-per-addr", fmt.Sprint(maxRooms))
-		if o.Guests { // guests' rooms count against their address, the same for every client
-			args = append(args, "--max-waiting-rooms", fmt.Sprint(maxRooms), "--max-unfinished", fmt.Sprint(maxRooms))
-		}
 		if g, _ := drivers.For(o.Game, o.Size, o.Turns, o.RoomOpts); g != nil && g.Seeded() && (o.Has("play") || o.Has("churn")) {
 			args = append(args, "--load-test-seeds")
 		}
 		args = append(args, o.ServerArgs...)
 		env := server.ArcadeEnv(o.ServerEnv, os.Getenv("GODEBUG"), o.GCWatch)
+		// Every client connects from this machine's address: its shares go as far as the rest;
+		// guests' rooms count against their address, the same for every client. In the
+		// environment, before the rest (which overrides them), so that a server without these
+		// shares starts too.
+		shares := []string{"ARCADE_MAX_SESSIONS_PER_ADDR=" + fmt.Sprint(maxSess),
+			"ARCADE_MAX_WAITING_ROOMS_PER_ADDR=" + fmt.Sprint(maxRooms)}
+		if o.Guests {
+			shares = append(shares, "ARCADE_MAX_WAITING_ROOMS="+fmt.Sprint(maxRooms), "ARCADE_MAX_UNFINISHED="+fmt.Sprint(maxRooms))
+		}
+		env = append(shares, env...)
 		res.Options += " arcade-" + env[len(env)-1]
 		arcade, err = server.Start(ctx, "arcade", o.ArcadeBin, args, env, filepath.Join(tmp, "arcade.log"))
 		if err != nil {
