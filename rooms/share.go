@@ -99,14 +99,18 @@ func (h *Hub) checkShares(by Player) (reclaim []*Room, err error) {
 	sh := h.cfg.Shares
 	owner := ownerOf(by)
 	c := h.holdings(owner, by.Source)
+	who := "you already have"
+	if owner != by.ID { // a guest, counted with the other guests of its address
+		who = "the guests of your address already have"
+	}
 	if sh.Unfinished > 0 && c.unfinished >= sh.Unfinished {
 		h.cfg.Refused(LimitUnfinished)
 		return nil, shareError{ErrUnfinishedShare, fmt.Sprintf(
-			"you already have %d unfinished matches (limit --max-unfinished); finish one first", c.unfinished)}
+			"%s %d unfinished matches (limit --max-unfinished); finish one first", who, c.unfinished)}
 	}
 	if sh.WaitingPerKey > 0 && c.waiting >= sh.WaitingPerKey {
 		return c.spare, shareError{ErrRoomShare, fmt.Sprintf(
-			"you already have %d rooms waiting for players (limit --max-waiting-rooms); start one or leave one first", c.waiting)}
+			"%s %d rooms waiting for players (limit --max-waiting-rooms); start one or leave one first", who, c.waiting)}
 	}
 	if sh.WaitingPerAddr > 0 && by.Source != "" && c.addrWaiting >= sh.WaitingPerAddr {
 		return c.addrSpare, shareError{ErrAddrRoomShare, fmt.Sprintf(

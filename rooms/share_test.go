@@ -100,7 +100,8 @@ func TestWaitingShareOfGuestsAndAddresses(t *testing.T) {
 	}
 	occupied(t, h, guest(1))
 	occupied(t, h, guest(2))
-	if _, err := h.Create("race", nil, 2, guest(3)); !errors.Is(err, ErrRoomShare) {
+	if _, err := h.Create("race", nil, 2, guest(3)); !errors.Is(err, ErrRoomShare) ||
+		!strings.HasPrefix(err.Error(), "the guests of your address already have 2 rooms waiting") {
 		t.Fatalf("third waiting room of guests of one address: %v", err)
 	}
 	keyed := alice

@@ -18,8 +18,8 @@ import (
 
 // TestRoomShareThroughSSH: one key cannot take every room. With --max-waiting-rooms 2 its third
 // waiting room is refused on its screen with the limit's name while its two rooms are occupied;
-// another key still opens one; and once the key leaves one of its rooms, that empty room makes
-// way for its next.
+// another key still opens one; once the key leaves one of its rooms, that empty room makes way
+// for its next; and guests, one identity a session, share their address's.
 func TestRoomShareThroughSSH(t *testing.T) {
 	t.Parallel()
 	addr := startServerWith(t, "--max-waiting-rooms", "2")
@@ -34,6 +34,11 @@ func TestRoomShareThroughSSH(t *testing.T) {
 
 	first.close() // its room is empty now: it expires to make way
 	connect(t, addr, "alice", key, "new stonetowers").waitFor("Waiting for players")
+
+	// Guests have no key: theirs count against their address, all guests of it together.
+	connect(t, addr, "gus", nil, "new stonetowers").waitFor("Waiting for players")
+	connect(t, addr, "gil", nil, "new stonetowers").waitFor("Waiting for players")
+	connect(t, addr, "guy", nil, "new stonetowers").waitFor("guests of your address already have 2 rooms")
 }
 
 // TestSessionShareThroughSSH: one key cannot take every session place. With
