@@ -51,7 +51,8 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	// MaxStartups caps the connections starting at once, from all addresses: accepted but not yet
 	// in a session (see startups.go). One more is refused as it is accepted, before any key
-	// exchange, with a line ssh shows. Default 200: a start takes a few round trips and one key
+	// exchange, with a line ssh shows. Its last quarter is kept for addresses with none
+	// starting, so that a few flooding addresses cannot fill it. Default 200: a start takes a few round trips and one key
 	// exchange, under a second, so 200 at once admits well over the 70 a second that refill all
 	// 4,000 places within a minute of a restart, while holding only a few MB and little CPU.
 	MaxStartups int
