@@ -112,7 +112,7 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.IntVar(&c.spectators, "max-spectators", envInt("MAX_SPECTATORS", 200), "spectators of one room at most (ARCADE_MAX_SPECTATORS)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", envDur("IDLE_TIMEOUT", 30*time.Minute), "close connections idle this long (ARCADE_IDLE_TIMEOUT)")
 	fs.DurationVar(&c.handshake, "handshake-timeout", envDur("HANDSHAKE_TIMEOUT", 30*time.Second), "close a connection that has not opened a session this long after connecting (ARCADE_HANDSHAKE_TIMEOUT)")
-	fs.IntVar(&c.startups, "max-startups", envInt("MAX_STARTUPS", 200), "connections still connecting (not yet in a session) at most; one more is refused at once (ARCADE_MAX_STARTUPS)")
+	fs.IntVar(&c.startups, "max-startups", envInt("MAX_STARTUPS", 200), "connections still connecting (not yet in a session) at most, the last quarter only for addresses with none connecting; one more is refused at once (ARCADE_MAX_STARTUPS)")
 	fs.IntVar(&c.startupsPer, "max-startups-per-addr", envInt("MAX_STARTUPS_PER_ADDR", 10), "connections still connecting from one source address at most (ARCADE_MAX_STARTUPS_PER_ADDR)")
 	fs.DurationVar(&c.stall, "stall-timeout", envDur("STALL_TIMEOUT", 30*time.Second), "end a session whose client has not taken in its output for this long (ARCADE_STALL_TIMEOUT)")
 	fs.Float64Var(&c.connRate, "conn-rate", envFloat("CONN_RATE", 5), "new sessions per second per source address (ARCADE_CONN_RATE)")
