@@ -47,6 +47,13 @@ type Config struct {
 	// code is now the caller's; false, with an error or none, to try another. Create tries a few
 	// codes, then fails. It is called without the hub's lock, concurrently.
 	ReserveCode func(code string) (bool, error)
+	// Shares bounds what one player or one address may hold of the hub (share.go). Its zero
+	// value bounds nothing: the server's flags set it.
+	Shares Shares
+	// Refused, when not nil, is told the name of a share (a Shares field's limit, e.g.
+	// "waiting_per_key") each time it refuses something, for metrics. It is called
+	// concurrently, sometimes under the hub's lock: it must be quick and must not call the hub.
+	Refused func(limit string)
 	// Recorder, when not nil, persists matches: it sees every match start, accepted move, bot
 	// takeover and match end before any subscriber does. Nil means no persistence.
 	Recorder Recorder
@@ -146,6 +153,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Logf == nil {
 		c.Logf = log.Printf
+	}
+	if c.Refused == nil {
+		c.Refused = func(string) {}
 	}
 	return c
 }

@@ -9,6 +9,17 @@ var (
 	ErrNoRoom = errors.New("no room with that code")
 	// ErrTooManyRooms: the hub already holds Config.MaxRooms rooms.
 	ErrTooManyRooms = errors.New("too many rooms are open; try again later")
+	// ErrRoomShare: the creator (a key, or a guest's address) already holds its share of rooms
+	// waiting for players (Shares.WaitingPerKey), none of them empty.
+	ErrRoomShare = errors.New("you already have as many rooms waiting for players as one player may")
+	// ErrAddrRoomShare: the creator's address already holds its share of rooms waiting for
+	// players (Shares.WaitingPerAddr), none of them empty.
+	ErrAddrRoomShare = errors.New("your address already has as many rooms waiting for players as one address may")
+	// ErrUnfinishedShare: the creator already holds its share of rooms whose match is waiting
+	// or being played (Shares.Unfinished).
+	ErrUnfinishedShare = errors.New("you already have as many unfinished matches as one player may")
+	// ErrTooManySpectators: the room already has Shares.SpectatorsPerRoom spectators.
+	ErrTooManySpectators = errors.New("this room has as many spectators as it takes")
 	// ErrTooManyAttempts: the player has given too many unknown codes lately.
 	ErrTooManyAttempts = errors.New("too many attempts with unknown codes; wait a minute and try again")
 	// ErrNoSuchGame: Create was given an unknown game ID.

@@ -70,9 +70,20 @@ func (h *Hub) Game(id string) (rules.Game, bool) {
 // Create opens a room for the game gameID with the given options and number of seats (0 means the
 // game's default, rules.Game.StartSeats) and returns it, Waiting for players. Options are checked and completed with
 // Game.Resolve; a bad one is an error in plain words. The room has a fresh, unique code. Create
-// does not seat anyone: the creator joins like everyone else. by is the creator, for the log; a
-// guest's (by.Guest) options are bounded too (Game.CheckGuest).
+// does not seat anyone: the creator joins like everyone else. by is the creator, for the log, for
+// a guest's bounds (Game.CheckGuest) and
+// for Config.Shares: beyond by's share of waiting rooms (or its address's), its oldest room that
+// nobody is connected to expires to make way for the new one, and with none such Create fails
+// with ErrRoomShare (or ErrAddrRoomShare); beyond its share of unfinished matches it fails with
+// ErrUnfinishedShare. When the hub is full (Config.MaxRooms), an empty waiting room of whoever
+// holds the most expires to make way, and with none such Create fails with ErrTooManyRooms.
 func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*Room, error) {
+	return h.create(gameID, opts, seats, by, true)
+}
+
+// create is Create; shares false counts nothing against by (a quick match's room, which starts
+// as it opens).
+func (h *Hub) create(gameID string, opts rules.Options, seats int, by Player, shares bool) (*Room, error) {
 	g, ok := h.Game(gameID)
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrNoSuchGame, gameID)
@@ -104,27 +115,59 @@ func (h *Hub) Create(gameID string, opts rules.Options, seats int, by Player) (*
 	if err != nil {
 		return nil, err
 	}
+	// Making way for the room (share.go) closes rooms, which takes the hub's lock: it is done
+	// without it, and the shares are counted again after. Each round closes a room or ends.
+	for round := 0; ; round++ {
+		r, reclaim, why, err := h.place(code, g, opts, clock, seats, by, shares)
+		if r != nil || reclaim == nil || round >= 8 || !h.expireOne(reclaim, why) {
+			if r != nil {
+				go r.run()
+				if seats == 1 {
+					h.cfg.Logf("rooms: %s created room %s for %s (solo)", by.ID, r.code, g.ID)
+				} else {
+					h.cfg.Logf("rooms: %s created room %s for %s (%d seats)", by.ID, r.code, g.ID, seats)
+				}
+			}
+			if err != nil {
+				if errors.Is(err, ErrRoomShare) {
+					h.cfg.Refused(LimitWaitingPerKey)
+				} else if errors.Is(err, ErrAddrRoomShare) {
+					h.cfg.Refused(LimitWaitingPerAddr)
+				} else if errors.Is(err, ErrTooManyRooms) {
+					h.cfg.Refused(LimitRooms)
+				}
+			}
+			return r, err
+		}
+	}
+}
+
+// place adds a new room of code to the hub, or says why not: err, and reclaim, the rooms of which
+// an empty one may make way (why says for what). The room's goroutine is not started.
+func (h *Hub) place(code string, g rules.Game, opts rules.Options, clock *Clock, seats int, by Player, shares bool) (r *Room, reclaim []*Room, why string, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return nil, ErrShuttingDown
+		return nil, nil, "", ErrShuttingDown
+	}
+	if shares {
+		if reclaim, err := h.checkShares(by); err != nil {
+			return nil, reclaim, "its creator opened another", err
+		}
 	}
 	if len(h.rooms) >= h.cfg.MaxRooms {
-		return nil, ErrTooManyRooms
+		return nil, h.crowded(), "the server is full and its creator holds the most rooms", ErrTooManyRooms
 	}
 	for h.rooms[code] != nil { // only without ReserveCode: a reserved code is the caller's alone
 		code = newCode()
 	}
-	r := newRoom(h, code, g, opts, seats)
+	r = newRoom(h, code, g, opts, seats)
 	r.clockSet = clock
-	h.rooms[code] = r
-	go r.run()
-	if seats == 1 {
-		h.cfg.Logf("rooms: %s created room %s for %s (solo)", by.ID, code, g.ID)
-	} else {
-		h.cfg.Logf("rooms: %s created room %s for %s (%d seats)", by.ID, code, g.ID, seats)
+	if shares {
+		r.owner, r.source = ownerOf(by), by.Source
 	}
-	return r, nil
+	h.rooms[code] = r
+	return r, nil, "", nil
 }
 
 // newCode returns a code for a new room: one that Config.ReserveCode accepted, when it is set,

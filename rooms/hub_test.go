@@ -72,8 +72,9 @@ func TestCreateErrors(t *testing.T) {
 			t.Errorf("%d seats: %v", n, err)
 		}
 	}
-	mustCreate(t, h, nil, 0)
-	mustCreate(t, h, nil, 4)
+	// Occupied rooms: an empty one would expire to make way (share.go).
+	mustJoin(t, mustCreate(t, h, nil, 0), alice, false)
+	mustJoin(t, mustCreate(t, h, nil, 4), alice, false)
 	if _, err := h.Create("race", nil, 2, alice); !errors.Is(err, ErrTooManyRooms) {
 		t.Errorf("beyond MaxRooms: %v", err)
 	}

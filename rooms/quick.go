@@ -155,7 +155,7 @@ func (h *Hub) pairSeekers() {
 func (h *Hub) openQuick(a, b *Ticket) {
 	g, _ := h.Game(a.seek.Game)
 	seats, _ := quickSeats(g.MinSeats, g.MaxSeats)
-	r, err := h.Create(g.ID, nil, seats, b.seek.Player)
+	r, err := h.create(g.ID, nil, seats, b.seek.Player, false)
 	if err != nil {
 		h.cfg.Logf("rooms: quick match %s: cannot open a room: %v", g.ID, err)
 		h.mu.Lock()

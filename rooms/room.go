@@ -23,6 +23,10 @@ type Player struct {
 	Name string
 	// Guest is set for players without a key; they play unranked.
 	Guest bool
+	// Source is the address the player connects from, as shares count it (an IPv4 address, or
+	// the /64 of an IPv6 one): a guest's rooms count against it, and every room against its
+	// address's share (Config.Shares). Empty: counted by ID alone.
+	Source string
 }
 
 // MaxName is the longest player name, in runes, that rooms show.
@@ -41,6 +45,8 @@ type Room struct {
 	ctx     context.Context // cancelled when the room stops; bots think under it
 	cancel  context.CancelFunc
 	summary atomic.Pointer[Summary] // published by the room goroutine for Hub.List
+	owner   string                  // who created the room, as shares count it (ownerOf); "" none
+	source  string                  // the creator's Player.Source
 
 	// Everything below is owned by the room goroutine (and by newRoom before it starts).
 	opts       rules.Options
@@ -213,6 +219,10 @@ func (r *Room) join(s *Sub, watch bool) error {
 				r.system("%s sits down", s.player.Name)
 			}
 		}
+	}
+	if seat == rules.Spectator && r.cfg.Shares.SpectatorsPerRoom > 0 && r.spectators >= r.cfg.Shares.SpectatorsPerRoom {
+		r.cfg.Refused(LimitSpectators)
+		return shareError{ErrTooManySpectators, fmt.Sprintf("this room already has %d spectators (limit --max-spectators); try again later", r.spectators)}
 	}
 	s.setSeat(seat)
 	r.subs[s] = struct{}{}

@@ -48,7 +48,17 @@ func guest(name string) rooms.Player {
 // name breaks the name rule, or asks for a name bound to another key, or whose name cannot be
 // checked, plays as a guest, and notice says why and what to do, in one message: every path that
 // makes a player (the lobby, new, join, watch, replay, whoami) shows it whole.
+// The player's Source is the session's source address, as the hub's shares count it.
 func (s *Server) player(sess ssh.Session) (p rooms.Player, notice string) {
+	p, notice = s.claim(sess)
+	if src := sourceOf(sess.RemoteAddr()); src.IsValid() {
+		p.Source = src.String()
+	}
+	return p, notice
+}
+
+// claim is player without the Source.
+func (s *Server) claim(sess ssh.Session) (p rooms.Player, notice string) {
 	p, notice = identify(sess)
 	if p.Guest || s.cfg.Names == nil {
 		return p, notice

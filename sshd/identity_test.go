@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 
@@ -25,6 +26,9 @@ type userSession struct {
 
 func (u userSession) User() string             { return u.user }
 func (u userSession) PublicKey() ssh.PublicKey { return u.key }
+func (u userSession) RemoteAddr() net.Addr {
+	return &net.TCPAddr{IP: net.ParseIP("2001:db8:1:2:3:4:5:6"), Port: 4242}
+}
 
 // fakeNames binds names as storage does: the first key to claim a name holds it.
 type fakeNames struct {
@@ -170,6 +174,17 @@ func TestWhoamiOneMessage(t *testing.T) {
 		}
 		if notice != "" && !strings.Contains(strings.Join(strings.Fields(text), " "), notice) {
 			t.Errorf("%q: whoami %q does not hold the whole notice %q", tc.user, text, notice)
+		}
+	}
+}
+
+// TestPlayerSource: a player carries its address as the hub's shares count it, an IPv6 /64 as
+// one, keyed or guest.
+func TestPlayerSource(t *testing.T) {
+	s := &Server{log: log.New(&bytes.Buffer{})}
+	for _, sess := range []userSession{{user: "ann"}, {user: "bad name!"}} {
+		if p, _ := s.player(sess); p.Source != "2001:db8:1:2::/64" {
+			t.Errorf("%q: Source %q, want 2001:db8:1:2::/64", sess.user, p.Source)
 		}
 	}
 }

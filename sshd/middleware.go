@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/colorprofile"
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/arcade/arcade/sanitize"
 	"github.com/arcade/arcade/session"
@@ -65,29 +67,64 @@ func commandLength(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// capacity refuses a session beyond MaxSessions, or while the server shuts down.
+// capacity refuses a session beyond MaxSessions, beyond MaxSessionsPerKey of its key or
+// MaxSessionsPerAddr of its address, or while the server shuts down, with one line that names
+// the limit and exit status 1. Only the session ends: other sessions on its connection (OpenSSH's
+// ControlMaster) go on.
 func (s *Server) capacity(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		s.mu.Lock()
-		full, closing := s.active >= s.cfg.MaxSessions, s.closing
-		if !full && !closing {
-			s.active++
+		key := ""
+		if k := sess.PublicKey(); k != nil {
+			key = gossh.FingerprintSHA256(k)
 		}
-		s.mu.Unlock()
-		switch {
-		case closing:
-			refuse(sess, 1, "arcade: the server is shutting down; try again in a minute.")
-			return
-		case full:
-			refuse(sess, 1, fmt.Sprintf("arcade: all %d places are taken; please try again in a few minutes.", s.cfg.MaxSessions))
+		src := sourceOf(sess.RemoteAddr())
+		if why := s.takeSession(key, src); why != "" {
+			refuse(sess, 1, why) // the session ends; a client whose only session it was closes its connection
 			return
 		}
-		defer func() {
-			s.mu.Lock()
-			s.active--
-			s.mu.Unlock()
-		}()
+		defer s.releaseSession(key, src)
 		next(sess)
+	}
+}
+
+// takeSession counts a session of key ("" for a guest) from src, or returns the line that
+// refuses it.
+func (s *Server) takeSession(key string, src netip.Prefix) (refusal string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		return "arcade: the server is shutting down; try again in a minute."
+	case s.active >= s.cfg.MaxSessions:
+		s.cfg.Refused("sessions")
+		return fmt.Sprintf("arcade: all %d places are taken; please try again in a few minutes.", s.cfg.MaxSessions)
+	case key != "" && s.byKey[key] >= s.cfg.MaxSessionsPerKey:
+		s.cfg.Refused("sessions_per_key")
+		return fmt.Sprintf("arcade: this key already has %d sessions open (limit --max-sessions-per-key); close one first.", s.byKey[key])
+	case s.byAddr[src] >= s.cfg.MaxSessionsPerAddr:
+		s.cfg.Refused("sessions_per_addr")
+		return fmt.Sprintf("arcade: your address already has %d sessions open (limit --max-sessions-per-addr); close one first.", s.byAddr[src])
+	}
+	s.active++
+	if key != "" {
+		s.byKey[key]++
+	}
+	s.byAddr[src]++
+	return ""
+}
+
+// releaseSession counts a session of key from src fewer.
+func (s *Server) releaseSession(key string, src netip.Prefix) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.active--
+	if key != "" {
+		if s.byKey[key]--; s.byKey[key] <= 0 {
+			delete(s.byKey, key)
+		}
+	}
+	if s.byAddr[src]--; s.byAddr[src] <= 0 {
+		delete(s.byAddr, src)
 	}
 }
 

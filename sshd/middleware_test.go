@@ -2,11 +2,15 @@ package sshd
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 	"charm.land/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // fakeSession is an exec session without a PTY that records what the middleware did with it.
@@ -103,5 +108,78 @@ func TestClientGone(t *testing.T) {
 		if got := clientGone(c.err); got != c.gone {
 			t.Errorf("clientGone(%v) = %v, want %v", c.err, got, c.gone)
 		}
+	}
+}
+
+// keyedSession is a fakeSession of a key.
+type keyedSession struct {
+	*fakeSession
+	key ssh.PublicKey
+}
+
+func (k keyedSession) PublicKey() ssh.PublicKey { return k.key }
+
+// TestSessionShares: a key's sessions stop at MaxSessionsPerKey and an address's at
+// MaxSessionsPerAddr, each refusal one line naming its limit; another key, or a session ended,
+// makes room again.
+func TestSessionShares(t *testing.T) {
+	var refused []string
+	s := &Server{log: log.New(&bytes.Buffer{}), byKey: map[string]int{}, byAddr: map[netip.Prefix]int{},
+		cfg: Config{MaxSessionsPerKey: 2, MaxSessionsPerAddr: 3, Refused: func(l string) { refused = append(refused, l) }}}
+	s.cfg.defaults()
+	newKey := func() ssh.PublicKey {
+		pub, _, err := ed25519.GenerateKey(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := gossh.NewPublicKey(pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	alice, bob := newKey(), newKey()
+	hold := make(chan struct{})
+	held := make(chan struct{})
+	h := s.capacity(func(ssh.Session) { held <- struct{}{}; <-hold })
+	open := func(key ssh.PublicKey) *fakeSession {
+		f := &fakeSession{}
+		var sess ssh.Session = f
+		if key != nil {
+			sess = keyedSession{f, key}
+		}
+		done := make(chan struct{})
+		go func() { h(sess); close(done) }()
+		select {
+		case <-held:
+		case <-done:
+		}
+		return f
+	}
+	open(alice)
+	open(alice)
+	third := open(alice)
+	if msg := third.stderr.String(); !third.exited || third.code != 1 ||
+		msg != "arcade: this key already has 2 sessions open (limit --max-sessions-per-key); close one first.\n" {
+		t.Fatalf("a third session of one key: exited %v (%d), %q", third.exited, third.code, msg)
+	}
+	open(bob) // another key from the same address: the address's third
+	guest := open(nil)
+	if msg := guest.stderr.String(); !guest.exited || !strings.Contains(msg, "your address already has 3 sessions open (limit --max-sessions-per-addr)") {
+		t.Fatalf("a fourth session of one address: exited %v, %q", guest.exited, msg)
+	}
+	if want := []string{"sessions_per_key", "sessions_per_addr"}; !slices.Equal(refused, want) {
+		t.Errorf("refusals counted %v, want %v", refused, want)
+	}
+	close(hold) // every held session ends
+	for s.Sessions() != 0 {
+		runtime.Gosched()
+	}
+	if len(s.byKey) != 0 || len(s.byAddr) != 0 {
+		t.Errorf("after every session ended: %v by key, %v by address; want none", s.byKey, s.byAddr)
+	}
+	again := open(alice)
+	if again.exited {
+		t.Errorf("a session after the others ended was refused: %q", again.stderr.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -36,6 +37,12 @@ type Config struct {
 	QuickWait time.Duration
 	// MaxSessions caps concurrent SSH sessions; one more is refused politely. Default 4000.
 	MaxSessions int
+	// MaxSessionsPerKey caps the concurrent sessions of one key (guests are counted by address
+	// only); one more is refused with a line naming the limit. Default 8.
+	MaxSessionsPerKey int
+	// MaxSessionsPerAddr caps the concurrent sessions from one source address (an IPv6 /64
+	// counts as one address), keys and guests together. Default 32.
+	MaxSessionsPerAddr int
 	// IdleTimeout closes a connection that has sent and received nothing for this long. Default 30m.
 	IdleTimeout time.Duration
 	// HandshakeTimeout closes a connection that has not opened a session this long after it
@@ -44,7 +51,8 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	// MaxStartups caps the connections starting at once, from all addresses: accepted but not yet
 	// in a session (see startups.go). One more is refused as it is accepted, before any key
-	// exchange, with a line ssh shows. Default 200: a start takes a few round trips and one key
+	// exchange, with a line ssh shows. Its last quarter is kept for addresses with none
+	// starting, so that a few flooding addresses cannot fill it. Default 200: a start takes a few round trips and one key
 	// exchange, under a second, so 200 at once admits well over the 70 a second that refill all
 	// 4,000 places within a minute of a restart, while holding only a few MB and little CPU.
 	MaxStartups int
@@ -59,6 +67,10 @@ type Config struct {
 	// ConnRate and ConnBurst limit new sessions per source address. Default 5 a second, burst 20.
 	ConnRate  float64
 	ConnBurst int
+	// Refused, when not nil, is told the name of a limit each time it refuses a connection or a
+	// session: "sessions", "sessions_per_key", "sessions_per_addr", "startups", "startups_per_addr".
+	// It is called concurrently and must be quick.
+	Refused func(limit string)
 	// Logger receives connection logs. Default: charm log's standard logger.
 	Logger *log.Logger
 	// Names binds user names to keys; nil binds nothing.
@@ -94,6 +106,15 @@ type Names interface {
 func (c *Config) defaults() {
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = 4000
+	}
+	if c.MaxSessionsPerKey <= 0 {
+		c.MaxSessionsPerKey = 8
+	}
+	if c.MaxSessionsPerAddr <= 0 {
+		c.MaxSessionsPerAddr = 32
+	}
+	if c.Refused == nil {
+		c.Refused = func(string) {}
 	}
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = 30 * time.Minute
@@ -141,7 +162,9 @@ type Server struct {
 	programs map[*tea.Program]struct{}
 	closing  bool
 	active   int
-	ln       net.Listener // what Serve accepts on, once it is called
+	byKey    map[string]int       // sessions open per key fingerprint; no zero entries
+	byAddr   map[netip.Prefix]int // sessions open per source (sourceOf); no zero entries
+	ln       net.Listener         // what Serve accepts on, once it is called
 }
 
 // New builds a server for hub; it does not listen yet.
@@ -150,9 +173,11 @@ func New(cfg Config, hub Hub) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("sshd: no host key")
 	}
-	s := &Server{cfg: cfg, hub: hub, log: cfg.Logger, programs: map[*tea.Program]struct{}{}}
+	s := &Server{cfg: cfg, hub: hub, log: cfg.Logger, programs: map[*tea.Program]struct{}{},
+		byKey: map[string]int{}, byAddr: map[netip.Prefix]int{}}
 	limiter := ratelimiter.NewRateLimiter(rate.Limit(cfg.ConnRate), cfg.ConnBurst, 10_000)
 	starting := newStartups(cfg.MaxStartups, cfg.MaxStartupsPerAddr, cfg.Logger)
+	starting.onRefuse = cfg.Refused
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
 		func(srv *ssh.Server) error { srv.AddHostKey(cfg.HostKey); return nil },
@@ -192,7 +217,8 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		//             StallTimeout ends the session (stall.go), whatever runs below;
 		//   rate      new sessions per source address, before any work is done for them;
 		//   length    a command line longer than maxCommand is refused before it is parsed;
-		//   capacity  the concurrent-session cap, with a polite refusal;
+		//   capacity  the concurrent-session caps, in all, per key and per address, with a
+		//             polite refusal naming the limit;
 		//   route     the end of the chain: plain-text commands answer and exit; interactive
 		//             ones play their Bubble Tea program (wish's bubbletea middleware, which
 		//             also ends the program when the session's channel closes) and put the

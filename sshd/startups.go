@@ -23,10 +23,15 @@ import (
 //
 // startups counts starting connections per source and in total (OpenSSH's MaxStartups and
 // PerSourceMaxStartups, without the random early drop): beyond either cap a connection is
-// refused as it is accepted, before any key exchange. Its methods are safe for concurrent use.
+// refused as it is accepted, before any key exchange. The last quarter of the total cap is kept
+// for sources with no connection starting: a flood from a few addresses, each at its own cap,
+// fills three quarters of the places at most, and every other address still gets in. Its methods
+// are safe for concurrent use.
 type startups struct {
 	total, perSource int
+	kept             int // the places of the total only a source with none starting may take
 	log              *log.Logger
+	onRefuse         func(limit string) // told "startups" or "startups_per_addr"; nil: nothing
 
 	mu       sync.Mutex
 	n        int                  // starting connections, all sources
@@ -51,7 +56,7 @@ const (
 )
 
 func newStartups(total, perSource int, logger *log.Logger) *startups {
-	return &startups{total: total, perSource: perSource, log: logger, bySource: map[netip.Prefix]int{}}
+	return &startups{total: total, perSource: perSource, kept: total / 4, log: logger, bySource: map[netip.Prefix]int{}}
 }
 
 // sourceOf is the key a remote address is counted under: its IPv4 address, or the /64 its IPv6
@@ -75,14 +80,15 @@ func sourceOf(a net.Addr) netip.Prefix {
 }
 
 // take counts one more starting connection from src, or returns the line that refuses it if
-// either cap is reached.
+// either cap is reached, or if src has a connection starting already and only the places kept
+// for sources with none are left.
 func (st *startups) take(src netip.Prefix) (refusal string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	switch {
 	case st.bySource[src] >= st.perSource:
 		return refusedSource
-	case st.n >= st.total:
+	case st.n >= st.total, st.bySource[src] > 0 && st.n >= st.total-st.kept:
 		return refusedTotal
 	}
 	st.n++
@@ -107,6 +113,13 @@ func (st *startups) admit(next ssh.ConnCallback) ssh.ConnCallback {
 	return func(ctx ssh.Context, c net.Conn) net.Conn {
 		src := sourceOf(c.RemoteAddr())
 		if why := st.take(src); why != "" {
+			if st.onRefuse != nil {
+				limit := "startups"
+				if why == refusedSource {
+					limit = "startups_per_addr"
+				}
+				st.onRefuse(limit)
+			}
 			st.noteRefusal(c.RemoteAddr(), why)
 			st.refuse(c, why)
 			return nil

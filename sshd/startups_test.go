@@ -3,6 +3,7 @@ package sshd
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -38,17 +39,54 @@ func TestStartupsCaps(t *testing.T) {
 		}
 	}
 	st.release(a)
-	if got := st.take(b); got != "" {
-		t.Fatalf("after a release, b: %q, want counted", got)
+	if got := st.take(b); got != refusedTotal {
+		t.Fatalf("after a release, b, which has one starting: %q, want %q (the place is kept)", got, refusedTotal)
+	}
+	d := netip.MustParsePrefix("192.0.2.4/32")
+	if got := st.take(d); got != "" {
+		t.Fatalf("after a release, d, which has none starting: %q, want counted", got)
 	}
 	if got := st.take(a); got != refusedTotal {
 		t.Fatalf("a at the total again: %q, want %q", got, refusedTotal)
 	}
-	for _, src := range []netip.Prefix{a, b, b, c} {
+	for _, src := range []netip.Prefix{a, b, d, c} {
 		st.release(src)
 	}
 	if st.n != 0 || len(st.bySource) != 0 {
 		t.Errorf("after every release: %d counted, %v by source; want none", st.n, st.bySource)
+	}
+}
+
+// TestStartupsKeepPlacesForNewSources: sources that flood, each up to its own cap, fill three
+// quarters of the total at most; the last quarter is for sources with nothing starting, so
+// everyone else still gets in.
+func TestStartupsKeepPlacesForNewSources(t *testing.T) {
+	st := newStartups(12, 3, log.New(&bytes.Buffer{}))
+	// Four sources flood, three connections each: with nothing kept they would hold all 12.
+	refused := 0
+	for i := range 4 {
+		src := netip.MustParsePrefix(fmt.Sprintf("198.51.100.%d/32", i+1))
+		for range 3 {
+			switch st.take(src) {
+			case refusedTotal:
+				refused++
+			case "":
+			default:
+				t.Fatalf("flooder %v refused by its own cap before it reached it", src)
+			}
+		}
+	}
+	if st.n != 10 || refused != 2 {
+		t.Fatalf("flooders hold %d places with %d refused; want 10 (9, then the fourth's first) and 2", st.n, refused)
+	}
+	for i := range 2 {
+		src := netip.MustParsePrefix(fmt.Sprintf("203.0.113.%d/32", i+1))
+		if got := st.take(src); got != "" {
+			t.Fatalf("source %v with nothing starting, while flooders hold their share: %q, want counted", src, got)
+		}
+	}
+	if got := st.take(netip.MustParsePrefix("203.0.113.9/32")); got != refusedTotal {
+		t.Fatalf("past the total: %q, want %q", got, refusedTotal)
 	}
 }
 

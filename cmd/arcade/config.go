@@ -22,21 +22,29 @@ type config struct {
 	data        string
 	maxSessions int
 	maxRooms    int
-	idleTimeout time.Duration
-	handshake   time.Duration // --handshake-timeout (sshd.Config.HandshakeTimeout)
-	startups    int           // --max-startups (sshd.Config.MaxStartups)
-	startupsPer int           // --max-startups-per-addr (sshd.Config.MaxStartupsPerAddr)
-	publicAddr  string        // --public-addr (sshd.Config.PublicAddr)
-	quickWait   time.Duration // --quick-wait (sshd.Config.QuickWait)
-	stall       time.Duration
-	connRate    float64
-	connBurst   int
-	seatGrace   time.Duration
-	moveLimit   time.Duration
-	botDelay    time.Duration
-	logLevel    string
-	metrics     string // address of the Prometheus endpoint; "" for none
-	loadSeeds   bool   // matches' seeds follow from their room codes (load testing only)
+	// Shares (rooms.Shares and sshd.Config's per-key and per-address caps).
+	sessionsPerKey  int // --max-sessions-per-key
+	sessionsPerAddr int // --max-sessions-per-addr
+	waitingPerKey   int // --max-waiting-rooms
+	waitingPerAddr  int // --max-waiting-rooms-per-addr
+	unfinished      int // --max-unfinished
+	spectators      int // --max-spectators
+	idleTimeout     time.Duration
+	handshake       time.Duration // --handshake-timeout (sshd.Config.HandshakeTimeout)
+	startups        int           // --max-startups (sshd.Config.MaxStartups)
+	startupsPer     int           // --max-startups-per-addr (sshd.Config.MaxStartupsPerAddr)
+	publicAddr      string        // --public-addr (sshd.Config.PublicAddr)
+	quickWait       time.Duration // --quick-wait (sshd.Config.QuickWait)
+	stall           time.Duration
+	connRate        float64
+	connBurst       int
+	seatGrace       time.Duration
+	moveLimit       time.Duration
+	botDelay        time.Duration
+	logLevel        string
+	metrics         string // address of the Prometheus endpoint; "" for none
+	metricsPub      bool   // --metrics-public: the endpoint may listen off loopback
+	loadSeeds       bool   // matches' seeds follow from their room codes (load testing only)
 
 	gcPercent   gcPercent   // --gc-percent; unset: GOGC, else defaultGCPercent
 	memoryLimit memoryLimit // --memory-limit; unset: GOMEMLIMIT, else defaultMemoryShare of memoryAvailable
@@ -96,9 +104,15 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.StringVar(&c.data, "data", env("DATA", "./arcade-data"), "folder for the host key and data (ARCADE_DATA)")
 	fs.IntVar(&c.maxSessions, "max-sessions", envInt("MAX_SESSIONS", 4000), "concurrent SSH sessions at most (ARCADE_MAX_SESSIONS)")
 	fs.IntVar(&c.maxRooms, "max-rooms", envInt("MAX_ROOMS", 2000), "open rooms at most (ARCADE_MAX_ROOMS)")
+	fs.IntVar(&c.sessionsPerKey, "max-sessions-per-key", envInt("MAX_SESSIONS_PER_KEY", 8), "concurrent SSH sessions of one key at most (ARCADE_MAX_SESSIONS_PER_KEY)")
+	fs.IntVar(&c.sessionsPerAddr, "max-sessions-per-addr", envInt("MAX_SESSIONS_PER_ADDR", 32), "concurrent SSH sessions from one address at most, an IPv6 /64 as one (ARCADE_MAX_SESSIONS_PER_ADDR)")
+	fs.IntVar(&c.waitingPerKey, "max-waiting-rooms", envInt("MAX_WAITING_ROOMS", 3), "rooms waiting for players one key (or a guest's address) may have opened; past it its empty ones expire first (ARCADE_MAX_WAITING_ROOMS)")
+	fs.IntVar(&c.waitingPerAddr, "max-waiting-rooms-per-addr", envInt("MAX_WAITING_ROOMS_PER_ADDR", 12), "rooms waiting for players opened from one address, keys and guests together (ARCADE_MAX_WAITING_ROOMS_PER_ADDR)")
+	fs.IntVar(&c.unfinished, "max-unfinished", envInt("MAX_UNFINISHED", 50), "rooms with a match waiting or being played one key (or a guest's address) may have opened (ARCADE_MAX_UNFINISHED)")
+	fs.IntVar(&c.spectators, "max-spectators", envInt("MAX_SPECTATORS", 200), "spectators of one room at most (ARCADE_MAX_SPECTATORS)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", envDur("IDLE_TIMEOUT", 30*time.Minute), "close connections idle this long (ARCADE_IDLE_TIMEOUT)")
 	fs.DurationVar(&c.handshake, "handshake-timeout", envDur("HANDSHAKE_TIMEOUT", 30*time.Second), "close a connection that has not opened a session this long after connecting (ARCADE_HANDSHAKE_TIMEOUT)")
-	fs.IntVar(&c.startups, "max-startups", envInt("MAX_STARTUPS", 200), "connections still connecting (not yet in a session) at most; one more is refused at once (ARCADE_MAX_STARTUPS)")
+	fs.IntVar(&c.startups, "max-startups", envInt("MAX_STARTUPS", 200), "connections still connecting (not yet in a session) at most, the last quarter only for addresses with none connecting; one more is refused at once (ARCADE_MAX_STARTUPS)")
 	fs.IntVar(&c.startupsPer, "max-startups-per-addr", envInt("MAX_STARTUPS_PER_ADDR", 10), "connections still connecting from one source address at most (ARCADE_MAX_STARTUPS_PER_ADDR)")
 	fs.DurationVar(&c.stall, "stall-timeout", envDur("STALL_TIMEOUT", 30*time.Second), "end a session whose client has not taken in its output for this long (ARCADE_STALL_TIMEOUT)")
 	fs.Float64Var(&c.connRate, "conn-rate", envFloat("CONN_RATE", 5), "new sessions per second per source address (ARCADE_CONN_RATE)")
@@ -110,6 +124,8 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
 	fs.StringVar(&c.publicAddr, "public-addr", env("PUBLIC_ADDR", ""), "the address players reach the server at, host or host:port, shown in the join commands rooms give; empty: the address each player connected to (ARCADE_PUBLIC_ADDR)")
 	fs.StringVar(&c.metrics, "metrics", env("METRICS", ""), "serve Prometheus metrics (and /debug/pprof/) on this address, e.g. 127.0.0.1:9100; off when empty (ARCADE_METRICS)")
+	fs.BoolVar(&c.metricsPub, "metrics-public", env("METRICS_PUBLIC", "") == "1",
+		"let --metrics listen off loopback, where anyone who reaches it reads the profiles and the command line (ARCADE_METRICS_PUBLIC=1)")
 	fs.BoolVar(&c.keystrokeObfuscation, "keystroke-obfuscation", env("KEYSTROKE_OBFUSCATION", "") == "1",
 		"let OpenSSH 9.5+ clients hide keystroke timing with a ping every 20 ms while a player types, each answered: 0.3 to 0.5% of a core per playing session (ARCADE_KEYSTROKE_OBFUSCATION=1)")
 	fs.BoolVar(&c.loadSeeds, "load-test-seeds", env("LOAD_TEST_SEEDS", "") == "1",
@@ -145,6 +161,15 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 		return c, err
 	}
 	err := checkPublicAddr(c.publicAddr)
+	if err == nil {
+		err = checkLimits(c)
+	}
+	if err == nil {
+		err = checkMetrics(c.metrics, c.metricsPub)
+	}
+	if err == nil {
+		err = checkNoSecretFlags(fs)
+	}
 	if err == nil {
 		err = checkCluster(c)
 	}
@@ -209,6 +234,62 @@ func checkPublicAddr(addr string) error {
 		}
 	}
 	return nil
+}
+
+// checkLimits refuses a share that is not a positive number: 0 would mean no limit to the
+// packages, which is not what anyone who typed it meant.
+func checkLimits(c config) error {
+	for _, l := range []struct {
+		flag string
+		n    int
+	}{
+		{"--max-sessions-per-key", c.sessionsPerKey}, {"--max-sessions-per-addr", c.sessionsPerAddr},
+		{"--max-waiting-rooms", c.waitingPerKey}, {"--max-waiting-rooms-per-addr", c.waitingPerAddr},
+		{"--max-unfinished", c.unfinished}, {"--max-spectators", c.spectators},
+	} {
+		if l.n < 1 {
+			return fmt.Errorf("%s %d: the limit must be at least 1", l.flag, l.n)
+		}
+	}
+	return nil
+}
+
+// checkMetrics refuses a --metrics address off loopback unless --metrics-public says so: the
+// endpoint serves Go's profiles, the command line among them, to anyone who reaches it.
+func checkMetrics(addr string, public bool) error {
+	if addr == "" || public {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--metrics %q is not host:port", addr)
+	}
+	if !natsd.IsLoopback(host) {
+		return fmt.Errorf("--metrics %s is not on loopback: it serves Go's profiles and the command line to anyone who reaches it; "+
+			"use 127.0.0.1:PORT, or add --metrics-public to serve it there anyway", addr)
+	}
+	return nil
+}
+
+// checkNoSecretFlags refuses a secret given on the command line, where every user of the machine
+// reads it (ps, /proc) and so does the metrics endpoint's /debug/pprof/cmdline: a password in a
+// --nats URL. Secrets come from files (--nats-creds) or the environment (ARCADE_NATS).
+func checkNoSecretFlags(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "nats" || err != nil {
+			return
+		}
+		for item := range strings.SplitSeq(f.Value.String(), ",") {
+			if u, perr := url.Parse(strings.TrimSpace(item)); perr == nil && u.User != nil {
+				if _, has := u.User.Password(); has {
+					err = fmt.Errorf("--nats: a password on the command line is readable by every user of the machine; " +
+						"put the URLs in ARCADE_NATS, or use --nats-creds FILE")
+				}
+			}
+		}
+	})
+	return err
 }
 
 // checkNATSPort refuses an embedded server's port (flag, host:port) off loopback without TLS:

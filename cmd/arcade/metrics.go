@@ -22,6 +22,22 @@ type serverMetrics struct {
 	reg        *metrics.Registry
 	moveCommit *metrics.Histogram
 	errs       *metrics.CounterVec
+	refusals   *metrics.CounterVec
+}
+
+// limits are the names of the limits whose refusals arcade_refusals_total counts: the SSH
+// server's (sshd.Config.Refused) and the rooms' (rooms.Config.Refused), each with its flag.
+var limits = []string{
+	"sessions",                // --max-sessions
+	"sessions_per_key",        // --max-sessions-per-key
+	"sessions_per_addr",       // --max-sessions-per-addr
+	"startups",                // --max-startups
+	"startups_per_addr",       // --max-startups-per-addr
+	rooms.LimitRooms,          // --max-rooms
+	rooms.LimitWaitingPerKey,  // --max-waiting-rooms
+	rooms.LimitWaitingPerAddr, // --max-waiting-rooms-per-addr
+	rooms.LimitUnfinished,     // --max-unfinished
+	rooms.LimitSpectators,     // --max-spectators
 }
 
 func newServerMetrics() *serverMetrics {
@@ -36,8 +52,16 @@ func newServerMetrics() *serverMetrics {
 		`Errors by kind. "record": storage failed to commit a move (the player is told it was not saved) or a `+
 			`match's start, end or bot takeover.`, "kind")
 	m.errs.With("record")
+	m.refusals = reg.CounterVec("arcade_refusals_total",
+		"Connections, sessions, rooms and spectators refused by a limit, by limit (docs/operations.md, Limits, names each one's flag).", "limit")
+	for _, l := range limits {
+		m.refusals.With(l)
+	}
 	return m
 }
+
+// refused counts a refusal by the limit named (sshd.Config.Refused, rooms.Config.Refused).
+func (m *serverMetrics) refused(limit string) { m.refusals.With(limit).Inc() }
 
 // recorder wraps rec so that moves are timed and failures counted. A rec that is a
 // rooms.EndRecorder stays one, so that rooms still show a match's result and its ID.

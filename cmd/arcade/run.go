@@ -96,6 +96,15 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Logf:      logf,
 		Recorder:  rec,
 		NewSeed:   newSeed,
+		Shares: rooms.Shares{
+			WaitingPerKey:     cfg.waitingPerKey,
+			WaitingPerAddr:    cfg.waitingPerAddr,
+			Unfinished:        cfg.unfinished,
+			SpectatorsPerRoom: cfg.spectators,
+		},
+	}
+	if mx != nil {
+		hubCfg.Refused = mx.refused
 	}
 	if cn != nil {
 		hubCfg.ReserveCode = cn.node.ReserveCode // codes unique across the cluster
@@ -138,19 +147,25 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	}
 	defer admin.Close()
 	go serveAdmin(admin, db, caughtUp, logf)
+	var refused func(string) // nil: refusals are not counted
+	if mx != nil {
+		refused = mx.refused
+	}
 	srv, err := sshd.New(sshd.Config{
-		Addr:         cfg.addr,
-		HostKey:      signer,
-		MaxSessions:  cfg.maxSessions,
-		IdleTimeout:  cfg.idleTimeout,
-		StallTimeout: cfg.stall,
-		ConnRate:     cfg.connRate,
-		ConnBurst:    cfg.connBurst,
-		Logger:       logger,
-		Names:        store,
-		Prefs:        store,
-		Records:      store,
-		Boards:       games.Boards(),
+		Addr:               cfg.addr,
+		HostKey:            signer,
+		MaxSessions:        cfg.maxSessions,
+		MaxSessionsPerKey:  cfg.sessionsPerKey,
+		MaxSessionsPerAddr: cfg.sessionsPerAddr,
+		IdleTimeout:        cfg.idleTimeout,
+		StallTimeout:       cfg.stall,
+		ConnRate:           cfg.connRate,
+		ConnBurst:          cfg.connBurst,
+		Logger:             logger,
+		Names:              store,
+		Prefs:              store,
+		Records:            store,
+		Boards:             games.Boards(),
 
 		KeystrokeObfuscation: cfg.keystrokeObfuscation,
 
@@ -159,6 +174,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		MaxStartupsPerAddr: cfg.startupsPer,
 		PublicAddr:         cfg.publicAddr,
 		QuickWait:          cfg.quickWait,
+		Refused:            refused,
 	}, sessionHub)
 	if err != nil {
 		return err

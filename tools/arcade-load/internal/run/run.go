@@ -98,6 +98,16 @@ func Run(ctx context.Context, o config.Config, logw io.Writer) (*report.Results,
 		}
 		args = append(args, o.ServerArgs...)
 		env := server.ArcadeEnv(o.ServerEnv, os.Getenv("GODEBUG"), o.GCWatch)
+		// Every client connects from this machine's address: its shares go as far as the rest;
+		// guests' rooms count against their address, the same for every client. In the
+		// environment, before the rest (which overrides them), so that a server without these
+		// shares starts too.
+		shares := []string{"ARCADE_MAX_SESSIONS_PER_ADDR=" + fmt.Sprint(maxSess),
+			"ARCADE_MAX_WAITING_ROOMS_PER_ADDR=" + fmt.Sprint(maxRooms)}
+		if o.Guests {
+			shares = append(shares, "ARCADE_MAX_WAITING_ROOMS="+fmt.Sprint(maxRooms), "ARCADE_MAX_UNFINISHED="+fmt.Sprint(maxRooms))
+		}
+		env = append(shares, env...)
 		res.Options += " arcade-" + env[len(env)-1]
 		arcade, err = server.Start(ctx, "arcade", o.ArcadeBin, args, env, filepath.Join(tmp, "arcade.log"))
 		if err != nil {
