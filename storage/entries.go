@@ -26,7 +26,7 @@ func (e startEntry) apply(tx *bolt.Tx) error {
 	if err := putJSON(tx.Bucket(bucketMatches), []byte(m.ID), m); err != nil {
 		return err
 	}
-	if err := tx.Bucket(bucketActive).Put([]byte(m.Code), []byte(m.ID)); err != nil {
+	if err := putBinding(tx.Bucket(bucketActive), []byte(m.Code), m.ID); err != nil {
 		return err
 	}
 	by := tx.Bucket(bucketByPlayer)
