@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/arcade/arcade/storage"
@@ -185,9 +184,9 @@ func checkTarget(dataDir, file string) error {
 }
 
 // checkHeld reports whether file exists, and fails with errTargetHeld when a process holds it as
-// bbolt holds its database: a lock (flock) that a non-blocking try to lock the file exclusively
-// meets. A server of any data folder holds its database so, and `arcade check` too. A link is
-// followed to its file; a folder, or a file that cannot be opened to try, is refused.
+// bbolt holds its database (see heldByAnother): a server of any data folder holds its database so,
+// and `arcade check` too. A link is followed to its file; a folder, or a file that cannot be
+// opened to try, is refused.
 func checkHeld(file string) (bool, error) {
 	f, err := os.Open(file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -201,8 +200,8 @@ func checkHeld(file string) (bool, error) {
 	if info, err := f.Stat(); err == nil && info.IsDir() {
 		return true, fmt.Errorf("%s is a folder; name the backup file", file)
 	}
-	switch err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); {
-	case errors.Is(err, syscall.EWOULDBLOCK):
+	switch held, err := heldByAnother(f); {
+	case held:
 		return true, fmt.Errorf("%w: %s is the database of a running arcade server (or of arcade check), "+
 			"which would go on writing to the file the backup replaced and lose every write: write the backup elsewhere", errTargetHeld, file)
 	case err != nil:
