@@ -189,6 +189,16 @@ func TestV010Migrated(t *testing.T) {
 	if err != nil || bindings != 5 { // four names, one room
 		t.Errorf("%d bindings read, %v", bindings, err)
 	}
+	entries := 0
+	err = d.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketByPlayer).ForEach(func(k, v []byte) error {
+			entries++
+			return checkIndex(k, v, false)
+		})
+	})
+	if err != nil || entries == 0 {
+		t.Errorf("byplayer after the migration: %d entries, %v", entries, err)
+	}
 	if r, err := d.Check([]rules.Game{stonetowers.Game, lhexicon.Game}); err != nil || !r.Clean() || r.Matches != 4 {
 		t.Errorf("Check of the migrated file: %+v, %v", r, err)
 	}
@@ -232,5 +242,45 @@ func TestDatabaseMode(t *testing.T) {
 	}
 	if s := log.String(); !strings.Contains(s, "level=WARN") || !strings.Contains(s, "0600") || !strings.Contains(s, "0644") {
 		t.Errorf("the log says %q; want a warning naming both modes", s)
+	}
+}
+
+// TestDamagedIndexEntry: one bit flipped in the key of a byplayer entry (a match listed under
+// another key) is found by the sum its value holds, and Check reports it.
+func TestDamagedIndexEntry(t *testing.T) {
+	path, _ := filled(t, 1, 2)
+	raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = raw.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketByPlayer)
+		k, v := b.Cursor().First()
+		if k == nil {
+			t.Fatal("no byplayer entry")
+		}
+		moved := bytes.Clone(k)
+		moved[0] ^= 0x01
+		v = bytes.Clone(v)
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+		return b.Put(moved, v)
+	})
+	if cerr := raw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(path, Options{LockTimeout: time.Second, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	r, err := d.Check([]rules.Game{stonetowers.Game})
+	if err != nil || len(r.Damaged) != 1 || !strings.Contains(r.Damaged[0].Reason, "byplayer entry") ||
+		!strings.Contains(r.Damaged[0].Reason, "checksum") {
+		t.Errorf("Check: %+v, %v; want the byplayer entry damaged", r, err)
 	}
 }

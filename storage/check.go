@@ -18,7 +18,8 @@ type Report struct {
 	// Matches is the number of matches read whole and replayed with their game's rules.
 	Matches int
 	// Records is the number of records read: players, names' bindings, standings, best solo
-	// scores, match headers, moves and rooms' entries.
+	// scores, match headers, moves and rooms' entries (byplayer's entries are checked, not
+	// counted).
 	Records int
 	// Damaged lists the matches and records that cannot be read or replayed, and the matches
 	// whose moves did not come as one chain: a move refused because its match had a move of that
@@ -125,13 +126,19 @@ func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 	})
 }
 
-// checkNames reads every name's binding: one that fails its sum is damaged (Claim binds the name
-// to no one but the key whose latest name it is).
+// checkNames reads every name's binding, and every entry of byplayer: one that fails its sum is
+// damaged (Claim binds the name to no one but the key whose latest name it is).
 func (d *DB) checkNames(tx *bolt.Tx, r *Report) {
 	_ = tx.Bucket(bucketNames).ForEach(func(name, raw []byte) error {
 		r.Records++
 		if _, err := decodeBinding(name, raw, d.bare); err != nil {
 			r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("the binding of the name %q: %v", name, err)})
+		}
+		return nil
+	})
+	_ = tx.Bucket(bucketByPlayer).ForEach(func(k, raw []byte) error {
+		if err := checkIndex(k, raw, d.bare); err != nil {
+			r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("the byplayer entry %q: %v", k, err)})
 		}
 		return nil
 	})

@@ -32,7 +32,7 @@ func (e startEntry) apply(tx *bolt.Tx) error {
 	by := tx.Bucket(bucketByPlayer)
 	for _, s := range m.Seats {
 		if s.PlayerID != "" {
-			if err := by.Put(pairKey(s.PlayerID, m.ID), nil); err != nil {
+			if err := putIndex(by, pairKey(s.PlayerID, m.ID)); err != nil {
 				return err
 			}
 		}

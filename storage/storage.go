@@ -26,7 +26,8 @@
 // file (the command `arcade check`).
 //
 // Layout (bucket: key -> value); players, names, ratings, solo, matches, moves and active hold
-// sealed records (names and active since schema 3: v0.1.0's schema 2 stored them bare):
+// sealed records, byplayer's values are the seal of nothing (names, active and byplayer since
+// schema 3: v0.1.0's schema 2 stored them bare, and byplayer's values empty):
 //
 //	meta:       "schema" -> schema version
 //	players:    key fingerprint -> player
@@ -35,7 +36,7 @@
 //	solo:       game NUL fingerprint -> best solo score (see scoreSolo)
 //	matches:    match ID -> match header (record.Match without moves)
 //	moves:      match ID NUL ply (8 bytes, big-endian) -> move
-//	byplayer:   fingerprint NUL match ID -> empty
+//	byplayer:   fingerprint NUL match ID -> the key's sum (see putIndex)
 //	active:     room code -> match ID, for every unfinished match (see binding)
 //	quarantine: match ID -> a bucket of the match's records set aside (see Quarantine)
 package storage
@@ -299,8 +300,20 @@ func checkLayout(tx *bolt.Tx) (int, error) {
 }
 
 // migrate brings a file of schema 2 (v0.1.0) to SchemaVersion, in the transaction tx: every
-// binding of names and active, stored bare, is sealed (see putBinding).
+// binding of names and active, stored bare, is sealed (see putBinding), and every byplayer entry
+// gets its key's sum (see putIndex).
 func migrate(tx *bolt.Tx) error {
+	by := tx.Bucket(bucketByPlayer)
+	var keys [][]byte
+	_ = by.ForEach(func(k, _ []byte) error {
+		keys = append(keys, slices.Clone(k))
+		return nil
+	})
+	for _, k := range keys {
+		if err := putIndex(by, k); err != nil {
+			return fmt.Errorf("migrate %s: %w", bucketByPlayer, err)
+		}
+	}
 	for _, name := range [][]byte{bucketNames, bucketActive} {
 		b := tx.Bucket(name)
 		var keys, values [][]byte

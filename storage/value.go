@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -111,4 +112,24 @@ func decodeBinding(key, raw []byte, bare bool) (string, error) {
 		return "", fmt.Errorf("%w: an empty binding", ErrDamaged)
 	}
 	return s, nil
+}
+
+// An index entry (byplayer: a key and a match of theirs) is all key: its value is the seal of
+// nothing, a format byte and the key's sum, so that a flipped bit in the key is damage too.
+
+// putIndex stores the index entry key in b.
+func putIndex(b *bolt.Bucket, key []byte) error {
+	return b.Put(key, seal(key, nil))
+}
+
+// checkIndex checks the stored value raw of the index entry key (see putIndex). bare: as for
+// decodeBinding, schema 2's entries have an empty value and no sum.
+func checkIndex(key, raw []byte, bare bool) error {
+	if bare {
+		return nil
+	}
+	if data, err := unseal(key, raw); err != nil || len(data) > 0 {
+		return fmt.Errorf("%w: an index entry: %w", ErrDamaged, cmp.Or(err, errors.New("it holds a value")))
+	}
+	return nil
 }
