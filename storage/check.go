@@ -17,8 +17,9 @@ type Report struct {
 	Pages []string
 	// Matches is the number of matches read whole and replayed with their game's rules.
 	Matches int
-	// Records is the number of records read: players, standings, best solo scores, match headers
-	// and moves.
+	// Records is the number of records read: players, names' bindings, standings, best solo
+	// scores, match headers, moves and rooms' entries (byplayer's entries are checked, not
+	// counted).
 	Records int
 	// Damaged lists the matches and records that cannot be read or replayed, and the matches
 	// whose moves did not come as one chain: a move refused because its match had a move of that
@@ -62,6 +63,7 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 				return nil
 			})
 		}
+		d.checkNames(tx, &r)
 		d.checkMatches(tx, games, &r)
 		checkRefused(tx, &r)
 		r.Quarantined = quarantined(tx.Bucket(bucketQuar))
@@ -70,7 +72,8 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 	return r, err
 }
 
-// checkMatches reads and replays every match, and finds the moves and rooms' entries of no match.
+// checkMatches reads and replays every match, and reads the rooms' entries, finding the moves and
+// entries of no match.
 func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 	matches, moves := tx.Bucket(bucketMatches), tx.Bucket(bucketMoves)
 	_ = matches.ForEach(func(k, _ []byte) error {
@@ -109,10 +112,33 @@ func (d *DB) checkMatches(tx *bolt.Tx, games []rules.Game, r *Report) {
 		}
 		return nil
 	})
-	_ = tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
-		if matches.Get(id) == nil {
-			r.Damaged = append(r.Damaged, Damage{ID: string(id), Code: string(code),
+	_ = tx.Bucket(bucketActive).ForEach(func(code, raw []byte) error {
+		r.Records++
+		id, err := decodeBinding(code, raw, d.bare)
+		switch {
+		case err != nil:
+			r.Damaged = append(r.Damaged, Damage{Code: string(code), Reason: "the room's entry: " + err.Error()})
+		case matches.Get([]byte(id)) == nil:
+			r.Damaged = append(r.Damaged, Damage{ID: id, Code: string(code),
 				Reason: "the room's unfinished match has no record"})
+		}
+		return nil
+	})
+}
+
+// checkNames reads every name's binding, and every entry of byplayer: one that fails its sum is
+// damaged (Claim binds the name to no one but the key whose latest name it is).
+func (d *DB) checkNames(tx *bolt.Tx, r *Report) {
+	_ = tx.Bucket(bucketNames).ForEach(func(name, raw []byte) error {
+		r.Records++
+		if _, err := decodeBinding(name, raw, d.bare); err != nil {
+			r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("the binding of the name %q: %v", name, err)})
+		}
+		return nil
+	})
+	_ = tx.Bucket(bucketByPlayer).ForEach(func(k, raw []byte) error {
+		if err := checkIndex(k, raw, d.bare); err != nil {
+			r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("the byplayer entry %q: %v", k, err)})
 		}
 		return nil
 	})

@@ -26,13 +26,13 @@ func (e startEntry) apply(tx *bolt.Tx) error {
 	if err := putJSON(tx.Bucket(bucketMatches), []byte(m.ID), m); err != nil {
 		return err
 	}
-	if err := tx.Bucket(bucketActive).Put([]byte(m.Code), []byte(m.ID)); err != nil {
+	if err := putBinding(tx.Bucket(bucketActive), []byte(m.Code), m.ID); err != nil {
 		return err
 	}
 	by := tx.Bucket(bucketByPlayer)
 	for _, s := range m.Seats {
 		if s.PlayerID != "" {
-			if err := by.Put(pairKey(s.PlayerID, m.ID), nil); err != nil {
+			if err := putIndex(by, pairKey(s.PlayerID, m.ID)); err != nil {
 				return err
 			}
 		}

@@ -203,10 +203,15 @@ func (d *DB) Unfinished() ([]record.Match, []Damage, error) {
 	var out []record.Match
 	var bad []Damage
 	err := d.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketActive).ForEach(func(code, id []byte) error {
-			m, err := loadMatch(tx, string(id))
+		return tx.Bucket(bucketActive).ForEach(func(code, raw []byte) error {
+			id, err := decodeBinding(code, raw, d.bare)
 			if err != nil {
-				bad = append(bad, Damage{ID: string(id), Code: string(code), Game: m.Game, Reason: err.Error()})
+				bad = append(bad, Damage{Code: string(code), Reason: "the room's entry: " + err.Error()})
+				return nil
+			}
+			m, err := loadMatch(tx, id)
+			if err != nil {
+				bad = append(bad, Damage{ID: id, Code: string(code), Game: m.Game, Reason: err.Error()})
 				return nil
 			}
 			m.Code = string(code)

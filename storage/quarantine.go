@@ -54,7 +54,8 @@ func (d *DB) Quarantine(dmg Damage) error {
 	return d.writes.do(func(tx *bolt.Tx) error {
 		if dmg.Code != "" {
 			active := tx.Bucket(bucketActive)
-			if string(active.Get([]byte(dmg.Code))) == dmg.ID {
+			// The room's entry goes when it names the match, or is damaged and names none.
+			if id, err := binding(active, []byte(dmg.Code)); (err == nil && id == dmg.ID) || (err != nil && dmg.ID == "") {
 				if err := active.Delete([]byte(dmg.Code)); err != nil {
 					return err
 				}

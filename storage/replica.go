@@ -359,11 +359,14 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
 
 // activeIn returns the ID of room code's unfinished match, as the file has it.
 func activeIn(tx *bolt.Tx, code string) (string, error) {
-	id := tx.Bucket(bucketActive).Get([]byte(code))
-	if len(id) == 0 {
+	id, err := binding(tx.Bucket(bucketActive), []byte(code))
+	if err != nil {
+		return "", fmt.Errorf("room %s: %w", code, err)
+	}
+	if id == "" {
 		return "", fmt.Errorf("room %s has no match being recorded", code)
 	}
-	return string(id), nil
+	return id, nil
 }
 
 // applyClaim is Claim's write without its refusal: c.Name is bound to c.PlayerID even when bound
@@ -376,7 +379,7 @@ func applyClaim(tx *bolt.Tx, c Change) error {
 	if !sanitize.ValidName(c.Name) {
 		return fmt.Errorf("claim %q: %w: %s", c.Name, sanitize.ErrBadName, sanitize.NameRule)
 	}
-	if err := tx.Bucket(bucketNames).Put([]byte(c.Name), []byte(c.PlayerID)); err != nil {
+	if err := putBinding(tx.Bucket(bucketNames), []byte(c.Name), c.PlayerID); err != nil {
 		return err
 	}
 	players := tx.Bucket(bucketPlayers)

@@ -12,8 +12,9 @@
 // fails with ErrFailed until the server is restarted (what the file holds after a failed sync is
 // not known, so nothing more is written to it); reads go on.
 //
-// Versions: the file records its schema version; Open creates a new file with SchemaVersion and
-// refuses a file of any other (ErrOlderSchema, ErrNewerSchema), changing nothing. A release that
+// Versions: the file records its schema version; Open creates a new file with SchemaVersion,
+// migrates a file of an older release's schema (in one transaction) and refuses any other
+// (ErrOlderSchema, ErrNewerSchema), changing nothing. A release that
 // changes the layout raises SchemaVersion and brings the migration from the schema of the release
 // before; testdata/v0.1.0.db is a file of the first release, which every later one must open.
 //
@@ -24,17 +25,19 @@
 // or replayed is set aside with Quarantine, kept in the file for inspection; Check reads the whole
 // file (the command `arcade check`).
 //
-// Layout (bucket: key -> value); players, ratings, solo, matches and moves hold sealed records:
+// Layout (bucket: key -> value); players, names, ratings, solo, matches, moves and active hold
+// sealed records, byplayer's values are the seal of nothing (names, active and byplayer since
+// schema 3: v0.1.0's schema 2 stored them bare, and byplayer's values empty):
 //
 //	meta:       "schema" -> schema version
 //	players:    key fingerprint -> player
-//	names:      lower-case name -> key fingerprint
+//	names:      lower-case name -> key fingerprint (see binding)
 //	ratings:    game NUL fingerprint -> standing
 //	solo:       game NUL fingerprint -> best solo score (see scoreSolo)
 //	matches:    match ID -> match header (record.Match without moves)
 //	moves:      match ID NUL ply (8 bytes, big-endian) -> move
-//	byplayer:   fingerprint NUL match ID -> empty
-//	active:     room code -> match ID, for every unfinished match
+//	byplayer:   fingerprint NUL match ID -> the key's sum (see putIndex)
+//	active:     room code -> match ID, for every unfinished match (see binding)
 //	quarantine: match ID -> a bucket of the match's records set aside (see Quarantine)
 package storage
 
@@ -45,6 +48,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -55,10 +59,13 @@ import (
 	"github.com/arcade/arcade/sanitize"
 )
 
-// SchemaVersion is the layout this package writes, and the only one Open accepts: a file of
-// another version is refused. It is the schema of v0.1.0, the first release; development builds
-// before it wrote schema 1.
-const SchemaVersion = 2
+// SchemaVersion is the layout this package writes. Schema 3 seals the names' and the rooms'
+// bindings; Open migrates a file of schema 2, v0.1.0's (the first release), to it. Development
+// builds before v0.1.0 wrote schema 1, which is refused.
+const SchemaVersion = 3
+
+// releaseSchema is the schema of v0.1.0, the oldest Open accepts.
+const releaseSchema = 2
 
 var (
 	bucketMeta     = []byte("meta")
@@ -121,6 +128,10 @@ type DB struct {
 	log    *slog.Logger
 	writes *groupCommit // every write, committed in groups
 
+	// bare: the file is of schema 2, opened read-only, so its bindings have no sums (see
+	// decodeBinding); a file opened for writing is migrated instead.
+	bare bool
+
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
 	seq    uint32            // tail of match IDs made in the same millisecond
@@ -130,10 +141,17 @@ type DB struct {
 // process to release the file, then fails with ErrLocked. A file that is not a bbolt database,
 // or whose pages do not hold together, or that lacks a bucket of its schema, fails with
 // ErrDamaged; a file of another schema fails with ErrOlderSchema or ErrNewerSchema. Such a file is
-// never written to. A new (or empty) file gets every bucket and the current schema.
+// never written to. A new (or empty) file gets every bucket and the current schema; a file of
+// v0.1.0's schema is migrated to it, or read as it is when opened read-only. A file opened for
+// writing that group or others may read is made 0600, with a warning in the log; a new one is
+// created so.
 func Open(path string, opts Options) (d *DB, err error) {
 	if info, err := os.Stat(path); err == nil && info.Size() > 0 && info.Size() < 4096 {
 		return nil, fmt.Errorf("%w: %s is only %d bytes", ErrDamaged, path, info.Size())
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -160,14 +178,14 @@ func Open(path string, opts Options) (d *DB, err error) {
 	if err != nil {
 		return nil, err
 	}
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
 	d = &DB{db: db, now: time.Now, log: logger, active: map[string]string{}}
 	d.writes = newGroupCommit(db, logger)
 	if opts.ReadOnly {
-		err = d.view(checkLayout)
+		err = d.view(func(tx *bolt.Tx) error {
+			schema, err := checkLayout(tx)
+			d.bare = schema == releaseSchema
+			return err
+		})
 	} else {
 		err = d.init()
 	}
@@ -175,6 +193,9 @@ func Open(path string, opts Options) (d *DB, err error) {
 		err = fmt.Errorf("%s: %w", path, err)
 	} else {
 		err = d.loadActive()
+	}
+	if err == nil && !opts.ReadOnly {
+		err = closePermissions(path, logger)
 	}
 	if err != nil {
 		d.Close()
@@ -211,19 +232,27 @@ func boltOpen(path string, timeout time.Duration, readOnly bool,
 	return db, nil
 }
 
-// init gives a new file (one without buckets) every bucket and the current schema, and checks
-// the layout of any other, writing nothing to it.
+// init gives a new file (one without buckets) every bucket and the current schema, checks the
+// layout of any other, writing nothing to one it refuses, and migrates one of v0.1.0's schema.
 func (d *DB) init() error {
 	var isNew bool
-	err := d.view(func(tx *bolt.Tx) error {
+	var schema int
+	err := d.view(func(tx *bolt.Tx) (err error) {
 		isNew = tx.ForEach(func([]byte, *bolt.Bucket) error { return errNotEmpty }) == nil
 		if isNew {
 			return nil
 		}
-		return checkLayout(tx)
-	})
-	if err != nil || !isNew {
+		schema, err = checkLayout(tx)
 		return err
+	})
+	if err != nil {
+		return err
+	}
+	if schema == releaseSchema {
+		return d.db.Update(migrate)
+	}
+	if !isNew {
+		return nil
 	}
 	return d.db.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
@@ -238,34 +267,81 @@ func (d *DB) init() error {
 // errNotEmpty stops the walk of a file's buckets at the first.
 var errNotEmpty = errors.New("the file has buckets")
 
-// checkLayout checks that the file is of the current schema and has its every bucket. A file of
-// another schema is refused with ErrOlderSchema or ErrNewerSchema, saying what to do; one without
-// a schema version or a bucket is damaged (or not an arcade database).
-func checkLayout(tx *bolt.Tx) error {
+// checkLayout checks that the file is of the current schema or of v0.1.0's, and has its every
+// bucket, and returns its schema. A file of another schema is refused with ErrOlderSchema or
+// ErrNewerSchema, saying what to do; one without a schema version or a bucket is damaged (or not
+// an arcade database).
+func checkLayout(tx *bolt.Tx) (int, error) {
 	meta := tx.Bucket(bucketMeta)
 	if meta == nil {
-		return fmt.Errorf("%w: it has no meta bucket (not an arcade database?)", ErrDamaged)
+		return 0, fmt.Errorf("%w: it has no meta bucket (not an arcade database?)", ErrDamaged)
 	}
 	v := meta.Get(keySchema)
 	if v == nil {
-		return fmt.Errorf("%w: it records no schema version (not an arcade database?)", ErrDamaged)
+		return 0, fmt.Errorf("%w: it records no schema version (not an arcade database?)", ErrDamaged)
 	}
 	n, err := strconv.Atoi(string(v))
 	switch {
 	case err != nil || n < 1:
-		return fmt.Errorf("%w: schema version %q", ErrDamaged, v)
+		return 0, fmt.Errorf("%w: schema version %q", ErrDamaged, v)
 	case n > SchemaVersion:
-		return fmt.Errorf("%w: it has schema %d; this arcade opens schema %d files only: "+
-			"run the newer arcade, or restore a backup made before it ran", ErrNewerSchema, n, SchemaVersion)
-	case n < SchemaVersion:
-		return fmt.Errorf("%w: it has schema %d; this arcade opens schema %d files only: "+
-			"start with a new data folder", ErrOlderSchema, n, SchemaVersion)
+		return 0, fmt.Errorf("%w: it has schema %d; this arcade opens schema %d to %d files only: "+
+			"run the newer arcade, or restore a backup made before it ran", ErrNewerSchema, n, releaseSchema, SchemaVersion)
+	case n < releaseSchema:
+		return 0, fmt.Errorf("%w: it has schema %d; this arcade opens schema %d to %d files only: "+
+			"start with a new data folder", ErrOlderSchema, n, releaseSchema, SchemaVersion)
 	}
 	for _, name := range allBuckets {
 		if tx.Bucket(name) == nil {
-			return fmt.Errorf("%w: it has no %s bucket", ErrDamaged, name)
+			return 0, fmt.Errorf("%w: it has no %s bucket", ErrDamaged, name)
 		}
 	}
+	return n, nil
+}
+
+// migrate brings a file of schema 2 (v0.1.0) to SchemaVersion, in the transaction tx: every
+// binding of names and active, stored bare, is sealed (see putBinding), and every byplayer entry
+// gets its key's sum (see putIndex).
+func migrate(tx *bolt.Tx) error {
+	by := tx.Bucket(bucketByPlayer)
+	var keys [][]byte
+	_ = by.ForEach(func(k, _ []byte) error {
+		keys = append(keys, slices.Clone(k))
+		return nil
+	})
+	for _, k := range keys {
+		if err := putIndex(by, k); err != nil {
+			return fmt.Errorf("migrate %s: %w", bucketByPlayer, err)
+		}
+	}
+	for _, name := range [][]byte{bucketNames, bucketActive} {
+		b := tx.Bucket(name)
+		var keys, values [][]byte
+		_ = b.ForEach(func(k, v []byte) error {
+			keys, values = append(keys, slices.Clone(k)), append(values, slices.Clone(v))
+			return nil
+		})
+		for i, k := range keys {
+			if err := putBinding(b, k, string(values[i])); err != nil {
+				return fmt.Errorf("migrate %s: %w", name, err)
+			}
+		}
+	}
+	return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+}
+
+// closePermissions makes the database at path, when it exists, readable and writable by its
+// owner only, saying so in the log when it was open to others (a copy made with cp keeps 0644):
+// it holds every player's key and name. A new file is created so (see boltOpen).
+func closePermissions(path string, log *slog.Logger) error {
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm()&0o077 == 0 {
+		return nil
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		return fmt.Errorf("%s has mode %#o, readable by others, and cannot be made 0600: %w", path, info.Mode().Perm(), err)
+	}
+	log.Warn("the database was open to others; its mode is now 0600", "path", path, "mode", fmt.Sprintf("%#o", info.Mode().Perm()))
 	return nil
 }
 
@@ -285,7 +361,9 @@ func (d *DB) view(fn func(*bolt.Tx) error) (err error) {
 func (d *DB) loadActive() error {
 	return d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(k, v []byte) error {
-			d.active[string(k)] = string(v)
+			if id, err := decodeBinding(k, v, d.bare); err == nil {
+				d.active[string(k)] = id // a damaged entry is Unfinished's to report
+			}
 			return nil
 		})
 	})

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -73,6 +74,62 @@ func decode(key, raw []byte, v any) error {
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrDamaged, err)
+	}
+	return nil
+}
+
+// A binding (names: a name -> the key that holds it; active: a room code -> its unfinished
+// match's ID) is a sealed record too, its JSON a string, so that a flipped bit in it is damage
+// found by its sum, never a name bound to another key or a room given another match.
+
+// putBinding binds key to to in b.
+func putBinding(b *bolt.Bucket, key []byte, to string) error {
+	return putJSON(b, key, to)
+}
+
+// binding returns what key is bound to in b: "" when the key is missing, an error wrapping
+// ErrDamaged when the value fails its sum or does not decode (or is empty).
+func binding(b *bolt.Bucket, key []byte) (string, error) {
+	raw := b.Get(key)
+	if raw == nil {
+		return "", nil
+	}
+	return decodeBinding(key, raw, false)
+}
+
+// decodeBinding reads the stored binding raw under key. bare: the file is of schema 2 (v0.1.0),
+// opened read-only, whose bindings are the bare string, with no sum (a file opened for writing is
+// migrated; see migrate).
+func decodeBinding(key, raw []byte, bare bool) (string, error) {
+	if bare {
+		return string(raw), nil
+	}
+	var s string
+	if err := decode(key, raw, &s); err != nil {
+		return "", err
+	}
+	if s == "" {
+		return "", fmt.Errorf("%w: an empty binding", ErrDamaged)
+	}
+	return s, nil
+}
+
+// An index entry (byplayer: a key and a match of theirs) is all key: its value is the seal of
+// nothing, a format byte and the key's sum, so that a flipped bit in the key is damage too.
+
+// putIndex stores the index entry key in b.
+func putIndex(b *bolt.Bucket, key []byte) error {
+	return b.Put(key, seal(key, nil))
+}
+
+// checkIndex checks the stored value raw of the index entry key (see putIndex). bare: as for
+// decodeBinding, schema 2's entries have an empty value and no sum.
+func checkIndex(key, raw []byte, bare bool) error {
+	if bare {
+		return nil
+	}
+	if data, err := unseal(key, raw); err != nil || len(data) > 0 {
+		return fmt.Errorf("%w: an index entry: %w", ErrDamaged, cmp.Or(err, errors.New("it holds a value")))
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -81,16 +82,33 @@ func listenAdmin(dataDir string) (net.Listener, error) {
 	return ln, nil
 }
 
-// errTargetInData is returned (wrapped) by backup for a target in the data folder: writing there
-// could replace the live database under the running server, or under its lock.
-var errTargetInData = errors.New("the backup would be written inside the data folder")
+// Errors of backup for a target it refuses, returned wrapped, before anything is written.
+var (
+	// errTargetInData: writing in the data folder could replace the live database under the
+	// running server, or under its lock.
+	errTargetInData = errors.New("the backup would be written inside the data folder")
+	// errTargetHeld: the target is the database of a running arcade (of any data folder), which
+	// would go on writing to the file the backup replaced, and lose every write.
+	errTargetHeld = errors.New("a running arcade server holds the target")
+	// errTargetExists: the target exists, and --force was not given.
+	errTargetExists = errors.New("the target exists")
+)
 
 // backup writes a consistent copy of the database in dataDir to file: from the running server
-// through its admin socket, or, when no server runs, from the file itself. A file in the data
-// folder (after resolving links) is refused before anything is written. The copy is written to a
-// temporary file beside file, synced, and renamed into place, so file is never half written.
-func backup(dataDir, file string, out io.Writer) error {
+// through its admin socket, or, when no server runs, from the file itself. It writes only a new
+// file, or, with force, over a file no process holds; a file in the data folder (after resolving
+// links) or one that a running arcade holds (its lock, see checkHeld) is refused, with or without
+// force, before anything is written. The copy is written to a temporary file beside file, synced,
+// and renamed into place, so file is never half written.
+func backup(dataDir, file string, force bool, out io.Writer) error {
 	if err := checkTarget(dataDir, file); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	exists, err := checkHeld(file)
+	if err == nil && exists && !force {
+		err = fmt.Errorf("%w: %s; write the backup to a new file, or add --force to replace it", errTargetExists, file)
+	}
+	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	dir := filepath.Dir(file)
@@ -108,6 +126,9 @@ func backup(dataDir, file string, out io.Writer) error {
 	}
 	if err == nil && n == 0 {
 		err = errors.New("the server sent nothing")
+	}
+	if err == nil && exists {
+		_, err = checkHeld(file) // a server may have started on it while the copy was made
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), file)
@@ -160,6 +181,33 @@ func checkTarget(dataDir, file string) error {
 		return refuse()
 	}
 	return nil
+}
+
+// checkHeld reports whether file exists, and fails with errTargetHeld when a process holds it as
+// bbolt holds its database (see heldByAnother): a server of any data folder holds its database so,
+// and `arcade check` too. A link is followed to its file; a folder, or a file that cannot be
+// opened to try, is refused.
+func checkHeld(file string) (bool, error) {
+	f, err := os.Open(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		_, lerr := os.Lstat(file) // a link to nothing is there, to be replaced
+		return lerr == nil, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("cannot tell whether a running arcade holds %s: %w", file, err)
+	}
+	defer f.Close() // and the lock with it
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return true, fmt.Errorf("%s is a folder; name the backup file", file)
+	}
+	switch held, err := heldByAnother(f); {
+	case held:
+		return true, fmt.Errorf("%w: %s is the database of a running arcade server (or of arcade check), "+
+			"which would go on writing to the file the backup replaced and lose every write: write the backup elsewhere", errTargetHeld, file)
+	case err != nil:
+		return true, fmt.Errorf("cannot tell whether a running arcade holds %s: %w", file, err)
+	}
+	return true, nil
 }
 
 // inside reports whether dir, an absolute path, is the folder data or lies below it.

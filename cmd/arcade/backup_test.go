@@ -154,7 +154,7 @@ func TestBackupAfterDoubleDash(t *testing.T) {
 }
 
 // TestBackupCutShort: when the server's copy ends early (it failed, or died, while sending), the
-// backup fails and the target keeps what it held before.
+// backup fails and the target (replaced with --force) keeps what it held before.
 func TestBackupCutShort(t *testing.T) {
 	data := t.TempDir()
 	ln, err := net.Listen("unix", filepath.Join(data, adminSocket))
@@ -178,7 +178,7 @@ func TestBackupCutShort(t *testing.T) {
 	if err := os.WriteFile(file, []byte("yesterday's backup"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := runBackup([]string{"--data", data, file}, noEnv, io.Discard, io.Discard); err == nil {
+	if err := runBackup([]string{"--data", data, "--force", file}, noEnv, io.Discard, io.Discard); err == nil {
 		t.Fatal("a backup cut short succeeded")
 	}
 	if got, err := os.ReadFile(file); err != nil || string(got) != "yesterday's backup" {
@@ -186,5 +186,103 @@ func TestBackupCutShort(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(file)); len(entries) != 1 {
 		t.Errorf("%d files beside the target, want only it", len(entries))
+	}
+}
+
+// TestBackupOverAnExistingFile: an existing file no process holds is replaced with --force only;
+// without it the backup is refused, with a message that says what to do, and the file is left as
+// it was. A folder is refused with or without --force.
+func TestBackupOverAnExistingFile(t *testing.T) {
+	data := newDataFolder(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "backup.db")
+	if err := os.WriteFile(file, []byte("yesterday's backup"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := runBackup([]string{"--data", data, file}, noEnv, io.Discard, io.Discard)
+	if !errors.Is(err, errTargetExists) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("backup over an existing file without --force: %v, want errTargetExists naming --force", err)
+	}
+	if got, err := os.ReadFile(file); err != nil || string(got) != "yesterday's backup" {
+		t.Fatalf("the refused target: %q, %v", got, err)
+	}
+	if err := runBackup([]string{"--data", data, "--force", file}, noEnv, io.Discard, io.Discard); err != nil {
+		t.Fatalf("backup --force over an idle file: %v", err)
+	}
+	checkBackup(t, file)
+	for _, args := range [][]string{{dir}, {"--force", dir}} {
+		if err := runBackup(append([]string{"--data", data}, args...), noEnv, io.Discard, io.Discard); err == nil ||
+			!strings.Contains(err.Error(), "is a folder") {
+			t.Errorf("backup %v: %v, want a folder refused", args, err)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files beside the backup, want only it", len(entries))
+	}
+}
+
+// TestBackupRefusesARunningServersDatabase: `arcade backup --data OTHER d7/arcade.db`, where a
+// server (a process of its own) runs on d7, is refused, with --force too and through a link: the
+// server keeps its file, and a name bound before and one bound after are both in it when the
+// server is killed. So is a backup over a database that `arcade check` (a read-only open) holds.
+func TestBackupRefusesARunningServersDatabase(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := binary(t)
+	other := newDataFolder(t)
+	d7 := t.TempDir()
+	server, addr, logs := startLogged(t, bin, d7)
+	if addr == nil {
+		t.Fatalf("the server did not start:\n%s", logs.String())
+	}
+	claim := func(name string) {
+		t.Helper()
+		out, errOut, err := runPlainAs(t, addr, name, newKey(t), "whoami")
+		if err != nil || !strings.Contains(out, "name: "+name+"\n") {
+			t.Fatalf("whoami as %s: %q %q, %v", name, out, errOut, err)
+		}
+	}
+	claim("before")
+	live := filepath.Join(d7, dbFile)
+	was, err := os.Stat(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(live, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{live}, {"--force", live}, {"--force", link}} {
+		err := runBackup(append([]string{"--data", other}, args...), noEnv, io.Discard, io.Discard)
+		if !errors.Is(err, errTargetHeld) || !strings.Contains(err.Error(), "running arcade server") {
+			t.Errorf("backup %v onto a running server's database: %v, want errTargetHeld", args, err)
+		}
+	}
+	if now, err := os.Stat(live); err != nil || !os.SameFile(was, now) {
+		t.Fatalf("the running server's database was replaced (%v)", err)
+	}
+	claim("after")
+	_ = server.Process.Kill()
+	_ = server.Wait()
+	db, err := storage.Open(live, storage.Options{LockTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"before", "after"} {
+		if err := db.Claim("SHA256:mallory", name); !errors.Is(err, storage.ErrNameTaken) {
+			t.Errorf("the name %s bound while the backup was refused: %v, want ErrNameTaken (kept)", name, err)
+		}
+	}
+	db.Close()
+
+	ro, err := storage.Open(live, storage.Options{LockTimeout: time.Second, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if err := runBackup([]string{"--data", other, "--force", live}, noEnv, io.Discard, io.Discard); !errors.Is(err, errTargetHeld) {
+		t.Errorf("backup onto a database arcade check holds: %v, want errTargetHeld", err)
 	}
 }

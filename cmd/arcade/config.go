@@ -186,13 +186,14 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	return c, nil
 }
 
-// runBackup is `arcade backup [--data DIR] FILE`; the flags may also follow FILE.
+// runBackup is `arcade backup [--data DIR] [--force] FILE`; the flags may also follow FILE.
 func runBackup(args []string, getenv func(string) string, out, errOut io.Writer) error {
 	fs := flag.NewFlagSet("arcade backup", flag.ContinueOnError)
 	fs.SetOutput(errOut)
 	data := dataFlag(fs, getenv, "the server's data folder (ARCADE_DATA)")
+	force := fs.Bool("force", false, "replace FILE when it exists (never a database a running arcade holds)")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "usage: arcade backup [--data DIR] FILE")
+		fmt.Fprintln(errOut, "usage: arcade backup [--data DIR] [--force] FILE")
 		fs.PrintDefaults()
 	}
 	files, err := parseNames(fs, args)
@@ -203,7 +204,7 @@ func runBackup(args []string, getenv func(string) string, out, errOut io.Writer)
 		fs.Usage()
 		return fmt.Errorf("backup needs one file name")
 	}
-	return backup(*data, files[0], out)
+	return backup(*data, files[0], *force, out)
 }
 
 // checkPublicAddr refuses a --public-addr that is not a host name or an IP address, with an
