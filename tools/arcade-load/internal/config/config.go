@@ -251,10 +251,49 @@ func (o Config) Bound() time.Duration {
 	return d
 }
 
+// hostileSummary is the options of the hostile phases o names, each after a space; with the
+// options those phases share with others (--dialers, and for the arcades they start, --data-dir
+// and the server's flags and environment).
+func (o Config) hostileSummary() string {
+	if !o.HasHostile() {
+		return ""
+	}
+	s := fmt.Sprintf(" dialers=%d", o.Dialers)
+	if o.Has(PhaseRooms) {
+		s += fmt.Sprintf(" hostile-rooms=%d", o.HostileRooms)
+	}
+	if o.Has(PhaseSessions) {
+		s += fmt.Sprintf(" hostile-sessions=%d", o.HostileSessions)
+	}
+	if o.Has(PhaseReplay) {
+		s += fmt.Sprintf(" replay-viewers=%d replay-moves=%d settle=%v", o.ReplayViewers, o.ReplayMoves, o.Settle)
+	}
+	if o.Has(PhaseLeaderboard) {
+		s += fmt.Sprintf(" leaderboard-players=%d leaderboard-sessions=%d leaderboard-requests=%d", o.LeaderboardPlayers, o.LeaderboardSessions, o.LeaderboardRequests)
+	}
+	if o.Has("floor") || o.Has("idle") || o.Has("play") || o.Has("churn") {
+		return s // the rest is in the summary already
+	}
+	if o.DataDir != "" {
+		s += " data-dir=" + o.DataDir
+	}
+	if len(o.ServerArgs) > 0 {
+		s += " server-args=" + strings.Join(o.ServerArgs, " ")
+	}
+	if len(o.ServerEnv) > 0 {
+		s += " server-env=" + strings.Join(o.ServerEnv, " ")
+	}
+	return s
+}
+
 // Summary is the run's options as the report prints them.
 func (o Config) Summary() string {
-	s := fmt.Sprintf("phases=%s game=%s sessions=%d idle=%d interval=%v duration=%v window=%v",
-		o.Phases, o.Game, o.Sessions, o.Idle, o.Interval, o.Duration, o.Window)
+	s := "phases=" + o.Phases
+	if !o.Has("floor") && !o.Has("idle") && !o.Has("play") && !o.Has("churn") {
+		return s + o.hostileSummary()
+	}
+	s += fmt.Sprintf(" game=%s sessions=%d idle=%d interval=%v duration=%v window=%v",
+		o.Game, o.Sessions, o.Idle, o.Interval, o.Duration, o.Window)
 	if drivers.TakesOption(o.Game, "size") {
 		s += fmt.Sprintf(" size=%d turns=%d", o.Size, o.Turns)
 	}
@@ -288,18 +327,7 @@ func (o Config) Summary() string {
 	if o.Guests {
 		s += " guests"
 	}
-	if o.Has(PhaseRooms) {
-		s += fmt.Sprintf(" hostile-rooms=%d", o.HostileRooms)
-	}
-	if o.Has(PhaseSessions) {
-		s += fmt.Sprintf(" hostile-sessions=%d", o.HostileSessions)
-	}
-	if o.Has(PhaseReplay) {
-		s += fmt.Sprintf(" replay-viewers=%d replay-moves=%d settle=%v", o.ReplayViewers, o.ReplayMoves, o.Settle)
-	}
-	if o.Has(PhaseLeaderboard) {
-		s += fmt.Sprintf(" leaderboard-players=%d leaderboard-sessions=%d leaderboard-requests=%d", o.LeaderboardPlayers, o.LeaderboardSessions, o.LeaderboardRequests)
-	}
+	s += o.hostileSummary()
 	if o.Has("churn") {
 		s += fmt.Sprintf(" churn-clients=%d churn-duration=%v churn-settle=%v", o.ChurnClients, o.ChurnDuration, o.ChurnSettle)
 	}

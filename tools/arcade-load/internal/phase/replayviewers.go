@@ -13,7 +13,6 @@ import (
 	"github.com/arcade/arcade/rules/flicflac"
 	"github.com/arcade/arcade/storage"
 	"github.com/arcade/arcade/tools/arcade-load/internal/client"
-	"github.com/arcade/arcade/tools/arcade-load/internal/drivers"
 	"github.com/arcade/arcade/tools/arcade-load/internal/stats"
 )
 
@@ -43,8 +42,7 @@ func (r *ReplayResult) Figures() string {
 	return s
 }
 
-// ReplayViewers seeds a new database with one long Flic Flac match (limit=2000, a guest against a
-// bot, random legal moves until the match ends or has moves moves), starts the arcade on it, and
+// ReplayViewers seeds a new database with one long Flic Flac match (seedLongMatch), starts the arcade on it, and
 // has viewers sessions, each with a key of its own, open its replay ("replay ID") dialers at a
 // time, go to its end, back three moves and to its start, and stay until all have; then they
 // leave. The arcade's RSS is read before, every 100 ms while they watch (the peak), and once
@@ -196,11 +194,13 @@ func watchReplay(ctx context.Context, o client.DialOpts, key int, id string, mov
 }
 
 // seedLongMatch writes into the database at path (no server holds it) one finished Flic Flac
-// match with limit=2000 between a guest and a bot: random legal moves until it ends or has moves
-// moves. It returns the match's ID and its number of moves.
+// match between a guest and the easy bot, played by the easy bot for both (it ends its turn one
+// time in three, else moves a random piece to a random hex) with limit=2000 turns and target=99
+// captures, so that no early win cuts it short: until it ends or has moves moves. It returns the
+// match's ID and its number of moves.
 func seedLongMatch(path string, moves int) (string, int, error) {
 	g := flicflac.Game
-	opts, err := g.Resolve(rules.Options{"limit": "2000"})
+	opts, err := g.Resolve(rules.Options{"limit": "2000", "target": "99"})
 	if err != nil {
 		return "", 0, err
 	}
@@ -209,10 +209,7 @@ func seedLongMatch(path string, moves int) (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	d, err := drivers.For(g.ID, 0, 0, "")
-	if err != nil {
-		return "", 0, err
-	}
+	bot := g.Bots[0]
 	rng := rand.New(rand.NewPCG(seed, 1))
 	started := time.Now().Add(-2 * time.Hour).UTC()
 	var log []record.Move
@@ -221,7 +218,7 @@ func seedLongMatch(path string, moves int) (string, int, error) {
 		if len(to) == 0 {
 			break
 		}
-		mv := d.PickMove(state, to[0], rng)
+		mv := bot.Bot.Move(context.Background(), state, to[0], rng)
 		next, err := state.Apply(to[0], mv)
 		if err != nil {
 			return "", 0, fmt.Errorf("move %d (%q): %w", len(log)+1, mv, err)
@@ -236,7 +233,7 @@ func seedLongMatch(path string, moves int) (string, int, error) {
 	defer db.Close()
 	const code = "LNG22"
 	id, err := db.StartMatch(record.Match{Code: code, Game: g.ID, Options: opts, Seed: seed, Started: started,
-		Seats: []record.Seat{{Name: "~load0", Guest: true}, {Name: "Ada (easy bot)", Bot: g.Bots[0].Name}}})
+		Seats: []record.Seat{{Name: "~load0", Guest: true}, {Name: "Ada (easy bot)", Bot: bot.Name}}})
 	if err != nil {
 		return "", 0, err
 	}

@@ -149,10 +149,11 @@ func openOneRoom(ctx context.Context, o client.DialOpts) (bool, string, error) {
 	defer c.Close()
 	w := c.ExpectFunc(func(s *screen.Screen) bool { return codeRe.MatchString(s.Row(0)) || lobbyWithMessage(s) })
 	if _, err := c.Wait(ctx, w, refusalTimeout, "a room's code or a refusal"); err != nil {
-		if !c.Alive() || isClosed(err) {
-			return false, screenText(c.Text()), nil
+		if ctx.Err() != nil {
+			return false, "", ctx.Err()
 		}
-		return false, "", err
+		// The arcade ended the session, or showed something else than a room or the lobby.
+		return false, screenText(c.Text()), nil
 	}
 	if codeRe.MatchString(c.Row(0)) {
 		return true, "", nil

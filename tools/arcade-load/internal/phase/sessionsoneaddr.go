@@ -125,10 +125,11 @@ func openOneSession(ctx context.Context, o client.DialOpts) (*client.Client, str
 	w := c.ExpectFunc(func(s *screen.Screen) bool { return strings.HasPrefix(strings.TrimSpace(s.Row(0)), lobbyHeader) })
 	if _, err := c.Wait(ctx, w, refusalTimeout, "the lobby or a refusal"); err != nil {
 		defer c.Close()
-		if !c.Alive() || isClosed(err) {
-			return nil, screenText(c.Text()), nil
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
 		}
-		return nil, "", err
+		// The arcade ended the session, or showed something else than the lobby.
+		return nil, screenText(c.Text()), nil
 	}
 	return c, "", nil
 }
