@@ -8,6 +8,8 @@
 //	go -C tools/arcade-load run . --addr A,B,C --server-pid P,Q,R --pairing cross --phases play
 //	                                                 the nodes of a cluster, players across them
 //	go -C tools/arcade-load run . --phases churn --churn-duration 2m     hostile clients come and go
+//	go -C tools/arcade-load run . --phases rooms-one-key,sessions-one-addr,replay-viewers,leaderboard
+//	                                                 what one hostile player can take
 //
 // go -C runs in tools/arcade-load: relative paths given as flags (--json, --profile,
 // --arcade-bin, --data-dir...) are from there.
@@ -15,7 +17,7 @@
 // By default it builds the arcade (./cmd/arcade) and a bare wish + Bubble Tea server (the floor,
 // tools/arcade-load/internal/floor) into a temporary folder and runs each as a subprocess on
 // 127.0.0.1, so that their CPU time and memory can be read from /proc alone. Four phases, each
-// optional (churn only when named in --phases):
+// optional (churn only when named in --phases), and the hostile phases:
 //
 //   - floor: --idle sessions sit on the floor server; its CPU and memory per session are the
 //     reference the arcade is compared with, in the same run.
@@ -48,6 +50,13 @@
 //     each other, rooms opened meanwhile allowed for (they live on, empty, for 30 minutes); then
 //     the arcade is stopped and its database must hold every move a screen acknowledged. The
 //     tool starts the arcade for it.
+//   - the hostile phases, each only when named in --phases, each on arcades of its own that the
+//     tool starts (some on databases it seeds first): rooms-one-key (one key, then one guest,
+//     opens rooms until refused), sessions-one-addr (one key from one address holds sessions until
+//     refused), replay-viewers (--replay-viewers sessions step through the replay of a long
+//     match; the arcade's RSS before, at peak and after) and leaderboard (the arcade's CPU time
+//     per "leaderboard" request with --leaderboard-players rated players). A fill ends at any
+//     refusal, whose message is reported.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
@@ -60,7 +69,8 @@
 // than 10 minutes (30 for the churn, a soak), and stops by itself.
 //
 // This file reads the command line; the rest is in internal/: config (the options and their
-// checks), run (a run: servers, then phases), phase (idle, play, churn and the hostile clients),
+// checks), run (a run: servers, then phases), phase (idle, play, churn and the hostile clients, and the
+// hostile phases),
 // client and screen (the SSH clients and the screens they follow), drivers (what the tool knows of
 // each game), server (the servers it starts or is pointed at), watch (/proc, the disk, the
 // collections), stats and report; floor is the floor server.

@@ -41,9 +41,8 @@ func (r *LeaderboardResult) Figures() string {
 		stats.MS(r.CPUPerRequest), r.Answer, stats.MiB(r.RSSBase), stats.MiB(r.RSSPeak))
 }
 
-// Leaderboard seeds a new database with players rated players of Stone Towers (players/2 rated
-// matches of two, each of a few legal moves, written through the storage package before the
-// arcade starts), starts the arcade on it, asks for "leaderboard stonetowers" once alone, then
+// Leaderboard seeds a new database with players rated players of Stone Towers (seedRatings,
+// through the storage package before the arcade starts), starts the arcade on it, asks for "leaderboard stonetowers" once alone, then
 // requests times from sessions sessions at once (each request a connection of its own, each
 // session with a key of its own), and reads the arcade's CPU time from /proc around them.
 func Leaderboard(ctx context.Context, arcades Arcades, players, sessions, requests int, logf func(string, ...any), errs *stats.ErrorLog) (*LeaderboardResult, error) {
@@ -136,18 +135,24 @@ func Leaderboard(ctx context.Context, arcades Arcades, players, sessions, reques
 	if res.Requests > 0 {
 		res.CPUPerRequest = (after.CPU - before.CPU) / time.Duration(res.Requests)
 	}
-	logf("leaderboard: %s", res.Figures())
+	logf("%s", res.Figures())
 	return res, ctx.Err()
 }
 
-// seedPlies is the moves of each seeded match: two for each player, so that the match counts
-// under rules that leave shorter matches unrated.
+// seedPlies is the moves of each seeded rated match: two for each player, so that the match
+// counts under rules that leave shorter matches unrated.
 const seedPlies = 4
 
+// seasonPlies is the moves of the unrated match each pair of seeded players plays first: 22 for
+// each, so that their rated match counts under rules that rate a key only once it has made 20
+// moves in other matches.
+const seasonPlies = 44
+
 // seedRatings writes players rated players of Stone Towers into the database at path (no server
-// holds it): players/2 matches of two keys that never met before, each of seedPlies legal moves,
-// won by one of them, through the storage package as a server would write them, many at a time
-// so that its group commit writes them together. It returns how many players the database's
+// holds it), through the storage package as a server would write them: pairs of keys that never
+// met before, each pair an unrated match of seasonPlies legal moves (abandoned), then a rated one
+// of seedPlies, won by one of them. Many pairs at a time, and each match's moves at once, so that
+// the storage's group commit writes them together. It returns how many players the database's
 // leaderboard then holds.
 func seedRatings(ctx context.Context, path string, players int) (int, error) {
 	g := stonetowers.Game
@@ -166,10 +171,10 @@ func seedRatings(ctx context.Context, path string, players int) (int, error) {
 	}
 	rng := rand.New(rand.NewPCG(seed, 2))
 	var moves []record.Move
-	for range seedPlies {
+	for len(moves) < seasonPlies {
 		to := state.ToMove()
 		if len(to) == 0 {
-			break
+			return 0, fmt.Errorf("a Stone Towers match of the default options ended after %d moves, before %d", len(moves), seasonPlies)
 		}
 		mv := d.PickMove(state, to[0], rng)
 		if state, err = state.Apply(to[0], mv); err != nil {
@@ -183,27 +188,40 @@ func seedRatings(ctx context.Context, path string, players int) (int, error) {
 	}
 	defer db.Close()
 	start := time.Now().Add(-24 * time.Hour).UTC()
+	// match writes one match of the pair's seats in room code, started at at, with the first
+	// plies moves, and ends it.
+	match := func(code string, seats []record.Seat, at time.Time, plies int, out rules.Outcome, unrated bool) error {
+		if _, err := db.StartMatch(record.Match{Code: code, Game: g.ID, Options: opts, Seed: seed, Seats: seats, Started: at}); err != nil {
+			return err
+		}
+		errc := make(chan error, plies)
+		for ply, mv := range moves[:plies] {
+			mv.At = at.Add(time.Duration(ply+1) * time.Second)
+			go func() { errc <- db.AppendMove(code, ply, mv) }()
+		}
+		for range plies {
+			if err := <-errc; err != nil {
+				return err
+			}
+		}
+		return db.EndMatch(code, out, unrated)
+	}
 	one := func(i int) error {
-		code := fmt.Sprintf("S%07d", i)
 		seats := []record.Seat{
 			{PlayerID: fmt.Sprintf("SHA256:seeded-%d", 2*i), Name: fmt.Sprintf("p%d", 2*i)},
 			{PlayerID: fmt.Sprintf("SHA256:seeded-%d", 2*i+1), Name: fmt.Sprintf("p%d", 2*i+1)},
 		}
 		at := start.Add(time.Duration(i) * time.Millisecond)
-		if _, err := db.StartMatch(record.Match{Code: code, Game: g.ID, Options: opts, Seed: seed, Seats: seats, Started: at}); err != nil {
+		if err := match(fmt.Sprintf("W%07d", i), seats, at, seasonPlies,
+			rules.Outcome{Over: true, Scores: []int{0, 0}, Ranks: []int{1, 1}, Reason: "abandoned"}, true); err != nil {
 			return err
-		}
-		for ply, mv := range moves {
-			mv.At = at.Add(time.Duration(ply+1) * time.Second)
-			if err := db.AppendMove(code, ply, mv); err != nil {
-				return err
-			}
 		}
 		ranks := []int{1, 2}
 		if i%3 == 0 {
 			ranks = []int{2, 1}
 		}
-		return db.EndMatch(code, rules.Outcome{Over: true, Scores: []int{0, 0}, Ranks: ranks, Reason: "seeded by the load tool"}, false)
+		return match(fmt.Sprintf("S%07d", i), seats, at.Add(time.Hour), seedPlies,
+			rules.Outcome{Over: true, Scores: []int{0, 0}, Ranks: ranks, Reason: "seeded by the load tool"}, false)
 	}
 	var (
 		next  atomic.Int64

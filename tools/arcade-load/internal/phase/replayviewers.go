@@ -146,7 +146,7 @@ func ReplayViewers(ctx context.Context, arcades Arcades, viewers, moves, dialers
 		res.RSSAfter = s.RSS
 	}
 	res.LeftAfter = time.Since(left).Seconds()
-	logf("replay-viewers: %s", res.Figures())
+	logf("%s", res.Figures())
 	return res, nil
 }
 

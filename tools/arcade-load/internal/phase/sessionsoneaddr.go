@@ -111,7 +111,7 @@ func SessionsOneAddr(ctx context.Context, arcades Arcades, maxSessions, dialers 
 	if s, err := srv.Sample(); err == nil {
 		res.RSS = s.RSS
 	}
-	logf("sessions-one-addr: %s", res.Figures())
+	logf("%s", res.Figures())
 	return res, ctx.Err()
 }
 
