@@ -25,8 +25,9 @@ type Arcades interface {
 	// it (which a phase may seed before it starts the arcade).
 	NewData() (dir, db string, err error)
 	// Start starts an arcade on the data folder dir with the tool's flags, then args (which win
-	// over them), then the run's --server-arg flags. The caller stops it.
-	Start(ctx context.Context, dir string, args ...string) (*server.Server, error)
+	// over them), then the run's --server-arg flags; in its environment env (KEY=VALUE), then the
+	// run's (--server-env, which wins). The caller stops it.
+	Start(ctx context.Context, dir string, env []string, args ...string) (*server.Server, error)
 }
 
 // lobbyHeader is the first word of the lobby's first row.

@@ -60,7 +60,7 @@ func Leaderboard(ctx context.Context, arcades Arcades, players, sessions, reques
 	if res.Rated == 0 {
 		return res, fmt.Errorf("none of the %d players seeded is rated: the arcade's rating rules refuse the seeded matches", players)
 	}
-	srv, err := arcades.Start(ctx, dir)
+	srv, err := arcades.Start(ctx, dir, nil)
 	if err != nil {
 		return res, err
 	}

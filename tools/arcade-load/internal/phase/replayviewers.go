@@ -59,7 +59,10 @@ func ReplayViewers(ctx context.Context, arcades Arcades, viewers, moves, dialers
 	}
 	res.SeedSecs = time.Since(t0).Seconds()
 	logf("replay-viewers: match %s of %d moves written in %.1f s", res.MatchID, res.Moves, res.SeedSecs)
-	srv, err := arcades.Start(ctx, dir, "--max-sessions", fmt.Sprint(viewers+100))
+	// What is measured is what a viewer costs, not the shares: the viewers' address gets places
+	// for them all (in the environment, which an arcade without that share ignores).
+	places := fmt.Sprint(viewers + 100)
+	srv, err := arcades.Start(ctx, dir, []string{"ARCADE_MAX_SESSIONS_PER_ADDR=" + places}, "--max-sessions", places)
 	if err != nil {
 		return res, err
 	}

@@ -57,7 +57,7 @@ func RoomsOneKey(ctx context.Context, arcades Arcades, maxRooms, dialers int, lo
 		if err != nil {
 			return res, err
 		}
-		srv, err := arcades.Start(ctx, dir, "--max-rooms", fmt.Sprint(maxRooms), "--max-sessions", fmt.Sprint(max(4000, 2*dialers)))
+		srv, err := arcades.Start(ctx, dir, nil, "--max-rooms", fmt.Sprint(maxRooms), "--max-sessions", fmt.Sprint(max(4000, 2*dialers)))
 		if err != nil {
 			return res, err
 		}

@@ -43,7 +43,7 @@ func SessionsOneAddr(ctx context.Context, arcades Arcades, maxSessions, dialers 
 	if err != nil {
 		return res, err
 	}
-	srv, err := arcades.Start(ctx, dir, "--max-sessions", fmt.Sprint(maxSessions))
+	srv, err := arcades.Start(ctx, dir, nil, "--max-sessions", fmt.Sprint(maxSessions))
 	if err != nil {
 		return res, err
 	}

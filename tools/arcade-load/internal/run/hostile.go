@@ -39,9 +39,9 @@ func (a *arcades) NewData() (string, string, error) {
 }
 
 // Start starts an arcade on data.
-func (a *arcades) Start(ctx context.Context, data string, args ...string) (*server.Server, error) {
+func (a *arcades) Start(ctx context.Context, data string, env []string, args ...string) (*server.Server, error) {
 	all := append(append(baseArgs(data), args...), a.o.ServerArgs...)
-	env := server.ArcadeEnv(a.o.ServerEnv, os.Getenv("GODEBUG"), false)
+	env = append(env, server.ArcadeEnv(a.o.ServerEnv, os.Getenv("GODEBUG"), false)...)
 	log := data + ".log"
 	srv, err := server.Start(ctx, "arcade", a.o.ArcadeBin, all, env, log)
 	if err != nil {
