@@ -12,9 +12,10 @@ import (
 )
 
 // TestSmokeHostile runs each hostile phase at a tiny size against an arcade built once: whatever
-// limits the arcade has, each fill must end with a refusal, the replay must open and step in
-// every viewer, and the leaderboard must answer every request. Their figures are logged, never
-// judged.
+// limits the arcade has, each fill must end with a refusal (an arcade that expires a key's empty
+// rooms past its share lets it open more rooms than it holds), the replay must open and step in
+// every viewer, and the leaderboard must rate the players it seeds and answer every request.
+// Their figures are logged, never judged.
 func TestSmokeHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs servers")
@@ -55,8 +56,8 @@ func TestSmokeHostile(t *testing.T) {
 			who  string
 			fill string
 			ok   bool
-		}{{"key", r.Key.String(), r.Key.Refusal != "" && r.Key.Opened > 0 && r.Key.Held > 0 && r.Key.Opened <= 5},
-			{"guest", r.Guest.String(), r.Guest.Refusal != "" && r.Guest.Opened > 0 && r.Guest.Held > 0 && r.Guest.Opened <= 5}} {
+		}{{"key", r.Key.String(), r.Key.Refusal != "" && r.Key.Opened > 0 && r.Key.Held > 0 && r.Key.Held <= 5},
+			{"guest", r.Guest.String(), r.Guest.Refusal != "" && r.Guest.Opened > 0 && r.Guest.Held > 0 && r.Guest.Held <= 5}} {
 			if !f.ok {
 				t.Errorf("%s: %s", f.who, f.fill)
 			}
