@@ -46,12 +46,18 @@ func (r *RoomsResult) Figures() string {
 	return fmt.Sprintf("rooms-one-key (--max-rooms %d): %s; %s", r.MaxRooms, r.Key, r.Guest)
 }
 
+// roomDialers bounds the sessions that open rooms at once: fewer than a key's share of sessions
+// on an arcade that has one, so that what refuses the fill is a limit on rooms.
+const roomDialers = 4
+
 // RoomsOneKey has one key, from one address, open rooms ("new stonetowers", each in a session
 // of its own, closed once the room's code shows: the room stays open, empty) with dialers
-// sessions at a time until the arcade refuses one; then, on a new arcade, a guest does the same.
-// Each arcade has maxRooms rooms at most, which ends a fill that no other limit does.
+// sessions at a time (roomDialers at most) until the arcade refuses one; then, on a new arcade, a
+// guest does the same. Each arcade has maxRooms rooms at most, which ends a fill that no other
+// limit does.
 func RoomsOneKey(ctx context.Context, arcades Arcades, maxRooms, dialers int, logf func(string, ...any), errs *stats.ErrorLog) (*RoomsResult, error) {
 	res := &RoomsResult{MaxRooms: maxRooms}
+	dialers = min(dialers, roomDialers)
 	for _, guest := range []bool{false, true} {
 		dir, _, err := arcades.NewData()
 		if err != nil {
