@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arcade/arcade/tools/arcade-load/internal/client"
 	"github.com/arcade/arcade/tools/arcade-load/internal/screen"
@@ -36,16 +37,32 @@ const lobbyHeader = "ARCADE"
 // refusalTimeout bounds the wait for a session's first answer: a room, the lobby or a refusal.
 const refusalTimeout = 60 * time.Second
 
-// screenText is the text of a screen's rows that are not blank, joined with " / ": a refusal as
-// one line.
+// screenText is the text of a screen's rows that are not blank as one line: a row that fills
+// the screen's width (but for a trailing space) goes on into the next, as the terminal wrapped
+// it; other rows are joined with " / ".
 func screenText(text string) string {
-	var parts []string
+	var b strings.Builder
+	wrapped := false
 	for l := range strings.SplitSeq(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			parts = append(parts, l)
+		l = strings.TrimRight(l, " ")
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		switch {
+		case b.Len() == 0:
+			l = strings.TrimLeft(l, " ")
+		case !wrapped:
+			b.WriteString(" / ")
+			l = strings.TrimLeft(l, " ")
+		}
+		b.WriteString(l)
+		n := utf8.RuneCountInString(l)
+		wrapped = n >= client.Cols-1
+		if n == client.Cols-1 {
+			b.WriteByte(' ') // the trailing space the row was trimmed of
 		}
 	}
-	return strings.Join(parts, " / ")
+	return strings.TrimSpace(b.String())
 }
 
 // lobbyStatus is the lobby's status lines, the message it shows above its help line (the last
