@@ -243,8 +243,7 @@ func (o Config) Bound() time.Duration {
 		d += o.ChurnDuration + 2*o.ChurnSettle + 3*time.Minute // its last episodes, the warm-up, the check
 	}
 	if o.HasHostile() {
-		// Each fill ends at its refusal; the seeding and the viewers take about a millisecond a
-		// player or a viewer on a quiet machine: ten times that, and a phase each at most.
+		// A phase each, and a generous 10 ms for each player seeded and each viewer.
 		d += time.Duration(len(hostilePhases))*MaxPhase + o.Settle +
 			time.Duration(o.LeaderboardPlayers+o.ReplayViewers)*10*time.Millisecond
 	}
