@@ -8,6 +8,8 @@
 //	go -C tools/arcade-load run . --addr A,B,C --server-pid P,Q,R --pairing cross --phases play
 //	                                                 the nodes of a cluster, players across them
 //	go -C tools/arcade-load run . --phases churn --churn-duration 2m     hostile clients come and go
+//	go -C tools/arcade-load run . --phases rooms-one-key,sessions-one-addr,replay-viewers,leaderboard
+//	                                                 what one hostile player can take
 //
 // go -C runs in tools/arcade-load: relative paths given as flags (--json, --profile,
 // --arcade-bin, --data-dir...) are from there.
@@ -15,7 +17,7 @@
 // By default it builds the arcade (./cmd/arcade) and a bare wish + Bubble Tea server (the floor,
 // tools/arcade-load/internal/floor) into a temporary folder and runs each as a subprocess on
 // 127.0.0.1, so that their CPU time and memory can be read from /proc alone. Four phases, each
-// optional (churn only when named in --phases):
+// optional (churn only when named in --phases), and the hostile phases:
 //
 //   - floor: --idle sessions sit on the floor server; its CPU and memory per session are the
 //     reference the arcade is compared with, in the same run.
@@ -48,6 +50,13 @@
 //     each other, rooms opened meanwhile allowed for (they live on, empty, for 30 minutes); then
 //     the arcade is stopped and its database must hold every move a screen acknowledged. The
 //     tool starts the arcade for it.
+//   - the hostile phases, each only when named in --phases, each on arcades of its own that the
+//     tool starts (some on databases it seeds first): rooms-one-key (one key, then one guest,
+//     opens rooms until refused), sessions-one-addr (one key from one address holds sessions until
+//     refused), replay-viewers (--replay-viewers sessions step through the replay of a long
+//     match; the arcade's RSS before, at peak and after) and leaderboard (the arcade's CPU time
+//     per "leaderboard" request with --leaderboard-players rated players). A fill ends at any
+//     refusal, whose message is reported.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
@@ -60,7 +69,8 @@
 // than 10 minutes (30 for the churn, a soak), and stops by itself.
 //
 // This file reads the command line; the rest is in internal/: config (the options and their
-// checks), run (a run: servers, then phases), phase (idle, play, churn and the hostile clients),
+// checks), run (a run: servers, then phases), phase (idle, play, churn and the hostile clients, and the
+// hostile phases),
 // client and screen (the SSH clients and the screens they follow), drivers (what the tool knows of
 // each game), server (the servers it starts or is pointed at), watch (/proc, the disk, the
 // collections), stats and report; floor is the floor server.
@@ -97,7 +107,7 @@ func parseOptions(args []string, errOut io.Writer) (config.Config, error) {
 	fs.DurationVar(&o.Duration, "duration", 30*time.Second, "length of the play phase, once every room has started")
 	fs.DurationVar(&o.Window, "window", 10*time.Second, "how long idle sessions are measured")
 	fs.DurationVar(&o.Settle, "settle", 30*time.Second, "wait after connecting before measuring (idle sessions drop their screen buffers after 5 s, and the memory goes back 10 s later)")
-	fs.StringVar(&o.Phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play, churn")
+	fs.StringVar(&o.Phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play, churn, and the hostile phases rooms-one-key, sessions-one-addr, replay-viewers, leaderboard")
 	fs.IntVar(&o.ChurnClients, "churn-clients", 32, "clients in the churn phase, in pairs that open rooms, play, misbehave and leave in a loop")
 	fs.DurationVar(&o.ChurnDuration, "churn-duration", 15*time.Minute, "length of the churn phase")
 	fs.DurationVar(&o.ChurnSettle, "churn-settle", 60*time.Second, "after the churn, wait at most this long for the arcade's sessions, goroutines and open files to come back to the baseline")
@@ -124,6 +134,13 @@ func parseOptions(args []string, errOut io.Writer) (config.Config, error) {
 	fs.DurationVar(&o.DiskFloor, "disk-floor", 10*time.Second, "measure the disk floor (a bare group commit like the arcade's into bbolt, in the started arcade's data folder, at the play phase's rate of moves) for this long right before and right after the play phase; 0: not at all")
 	fs.BoolVar(&o.DiskWatch, "disk-watch", false, "while the play phase is measured, flush a small write in the started arcade's data folder every 20 ms, and report the disk's stalls and the moves over 50 ms under way in one (adds 50 flushes a second to the disk)")
 	fs.BoolVar(&o.GCWatch, "gc-watch", false, "start the arcade with gctrace=1 in its GODEBUG, and report its collections while the moves were measured, and the moves over 50 ms under way in one or in the 100 ms after it")
+	fs.IntVar(&o.HostileRooms, "hostile-rooms", 2000, "rooms-one-key: the --max-rooms of the arcades it starts, which ends a fill no other limit does")
+	fs.IntVar(&o.HostileSessions, "hostile-sessions", 4000, "sessions-one-addr: the --max-sessions of the arcade it starts, which ends a fill no other limit does")
+	fs.IntVar(&o.ReplayViewers, "replay-viewers", 400, "replay-viewers: sessions that open the replay of the long match")
+	fs.IntVar(&o.ReplayMoves, "replay-moves", 6000, "replay-viewers: the long match's moves at most (a Flic Flac match with limit=2000, which may end before)")
+	fs.IntVar(&o.LeaderboardPlayers, "leaderboard-players", 200000, "leaderboard: rated Stone Towers players seeded in the database")
+	fs.IntVar(&o.LeaderboardSessions, "leaderboard-sessions", 4, "leaderboard: sessions asking at once")
+	fs.IntVar(&o.LeaderboardRequests, "leaderboard-requests", 20, "leaderboard: requests in all, after one alone")
 	fs.DurationVar(&o.Keepalive, "keepalive", 0, "idle sessions send an SSH keep-alive this often, as OpenSSH's ServerAliveInterval does (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

@@ -59,6 +59,13 @@ func TestOptions(t *testing.T) {
 		{"--phases", "churn", "--churn-clients", "3"},
 		{"--phases", "churn", "--churn-duration", "31m"},
 		{"--phases", "churn", "--churn-settle", "-1s"},
+		{"--addr", "127.0.0.1:2222", "--phases", "leaderboard"}, // it starts arcades of its own
+		{"--phases", "rooms-one-key", "--hostile-rooms", "0"},
+		{"--phases", "sessions-one-addr", "--hostile-sessions", "6000"},
+		{"--phases", "replay-viewers", "--replay-viewers", "0"},
+		{"--phases", "replay-viewers", "--replay-moves", "5"},
+		{"--phases", "leaderboard", "--leaderboard-players", "1"},
+		{"--phases", "leaderboard", "--leaderboard-requests", "0"},
 	} {
 		if _, err := parseOptions(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q accepted", args)

@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,6 +59,46 @@ type Config struct {
 	ChurnClients  int
 	ChurnDuration time.Duration
 	ChurnSettle   time.Duration
+
+	// The hostile phases' (PhaseRooms, PhaseSessions, PhaseReplay, PhaseLeaderboard).
+	HostileRooms        int
+	HostileSessions     int
+	ReplayViewers       int
+	ReplayMoves         int
+	LeaderboardPlayers  int
+	LeaderboardSessions int
+	LeaderboardRequests int
+}
+
+// The hostile phases: what one hostile player can take from an arcade. Each starts arcades of its
+// own (package phase says how).
+const (
+	PhaseRooms       = "rooms-one-key"
+	PhaseSessions    = "sessions-one-addr"
+	PhaseReplay      = "replay-viewers"
+	PhaseLeaderboard = "leaderboard"
+)
+
+// Bounds of the hostile phases.
+const (
+	MaxHostileRooms    = 20000
+	MaxReplayViewers   = MaxSessions
+	MaxReplayMoves     = 20000
+	MaxLeaderboard     = 1_000_000
+	MaxLeaderboardReqs = 1000
+)
+
+// hostilePhases are the hostile phases, in the order a run runs them.
+var hostilePhases = []string{PhaseRooms, PhaseSessions, PhaseReplay, PhaseLeaderboard}
+
+// HasHostile reports whether --phases names a hostile phase.
+func (o Config) HasHostile() bool {
+	for _, p := range hostilePhases {
+		if o.Has(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // StringList is a flag that may be repeated: each value is added.
@@ -101,15 +142,31 @@ func (o Config) Check() error {
 		return fmt.Errorf("--churn-settle must be from 0 to %v", MaxPhase)
 	case o.Addr != "" && o.Has("churn"):
 		return errors.New("--phases churn needs an arcade the tool starts (it reads the arcade's metrics and, once it has stopped it, its database): not with --addr")
+	case o.Addr != "" && o.HasHostile():
+		return errors.New("the hostile phases start arcades of their own (with their limits, some on seeded databases): not with --addr")
+	case o.HostileRooms < 1 || o.HostileRooms > MaxHostileRooms:
+		return fmt.Errorf("--hostile-rooms must be from 1 to %d", MaxHostileRooms)
+	case o.HostileSessions < 1 || o.HostileSessions > MaxSessions:
+		return fmt.Errorf("--hostile-sessions must be from 1 to %d", MaxSessions)
+	case o.ReplayViewers < 1 || o.ReplayViewers > MaxReplayViewers:
+		return fmt.Errorf("--replay-viewers must be from 1 to %d", MaxReplayViewers)
+	case o.ReplayMoves < 10 || o.ReplayMoves > MaxReplayMoves:
+		return fmt.Errorf("--replay-moves must be from 10 to %d", MaxReplayMoves)
+	case o.LeaderboardPlayers < 2 || o.LeaderboardPlayers > MaxLeaderboard:
+		return fmt.Errorf("--leaderboard-players must be from 2 to %d", MaxLeaderboard)
+	case o.LeaderboardSessions < 1 || o.LeaderboardSessions > 256:
+		return errors.New("--leaderboard-sessions must be from 1 to 256")
+	case o.LeaderboardRequests < 1 || o.LeaderboardRequests > MaxLeaderboardReqs:
+		return fmt.Errorf("--leaderboard-requests must be from 1 to %d", MaxLeaderboardReqs)
 	}
 	if err := drivers.CheckRoomOptions(o.RoomOpts); err != nil {
 		return err
 	}
 	for _, p := range strings.Split(o.Phases, ",") {
-		switch strings.TrimSpace(p) {
-		case "floor", "idle", "play", "churn":
+		switch p = strings.TrimSpace(p); {
+		case p == "floor", p == "idle", p == "play", p == "churn", slices.Contains(hostilePhases, p):
 		default:
-			return fmt.Errorf("unknown phase %q: use floor, idle, play, churn", p)
+			return fmt.Errorf("unknown phase %q: use floor, idle, play, churn, %s", p, strings.Join(hostilePhases, ", "))
 		}
 	}
 	addrs := o.Addrs()
@@ -185,13 +242,57 @@ func (o Config) Bound() time.Duration {
 	if o.Has("churn") {
 		d += o.ChurnDuration + 2*o.ChurnSettle + 3*time.Minute // its last episodes, the warm-up, the check
 	}
+	if o.HasHostile() {
+		// A phase each, and a generous 10 ms for each player seeded and each viewer.
+		d += time.Duration(len(hostilePhases))*MaxPhase + o.Settle +
+			time.Duration(o.LeaderboardPlayers+o.ReplayViewers)*10*time.Millisecond
+	}
 	return d
+}
+
+// hostileSummary is the options of the hostile phases o names, each after a space; with the
+// options those phases share with others (--dialers, and for the arcades they start, --data-dir
+// and the server's flags and environment).
+func (o Config) hostileSummary() string {
+	if !o.HasHostile() {
+		return ""
+	}
+	s := fmt.Sprintf(" dialers=%d", o.Dialers)
+	if o.Has(PhaseRooms) {
+		s += fmt.Sprintf(" hostile-rooms=%d", o.HostileRooms)
+	}
+	if o.Has(PhaseSessions) {
+		s += fmt.Sprintf(" hostile-sessions=%d", o.HostileSessions)
+	}
+	if o.Has(PhaseReplay) {
+		s += fmt.Sprintf(" replay-viewers=%d replay-moves=%d settle=%v", o.ReplayViewers, o.ReplayMoves, o.Settle)
+	}
+	if o.Has(PhaseLeaderboard) {
+		s += fmt.Sprintf(" leaderboard-players=%d leaderboard-sessions=%d leaderboard-requests=%d", o.LeaderboardPlayers, o.LeaderboardSessions, o.LeaderboardRequests)
+	}
+	if o.Has("floor") || o.Has("idle") || o.Has("play") || o.Has("churn") {
+		return s // the rest is in the summary already
+	}
+	if o.DataDir != "" {
+		s += " data-dir=" + o.DataDir
+	}
+	if len(o.ServerArgs) > 0 {
+		s += " server-args=" + strings.Join(o.ServerArgs, " ")
+	}
+	if len(o.ServerEnv) > 0 {
+		s += " server-env=" + strings.Join(o.ServerEnv, " ")
+	}
+	return s
 }
 
 // Summary is the run's options as the report prints them.
 func (o Config) Summary() string {
-	s := fmt.Sprintf("phases=%s game=%s sessions=%d idle=%d interval=%v duration=%v window=%v",
-		o.Phases, o.Game, o.Sessions, o.Idle, o.Interval, o.Duration, o.Window)
+	s := "phases=" + o.Phases
+	if !o.Has("floor") && !o.Has("idle") && !o.Has("play") && !o.Has("churn") {
+		return s + o.hostileSummary()
+	}
+	s += fmt.Sprintf(" game=%s sessions=%d idle=%d interval=%v duration=%v window=%v",
+		o.Game, o.Sessions, o.Idle, o.Interval, o.Duration, o.Window)
 	if drivers.TakesOption(o.Game, "size") {
 		s += fmt.Sprintf(" size=%d turns=%d", o.Size, o.Turns)
 	}
@@ -225,6 +326,7 @@ func (o Config) Summary() string {
 	if o.Guests {
 		s += " guests"
 	}
+	s += o.hostileSummary()
 	if o.Has("churn") {
 		s += fmt.Sprintf(" churn-clients=%d churn-duration=%v churn-settle=%v", o.ChurnClients, o.ChurnDuration, o.ChurnSettle)
 	}

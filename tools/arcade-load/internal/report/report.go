@@ -29,9 +29,14 @@ type Results struct {
 	Idle       *phase.IdleResult  `json:",omitempty"`
 	Play       *phase.PlayResult  `json:",omitempty"`
 	Churn      *phase.ChurnResult `json:",omitempty"`
-	Errors     int
-	ErrorKinds map[string]int `json:",omitempty"`
-	ServerLog  string         `json:",omitempty"`
+	// The hostile phases'.
+	Rooms       *phase.RoomsResult       `json:",omitempty"`
+	Sessions    *phase.SessionsResult    `json:",omitempty"`
+	Replay      *phase.ReplayResult      `json:",omitempty"`
+	Leaderboard *phase.LeaderboardResult `json:",omitempty"`
+	Errors      int
+	ErrorKinds  map[string]int `json:",omitempty"`
+	ServerLog   string         `json:",omitempty"`
 	// Errs is the run's errors, whose first examples the report prints.
 	Errs *stats.ErrorLog `json:"-"`
 }
@@ -116,6 +121,12 @@ func (r *Results) Print(w io.Writer) {
 	if c := r.Churn; c != nil {
 		printChurn(w, c, drivers.Name(r.Game))
 	}
+	if h := r.Hostile(); len(h) > 0 {
+		fmt.Fprintf(w, "\narcade, one hostile player\n")
+		for _, f := range h {
+			fmt.Fprintf(w, "  figures: %s\n", f)
+		}
+	}
 	fmt.Fprintf(w, "\nerrors                 %d", r.Errors)
 	if r.Errs != nil && r.Errors > 0 {
 		fmt.Fprint(w, r.Errs.String())
@@ -124,6 +135,24 @@ func (r *Results) Print(w io.Writer) {
 	if r.ServerLog != "" {
 		fmt.Fprintf(w, "server log             %s\n", r.ServerLog)
 	}
+}
+
+// Hostile returns the figures of the hostile phases that ran, one line each, in their order.
+func (r *Results) Hostile() []string {
+	var out []string
+	if r.Rooms != nil {
+		out = append(out, r.Rooms.Figures())
+	}
+	if r.Sessions != nil {
+		out = append(out, r.Sessions.Figures())
+	}
+	if r.Replay != nil {
+		out = append(out, r.Replay.Figures())
+	}
+	if r.Leaderboard != nil {
+		out = append(out, r.Leaderboard.Figures())
+	}
+	return out
 }
 
 // printMetrics prints the arcade's own figures from its metrics endpoint.

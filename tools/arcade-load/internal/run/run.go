@@ -38,8 +38,9 @@ func Run(ctx context.Context, o config.Config, logw io.Writer) (*report.Results,
 		}
 	}
 	needArcade := o.Addr == "" && (o.Has("idle") || o.Has("play") || o.Has("churn"))
+	needBuild := needArcade || o.HasHostile()
 	needFloor := o.Has("floor") // the floor is always the tool's own subprocess
-	if (needArcade && o.ArcadeBin == "") || (needFloor && o.FloorBin == "") {
+	if (needBuild && o.ArcadeBin == "") || (needFloor && o.FloorBin == "") {
 		root, err := server.ModuleRoot()
 		if err != nil {
 			return nil, err
@@ -89,10 +90,7 @@ func Run(ctx context.Context, o config.Config, logw io.Writer) (*report.Results,
 			// a room every few seconds per pair.
 			maxSess, maxRooms = max(maxSess, 4*o.ChurnClients+1000), maxRooms+20000
 		}
-		args := []string{"--addr", "127.0.0.1:0", "--data", data,
-			"--max-sessions", fmt.Sprint(maxSess), "--max-rooms", fmt.Sprint(maxRooms),
-			"--conn-rate", "100000", "--conn-burst", "100000", "--max-startups", "100000", "--max-startups-per-addr", "100000",
-			"--log-level", "warn", "--metrics", "127.0.0.1:0"}
+		args := append(baseArgs(data), "--max-sessions", fmt.Sprint(maxSess), "--max-rooms", fmt.Sprint(maxRooms))
 		if g, _ := drivers.For(o.Game, o.Size, o.Turns, o.RoomOpts); g != nil && g.Seeded() && (o.Has("play") || o.Has("churn")) {
 			args = append(args, "--load-test-seeds")
 		}
@@ -161,5 +159,14 @@ func Run(ctx context.Context, o config.Config, logw io.Writer) (*report.Results,
 			return res, err
 		}
 	}
-	return res, nil
+	return res, runHostile(ctx, o, tmp, res, logf, errs)
+}
+
+// baseArgs are the flags of every arcade the tool starts, on the data folder data: a loopback
+// address and metrics endpoint of the system's choosing, warnings only in the log, and the limits
+// on connections being set up lifted (the tool's clients all come from one address, fast).
+func baseArgs(data string) []string {
+	return []string{"--addr", "127.0.0.1:0", "--data", data,
+		"--conn-rate", "100000", "--conn-burst", "100000", "--max-startups", "100000", "--max-startups-per-addr", "100000",
+		"--log-level", "warn", "--metrics", "127.0.0.1:0"}
 }
