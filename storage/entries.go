@@ -104,8 +104,9 @@ type endEntry struct {
 	Unrated bool
 }
 
-// apply ends the match (see endTime) and, when it is rateable, rates it as of its end; a solo
-// match's score goes on the solo table instead.
+// apply ends the match (see endTime) and, when it is rateable and the rules against farming
+// (see mayRate) let it, rates it as of its end; otherwise it is recorded unrated. A solo match's
+// score goes on the solo table instead.
 func (e endEntry) apply(tx *bolt.Tx) error {
 	m, err := header(tx, e.ID)
 	if err != nil {
@@ -113,8 +114,11 @@ func (e endEntry) apply(tx *bolt.Tx) error {
 	}
 	m.Plies = countMoves(tx, e.ID)
 	m.Ended, m.Outcome, m.Unrated = endTime(tx, e), e.Outcome, e.Unrated
-	if m.Rateable() {
+	if m.Rateable() && mayRate(tx, m) {
 		if err := rate(tx, m, m.Ended); err != nil {
+			return err
+		}
+		if err := countRated(tx, m); err != nil {
 			return err
 		}
 		m.Rated = true

@@ -36,6 +36,10 @@
 //	byplayer:   fingerprint NUL match ID -> empty
 //	active:     room code -> match ID, for every unfinished match
 //	quarantine: match ID -> a bucket of the match's records set aside (see Quarantine)
+//	board:      game NUL class, rating (descending), name NUL fingerprint -> empty: the
+//	            standings in leaderboard order (see boardKey), kept with ratings; checked at open
+//	pairs:      UTC day NUL fingerprint NUL fingerprint -> rated matches of the pair that day
+//	            (see farming.go); a derived count, started empty where missing
 package storage
 
 import (
@@ -71,10 +75,15 @@ var (
 	bucketByPlayer = []byte("byplayer")
 	bucketActive   = []byte("active")
 	bucketQuar     = []byte("quarantine")
+	bucketBoard    = []byte("board")
+	bucketPairs    = []byte("pairs")
 	// allBuckets are the buckets of the schema, every one created with the file.
 	allBuckets = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
 		bucketMatches, bucketMoves, bucketByPlayer, bucketActive, bucketQuar}
-	keySchema = []byte("schema")
+	// derivedBuckets hold what is computed from the other buckets: created with a new file,
+	// and by Open on a file of this schema that lacks them (one written before them).
+	derivedBuckets = [][]byte{bucketBoard, bucketPairs}
+	keySchema      = []byte("schema")
 )
 
 // Errors of Open and of the stores. Match them with errors.Is.
@@ -120,6 +129,7 @@ type DB struct {
 	now    func() time.Time
 	log    *slog.Logger
 	writes *groupCommit // every write, committed in groups
+	boards boardCache   // first pages of the leaderboards (see Leaderboard)
 
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
@@ -212,26 +222,42 @@ func boltOpen(path string, timeout time.Duration, readOnly bool,
 }
 
 // init gives a new file (one without buckets) every bucket and the current schema, and checks
-// the layout of any other, writing nothing to it.
+// the layout of any other. On a file of the current schema it creates the derived buckets it
+// lacks and brings the leaderboard index in line with the ratings (see syncBoard), writing
+// nothing when it agrees.
 func (d *DB) init() error {
-	var isNew bool
+	var isNew, current bool
 	err := d.view(func(tx *bolt.Tx) error {
 		isNew = tx.ForEach(func([]byte, *bolt.Bucket) error { return errNotEmpty }) == nil
 		if isNew {
 			return nil
 		}
-		return checkLayout(tx)
+		if err := checkLayout(tx); err != nil {
+			return err
+		}
+		current = tx.Bucket(bucketPairs) != nil && tx.Bucket(bucketBoard) != nil && len(boardDiff(tx, 1)) == 0
+		return nil
 	})
-	if err != nil || !isNew {
+	if err != nil || current {
 		return err
 	}
 	return d.db.Update(func(tx *bolt.Tx) error {
-		for _, name := range allBuckets {
+		if isNew {
+			for _, name := range allBuckets {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return fmt.Errorf("create bucket %s: %w", name, err)
+				}
+			}
+			if err := tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+				return err
+			}
+		}
+		for _, name := range derivedBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}
 		}
-		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+		return syncBoard(tx)
 	})
 }
 
