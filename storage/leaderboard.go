@@ -178,13 +178,13 @@ func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 			return nil
 		}
 		if limit <= 0 || limit > cachedPage {
-			out = readBoard(tx, b, game, limit)
+			out, _ = readBoard(tx, b, game, limit)
 			return nil
 		}
 		seq := b.Sequence()
 		page, ok := d.boards.get(game, seq)
 		if !ok {
-			page = readBoard(tx, b, game, cachedPage)
+			page, _ = readBoard(tx, b, game, cachedPage)
 			d.boards.put(game, seq, page)
 		}
 		out = slices.Clone(page[:min(limit, len(page))])
@@ -193,13 +193,14 @@ func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
 	return out, err
 }
 
-// readBoard reads the first limit standings (0: all) of game in the index b.
-func readBoard(tx *bolt.Tx, b *bolt.Bucket, game string, limit int) []record.Standing {
+// readBoard reads the first limit standings (0: all) of game in the index b, and returns them
+// with the number of index entries it read.
+func readBoard(tx *bolt.Tx, b *bolt.Bucket, game string, limit int) (out []record.Standing, read int) {
 	ratings := tx.Bucket(bucketRatings)
 	prefix := append([]byte(game), 0)
-	var out []record.Standing
 	c := b.Cursor()
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		read++
 		_, id, ok := boardPlayer(k)
 		if !ok {
 			continue
@@ -215,7 +216,7 @@ func readBoard(tx *bolt.Tx, b *bolt.Bucket, game string, limit int) []record.Sta
 			break
 		}
 	}
-	return out
+	return out, read
 }
 
 // sortedBoard is readBoard for a file without the index: it reads and sorts game's whole table.
