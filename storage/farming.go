@@ -9,27 +9,35 @@ import (
 	"github.com/arcade/arcade/record"
 )
 
-// The rules that keep ratings from being farmed with a second key (docs/rules.md, "Ratings"). A
+// RatingRules keep ratings from being farmed with a second key (docs/rules.md, "Ratings"). A
 // rateable match (record.Match.Rateable) changes ratings only when:
 //
-//   - every player made at least minMovesEach moves in it;
-//   - no pair of its players has had pairsPerDay rated matches together on the UTC day of its
+//   - every player made at least MinMoves moves in it;
+//   - no pair of its players has had PairsPerDay rated matches together on the UTC day of its
 //     end;
-//   - every player who has no rating yet, in any game, made firstMoves moves in other matches
-//     before it.
+//   - every player who has no rating yet, in any game, made NewcomerMoves moves in other
+//     matches before it.
 //
 // Otherwise it is recorded, unrated (Rated unset). The rules read nothing but the file and the
-// match's own times, so every node of a cluster, applying match ends in the same order, decides
-// the same.
-const (
-	minMovesEach = 2
-	pairsPerDay  = 3
-	firstMoves   = 20
-)
+// match's own times, so every node of a cluster, applying match ends in the same order with the
+// same rules, decides the same. The zero value has no rules: every rateable match is rated.
+type RatingRules struct {
+	// MinMoves is the least number of moves each player makes in a rated match.
+	MinMoves int
+	// PairsPerDay is the most rated matches of a pair of keys a UTC day; 0: no limit.
+	PairsPerDay int
+	// NewcomerMoves is the least number of moves a key makes in other matches before its first
+	// rated match.
+	NewcomerMoves int
+}
+
+// DefaultRatingRules are the arcade's rules: 2 moves each, 3 rated matches of a pair a day, 20
+// moves before a first rated match.
+var DefaultRatingRules = RatingRules{MinMoves: 2, PairsPerDay: 3, NewcomerMoves: 20}
 
 // mayRate reports whether the rateable match m, whose moves are in tx, may change ratings under
-// the rules above.
-func mayRate(tx *bolt.Tx, m record.Match) bool {
+// rules.
+func (rules RatingRules) mayRate(tx *bolt.Tx, m record.Match) bool {
 	moved := make([]int, len(m.Seats))
 	eachMove(tx, m.ID, func(mv record.Move) bool {
 		if int(mv.Seat) >= 0 && int(mv.Seat) < len(moved) {
@@ -38,22 +46,25 @@ func mayRate(tx *bolt.Tx, m record.Match) bool {
 		return true
 	})
 	for _, n := range moved {
-		if n < minMovesEach {
+		if n < rules.MinMoves {
 			return false
 		}
 	}
 	pairs := tx.Bucket(bucketPairs)
 	for _, k := range pairKeys(m) {
 		var n int
-		if _, err := getJSON(pairs, k, &n); err != nil || n >= pairsPerDay {
+		if rules.PairsPerDay <= 0 {
+			break
+		}
+		if _, err := getJSON(pairs, k, &n); err != nil || n >= rules.PairsPerDay {
 			return false // a damaged count counts as full (Check reports it)
 		}
 	}
 	for _, s := range m.Seats {
-		if rated(tx, s.PlayerID) {
+		if rules.NewcomerMoves <= 0 || rated(tx, s.PlayerID) {
 			continue
 		}
-		if movesBefore(tx, s.PlayerID, m.ID, firstMoves) < firstMoves {
+		if movesBefore(tx, s.PlayerID, m.ID, rules.NewcomerMoves) < rules.NewcomerMoves {
 			return false
 		}
 	}
@@ -61,13 +72,16 @@ func mayRate(tx *bolt.Tx, m record.Match) bool {
 }
 
 // countRated counts the rated match m for each pair of its players on its day, and forgets the
-// counts of days before the day before it. tx is writable.
-func countRated(tx *bolt.Tx, m record.Match) error {
+// counts of days before the day before it, when the rules limit pairs. tx is writable.
+func (rules RatingRules) countRated(tx *bolt.Tx, m record.Match) error {
+	if rules.PairsPerDay <= 0 {
+		return nil
+	}
 	pairs := tx.Bucket(bucketPairs)
 	for _, k := range pairKeys(m) {
 		var n int
 		if _, err := getJSON(pairs, k, &n); err != nil {
-			n = pairsPerDay // damaged: written anew, full
+			n = rules.PairsPerDay // damaged: written anew, full
 		}
 		if err := putJSON(pairs, k, n+1); err != nil {
 			return err

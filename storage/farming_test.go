@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -40,7 +41,7 @@ func someMoves(t *testing.T, seats, plies int, at time.Time) []record.Move {
 	return out
 }
 
-// season makes each of the keys ids eligible for a first rated match: each plays firstMoves
+// season makes each of the keys ids eligible for a first rated match: each plays DefaultRatingRules.NewcomerMoves
 // moves against a bot in a match then abandoned (unfinished, no longer a room's), all in one
 // commit.
 func season(t *testing.T, d *DB, ids ...string) {
@@ -56,7 +57,7 @@ func season(t *testing.T, d *DB, ids ...string) {
 			if err := (startEntry{Match: m}).apply(tx); err != nil {
 				return err
 			}
-			for ply, mv := range someMoves(t, 2, 2*firstMoves, time.Now()) {
+			for ply, mv := range someMoves(t, 2, 2*DefaultRatingRules.NewcomerMoves, time.Now()) {
 				if err := (moveEntry{ID: mid, Ply: ply, Move: mv}).apply(tx); err != nil {
 					return err
 				}
@@ -80,7 +81,7 @@ func seasonChanges(t *testing.T, at time.Time, ids ...string) []Change {
 		code := fmt.Sprintf("SZN%02d", i)
 		h = append(h, Change{Kind: ChangeStart, Code: code, At: at, Match: &record.Match{Game: "stonetowers", Started: at,
 			Seats: []record.Seat{{PlayerID: id, Name: "p"}, {Name: "Ada (easy bot)", Bot: "easy"}}}})
-		for ply, mv := range someMoves(t, 2, 2*firstMoves, at) {
+		for ply, mv := range someMoves(t, 2, 2*DefaultRatingRules.NewcomerMoves, at) {
 			h = append(h, Change{Kind: ChangeMove, Code: code, Ply: ply, Move: &mv})
 		}
 		h = append(h, Change{Kind: ChangeAbandon, Code: code})
@@ -115,6 +116,17 @@ func duel(t *testing.T, d *DB, code string, a, b record.Seat, each int, end time
 	return m
 }
 
+// openRuled opens a new database with the arcade's rules against farming.
+func openRuled(t *testing.T) *DB {
+	t.Helper()
+	d, err := Open(filepath.Join(t.TempDir(), "arcade.db"), Options{LockTimeout: time.Second, RatingRules: DefaultRatingRules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 var (
 	mainKey = record.Seat{PlayerID: "SHA256:main", Name: "main"}
 	altKey  = record.Seat{PlayerID: "SHA256:alt", Name: "alt"}
@@ -140,7 +152,7 @@ func ratingOf(t *testing.T, d *DB, id string) record.Standing {
 // 13 times: the first key's rating does not move (it went from 1500 to 1860 before the rules),
 // and every match is recorded, unrated.
 func TestAltResignationsGainNothing(t *testing.T) {
-	d, _ := openTemp(t)
+	d := openRuled(t)
 	season(t, d, mainKey.PlayerID) // the main key is a real player; the alt is new
 	for i := range 13 {
 		m := duel(t, d, fmt.Sprintf("ALT%02d", i), mainKey, altKey, 1, day1.Add(time.Duration(i)*time.Minute), true)
@@ -160,7 +172,7 @@ func TestAltResignationsGainNothing(t *testing.T) {
 // TestFewMovesUnrated: a match where a player made fewer than 2 moves is unrated; with 2 moves
 // each it is rated.
 func TestFewMovesUnrated(t *testing.T) {
-	d, _ := openTemp(t)
+	d := openRuled(t)
 	season(t, d, mainKey.PlayerID, altKey.PlayerID)
 	if m := duel(t, d, "FEW01", mainKey, altKey, 1, day1, true); m.Rated {
 		t.Error("a match of one move each was rated")
@@ -179,13 +191,13 @@ func TestFewMovesUnrated(t *testing.T) {
 // TestPairRatedThreeTimesADay: a pair of keys has 3 rated matches a UTC day against each other,
 // by the matches' end times: the fourth that day is unrated, one a minute after midnight is rated.
 func TestPairRatedThreeTimesADay(t *testing.T) {
-	d, _ := openTemp(t)
+	d := openRuled(t)
 	carol := record.Seat{PlayerID: "SHA256:carol", Name: "carol"}
 	season(t, d, mainKey.PlayerID, altKey.PlayerID, carol.PlayerID)
 	late := time.Date(2026, 11, 21, 23, 50, 0, 0, time.UTC)
 	for i := range 4 {
 		m := duel(t, d, fmt.Sprintf("PAIR%d", i), mainKey, altKey, 3, late.Add(time.Duration(i)*time.Minute), i%2 == 0)
-		if want := i < pairsPerDay; m.Rated != want {
+		if want := i < DefaultRatingRules.PairsPerDay; m.Rated != want {
 			t.Errorf("match %d of the pair on the day: rated %v, want %v", i+1, m.Rated, want)
 		}
 	}
@@ -196,8 +208,8 @@ func TestPairRatedThreeTimesADay(t *testing.T) {
 	if m := duel(t, d, "NEXTD", altKey, mainKey, 3, late.Add(11*time.Minute), true); !m.Rated {
 		t.Errorf("the pair's first match of the next day (%v) was not rated", m.Ended)
 	}
-	if st := ratingOf(t, d, altKey.PlayerID); st.Games != pairsPerDay+1 {
-		t.Errorf("alt's standing: %+v, want %d games", st, pairsPerDay+1)
+	if st := ratingOf(t, d, altKey.PlayerID); st.Games != DefaultRatingRules.PairsPerDay+1 {
+		t.Errorf("alt's standing: %+v, want %d games", st, DefaultRatingRules.PairsPerDay+1)
 	}
 }
 
@@ -205,12 +217,12 @@ func TestPairRatedThreeTimesADay(t *testing.T) {
 // its first rated match; the moves of the match itself do not count; once rated, a key needs
 // none.
 func TestFirstRatedMatchNeedsMoves(t *testing.T) {
-	d, _ := openTemp(t)
+	d := openRuled(t)
 	season(t, d, mainKey.PlayerID)
-	if m := duel(t, d, "NEW01", mainKey, altKey, firstMoves, day1, true); m.Rated {
-		t.Errorf("the new key's first match was rated, %d moves in it and none before", firstMoves)
+	if m := duel(t, d, "NEW01", mainKey, altKey, DefaultRatingRules.NewcomerMoves, day1, true); m.Rated {
+		t.Errorf("the new key's first match was rated, %d moves in it and none before", DefaultRatingRules.NewcomerMoves)
 	}
-	// The alt has made firstMoves moves now: its next match is rated.
+	// The alt has made DefaultRatingRules.NewcomerMoves moves now: its next match is rated.
 	if m := duel(t, d, "NEW02", mainKey, altKey, 2, day1.Add(time.Hour), false); !m.Rated {
 		t.Error("the alt's match after 20 moves was not rated")
 	}
@@ -239,7 +251,7 @@ func TestRatingRulesAcrossReplicas(t *testing.T) {
 	}
 	var games []int
 	for _, now := range []time.Time{time.Date(2040, 1, 1, 0, 0, 0, 0, time.UTC), day1.Add(24 * time.Hour)} {
-		d, _ := openTemp(t)
+		d := openRuled(t)
 		d.now = func() time.Time { return now }
 		applyAll(t, d, h)
 		games = append(games, ratingOf(t, d, mainKey.PlayerID).Games)

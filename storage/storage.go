@@ -117,6 +117,9 @@ type Options struct {
 	// ReadOnly opens the file for reading only, beside readers and under no writer: nothing is
 	// created or written (every write fails). The file must exist.
 	ReadOnly bool
+	// RatingRules are the rules against farming ratings that match ends are rated under (the
+	// zero value: none). The nodes of a cluster must have the same.
+	RatingRules RatingRules
 
 	// openFile opens the database file for bbolt (tests reach the file through it); nil:
 	// os.OpenFile.
@@ -130,6 +133,7 @@ type DB struct {
 	log    *slog.Logger
 	writes *groupCommit // every write, committed in groups
 	boards boardCache   // first pages of the leaderboards (see Leaderboard)
+	rules  RatingRules  // see Options.RatingRules
 
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
@@ -174,7 +178,7 @@ func Open(path string, opts Options) (d *DB, err error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	d = &DB{db: db, now: time.Now, log: logger, active: map[string]string{}}
+	d = &DB{db: db, now: time.Now, log: logger, active: map[string]string{}, rules: opts.RatingRules}
 	d.writes = newGroupCommit(db, logger)
 	if opts.ReadOnly {
 		err = d.view(checkLayout)
