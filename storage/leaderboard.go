@@ -20,6 +20,11 @@ import (
 // against the ratings and rebuilds it when they disagree (or when the file predates it); Check
 // reports a disagreement.
 //
+// The index also holds, under boardSumKey, the XOR of a hash of each of its keys: Open compares
+// it, and the number of entries, with the index and the ratings (reading keys, decoding nothing)
+// and rebuilds the index when they disagree, so an entry lost, added or changed on disk is
+// repaired at the next start.
+//
 // A key is: game NUL, class (0 established, 1 provisional: provisional ratings rank after
 // established ones), the rating as 8 bytes that sort the highest first, the name NUL, the key
 // fingerprint. Ties of rating go by name, as the leaderboard has always shown them. The value
@@ -59,17 +64,67 @@ func boardPlayer(k []byte) (game, id string, ok bool) {
 	return string(k[:i]), string(k[j+1:]), true
 }
 
+// boardSumKey is the index's key of its sum: no game's key begins with NUL.
+var boardSumKey = []byte("\x00sum")
+
+// keyHash is the hash of an index key in the index's sum (FNV-1a, 64 bits).
+func keyHash(k []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range k {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// boardSum returns the sum stored in the index b (0 when it has none).
+func boardSum(b *bolt.Bucket) uint64 {
+	if v := b.Get(boardSumKey); len(v) == 8 {
+		return binary.BigEndian.Uint64(v)
+	}
+	return 0
+}
+
+// boardSound reports whether the index holds one entry per standing and the sum of its keys it
+// stored: what Open checks, without decoding a record.
+func boardSound(tx *bolt.Tx) bool {
+	b := tx.Bucket(bucketBoard)
+	var n int
+	var sum uint64
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if bytes.Equal(k, boardSumKey) {
+			continue
+		}
+		n++
+		sum ^= keyHash(k)
+	}
+	return n == tx.Bucket(bucketRatings).Stats().KeyN && sum == boardSum(b)
+}
+
 // boardMove moves player id's entry in the index of game from its standing before (nil: none) to
 // after, and marks the index changed (its sequence, which the page cache compares). tx is
 // writable.
 func boardMove(tx *bolt.Tx, game, id string, before *record.Standing, after record.Standing) error {
 	b := tx.Bucket(bucketBoard)
+	sum := boardSum(b)
 	if before != nil {
-		if err := b.Delete(boardKey(game, id, *before)); err != nil {
+		k := boardKey(game, id, *before)
+		if b.Get(k) != nil {
+			sum ^= keyHash(k)
+		}
+		if err := b.Delete(k); err != nil {
 			return err
 		}
 	}
-	if err := b.Put(boardKey(game, id, after), nil); err != nil {
+	k := boardKey(game, id, after)
+	if b.Get(k) == nil {
+		sum ^= keyHash(k)
+	}
+	if err := b.Put(k, nil); err != nil {
+		return err
+	}
+	if err := b.Put(boardSumKey, binary.BigEndian.AppendUint64(nil, sum)); err != nil {
 		return err
 	}
 	_, err := b.NextSequence()
@@ -94,6 +149,9 @@ func boardDiff(tx *bolt.Tx, max int) []string {
 	})
 	var out []string
 	_ = tx.Bucket(bucketBoard).ForEach(func(k, _ []byte) error {
+		if bytes.Equal(k, boardSumKey) {
+			return nil
+		}
 		if want[string(k)] {
 			delete(want, string(k))
 			return nil
@@ -122,25 +180,28 @@ func boardDiff(tx *bolt.Tx, max int) []string {
 	return out
 }
 
+// rebuildAdvice ends the report of a disagreement of the index.
+const rebuildAdvice = " (the server rebuilds the index at its next start when the index changed on disk; " +
+	"if this stays after a start, the ratings changed without it: report it)"
+
 // maxBoardFaults bounds the disagreements of the index that a Report keeps.
 const maxBoardFaults = 20
 
-// checkBoard reports where the leaderboard index disagrees with the ratings: the next writable
-// Open rebuilds it (see syncBoard). A file without the index (before it was kept) has nothing
-// to disagree.
+// checkBoard reports where the leaderboard index disagrees with the ratings, decoding every
+// standing. A file without the index (before it was kept) has nothing to disagree.
 func checkBoard(tx *bolt.Tx, r *Report) {
 	if tx.Bucket(bucketBoard) == nil {
 		return
 	}
 	for _, s := range boardDiff(tx, maxBoardFaults) {
-		r.Damaged = append(r.Damaged, Damage{Reason: s + " (the server rebuilds the index at its next start)"})
+		r.Damaged = append(r.Damaged, Damage{Reason: s + rebuildAdvice})
 	}
 }
 
-// syncBoard rebuilds the index from the ratings when they disagree (or the index is new), leaving
-// out damaged standings. tx is writable.
+// syncBoard rebuilds the index from the ratings, with its sum, unless it is sound (see
+// boardSound). Damaged standings are left out. tx is writable.
 func syncBoard(tx *bolt.Tx) error {
-	if len(boardDiff(tx, 1)) == 0 {
+	if boardSound(tx) {
 		return nil
 	}
 	seq := tx.Bucket(bucketBoard).Sequence()
@@ -154,14 +215,25 @@ func syncBoard(tx *bolt.Tx) error {
 	if err := b.SetSequence(seq + 1); err != nil {
 		return err
 	}
-	return tx.Bucket(bucketRatings).ForEach(func(k, v []byte) error {
+	var keys [][]byte
+	_ = tx.Bucket(bucketRatings).ForEach(func(k, v []byte) error {
 		var st record.Standing
-		i := bytes.IndexByte(k, 0)
-		if i < 0 || decode(k, v, &st) != nil {
-			return nil
+		if i := bytes.IndexByte(k, 0); i >= 0 && decode(k, v, &st) == nil {
+			keys = append(keys, boardKey(string(k[:i]), string(k[i+1:]), st))
 		}
-		return b.Put(boardKey(string(k[:i]), string(k[i+1:]), st), nil)
+		return nil
 	})
+	// Written in order, into full pages: what bbolt writes fastest.
+	slices.SortFunc(keys, bytes.Compare)
+	b.FillPercent = 1
+	var sum uint64
+	for _, k := range keys {
+		sum ^= keyHash(k)
+		if err := b.Put(k, nil); err != nil {
+			return err
+		}
+	}
+	return b.Put(boardSumKey, binary.BigEndian.AppendUint64(nil, sum))
 }
 
 // Leaderboard returns the standings of game, best first, at most limit of them (0: all), ranked
@@ -208,6 +280,9 @@ func readBoard(tx *bolt.Tx, b *bolt.Bucket, game string, limit int) (out []recor
 		var st record.Standing
 		if found, err := getJSON(ratings, pairKey(game, id), &st); err != nil || !found {
 			continue // damaged (Check reports it)
+		}
+		if !bytes.Equal(boardKey(game, id, st), k) {
+			continue // an entry the standing does not have: not where it belongs (Check reports it)
 		}
 		st.Provisional = st.Rating.Provisional()
 		st.Rank = len(out) + 1

@@ -38,6 +38,7 @@
 //	quarantine: match ID -> a bucket of the match's records set aside (see Quarantine)
 //	board:      game NUL class, rating (descending), name NUL fingerprint -> empty: the
 //	            standings in leaderboard order (see boardKey), kept with ratings; checked at open
+//	            against its sum (under NUL "sum") and rebuilt when unsound
 //	pairs:      UTC day NUL fingerprint NUL fingerprint -> rated matches of the pair that day
 //	            (see farming.go); a derived count, started empty where missing
 package storage
@@ -227,8 +228,8 @@ func boltOpen(path string, timeout time.Duration, readOnly bool,
 
 // init gives a new file (one without buckets) every bucket and the current schema, and checks
 // the layout of any other. On a file of the current schema it creates the derived buckets it
-// lacks and brings the leaderboard index in line with the ratings (see syncBoard), writing
-// nothing when it agrees.
+// lacks and rebuilds the leaderboard index when it is not sound (see syncBoard), writing nothing
+// when all is in place.
 func (d *DB) init() error {
 	var isNew, current bool
 	err := d.view(func(tx *bolt.Tx) error {
@@ -239,7 +240,7 @@ func (d *DB) init() error {
 		if err := checkLayout(tx); err != nil {
 			return err
 		}
-		current = tx.Bucket(bucketPairs) != nil && tx.Bucket(bucketBoard) != nil && len(boardDiff(tx, 1)) == 0
+		current = tx.Bucket(bucketPairs) != nil && tx.Bucket(bucketBoard) != nil && boardSound(tx)
 		return nil
 	})
 	if err != nil || current {
