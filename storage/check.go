@@ -37,7 +37,7 @@ func (r Report) Clean() bool {
 const maxPageFaults = 20
 
 // Check reads the whole file in one read transaction: bbolt's check of its pages, every record's
-// checksum, the leaderboard index against the ratings (see checkBoard), every match, replayed with its game from games (a match of a game not in games is
+// checksum, the derived buckets (see checkDerived), every match, replayed with its game from games (a match of a game not in games is
 // damaged: it cannot be replayed), and the moves Apply refused for a number their match had
 // (ErrPlyTaken). It writes nothing, and runs on a read-only DB. The error is
 // for a file that cannot be read at all.
@@ -62,7 +62,7 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 				return nil
 			})
 		}
-		checkBoard(tx, &r)
+		checkDerived(tx, &r)
 		d.checkMatches(tx, games, &r)
 		checkRefused(tx, &r)
 		r.Quarantined = quarantined(tx.Bucket(bucketQuar))

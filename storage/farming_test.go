@@ -1,8 +1,10 @@
 package storage
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,6 +212,23 @@ func TestPairRatedThreeTimesADay(t *testing.T) {
 	}
 	if st := ratingOf(t, d, altKey.PlayerID); st.Games != DefaultRatingRules.PairsPerDay+1 {
 		t.Errorf("alt's standing: %+v, want %d games", st, DefaultRatingRules.PairsPerDay+1)
+	}
+	// The counts are sealed records, which Check reads.
+	if r, err := d.Check(testGames); err != nil || !r.Clean() {
+		t.Fatalf("Check: %+v, %v", r, err)
+	}
+	err := d.writes.do(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketPairs)
+		k, v := b.Cursor().First()
+		v = bytes.Clone(v)
+		v[1] ^= 0x01
+		return b.Put(bytes.Clone(k), v)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := d.Check(testGames); err != nil || len(r.Damaged) != 1 || !strings.Contains(r.Damaged[0].Reason, "pairs record") {
+		t.Errorf("Check of a damaged count: %+v, %v", r, err)
 	}
 }
 

@@ -187,9 +187,20 @@ const rebuildAdvice = " (the server rebuilds the index at its next start when th
 // maxBoardFaults bounds the disagreements of the index that a Report keeps.
 const maxBoardFaults = 20
 
-// checkBoard reports where the leaderboard index disagrees with the ratings, decoding every
-// standing. A file without the index (before it was kept) has nothing to disagree.
-func checkBoard(tx *bolt.Tx, r *Report) {
+// checkDerived reads the derived buckets: the counts of the pairs' rated matches (sealed
+// records), and the leaderboard index against the ratings, decoding every standing. A file
+// without them (v0.1.0's, read-only) has nothing to check.
+func checkDerived(tx *bolt.Tx, r *Report) {
+	if pairs := tx.Bucket(bucketPairs); pairs != nil {
+		_ = pairs.ForEach(func(k, v []byte) error {
+			var n int
+			r.Records++
+			if err := decode(k, v, &n); err != nil {
+				r.Damaged = append(r.Damaged, Damage{Reason: fmt.Sprintf("pairs record %q: %v", k, err)})
+			}
+			return nil
+		})
+	}
 	if tx.Bucket(bucketBoard) == nil {
 		return
 	}
