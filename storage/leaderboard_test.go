@@ -398,3 +398,20 @@ func BenchmarkLeaderboard(b *testing.B) {
 		})
 	}
 }
+
+// TestProfileStandingsPerGame: a profile has the player's standing in each game where there is
+// one, found by seeking game by game, and no one else's.
+func TestProfileStandingsPerGame(t *testing.T) {
+	d, _ := openTemp(t)
+	rng := rand.New(rand.NewPCG(9, 10))
+	putStandings(t, d, append(randomStandings(rng, "discon", 50), randomStandings(rng, "stonetowers", 50)...))
+	ann := func(game string) record.Standing {
+		return record.Standing{PlayerID: "SHA256:ann", Name: "ann", Game: game, Rating: rating.Default, Games: 1}
+	}
+	putStandings(t, d, []record.Standing{ann("coloretta"), ann("stonetowers")})
+	p, err := d.Profile("SHA256:ann", 5)
+	if err != nil || len(p.Standings) != 2 || p.Standings[0].Game != "coloretta" || p.Standings[1].Game != "stonetowers" ||
+		p.Standings[0].PlayerID != "SHA256:ann" || p.Standings[1].PlayerID != "SHA256:ann" {
+		t.Errorf("ann's standings: %+v, %v", p.Standings, err)
+	}
+}
