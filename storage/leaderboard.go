@@ -16,13 +16,13 @@ import (
 
 // The leaderboard index (bucket board) holds one key per standing, in leaderboard order, so that a
 // page of a leaderboard is read with a cursor from its start: its cost is the page's, whatever the
-// number of rated players. rate keeps it in the commit that changes the standing; Open checks it
-// against the ratings and rebuilds it when they disagree (or when the file predates it); Check
-// reports a disagreement.
+// number of rated players. rate keeps it in the commit that changes the standing; Open builds it
+// for a file without it and rebuilds it when it is not sound (below); Check compares it with every
+// standing.
 //
-// The index also holds, under boardSumKey, the XOR of a hash of each of its keys: Open compares
-// it, and the number of entries, with the index and the ratings (reading keys, decoding nothing)
-// and rebuilds the index when they disagree, so an entry lost, added or changed on disk is
+// The index also holds, under boardSumKey, the XOR of a hash of each of its keys and the number
+// of standings it left out (damaged when it was built). Open checks both against the index and
+// the ratings, reading keys and decoding nothing, so an entry lost, added or changed on disk is
 // repaired at the next start.
 //
 // A key is: game NUL, class (0 established, 1 provisional: provisional ratings rank after
@@ -77,20 +77,25 @@ func keyHash(k []byte) uint64 {
 	return h
 }
 
-// boardSum returns the sum stored in the index b (0 when it has none).
-func boardSum(b *bolt.Bucket) uint64 {
-	if v := b.Get(boardSumKey); len(v) == 8 {
-		return binary.BigEndian.Uint64(v)
+// boardSum returns the sum of the keys stored in the index b and the number of standings it left
+// out (zeros when it has none).
+func boardSum(b *bolt.Bucket) (sum, skipped uint64) {
+	if v := b.Get(boardSumKey); len(v) == 16 {
+		return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])
 	}
-	return 0
+	return 0, 0
 }
 
-// boardSound reports whether the index holds one entry per standing and the sum of its keys it
-// stored: what Open checks, without decoding a record.
+// putBoardSum stores the sum of the keys of the index b and the number of standings it left out.
+func putBoardSum(b *bolt.Bucket, sum, skipped uint64) error {
+	return b.Put(boardSumKey, binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, sum), skipped))
+}
+
+// boardSound reports whether the index holds one entry per standing (but those it left out) and
+// the sum of its keys it stored: what Open checks, without decoding a record.
 func boardSound(tx *bolt.Tx) bool {
 	b := tx.Bucket(bucketBoard)
-	var n int
-	var sum uint64
+	var n, sum uint64
 	c := b.Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		if bytes.Equal(k, boardSumKey) {
@@ -99,7 +104,8 @@ func boardSound(tx *bolt.Tx) bool {
 		n++
 		sum ^= keyHash(k)
 	}
-	return n == tx.Bucket(bucketRatings).Stats().KeyN && sum == boardSum(b)
+	stored, skipped := boardSum(b)
+	return n+skipped == uint64(tx.Bucket(bucketRatings).Stats().KeyN) && sum == stored
 }
 
 // boardMove moves player id's entry in the index of game from its standing before (nil: none) to
@@ -107,7 +113,7 @@ func boardSound(tx *bolt.Tx) bool {
 // writable.
 func boardMove(tx *bolt.Tx, game, id string, before *record.Standing, after record.Standing) error {
 	b := tx.Bucket(bucketBoard)
-	sum := boardSum(b)
+	sum, skipped := boardSum(b)
 	if before != nil {
 		k := boardKey(game, id, *before)
 		if b.Get(k) != nil {
@@ -124,7 +130,7 @@ func boardMove(tx *bolt.Tx, game, id string, before *record.Standing, after reco
 	if err := b.Put(k, nil); err != nil {
 		return err
 	}
-	if err := b.Put(boardSumKey, binary.BigEndian.AppendUint64(nil, sum)); err != nil {
+	if err := putBoardSum(b, sum, skipped); err != nil {
 		return err
 	}
 	_, err := b.NextSequence()
@@ -227,10 +233,13 @@ func syncBoard(tx *bolt.Tx) error {
 		return err
 	}
 	var keys [][]byte
+	var skipped uint64
 	_ = tx.Bucket(bucketRatings).ForEach(func(k, v []byte) error {
 		var st record.Standing
 		if i := bytes.IndexByte(k, 0); i >= 0 && decode(k, v, &st) == nil {
 			keys = append(keys, boardKey(string(k[:i]), string(k[i+1:]), st))
+		} else {
+			skipped++
 		}
 		return nil
 	})
@@ -244,7 +253,7 @@ func syncBoard(tx *bolt.Tx) error {
 			return err
 		}
 	}
-	return b.Put(boardSumKey, binary.BigEndian.AppendUint64(nil, sum))
+	return putBoardSum(b, sum, skipped)
 }
 
 // Leaderboard returns the standings of game, best first, at most limit of them (0: all), ranked

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -72,14 +71,14 @@ func fillBoard(t testing.TB, d *DB, players int) {
 			keys[i] = boardKey("stonetowers", id, st)
 		}
 		slices.SortFunc(keys, bytes.Compare)
-		sum := boardSum(board)
+		sum, skipped := boardSum(board)
 		for _, k := range keys {
 			sum ^= keyHash(k)
 			if err := board.Put(k, nil); err != nil {
 				return err
 			}
 		}
-		return board.Put(boardSumKey, binary.BigEndian.AppendUint64(nil, sum))
+		return putBoardSum(board, sum, skipped)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +279,8 @@ func TestCheckFindsIndexDisagreement(t *testing.T) {
 // syncBoardAnew rebuilds the index whatever it holds (its sum made wrong first).
 func syncBoardAnew(tx *bolt.Tx) error {
 	b := tx.Bucket(bucketBoard)
-	if err := b.Put(boardSumKey, binary.BigEndian.AppendUint64(nil, boardSum(b)+1)); err != nil {
+	sum, skipped := boardSum(b)
+	if err := putBoardSum(b, sum+1, skipped); err != nil {
 		return err
 	}
 	return syncBoard(tx)
@@ -414,4 +414,44 @@ func TestProfileStandingsPerGame(t *testing.T) {
 		p.Standings[0].PlayerID != "SHA256:ann" || p.Standings[1].PlayerID != "SHA256:ann" {
 		t.Errorf("ann's standings: %+v, %v", p.Standings, err)
 	}
+}
+
+// TestRebuildLeavesDamagedStandingOut: a rebuilt index leaves a damaged standing out, and counts
+// it, so that the next Open finds the index sound and does not rebuild it again.
+func TestRebuildLeavesDamagedStandingOut(t *testing.T) {
+	d, path := openTemp(t)
+	putStandings(t, d, randomStandings(rand.New(rand.NewPCG(11, 12)), "stonetowers", 20))
+	err := d.writes.do(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRatings)
+		k, v := b.Cursor().First()
+		v = bytes.Clone(v)
+		v[3] ^= 0x01
+		if err := b.Put(bytes.Clone(k), v); err != nil {
+			return err
+		}
+		return syncBoardAnew(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := func() (s uint64) {
+		_ = d.view(func(tx *bolt.Tx) error { s = tx.Bucket(bucketBoard).Sequence(); return nil })
+		return s
+	}
+	before := seq()
+	want := fullSort(t, d, "stonetowers")
+	for range 2 {
+		d.Close()
+		d = openAt(t, path)
+		if s := seq(); s != before {
+			t.Errorf("Open rebuilt the index again (sequence %d, then %d)", before, s)
+		}
+		if got := mustBoard(t, d); !slices.Equal(got, want) {
+			t.Errorf("leaderboard %+v\nwant %+v", got, want)
+		}
+	}
+	if r, err := d.Check(nil); err != nil || len(r.Damaged) != 1 || !strings.Contains(r.Damaged[0].Reason, "ratings record") {
+		t.Errorf("Check: %+v, %v; want the damaged standing only", r, err)
+	}
+	d.Close()
 }
