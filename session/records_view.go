@@ -107,7 +107,7 @@ func gameName(l lobby, id string) string {
 }
 
 // resultFor says how a match went for the player: "won 70-52 vs bob", "unfinished", "scored 143
-// alone"...
+// alone", "lost 3-5 vs bob, unrated" (a match the rules against farming left unrated)...
 func resultFor(m record.Match, me string) string {
 	if m.Solo() {
 		switch {
@@ -147,5 +147,9 @@ func resultFor(m record.Match, me string) string {
 	for i, s := range m.Outcome.Scores {
 		scores[i] = fmt.Sprint(s)
 	}
-	return fmt.Sprintf("%s %s %s", word, strings.Join(scores, "-"), vs)
+	res := fmt.Sprintf("%s %s %s", word, strings.Join(scores, "-"), vs)
+	if m.Rateable() && !m.Rated { // between keys, yet not rated: the rules against farming
+		res += ", unrated"
+	}
+	return res
 }

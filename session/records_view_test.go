@@ -45,7 +45,10 @@ func (fakeRecords) Profile(id string, recent int) (record.Profile, error) {
 			{ID: "2kq8xm4a7b5", Game: "lhexicon", Seats: seats[:1], Started: when.Add(time.Hour), Ended: when.Add(2 * time.Hour),
 				Outcome: rules.Outcome{Over: true, Scores: []int{143}, Ranks: []int{1}}},
 			{ID: "2kq8xm4a7b2", Game: "stonetowers", Seats: seats, Started: when, Ended: when.Add(20 * time.Minute),
-				Outcome: rules.Outcome{Over: true, Scores: []int{70, 52}, Ranks: []int{1, 2}}},
+				Outcome: rules.Outcome{Over: true, Scores: []int{70, 52}, Ranks: []int{1, 2}}, Rated: true},
+			// Between keys, left unrated by the rules against farming.
+			{ID: "2kq8xm4a7b1", Game: "stonetowers", Seats: seats, Started: when.Add(-30 * time.Minute), Ended: when.Add(-20 * time.Minute),
+				Outcome: rules.Outcome{Over: true, Scores: []int{3, 5}, Ranks: []int{2, 1}}},
 			{ID: "2kq8xm39zz2", Game: "stonetowers", Started: when.Add(-time.Hour),
 				Seats: []record.Seat{seats[0], {PlayerID: "SHA256:bs", Name: "bob-smith"}}},
 		}}, nil

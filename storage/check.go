@@ -38,7 +38,7 @@ func (r Report) Clean() bool {
 const maxPageFaults = 20
 
 // Check reads the whole file in one read transaction: bbolt's check of its pages, every record's
-// checksum, every match, replayed with its game from games (a match of a game not in games is
+// checksum, the derived buckets (see checkDerived), every match, replayed with its game from games (a match of a game not in games is
 // damaged: it cannot be replayed), and the moves Apply refused for a number their match had
 // (ErrPlyTaken). It writes nothing, and runs on a read-only DB. The error is
 // for a file that cannot be read at all.
@@ -64,6 +64,7 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 			})
 		}
 		d.checkNames(tx, &r)
+		checkDerived(tx, &r)
 		d.checkMatches(tx, games, &r)
 		checkRefused(tx, &r)
 		r.Quarantined = quarantined(tx.Bucket(bucketQuar))

@@ -102,10 +102,13 @@ type endEntry struct {
 	Ended   time.Time
 	Outcome rules.Outcome
 	Unrated bool
+	// Rules are the rules against farming the match is rated under.
+	Rules RatingRules
 }
 
-// apply ends the match (see endTime) and, when it is rateable, rates it as of its end; a solo
-// match's score goes on the solo table instead.
+// apply ends the match (see endTime) and, when it is rateable and the rules against farming
+// (e.Rules) let it, rates it as of its end; otherwise it is recorded unrated. A solo match's
+// score goes on the solo table instead.
 func (e endEntry) apply(tx *bolt.Tx) error {
 	m, err := header(tx, e.ID)
 	if err != nil {
@@ -113,8 +116,11 @@ func (e endEntry) apply(tx *bolt.Tx) error {
 	}
 	m.Plies = countMoves(tx, e.ID)
 	m.Ended, m.Outcome, m.Unrated = endTime(tx, e), e.Outcome, e.Unrated
-	if m.Rateable() {
+	if m.Rateable() && e.Rules.mayRate(tx, m) {
 		if err := rate(tx, m, m.Ended); err != nil {
+			return err
+		}
+		if err := e.Rules.countRated(tx, m); err != nil {
 			return err
 		}
 		m.Rated = true

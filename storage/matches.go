@@ -115,7 +115,7 @@ func (d *DB) EndMatch(code string, out rules.Outcome, unrated bool) error {
 	if err != nil {
 		return err
 	}
-	err = d.writes.do(endEntry{Code: code, ID: id, Ended: d.now().UTC(), Outcome: out, Unrated: unrated}.apply)
+	err = d.writes.do(endEntry{Code: code, ID: id, Ended: d.now().UTC(), Outcome: out, Unrated: unrated, Rules: d.rules}.apply)
 	if err != nil {
 		return fmt.Errorf("record match end: %w", err)
 	}

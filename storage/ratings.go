@@ -3,8 +3,8 @@ package storage
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"slices"
-	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -14,21 +14,25 @@ import (
 )
 
 // rate updates the ratings of m's players: one Glicko-2 rating period per match, every player
-// against the pre-match ratings of all the others, with pairwise results by rank. tx is writable.
+// against the pre-match ratings of all the others, with pairwise results by rank, and their
+// entries in the leaderboard index. tx is writable.
 func rate(tx *bolt.Tx, m record.Match, now time.Time) error {
 	b := tx.Bucket(bucketRatings)
 	before := make([]record.Standing, len(m.Seats))
 	ratings := make([]rating.Rating, len(m.Seats))
+	had := make([]bool, len(m.Seats))
 	for i, s := range m.Seats {
 		st := record.Standing{PlayerID: s.PlayerID, Game: m.Game, Rating: rating.Default}
-		if _, err := getJSON(b, pairKey(m.Game, s.PlayerID), &st); err != nil {
+		found, err := getJSON(b, pairKey(m.Game, s.PlayerID), &st)
+		if err != nil {
 			return fmt.Errorf("rating of %s: %w", s.PlayerID, err)
 		}
-		before[i], ratings[i] = st, st.Rating
+		before[i], ratings[i], had[i] = st, st.Rating, found
 	}
 	after := rating.Match(ratings, m.Outcome.Ranks)
 	allFirst := !slices.ContainsFunc(m.Outcome.Ranks, func(r int) bool { return r != 1 })
 	for i, st := range before {
+		old := st
 		st.Rating = after[i]
 		st.Name = m.Seats[i].Name
 		st.Games++
@@ -44,53 +48,15 @@ func rate(tx *bolt.Tx, m record.Match, now time.Time) error {
 		if err := putJSON(b, pairKey(m.Game, st.PlayerID), st); err != nil {
 			return err
 		}
+		var was *record.Standing
+		if had[i] {
+			was = &old
+		}
+		if err := boardMove(tx, m.Game, m.Seats[i].PlayerID, was, st); err != nil {
+			return err
+		}
 	}
 	return nil
-}
-
-// Leaderboard returns the standings of game, best rating first, at most limit of them (0: all).
-// Provisional ratings are marked; they rank after established ones. A damaged standing is left
-// out (Check reports it).
-func (d *DB) Leaderboard(game string, limit int) ([]record.Standing, error) {
-	var out []record.Standing
-	err := d.view(func(tx *bolt.Tx) error {
-		prefix := []byte(game + "\x00")
-		c := tx.Bucket(bucketRatings).Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var st record.Standing
-			if decode(k, v, &st) != nil {
-				continue
-			}
-			st.Provisional = st.Rating.Provisional()
-			out = append(out, st)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(out, func(a, b record.Standing) int {
-		if a.Provisional != b.Provisional {
-			if a.Provisional {
-				return 1
-			}
-			return -1
-		}
-		if a.Rating.R != b.Rating.R {
-			if a.Rating.R > b.Rating.R {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	for i := range out {
-		out[i].Rank = i + 1
-	}
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
 }
 
 // Profile returns what is known of the player with key id: name, standings and best solo scores
@@ -103,14 +69,9 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 		if _, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &pl); err == nil {
 			p.Name, p.Since = pl.Name, pl.Created
 		}
-		rc := tx.Bucket(bucketRatings).Cursor()
-		suffix := []byte("\x00" + id)
-		for k, v := rc.First(); k != nil; k, v = rc.Next() {
-			if !bytes.HasSuffix(k, suffix) {
-				continue
-			}
+		for game, v := range standingsOf(tx, id) {
 			var st record.Standing
-			if decode(k, v, &st) != nil {
+			if decode(pairKey(game, id), v, &st) != nil {
 				continue
 			}
 			st.Provisional = st.Rating.Provisional()
@@ -147,6 +108,28 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 		return nil
 	})
 	return p, err
+}
+
+// standingsOf yields the game and the stored standing of every game in which player id has a
+// standing, in the order of the games' names. It seeks from one game's keys to the next, so it
+// reads a few keys per game, not the table.
+func standingsOf(tx *bolt.Tx, id string) iter.Seq2[string, []byte] {
+	return func(yield func(string, []byte) bool) {
+		b := tx.Bucket(bucketRatings)
+		c := b.Cursor()
+		for k, _ := c.First(); k != nil; {
+			i := bytes.IndexByte(k, 0)
+			if i < 0 {
+				k, _ = c.Next()
+				continue
+			}
+			game := string(k[:i])
+			if v := b.Get(pairKey(game, id)); v != nil && !yield(game, v) {
+				return
+			}
+			k, _ = c.Seek(append([]byte(game), 1)) // past every key of game
+		}
+	}
 }
 
 // Ratings returns the ratings in game of the players with keys ids, in order: rating.Default for

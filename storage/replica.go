@@ -186,7 +186,7 @@ func (d *DB) applyStart(seq uint64, c Change) func() error {
 		}
 		err = safeCall(func(tx *bolt.Tx) error {
 			var err error
-			after, err = applyChange(tx, seq, c)
+			after, err = applyChange(tx, seq, c, d.rules)
 			return err
 		}, tx)
 		if err != nil {
@@ -274,10 +274,11 @@ func putApplied(tx *bolt.Tx, seq uint64) error {
 	return tx.Bucket(bucketMeta).Put(keyApplied, []byte(strconv.FormatUint(seq, 10)))
 }
 
-// applyChange makes the writes of c, at position seq, in tx, reading nothing but tx and c, and
+// applyChange makes the writes of c, at position seq, in tx, reading nothing but tx and c (and
+// rating a match's end under rr), and
 // returns what it does to the DB's memory once committed (nil: nothing). An error is a change
 // that cannot apply; its writes are rolled back with tx.
-func applyChange(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
+func applyChange(tx *bolt.Tx, seq uint64, c Change, rr RatingRules) (func(*DB), error) {
 	switch c.Kind {
 	case ChangeStart:
 		if c.Match == nil || c.Code == "" || c.At.IsZero() {
@@ -336,7 +337,7 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
 		if c.At.IsZero() {
 			return nil, errors.New("an end needs a time")
 		}
-		e := endEntry{Code: c.Code, ID: id, Ended: c.At.UTC(), Outcome: c.Outcome, Unrated: c.Unrated}
+		e := endEntry{Code: c.Code, ID: id, Ended: c.At.UTC(), Outcome: c.Outcome, Unrated: c.Unrated, Rules: rr}
 		if err := e.apply(tx); err != nil {
 			return nil, err
 		}

@@ -39,6 +39,11 @@
 //	byplayer:   fingerprint NUL match ID -> the key's sum (see putIndex)
 //	active:     room code -> match ID, for every unfinished match (see binding)
 //	quarantine: match ID -> a bucket of the match's records set aside (see Quarantine)
+//	board:      game NUL class, rating (descending), name NUL fingerprint -> empty: the
+//	            standings in leaderboard order (see boardKey), kept with ratings; checked at open
+//	            against its sum (under NUL "sum") and rebuilt when unsound
+//	pairs:      UTC day NUL fingerprint NUL fingerprint -> rated matches of the pair that day
+//	            (see farming.go); a derived count, started empty where missing
 package storage
 
 import (
@@ -78,10 +83,15 @@ var (
 	bucketByPlayer = []byte("byplayer")
 	bucketActive   = []byte("active")
 	bucketQuar     = []byte("quarantine")
+	bucketBoard    = []byte("board")
+	bucketPairs    = []byte("pairs")
 	// allBuckets are the buckets of the schema, every one created with the file.
 	allBuckets = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
 		bucketMatches, bucketMoves, bucketByPlayer, bucketActive, bucketQuar}
-	keySchema = []byte("schema")
+	// derivedBuckets hold what is computed from the other buckets: created with a new file,
+	// and by Open on a file of this schema that lacks them (one written before them).
+	derivedBuckets = [][]byte{bucketBoard, bucketPairs}
+	keySchema      = []byte("schema")
 )
 
 // Errors of Open and of the stores. Match them with errors.Is.
@@ -115,6 +125,9 @@ type Options struct {
 	// ReadOnly opens the file for reading only, beside readers and under no writer: nothing is
 	// created or written (every write fails). The file must exist.
 	ReadOnly bool
+	// RatingRules are the rules against farming ratings that match ends are rated under (the
+	// zero value: none). The nodes of a cluster must have the same.
+	RatingRules RatingRules
 
 	// openFile opens the database file for bbolt (tests reach the file through it); nil:
 	// os.OpenFile.
@@ -127,6 +140,8 @@ type DB struct {
 	now    func() time.Time
 	log    *slog.Logger
 	writes *groupCommit // every write, committed in groups
+	boards boardCache   // first pages of the leaderboards (see Leaderboard)
+	rules  RatingRules  // see Options.RatingRules
 
 	// bare: the file is of schema 2, opened read-only, so its bindings have no sums (see
 	// decodeBinding); a file opened for writing is migrated instead.
@@ -178,7 +193,7 @@ func Open(path string, opts Options) (d *DB, err error) {
 	if err != nil {
 		return nil, err
 	}
-	d = &DB{db: db, now: time.Now, log: logger, active: map[string]string{}}
+	d = &DB{db: db, now: time.Now, log: logger, active: map[string]string{}, rules: opts.RatingRules}
 	d.writes = newGroupCommit(db, logger)
 	if opts.ReadOnly {
 		err = d.view(func(tx *bolt.Tx) error {
@@ -233,34 +248,48 @@ func boltOpen(path string, timeout time.Duration, readOnly bool,
 }
 
 // init gives a new file (one without buckets) every bucket and the current schema, checks the
-// layout of any other, writing nothing to one it refuses, and migrates one of v0.1.0's schema.
+// layout of any other, writing nothing to one it refuses, and migrates one of v0.1.0's schema. On
+// a file of the current schema it creates the derived buckets it lacks and rebuilds the
+// leaderboard index when it is not sound (see syncBoard), writing nothing when all is in place.
 func (d *DB) init() error {
-	var isNew bool
+	var isNew, current bool
 	var schema int
 	err := d.view(func(tx *bolt.Tx) (err error) {
 		isNew = tx.ForEach(func([]byte, *bolt.Bucket) error { return errNotEmpty }) == nil
 		if isNew {
 			return nil
 		}
-		schema, err = checkLayout(tx)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if schema == releaseSchema {
-		return d.db.Update(migrate)
-	}
-	if !isNew {
+		if schema, err = checkLayout(tx); err != nil {
+			return err
+		}
+		current = schema == SchemaVersion && tx.Bucket(bucketPairs) != nil && tx.Bucket(bucketBoard) != nil && boardSound(tx)
 		return nil
+	})
+	if err != nil || current {
+		return err
 	}
 	return d.db.Update(func(tx *bolt.Tx) error {
-		for _, name := range allBuckets {
+		if isNew {
+			for _, name := range allBuckets {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return fmt.Errorf("create bucket %s: %w", name, err)
+				}
+			}
+			if err := tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+				return err
+			}
+		}
+		if schema == releaseSchema {
+			if err := migrate(tx); err != nil {
+				return err
+			}
+		}
+		for _, name := range derivedBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}
 		}
-		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+		return syncBoard(tx)
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/arcade/arcade/cluster/natsd"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/session"
+	"github.com/arcade/arcade/storage"
 )
 
 // config is everything the server takes from flags and the environment.
@@ -50,6 +51,9 @@ type config struct {
 	memoryLimit memoryLimit // --memory-limit; unset: GOMEMLIMIT, else defaultMemoryShare of memoryAvailable
 
 	keystrokeObfuscation bool // advertise ping@openssh.com (sshd.Config.KeystrokeObfuscation)
+
+	// --rated-min-moves, --rated-pair-per-day, --rated-newcomer-moves (storage.Options.RatingRules)
+	ratingRules storage.RatingRules
 
 	// Several nodes (package cluster): all empty or false for the single process.
 	nats         string // --nats: NATS URLs, comma separated
@@ -120,6 +124,9 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.DurationVar(&c.seatGrace, "seat-grace", envDur("SEAT_GRACE", 2*time.Minute), "how long a dropped player's seat waits (ARCADE_SEAT_GRACE)")
 	fs.DurationVar(&c.moveLimit, "move-limit", envDur("MOVE_LIMIT", rooms.DefaultMoveLimit), "the clock of a rated match whose room sets none: a limit per move; 0 leaves them untimed (ARCADE_MOVE_LIMIT)")
 	fs.DurationVar(&c.quickWait, "quick-wait", envDur("QUICK_WAIT", session.DefaultQuickWait), "how long a quick match looks for an opponent before it offers a bot (ARCADE_QUICK_WAIT)")
+	fs.IntVar(&c.ratingRules.MinMoves, "rated-min-moves", envInt("RATED_MIN_MOVES", storage.DefaultRatingRules.MinMoves), "moves each player makes at least in a rated match; fewer: recorded unrated (ARCADE_RATED_MIN_MOVES; every node of a cluster the same)")
+	fs.IntVar(&c.ratingRules.PairsPerDay, "rated-pair-per-day", envInt("RATED_PAIR_PER_DAY", storage.DefaultRatingRules.PairsPerDay), "rated matches of a pair of keys a UTC day at most; later ones unrated; 0: no limit (ARCADE_RATED_PAIR_PER_DAY; every node of a cluster the same)")
+	fs.IntVar(&c.ratingRules.NewcomerMoves, "rated-newcomer-moves", envInt("RATED_NEWCOMER_MOVES", storage.DefaultRatingRules.NewcomerMoves), "moves a key makes in other matches before its first rated match (ARCADE_RATED_NEWCOMER_MOVES; every node of a cluster the same)")
 	fs.DurationVar(&c.botDelay, "bot-delay", envDur("BOT_DELAY", 400*time.Millisecond), "least time a bot takes per move (ARCADE_BOT_DELAY)")
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
 	fs.StringVar(&c.publicAddr, "public-addr", env("PUBLIC_ADDR", ""), "the address players reach the server at, host or host:port, shown in the join commands rooms give; empty: the address each player connected to (ARCADE_PUBLIC_ADDR)")

@@ -54,7 +54,8 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	if cfg.clustered() {
 		dbPath = filepath.Join(cfg.data, replicaFile)
 	}
-	db, err := storage.Open(dbPath, storage.Options{LockTimeout: 2 * time.Second, Logger: slog.New(logger)})
+	db, err := storage.Open(dbPath, storage.Options{LockTimeout: 2 * time.Second, Logger: slog.New(logger),
+		RatingRules: cfg.ratingRules})
 	if err != nil {
 		return withAdvice(err, dbPath)
 	}
