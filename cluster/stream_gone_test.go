@@ -161,7 +161,7 @@ func TestStreamDeleted(t *testing.T) {
 
 // TestStreamRecreated: the stream deleted and made again at once, with a change on it, under a
 // running cluster: no node applies a change of the new stream (its consumer would carry on from
-// the sequence it had reached), and every node stops.
+// the sequence it had reached), nor restores the snapshot of the old one, and every node stops.
 func TestStreamRecreated(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, false)
@@ -171,6 +171,9 @@ func TestStreamRecreated(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
+	if _, err := c.nodes[0].node.Snapshot(ctx); err != nil {
+		t.Fatal(err)
+	}
 	js := c.js(3)
 	if err := js.DeleteStream(ctx, streamName); err != nil {
 		t.Fatal(err)

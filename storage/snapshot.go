@@ -133,3 +133,6 @@ func copyBucket(dst, src *bolt.Bucket) error {
 		return copyBucket(nb, src.Bucket(k))
 	})
 }
+
+// Path returns the path of the database file.
+func (d *DB) Path() string { return d.db.Path() }
