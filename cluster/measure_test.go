@@ -60,7 +60,7 @@ func TestMeasureHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer node.Close()
-	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(4096))
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncMaxPending(8192))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestMeasureHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 		sent++
-		if sent%50_000 == 0 {
+		if sent%4_000 == 0 {
 			select {
 			case <-js.PublishAsyncComplete():
 			case <-ctx.Done():
