@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -89,18 +90,8 @@ func snapshots(ctx context.Context, store jetstream.ObjectStore, created time.Ti
 		}
 		out = append(out, snapshotInfo{name: o.Name, seq: seq, stream: made, modTime: o.ModTime})
 	}
-	slices.SortFunc(out, func(a, b snapshotInfo) int { return -cmpUint(a.seq, b.seq) })
+	slices.SortFunc(out, func(a, b snapshotInfo) int { return cmp.Compare(b.seq, a.seq) })
 	return out, nil
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Snapshot copies the node's replica into the bucket arcade_snapshots now, as a snapshot a node
@@ -234,64 +225,68 @@ func (n *Node) snapshotDue(ctx context.Context) (bool, error) {
 // holds is refused with an error wrapping ErrStreamGone.
 func (r *replica) join(ctx context.Context, info *jetstream.StreamInfo) error {
 	applied := r.db.Applied()
-	trimmed := info.State.Msgs > 0 && info.State.FirstSeq > applied+1
-	if applied > 0 && !trimmed {
+	first := info.State.FirstSeq
+	if info.State.Msgs > 0 && first > applied+1 {
+		return r.restoreNewest(ctx, applied, first-1, func() error {
+			return streamGone("it starts at change %d, and this node's replica lacks changes %d to %d, which no snapshot holds",
+				first, applied+1, first-1)
+		})
+	}
+	if applied > 0 {
 		return nil
 	}
-	var all []snapshotInfo
-	for {
-		// A bucket just made (the cluster's nodes starting together) may not be known yet to the
-		// server asked: tried again, briefly each time, until ctx is done.
-		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		var err error
-		all, err = snapshots(actx, r.snaps, r.created)
-		cancel()
-		if err == nil {
-			break
-		}
+	if err := r.restoreNewest(ctx, 0, 0, nil); err != nil {
 		if ctx.Err() != nil {
 			return err
 		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(250 * time.Millisecond):
-		}
+		// The stream holds every change: the replica applies them all instead.
+		r.warnf("%v; applying the whole stream instead", err)
 	}
-	if len(all) == 0 || all[0].seq <= applied || (trimmed && all[0].seq+1 < info.State.FirstSeq) {
-		if trimmed {
-			return streamGone("it starts at change %d, and this node's replica lacks changes %d to %d, which no snapshot holds",
-				info.State.FirstSeq, applied+1, info.State.FirstSeq-1)
-		}
-		return nil
-	}
-	return r.restore(ctx, all[0])
+	return nil
 }
 
 // fill restores the newest snapshot into the replica, which lacks changes from to upto that the
-// stream no longer holds (it delivered a later one): they were trimmed behind a snapshot. It tries
-// until ctx is done while NATS does not answer; it fails, wrapping ErrStreamGone, when no snapshot
-// holds them.
+// stream no longer holds (it delivered a later one): they were trimmed behind a snapshot. It fails,
+// wrapping ErrStreamGone, when no snapshot holds them.
 func (r *replica) fill(ctx context.Context, from, upto uint64) error {
 	r.warnf("cluster: the stream no longer holds changes %d to %d, which this node's replica lacks: restoring the newest snapshot", from, upto)
+	return r.restoreNewest(ctx, from-1, upto, func() error {
+		return streamGone("changes %d to %d are no longer in it, and no snapshot holds them", from, upto)
+	})
+}
+
+// restoreNewest restores the newest snapshot of the stream when it is past applied and holds the
+// changes up to need; when none is, it returns gone() (nil when need is 0: nothing was needed).
+// It tries again while NATS does not answer, or the snapshot chosen went meanwhile (a newer one
+// came), until ctx is done; a snapshot that is damaged, or a replica that fails, ends it.
+func (r *replica) restoreNewest(ctx context.Context, applied, need uint64, gone func() error) error {
 	for {
+		// A bucket just made (the cluster's nodes starting together) may not be known yet to the
+		// server asked: each try is brief.
 		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		all, err := snapshots(actx, r.snaps, r.created)
 		cancel()
 		if err == nil {
-			if len(all) == 0 || all[0].seq < upto {
-				return streamGone("changes %d to %d are no longer in it, and no snapshot holds them", from, upto)
+			if len(all) == 0 || all[0].seq <= applied || all[0].seq < need {
+				if gone == nil {
+					return nil
+				}
+				return gone()
 			}
 			err = r.restore(ctx, all[0])
-			if err == nil || errors.Is(err, storage.ErrDamaged) || errors.Is(err, storage.ErrFailed) {
+			if err == nil || errors.Is(err, storage.ErrDamaged) || errors.Is(err, storage.ErrFailed) ||
+				errors.Is(err, storage.ErrBehind) {
 				return err
 			}
+		}
+		if ctx.Err() != nil {
+			return err
 		}
 		r.warnf("%v; trying again", err)
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Second):
+			return err
+		case <-time.After(500 * time.Millisecond):
 		}
 	}
 }
