@@ -206,6 +206,18 @@ func (n *Node) setup(ctx context.Context) error {
 	if err := checkStream(info, applied); err != nil {
 		return err
 	}
+	// The replica records which stream it follows: one of the same name made at another time is
+	// another history, even when it holds as many changes.
+	made := info.Created.UTC().Format(time.RFC3339Nano)
+	switch origin := n.cfg.DB.Origin(); {
+	case origin == made:
+	case origin == "" || applied == 0:
+		if err := n.cfg.DB.SetOrigin(made); err != nil {
+			return fmt.Errorf("cluster: %w", err)
+		}
+	default:
+		return streamGone("it was made at %s, and this node's replica follows the one made at %s", made, origin)
+	}
 	n.made = info.Created
 	var dir, beats jetstream.KeyValue
 	buckets := []struct {

@@ -157,6 +157,21 @@ func TestStreamDeleted(t *testing.T) {
 	if !errors.Is(err, ErrStreamGone) {
 		t.Errorf("restart with a stream made anew: %v, want ErrStreamGone", err)
 	}
+	// ... and fills it with more changes than the replica had: still another history.
+	forged, _ := json.Marshal(storage.Change{Kind: storage.ChangeBell, PlayerID: alice.ID, Bell: false})
+	for range applied + 2 {
+		if _, err := c.js(2).Publish(ctx, subjectPlayers, forged); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = restart()
+	t.Logf("restart with a stream made anew and longer than the replica: %v", err)
+	if !errors.Is(err, ErrStreamGone) || !strings.Contains(err.Error(), "was made at") {
+		t.Errorf("restart with a stream made anew and longer than the replica: %v, want ErrStreamGone saying when it was made", err)
+	}
+	if n1.db.Applied() != applied || !n1.db.Bell(alice.ID) {
+		t.Errorf("the refused restart applied the new stream: replica at change %d (want %d), alice's bell off", n1.db.Applied(), applied)
+	}
 }
 
 // TestStreamRecreated: the stream deleted and made again at once, with a change on it, under a

@@ -136,3 +136,24 @@ func copyBucket(dst, src *bolt.Bucket) error {
 
 // Path returns the path of the database file.
 func (d *DB) Path() string { return d.db.Path() }
+
+// keyOrigin is the meta key of the identity of the history the file is a replica of.
+var keyOrigin = []byte("origin")
+
+// Origin returns the identity of the history the file is a replica of, as SetOrigin recorded it
+// ("" when none was, or it cannot be read). A snapshot carries it.
+func (d *DB) Origin() string {
+	var id string
+	_ = d.view(func(tx *bolt.Tx) error {
+		id = string(tx.Bucket(bucketMeta).Get(keyOrigin))
+		return nil
+	})
+	return id
+}
+
+// SetOrigin records id as the identity of the history the file is a replica of (package cluster:
+// when its stream was made), so that a replica started again can tell its history from another
+// of the same name.
+func (d *DB) SetOrigin(id string) error {
+	return d.writes.do(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyOrigin, []byte(id)) })
+}

@@ -43,6 +43,12 @@ func TestRestoreSnapshot(t *testing.T) {
 	cut := len(h) - 3 // the snapshot's position: the last changes come after it
 	src, _ := openTemp(t)
 	applyAll(t, src, h[:cut])
+	if err := src.SetOrigin("the stream made at noon"); err != nil {
+		t.Fatal(err)
+	}
+	if err := whole.SetOrigin("the stream made at noon"); err != nil {
+		t.Fatal(err)
+	}
 	path, told := snapshotTo(t, src)
 	if told != uint64(cut) {
 		t.Errorf("the snapshot's position: begin told %d, want %d", told, cut)
@@ -56,6 +62,9 @@ func TestRestoreSnapshot(t *testing.T) {
 	}
 	if at != uint64(cut) || dst.Applied() != uint64(cut) {
 		t.Errorf("restored at %d, Applied %d, want %d", at, dst.Applied(), cut)
+	}
+	if got := dst.Origin(); got != "the stream made at noon" {
+		t.Errorf("restored, the replica's origin is %q, want the snapshot's", got)
 	}
 	for i := cut; i < len(h); i++ {
 		if err := dst.Apply(uint64(i+1), h[i]); err != nil {
