@@ -11,6 +11,13 @@
 // so a retry never doubles a move and a node that lost a room to another can no longer write to
 // it.
 //
+// The stream does not keep the whole history: nodes copy their replicas, with the position each
+// holds, into the object store arcade_snapshots (snapshot.go), and the stream is then trimmed
+// behind the newest snapshot (retention.go): the subjects of closed rooms go, a room still open
+// keeps its last change (its fence). A node whose replica is empty, or lacks changes the stream no
+// longer holds, restores the newest snapshot and follows the stream from there; a replica never
+// skips a change: a gap that no snapshot covers stops it (ErrStreamGone).
+//
 // Names are bound with a create-if-absent in the key-value bucket arcade_names, so that a name
 // binds to one key across the cluster. Rooms are listed in the bucket arcade_rooms (code ->
 // hosting node and summary; a code is reserved there with a create-if-absent); nodes beat in

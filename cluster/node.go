@@ -49,6 +49,12 @@ type Config struct {
 	Timeout time.Duration
 	// Logf and Warnf log for the operator (default: nothing).
 	Logf, Warnf func(format string, args ...any)
+
+	// retain is how many changes before the newest snapshot the stream keeps (0: retainWindow);
+	// tests make it small.
+	retain uint64
+	// noSnapshots: the node takes no snapshot by itself (tests take theirs with Snapshot).
+	noSnapshots bool
 }
 
 func (c *Config) defaults() {
@@ -83,9 +89,11 @@ type Node struct {
 	stream jetstream.Stream
 	made   time.Time // when the stream was made: the replica follows that stream only
 	names  jetstream.KeyValue
-	dir    kv                 // arcade_rooms
-	beats  kv                 // arcade_nodes
-	quick  jetstream.KeyValue // the quick-match pool (quick.go)
+	dir    kv                    // arcade_rooms
+	beats  kv                    // arcade_nodes
+	quick  jetstream.KeyValue    // the quick-match pool (quick.go)
+	snaps  jetstream.ObjectStore // arcade_snapshots (snapshot.go)
+	snapMu sync.Mutex            // one snapshot at a time
 	rep    *replica
 	store  *Store
 
@@ -104,9 +112,11 @@ type Node struct {
 
 // Start makes the stream and the buckets when they are missing, applies the stream to the
 // node's replica until it has every change stored so far, and starts following it. It returns
-// when the replica has caught up, or ctx is done. A node whose replica has applied changes never
-// makes the stream: when it is missing, or holds fewer changes than the replica, or starts after
-// the replica's position, Start fails with an error wrapping ErrStreamGone.
+// when the replica has caught up, or ctx is done. A replica that is empty, or lacks changes the
+// stream no longer holds (trimmed behind a snapshot, retention.go), first restores the newest
+// snapshot (snapshot.go). A node whose replica has applied changes never makes the stream: when it
+// is missing, or holds fewer changes than the replica, or starts after the replica's position and
+// no snapshot holds the changes between, Start fails with an error wrapping ErrStreamGone.
 func Start(ctx context.Context, cfg Config) (*Node, error) {
 	cfg.defaults()
 	if cfg.Conn == nil || cfg.DB == nil {
@@ -124,8 +134,12 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
-	n.rep = newReplica(cfg.DB, cfg.Warnf)
-	if err := n.rep.follow(n.ctx, js, n.stream, n.made, &n.wg); err != nil {
+	n.rep = newReplica(cfg.DB, cfg.Warnf, n.snaps, n.made)
+	if err := n.rep.join(ctx, n.stream.CachedInfo()); err != nil {
+		n.cancel()
+		return nil, err
+	}
+	if err := n.rep.follow(n.ctx, js, n.stream, &n.wg); err != nil {
 		n.cancel()
 		return nil, err
 	}
@@ -135,6 +149,9 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	cfg.Logf("cluster: node %s joined; replica at change %d", n.id, cfg.DB.Applied())
+	if !cfg.noSnapshots {
+		n.wg.Go(func() { n.snapshotLoop(n.ctx) })
+	}
 	return n, nil
 }
 
@@ -162,7 +179,8 @@ func (n *Node) setupRetrying(ctx context.Context) error {
 // setup opens the stream and the buckets, creating those that are missing: one that exists is
 // used as it is (its replicas stay what the node that made it asked for, whatever this node
 // counted). The stream is made only by a node whose replica is empty, and a node follows only a
-// stream that holds every change its replica lacks (checkStream).
+// stream that holds no fewer changes than its replica (checkStream); one that starts after the
+// replica's position is for a snapshot to bridge (replica.join).
 func (n *Node) setup(ctx context.Context) error {
 	r := n.cfg.Replicas
 	applied := n.cfg.DB.Applied()
@@ -187,6 +205,18 @@ func (n *Node) setup(ctx context.Context) error {
 	info := n.stream.CachedInfo()
 	if err := checkStream(info, applied); err != nil {
 		return err
+	}
+	// The replica records which stream it follows: one of the same name made at another time is
+	// another history, even when it holds as many changes.
+	made := info.Created.UTC().Format(time.RFC3339Nano)
+	switch origin := n.cfg.DB.Origin(); {
+	case origin == made:
+	case origin == "" || applied == 0:
+		if err := n.cfg.DB.SetOrigin(made); err != nil {
+			return fmt.Errorf("cluster: %w", err)
+		}
+	default:
+		return streamGone("it was made at %s, and this node's replica follows the one made at %s", made, origin)
 	}
 	n.made = info.Created
 	var dir, beats jetstream.KeyValue
@@ -213,6 +243,14 @@ func (n *Node) setup(ctx context.Context) error {
 		}
 	}
 	n.dir, n.beats = jsKV{dir}, jsKV{beats}
+	n.snaps, err = n.js.ObjectStore(ctx, bucketSnapshots)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		n.snaps, err = n.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucketSnapshots, Replicas: r,
+			Storage: jetstream.FileStorage, Description: "snapshots of a replica, each with the stream's position it holds"})
+	}
+	if err != nil {
+		return fmt.Errorf("cluster: bucket %s: %w", bucketSnapshots, err)
+	}
 	return nil
 }
 

@@ -19,10 +19,14 @@ const maxApply = 1024
 
 // replica applies the stream to the node's database, in the stream's order, in batches: one
 // transaction (and its fsyncs) takes every change that arrived while the one before committed.
+// It never skips a change: when the stream delivers a change past the next one the replica lacks,
+// those between were trimmed (retention.go), and the replica restores a snapshot that holds them
+// (snapshot.go) or stops.
 type replica struct {
 	db    *storage.DB
 	warnf func(string, ...any)
 	msgs  chan jetstream.Msg
+	snaps jetstream.ObjectStore // the snapshots (snapshot.go)
 
 	// stream is the stream followed, and created when it was made: a stream of the same name made
 	// at another time is another history, which the replica must not follow.
@@ -42,16 +46,17 @@ type replica struct {
 	err     error         // why the replica stopped; nil while it follows
 }
 
-func newReplica(db *storage.DB, warnf func(string, ...any)) *replica {
-	return &replica{db: db, warnf: warnf, msgs: make(chan jetstream.Msg, maxApply),
+// newReplica returns the replica of the stream made at created in db, with the snapshots of
+// snaps.
+func newReplica(db *storage.DB, warnf func(string, ...any), snaps jetstream.ObjectStore, created time.Time) *replica {
+	return &replica{db: db, warnf: warnf, msgs: make(chan jetstream.Msg, maxApply), snaps: snaps, created: created,
 		applied: db.Applied(), moved: make(chan struct{}), kick: make(chan struct{}, 1)}
 }
 
-// follow starts an ordered consumer of the whole stream, made at created, from the first change
-// the database lacks, the goroutine that applies what it brings, and its watchdog; all stop when
-// ctx is done.
-func (r *replica) follow(ctx context.Context, js jetstream.JetStream, stream jetstream.Stream, created time.Time, wg *sync.WaitGroup) error {
-	r.stream, r.created = stream, created
+// follow starts an ordered consumer of the whole stream from the first change the database
+// lacks, the goroutine that applies what it brings, and its watchdog; all stop when ctx is done.
+func (r *replica) follow(ctx context.Context, js jetstream.JetStream, stream jetstream.Stream, wg *sync.WaitGroup) error {
+	r.stream = stream
 	cc, err := r.consume(ctx, js)
 	if err != nil {
 		return err
@@ -171,13 +176,11 @@ func streamGone(format string, args ...any) error {
 
 // checkStream returns an error wrapping ErrStreamGone when the stream info describes is not the
 // history a replica that has applied every change up to applied can follow: it holds fewer
-// changes, or starts after the first change the replica lacks.
+// changes. A stream that starts after the first change the replica lacks was trimmed behind a
+// snapshot, which the replica restores (join, fill), or it stops there.
 func checkStream(info *jetstream.StreamInfo, applied uint64) error {
-	switch st := info.State; {
-	case st.LastSeq < applied:
+	if st := info.State; st.LastSeq < applied {
 		return streamGone("it ends at change %d, and this node's replica has applied changes up to %d", st.LastSeq, applied)
-	case st.Msgs > 0 && st.FirstSeq > applied+1:
-		return streamGone("it starts at change %d, and this node's replica lacks changes %d to %d", st.FirstSeq, applied+1, st.FirstSeq-1)
 	}
 	return nil
 }
@@ -255,6 +258,9 @@ func (r *replica) stopped() error {
 func (r *replica) apply(ctx context.Context) {
 	batch := make([]storage.Numbered, 0, maxApply)
 	for {
+		if r.stopped() != nil {
+			return
+		}
 		batch = batch[:0]
 		select {
 		case <-ctx.Done():
@@ -271,29 +277,60 @@ func (r *replica) apply(ctx context.Context) {
 				break more
 			}
 		}
-		if len(batch) == 0 {
-			continue
-		}
-		skipped, err := r.db.ApplyAll(batch)
-		for _, s := range skipped {
-			r.warnf("cluster: a change of the stream was not applied: %v", s)
-		}
-		r.mu.Lock()
-		if err != nil {
-			r.err = fmt.Errorf("cluster: the replica stopped: %w", err)
-			r.warnf("%v", r.err)
-		} else {
-			for _, c := range batch { // a change delivered again after a restart may come late
-				r.applied = max(r.applied, c.Seq)
+		for len(batch) > 0 {
+			// Up to the first change past the next one the replica lacks: the stream no longer
+			// holds those between.
+			r.mu.Lock()
+			next := r.applied + 1
+			r.mu.Unlock()
+			cut := len(batch)
+			for i, c := range batch {
+				if c.Seq > next {
+					cut = i
+					break
+				}
+				next = max(next, c.Seq+1)
+			}
+			if !r.applyBatch(batch[:cut]) {
+				return
+			}
+			batch = batch[cut:]
+			if len(batch) == 0 {
+				break
+			}
+			if err := r.fill(ctx, next, batch[0].Seq-1); err != nil {
+				if ctx.Err() == nil {
+					r.stop(err)
+				}
+				return
 			}
 		}
-		close(r.moved)
-		r.moved = make(chan struct{})
-		r.mu.Unlock()
-		if err != nil {
-			return
+	}
+}
+
+// applyBatch applies batch, in one transaction; false when the database failed, and the replica
+// stopped.
+func (r *replica) applyBatch(batch []storage.Numbered) bool {
+	if len(batch) == 0 {
+		return true
+	}
+	skipped, err := r.db.ApplyAll(batch)
+	for _, s := range skipped {
+		r.warnf("cluster: a change of the stream was not applied: %v", s)
+	}
+	r.mu.Lock()
+	if err != nil {
+		r.err = fmt.Errorf("cluster: the replica stopped: %w", err)
+		r.warnf("%v", r.err)
+	} else {
+		for _, c := range batch { // a change delivered again after a restart may come late
+			r.applied = max(r.applied, c.Seq)
 		}
 	}
+	close(r.moved)
+	r.moved = make(chan struct{})
+	r.mu.Unlock()
+	return err == nil
 }
 
 // add decodes m onto batch; a message that is not a change is skipped, with a warning.

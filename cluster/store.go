@@ -243,6 +243,7 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	}
 	ctx, cancel := s.n.request()
 	defer cancel()
+	fresh := !lg.known && lg.doubt == "" // the tenure's first write: it reads where the subject is
 	if !lg.known || lg.doubt != "" {
 		last, err := retry(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) { return s.lastOf(ctx, code) })
 		if err != nil {
@@ -268,11 +269,24 @@ func (s *Store) publishRoom(code string, c storage.Change) (uint64, error) {
 	}
 	// Tried again while JetStream cannot answer (a leader being elected after a server was
 	// lost): the message ID makes a repeat of a stored change a duplicate.
-	id := fmt.Sprintf("%s-%d-%s-%d", code, lg.last, s.n.id, lg.epoch)
-	ack, err := retry(ctx, func(ctx context.Context) (*jetstream.PubAck, error) {
-		return s.n.js.Publish(ctx, subjectRoomLog+code, data,
-			jetstream.WithExpectLastSequencePerSubject(lg.last), jetstream.WithMsgID(id))
-	})
+	publish := func() (*jetstream.PubAck, string, error) {
+		id := fmt.Sprintf("%s-%d-%s-%d", code, lg.last, s.n.id, lg.epoch)
+		ack, err := retry(ctx, func(ctx context.Context) (*jetstream.PubAck, error) {
+			return s.n.js.Publish(ctx, subjectRoomLog+code, data,
+				jetstream.WithExpectLastSequencePerSubject(lg.last), jetstream.WithMsgID(id))
+		})
+		return ack, id, err
+	}
+	ack, id, err := publish()
+	if err != nil && fresh && isWrongSeq(err) {
+		// Between the read and the publish, the subject may have gone back rather than on: the
+		// code was a closed room's, whose changes the stream's retention purged just then
+		// (retention.go). Another node's write only moves a subject on.
+		if last, lerr := s.lastOf(ctx, code); lerr == nil && last.Sequence < lg.last {
+			lg.last = last.Sequence
+			ack, id, err = publish()
+		}
+	}
 	if err != nil {
 		if isWrongSeq(err) {
 			s.n.lost(code)

@@ -157,11 +157,26 @@ func TestStreamDeleted(t *testing.T) {
 	if !errors.Is(err, ErrStreamGone) {
 		t.Errorf("restart with a stream made anew: %v, want ErrStreamGone", err)
 	}
+	// ... and fills it with more changes than the replica had: still another history.
+	forged, _ := json.Marshal(storage.Change{Kind: storage.ChangeBell, PlayerID: alice.ID, Bell: false})
+	for range applied + 2 {
+		if _, err := c.js(2).Publish(ctx, subjectPlayers, forged); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = restart()
+	t.Logf("restart with a stream made anew and longer than the replica: %v", err)
+	if !errors.Is(err, ErrStreamGone) || !strings.Contains(err.Error(), "was made at") {
+		t.Errorf("restart with a stream made anew and longer than the replica: %v, want ErrStreamGone saying when it was made", err)
+	}
+	if n1.db.Applied() != applied || !n1.db.Bell(alice.ID) {
+		t.Errorf("the refused restart applied the new stream: replica at change %d (want %d), alice's bell off", n1.db.Applied(), applied)
+	}
 }
 
 // TestStreamRecreated: the stream deleted and made again at once, with a change on it, under a
 // running cluster: no node applies a change of the new stream (its consumer would carry on from
-// the sequence it had reached), and every node stops.
+// the sequence it had reached), nor restores the snapshot of the old one, and every node stops.
 func TestStreamRecreated(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, false)
@@ -171,6 +186,9 @@ func TestStreamRecreated(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
+	if _, err := c.nodes[0].node.Snapshot(ctx); err != nil {
+		t.Fatal(err)
+	}
 	js := c.js(3)
 	if err := js.DeleteStream(ctx, streamName); err != nil {
 		t.Fatal(err)

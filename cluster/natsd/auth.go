@@ -37,13 +37,14 @@ func (f TLSFiles) Missing() string {
 func (f TLSFiles) Any() bool { return f != TLSFiles{} }
 
 // NodePermissions is what the node user may do on the embedded server: the arcade's own
-// subjects, the JetStream API and the key-value buckets' subjects, acknowledgements and flow
+// subjects, the JetStream API, the key-value buckets' and the snapshots' object store's
+// (arcade_snapshots) subjects, acknowledgements and flow
 // control of its consumers, and replies to its own requests. Nothing else, not the system
 // account's subjects.
 func NodePermissions() *server.Permissions {
 	return &server.Permissions{
-		Publish:   &server.SubjectPermission{Allow: []string{"arcade.>", "$JS.API.>", "$KV.>", "$JS.ACK.>", "$JS.FC.>", "_INBOX.>"}},
-		Subscribe: &server.SubjectPermission{Allow: []string{"arcade.>", "$KV.>", "_INBOX.>"}},
+		Publish:   &server.SubjectPermission{Allow: []string{"arcade.>", "$JS.API.>", "$KV.>", "$O.arcade_snapshots.>", "$JS.ACK.>", "$JS.FC.>", "_INBOX.>"}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"arcade.>", "$KV.>", "$O.arcade_snapshots.>", "_INBOX.>"}},
 	}
 }
 
