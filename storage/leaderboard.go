@@ -365,6 +365,13 @@ type boardPage struct {
 	list []record.Standing
 }
 
+// reset forgets every cached page (the database was replaced by a snapshot).
+func (c *boardCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.pages)
+}
+
 // get returns the cached page of game if it was read at sequence seq less than cacheFor ago.
 // The caller must not change it.
 func (c *boardCache) get(game string, seq uint64) ([]record.Standing, bool) {

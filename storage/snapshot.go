@@ -65,8 +65,10 @@ func (d *DB) Restore(path string) (uint64, error) {
 		return 0, fmt.Errorf("restore %s: %w", path, err)
 	}
 	defer func() { _ = stx.Rollback() }()
-	if err := checkLayout(stx); err != nil {
+	if schema, err := checkLayout(stx); err != nil {
 		return 0, fmt.Errorf("restore %s: %w", path, err)
+	} else if schema != SchemaVersion {
+		return 0, fmt.Errorf("restore %s: %w: it has schema %d, a replica schema %d", path, ErrDamaged, schema, SchemaVersion)
 	}
 	at, err := appliedIn(stx)
 	if err != nil {
@@ -105,7 +107,9 @@ func (d *DB) Restore(path string) (uint64, error) {
 			return err
 		}
 		return tx.Bucket(bucketActive).ForEach(func(k, v []byte) error {
-			active[string(k)] = string(v)
+			if id, err := decodeBinding(k, v, false); err == nil {
+				active[string(k)] = id // a damaged entry is Unfinished's to report, as at open
+			}
 			return nil
 		})
 	})
@@ -115,6 +119,7 @@ func (d *DB) Restore(path string) (uint64, error) {
 	d.mu.Lock()
 	d.active = active
 	d.mu.Unlock()
+	d.boards.reset()
 	return at, nil
 }
 
@@ -122,6 +127,9 @@ func (d *DB) Restore(path string) (uint64, error) {
 // in order, so dst's pages are filled whole.
 func copyBucket(dst, src *bolt.Bucket) error {
 	dst.FillPercent = 1
+	if err := dst.SetSequence(src.Sequence()); err != nil {
+		return err
+	}
 	return src.ForEach(func(k, v []byte) error {
 		if v != nil {
 			return dst.Put(k, v)
