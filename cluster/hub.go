@@ -68,38 +68,39 @@ func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
 	return h.FindMoving(code, by, nil)
 }
 
-// FindMoving is Find, calling moving (unless nil) when it starts waiting for a room that is
-// moving, and the Join of the room it returns likewise (session.MovingHub).
-func (h *Hub) FindMoving(code string, by rooms.Player, moving func()) (session.Room, error) {
+// FindMoving is Find, which calls wait (unless nil) before and after each pause of its wait for
+// a room that is moving, as the Join of the room it returns does; when wait returns false the
+// wait ends there, with errMoving (session.MovingHub).
+func (h *Hub) FindMoving(code string, by rooms.Player, wait func() bool) (session.Room, error) {
 	norm, valid := rooms.NormalizeCode(code)
 	if !valid {
 		return h.local(code, by)
 	}
-	return waitMoving(h.s.n, moving, func() (session.Room, error) { return h.find(code, norm, by, moving) })
+	return waitMoving(h.s.n, wait, func() (session.Room, error) { return h.find(code, norm, by, wait) })
 }
 
-// waitMoving calls f until it returns something other than errMoving, or moveWait has passed;
-// moving, unless nil, is called before the first wait.
-func waitMoving[T any](n *Node, moving func(), f func() (T, error)) (T, error) {
+// waitMoving calls f until it returns something other than errMoving, or moveWait has passed, or
+// wait (unless nil), called before and after each pause, returns false.
+func waitMoving[T any](n *Node, wait func() bool, f func() (T, error)) (T, error) {
 	until := time.Now().Add(moveWait)
+	goOn := func() bool { return wait == nil || wait() }
 	for {
 		v, err := f()
-		if !errors.As(err, new(errMoving)) || time.Now().After(until) {
+		if !errors.As(err, new(errMoving)) || time.Now().After(until) || !goOn() {
 			return v, err
-		}
-		if moving != nil {
-			moving()
-			moving = nil
 		}
 		select {
 		case <-n.ctx.Done():
 			return v, err
 		case <-time.After(250 * time.Millisecond):
 		}
+		if !goOn() {
+			return v, err
+		}
 	}
 }
 
-func (h *Hub) find(code, norm string, by rooms.Player, moving func()) (session.Room, error) {
+func (h *Hub) find(code, norm string, by rooms.Player, wait func() bool) (session.Room, error) {
 	if r, ok := h.s.hub.Room(norm); ok {
 		return session.LocalRoom(r), nil
 	}
@@ -146,18 +147,18 @@ func (h *Hub) find(code, norm string, by rooms.Player, moving func()) (session.R
 	case !alive:
 		return nil, errMoving{norm}
 	}
-	return movingRoom{Room: remote.Dial(h.s.n.nc, norm, c.e.Node, h.s.opt), h: h, node: c.e.Node, moving: moving}, nil
+	return movingRoom{Room: remote.Dial(h.s.n.nc, norm, c.e.Node, h.s.opt), h: h, node: c.e.Node, wait: wait}, nil
 }
 
 // movingRoom is a room on another node that the directory lists: when that node does not answer
 // for it, the room has moved (another node took it over: it is looked up again and joined
 // there), or its node has just gone and the room will be taken over: the join waits for it, up
-// to moveWait, calling moving (unless nil) when it starts waiting.
+// to moveWait, or until wait (unless nil; see FindMoving) says no more.
 type movingRoom struct {
 	session.Room
-	h      *Hub
-	node   string // the host the directory named
-	moving func()
+	h    *Hub
+	node string // the host the directory named
+	wait func() bool
 }
 
 func (r movingRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
@@ -165,10 +166,10 @@ func (r movingRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
 	if !errors.Is(err, rooms.ErrNoRoom) {
 		return s, err
 	}
-	if r.moving != nil {
-		r.moving()
+	if r.wait != nil && !r.wait() {
+		return nil, errMoving{r.Code()}
 	}
-	return waitMoving(r.h.s.n, nil, func() (session.Sub, error) { return r.rejoin(p, watch) })
+	return waitMoving(r.h.s.n, r.wait, func() (session.Sub, error) { return r.rejoin(p, watch) })
 }
 
 // rejoin joins the room on the node the directory names now.

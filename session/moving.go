@@ -26,10 +26,12 @@ var ErrMoving = errors.New("the room is moving to another server")
 
 // MovingHub is a Hub whose rooms may move between servers (package cluster's). FindMoving is
 // Find, which waits for a room that is moving, as the Join of the room it returns does; it calls
-// moving when such a wait starts (perhaps more than once), so that the player is told. moving
-// must return at once.
+// wait before and after each pause of such a wait: wait tells the player (it must return at once)
+// and says whether to go on waiting. When it returns false the wait ends with an ErrMoving, and
+// nothing is joined after: a session that has ended must not take its player's seat from the
+// terminal the player went on with.
 type MovingHub interface {
-	FindMoving(code string, by rooms.Player, moving func()) (Room, error)
+	FindMoving(code string, by rooms.Player, wait func() bool) (Room, error)
 }
 
 // MovedSub is a Sub whose room may move to another server (package cluster/remote's). Once its
@@ -95,7 +97,7 @@ func (m Model) follow() tea.Cmd {
 	hub, p, c := m.cfg.Hub, m.cfg.Player, m.conn
 	watch := r.snap.You == rules.Spectator
 	return func() tea.Msg {
-		sub, err := refind(ctx, hub, code, p, watch)
+		sub, err := refind(ctx, hub, code, p, watch, func() bool { return c.over(ctx) })
 		if err == nil && !c.adopt(ctx, sub) {
 			sub, err = nil, ctx.Err()
 		}
@@ -104,11 +106,22 @@ func (m Model) follow() tea.Cmd {
 }
 
 // refind finds the room of code and joins it, again while it is moving (or its server did not
-// answer in time), for followWait at most or until ctx is done.
-func refind(ctx context.Context, hub Hub, code string, p rooms.Player, watch bool) (Sub, error) {
+// answer in time), for followWait at most or until ctx is done. It does not join once stopped
+// reports true (the session has ended: the player may have joined from another terminal, whose
+// seat a join would take).
+func refind(ctx context.Context, hub Hub, code string, p rooms.Player, watch bool, stopped func() bool) (Sub, error) {
 	until := time.Now().Add(followWait)
+	find := hub.Find
+	if mh, ok := hub.(MovingHub); ok {
+		find = func(code string, p rooms.Player) (Room, error) {
+			return mh.FindMoving(code, p, func() bool { return !stopped() })
+		}
+	}
 	for {
-		room, err := hub.Find(code, p)
+		room, err := find(code, p)
+		if err == nil && stopped() {
+			return nil, context.Canceled
+		}
 		if err == nil {
 			var sub Sub
 			if sub, err = room.Join(p, watch); err == nil {
@@ -118,6 +131,9 @@ func refind(ctx context.Context, hub Hub, code string, p rooms.Player, watch boo
 		again := errors.Is(err, ErrMoving) || errors.Is(err, context.DeadlineExceeded)
 		if !again || time.Now().After(until) {
 			return nil, err
+		}
+		if stopped() {
+			return nil, context.Canceled
 		}
 		select {
 		case <-ctx.Done():
@@ -138,6 +154,7 @@ func (m Model) followed(msg followedMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.room.moving = nil
+	msg.f.cancel()
 	if msg.err != nil {
 		m.leaveRoom()
 		m.lobby.fail(followError(msg.f.code, msg.err))

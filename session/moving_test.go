@@ -91,12 +91,16 @@ func (h *movingHub) Find(code string, _ rooms.Player) (Room, error) {
 	return movedRoom{h}, nil
 }
 
-func (h *movingHub) FindMoving(code string, by rooms.Player, moving func()) (Room, error) {
+func (h *movingHub) FindMoving(code string, by rooms.Player, wait func() bool) (Room, error) {
 	if h.release != nil {
-		moving()
+		wait()
 		<-h.release
 	}
-	return h.Find(strings.ToUpper(code), by)
+	room, err := h.Find(strings.ToUpper(code), by)
+	if errors.Is(err, ErrMoving) && !wait() {
+		return nil, err
+	}
+	return room, err
 }
 
 type movedRoom struct{ h *movingHub }
@@ -242,6 +246,22 @@ func TestLeaveWhileMoving(t *testing.T) {
 	hub.next.mu.Unlock()
 	if len(hub.watched) > 0 && !left {
 		t.Error("the room left while it moved was joined again and is still held")
+	}
+}
+
+// TestClosedWhileMoving: a session that ends while its room moves does not join it again: the
+// player may be in it from another terminal already, and would lose that seat.
+func TestClosedWhileMoving(t *testing.T) {
+	snap := playedSnapshot(t, 14)
+	for _, moving := range []int{0, 1} {
+		first := newMovableSub(snap)
+		hub := &movingHub{fakeHub: fakeHub{testGames}, code: snap.Code, moving: moving, next: newMovableSub(snap)}
+		m := movingModel(t, hub, first)
+		follow := stopRoom(t, m, first)
+		m.Close()
+		if msg := follow(); msg.(followedMsg).sub != nil || len(hub.watched) != 0 {
+			t.Errorf("moving %d: the room was joined again after the session ended: %+v, joins %v", moving, msg, hub.watched)
+		}
 	}
 }
 

@@ -158,7 +158,7 @@ func (c *conn) set(sub Sub) {
 // false.
 func (c *conn) adopt(ctx context.Context, sub Sub) bool {
 	c.mu.Lock()
-	if c.closed || ctx.Err() != nil {
+	if c.closed || ctx.Err() != nil { // (over, under the lock that set takes)
 		c.mu.Unlock()
 		sub.Leave()
 		return false
@@ -170,6 +170,13 @@ func (c *conn) adopt(ctx context.Context, sub Sub) bool {
 		old.Leave()
 	}
 	return true
+}
+
+// over reports whether the session has closed or ctx (a wait for a room that moves) is done.
+func (c *conn) over(ctx context.Context) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed || ctx.Err() != nil
 }
 
 // drop leaves sub if it is the session's subscription.
@@ -252,7 +259,14 @@ func (m *Model) open(st Start) tea.Cmd {
 		case ok && send != nil:
 			// A room that is moving to another server is waited for; the player is told.
 			code, _ := rooms.NormalizeCode(st.Code)
-			room, err = mh.FindMoving(st.Code, p, func() { go send(joinWaitMsg{code}) })
+			told := false
+			room, err = mh.FindMoving(st.Code, p, func() bool {
+				if !told {
+					told = true
+					go send(joinWaitMsg{code})
+				}
+				return !c.over(context.Background())
+			})
 		default:
 			room, err = hub.Find(st.Code, p)
 		}
