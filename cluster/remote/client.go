@@ -352,7 +352,16 @@ func (c *client) Move(ctx context.Context, move string) error {
 }
 
 // errMoveUnanswered: a move was sent and the room's node went away before it answered.
-var errMoveUnanswered = fmt.Errorf("the room's server stopped before it answered your move; once the room is back, its board shows whether it was played: %w", session.ErrMoving)
+var errMoveUnanswered = moveUnanswered{}
+
+type moveUnanswered struct{}
+
+func (moveUnanswered) Error() string {
+	return "the room's server stopped before it answered your move; once the room is back, its board shows whether it was played"
+}
+
+// Unwrap: the room is moving.
+func (moveUnanswered) Unwrap() error { return session.ErrMoving }
 
 // Chat says text in the room (rooms.Sub.Chat).
 func (c *client) Chat(text string) error { return c.do(OpChat, inRequest{Text: text}) }
