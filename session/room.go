@@ -570,6 +570,9 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	case focusRules:
 		return append(append(out, r.rules.bindings()...), withHelp(k.Cancel, "close"))
 	}
+	if r.moving != nil {
+		return append(out, k.Rules, k.Leave) // nothing reaches the room while it moves
+	}
 	s := &r.snap
 	seated := s.You != rules.Spectator
 	// A gone player's keys come first: the line is cut at its end when it is too long, and these
