@@ -45,8 +45,8 @@ func (h *Hub) create(gameID string, opts rules.Options, seats int, by rooms.Play
 }
 
 // moveWait bounds how long a join waits for a room that is moving to another node (its node is
-// gone and the room not yet taken over, or being taken over): the player is told it is moving
-// only when it has not arrived by then.
+// gone and the room not yet taken over, or being taken over): the join fails with errMoving only
+// when it has not arrived by then.
 const moveWait = 10 * time.Second
 
 // errMoving: the room's node is gone, or the room is being taken over; it will be open again in
@@ -57,24 +57,36 @@ func (e errMoving) Error() string {
 	return fmt.Sprintf("room %s is moving to another server; try again in a few seconds", e.code)
 }
 
+// Unwrap makes the error session.ErrMoving, which a session waits through.
+func (errMoving) Unwrap() error { return session.ErrMoving }
+
 // Find returns the room of the code: this node's, or one that reaches the room on the node that
 // keeps it. A code the directory does not know counts against by (rooms.Hub.Find). A room that
 // is moving to another node (its node gone, or a takeover under way) is waited for, up to
 // moveWait.
 func (h *Hub) Find(code string, by rooms.Player) (session.Room, error) {
+	return h.FindMoving(code, by, nil)
+}
+
+// FindMoving is Find, which calls wait (unless nil) before and after each pause of its wait for
+// a room that is moving, as the Join of the room it returns does; when wait returns false the
+// wait ends there, with errMoving (session.MovingHub).
+func (h *Hub) FindMoving(code string, by rooms.Player, wait func() bool) (session.Room, error) {
 	norm, valid := rooms.NormalizeCode(code)
 	if !valid {
 		return h.local(code, by)
 	}
-	return waitMoving(h.s.n, func() (session.Room, error) { return h.find(code, norm, by) })
+	return waitMoving(h.s.n, wait, func() (session.Room, error) { return h.find(code, norm, by, wait) })
 }
 
-// waitMoving calls f until it returns something other than errMoving, or moveWait has passed.
-func waitMoving[T any](n *Node, f func() (T, error)) (T, error) {
+// waitMoving calls f until it returns something other than errMoving, or moveWait has passed, or
+// wait (unless nil), called before and after each pause, returns false.
+func waitMoving[T any](n *Node, wait func() bool, f func() (T, error)) (T, error) {
 	until := time.Now().Add(moveWait)
+	goOn := func() bool { return wait == nil || wait() }
 	for {
 		v, err := f()
-		if !errors.As(err, new(errMoving)) || time.Now().After(until) {
+		if !errors.As(err, new(errMoving)) || time.Now().After(until) || !goOn() {
 			return v, err
 		}
 		select {
@@ -82,10 +94,13 @@ func waitMoving[T any](n *Node, f func() (T, error)) (T, error) {
 			return v, err
 		case <-time.After(250 * time.Millisecond):
 		}
+		if !goOn() {
+			return v, err
+		}
 	}
 }
 
-func (h *Hub) find(code, norm string, by rooms.Player) (session.Room, error) {
+func (h *Hub) find(code, norm string, by rooms.Player, wait func() bool) (session.Room, error) {
 	if r, ok := h.s.hub.Room(norm); ok {
 		return session.LocalRoom(r), nil
 	}
@@ -101,8 +116,13 @@ func (h *Hub) find(code, norm string, by rooms.Player) (session.Room, error) {
 		// last beat may not have seen a node that has just started; or it still names this
 		// node for a room lost while the node was cut off: ask.
 		e, err := h.s.n.lookup(norm)
-		if err != nil {
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
 			return h.local(code, by)
+		}
+		if err != nil {
+			// The directory did not answer (its leader may have gone with a killed node): the
+			// room may be moving; a wrong code is told once the directory answers.
+			return nil, errMoving{norm}
 		}
 		c = cached{rev: e.Revision()}
 		if err := json.Unmarshal(e.Value(), &c.e); err != nil {
@@ -127,17 +147,18 @@ func (h *Hub) find(code, norm string, by rooms.Player) (session.Room, error) {
 	case !alive:
 		return nil, errMoving{norm}
 	}
-	return movingRoom{Room: remote.Dial(h.s.n.nc, norm, c.e.Node, h.s.opt), h: h, node: c.e.Node}, nil
+	return movingRoom{Room: remote.Dial(h.s.n.nc, norm, c.e.Node, h.s.opt), h: h, node: c.e.Node, wait: wait}, nil
 }
 
 // movingRoom is a room on another node that the directory lists: when that node does not answer
 // for it, the room has moved (another node took it over: it is looked up again and joined
 // there), or its node has just gone and the room will be taken over: the join waits for it, up
-// to moveWait.
+// to moveWait, or until wait (unless nil; see FindMoving) says no more.
 type movingRoom struct {
 	session.Room
 	h    *Hub
 	node string // the host the directory named
+	wait func() bool
 }
 
 func (r movingRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
@@ -145,7 +166,10 @@ func (r movingRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
 	if !errors.Is(err, rooms.ErrNoRoom) {
 		return s, err
 	}
-	return waitMoving(r.h.s.n, func() (session.Sub, error) { return r.rejoin(p, watch) })
+	if r.wait != nil && !r.wait() {
+		return nil, errMoving{r.Code()}
+	}
+	return waitMoving(r.h.s.n, r.wait, func() (session.Sub, error) { return r.rejoin(p, watch) })
 }
 
 // rejoin joins the room on the node the directory names now.

@@ -48,27 +48,30 @@ var menuItems = []struct {
 
 // lobby is the lobby's state.
 type lobby struct {
-	addr   string     // Config.Address
-	keys   *lobbyKeys // shared (lobbyKeyMap)
-	games  []rules.Game
-	page   lobbyPage
-	menu   int
-	form   newForm
-	code   lineInput
-	list   []rooms.Summary
-	sel    int
-	game   int   // the game whose rules are shown
-	pager  pager // the page's scrolling part: the rules, or the list of games, rooms or matches
-	w, h   int   // the screen's size, as the model last gave it
-	msg    string
-	recs   Records
-	me     rooms.Player
-	board  []record.Standing  // the leaderboard of games[game]
-	solo   []record.SoloScore // its best solo scores, for a game that may be played alone
-	prof   record.Profile
-	helped *helpCache // the help line; shared by the copies of the lobby a session's model makes
-	online func() int // Config.Online
-	front  frontPage  // what the menu says of the server now
+	addr  string     // Config.Address
+	keys  *lobbyKeys // shared (lobbyKeyMap)
+	games []rules.Game
+	page  lobbyPage
+	menu  int
+	form  newForm
+	code  lineInput
+	list  []rooms.Summary
+	sel   int
+	game  int   // the game whose rules are shown
+	pager pager // the page's scrolling part: the rules, or the list of games, rooms or matches
+	w, h  int   // the screen's size, as the model last gave it
+	msg   string
+	// busyMsg is said instead of "Opening the room…" while a join waits for a room that is
+	// moving to another server.
+	busyMsg string
+	recs    Records
+	me      rooms.Player
+	board   []record.Standing  // the leaderboard of games[game]
+	solo    []record.SoloScore // its best solo scores, for a game that may be played alone
+	prof    record.Profile
+	helped  *helpCache // the help line; shared by the copies of the lobby a session's model makes
+	online  func() int // Config.Online
+	front   frontPage  // what the menu says of the server now
 }
 
 // frontPage is what the menu says of the rooms: how many wait for players and the newest of them,
@@ -301,6 +304,8 @@ func (l *lobby) scroll(km tea.KeyPressMsg) bool {
 // statusLines are the lines under the page: the message, wrapped whole (up to half the screen).
 func (l *lobby) statusLines(st draw.Styles, w, h int, busy bool) []string {
 	switch {
+	case busy && l.busyMsg != "":
+		return wrapped(l.busyMsg, st.Dim, w-2, h/2)
 	case busy:
 		return []string{st.Dim.Render("Opening the room…")}
 	case l.msg != "":

@@ -134,6 +134,9 @@ type roomScreen struct {
 	noBell   bool   // Config.NoBell
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
 	replaying bool
+	// moving is the wait for the room to come back on another server (follow), while it moves;
+	// sub is then a movingSub.
+	moving *following
 }
 
 // playing reports whether the viewer holds a seat of a match being played.
@@ -471,6 +474,9 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 		return []string{"", "  Entering the room…"}
 	}
 	msg := r.prompt.View(st, w)
+	if r.moving != nil {
+		msg = append([]string{draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w)}, msg...)
+	}
 	body := r.body(st, w, h-len(msg)+1)
 	lines := make([]string, 0, len(body)+len(msg)+1)
 	return append(append(append(lines, body...), msg...), r.help(st, w))
@@ -563,6 +569,9 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 		return r.prompt.helpKeys(out)
 	case focusRules:
 		return append(append(out, r.rules.bindings()...), withHelp(k.Cancel, "close"))
+	}
+	if r.moving != nil {
+		return append(out, k.Rules, k.Leave) // nothing reaches the room while it moves
 	}
 	s := &r.snap
 	seated := s.You != rules.Spectator

@@ -153,6 +153,42 @@ func (c *conn) set(sub Sub) {
 	}
 }
 
+// adopt makes sub, a room found again after it moved (follow), the session's subscription,
+// unless the session has closed or ctx (the wait) was cancelled: then it leaves sub and returns
+// false.
+func (c *conn) adopt(ctx context.Context, sub Sub) bool {
+	c.mu.Lock()
+	if c.closed || ctx.Err() != nil { // (over, under the lock that set takes)
+		c.mu.Unlock()
+		sub.Leave()
+		return false
+	}
+	old := c.sub
+	c.sub = sub
+	c.mu.Unlock()
+	if old != nil && old != sub {
+		old.Leave()
+	}
+	return true
+}
+
+// over reports whether the session has closed or ctx (a wait for a room that moves) is done.
+func (c *conn) over(ctx context.Context) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed || ctx.Err() != nil
+}
+
+// drop leaves sub if it is the session's subscription.
+func (c *conn) drop(sub Sub) {
+	c.mu.Lock()
+	mine := c.sub == sub
+	c.mu.Unlock()
+	if mine {
+		c.set(nil)
+	}
+}
+
 // Close leaves the room the session is in, if any. Call it when the connection ends; it is safe
 // to call from any goroutine, more than once.
 func (m Model) Close() {
@@ -212,13 +248,26 @@ type (
 // open creates, joins or watches a room off the UI goroutine.
 func (m *Model) open(st Start) tea.Cmd {
 	m.busy = true
-	hub, p, c := m.cfg.Hub, m.cfg.Player, m.conn
+	m.lobby.busyMsg = ""
+	hub, p, c, send := m.cfg.Hub, m.cfg.Player, m.conn, m.cfg.Send
 	return func() tea.Msg {
 		var room Room
 		var err error
-		if st.Mode == ModeNew {
+		switch mh, ok := hub.(MovingHub); {
+		case st.Mode == ModeNew:
 			room, err = hub.Create(st.Game, st.Options, st.Seats, p)
-		} else {
+		case ok && send != nil:
+			// A room that is moving to another server is waited for; the player is told.
+			code, _ := rooms.NormalizeCode(st.Code)
+			told := false
+			room, err = mh.FindMoving(st.Code, p, func() bool {
+				if !told {
+					told = true
+					go send(joinWaitMsg{code})
+				}
+				return !c.over(context.Background())
+			})
+		default:
 			room, err = hub.Find(st.Code, p)
 		}
 		if err != nil {
@@ -257,17 +306,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case ShutdownMsg:
 		m.notice = msg.Notice
-		m.room.stopTick()
-		m.room = nil
-		m.conn.set(nil)
+		m.leaveRoom()
 		return m, tea.Tick(1500*time.Millisecond, func(time.Time) tea.Msg { return quitMsg{} })
 	case quitMsg:
 		return m, tea.Quit
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
-			m.room.stopTick()
-			m.room = nil
-			m.conn.set(nil)
+			m.leaveRoom()
 			return m, tea.Quit
 		}
 		if m.notice != "" {
@@ -281,8 +326,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.intro != "" {
 			return m, nil
 		}
+	case joinWaitMsg:
+		if m.busy {
+			m.lobby.busyMsg = joinWaitText(msg.code)
+		}
+		return m, nil
+	case followedMsg:
+		return m.followed(msg)
 	case joinedMsg:
 		m.busy = false
+		m.lobby.busyMsg = ""
 		if msg.err != nil {
 			m.lobby.fail(joinError(msg.err))
 			return m, nil
@@ -330,9 +383,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.room.resize(m.width, m.height)
 		cmd, leave = m.room.update(msg)
 		if leave {
-			m.room.stopTick()
-			m.room = nil
-			m.conn.set(nil)
+			m.leaveRoom()
 			m.lobby.page = pageMenu
 			m.lobby.msg = ""
 			m.lobby.refreshFront(m.cfg.Hub)
@@ -477,13 +528,27 @@ func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
 	if fresh {
 		cmd = m.room.apply(snap)
 	}
+	if closed && m.room.have && moved(m.room.sub) {
+		return m, tea.Batch(cmd, m.follow()) // the room comes back on another server
+	}
 	if closed {
 		why := m.room.closedReason()
-		m.room.stopTick()
-		m.room = nil
-		m.conn.set(nil)
+		m.leaveRoom()
 		m.lobby.fail(why)
 		return m, nil
 	}
 	return m, cmd
+}
+
+// leaveRoom closes the room screen, if one is open (its clock's tick, its wait for a room that
+// moves), and leaves the room.
+func (m Model) leaveRoom() {
+	if r := m.room; r != nil {
+		r.stopTick()
+		if r.moving != nil {
+			r.moving.cancel()
+		}
+	}
+	m.room = nil
+	m.conn.set(nil)
 }

@@ -19,8 +19,20 @@ import (
 )
 
 // StoppedNotice is the notice of the last snapshot a client makes when the room's node stopped
-// answering; %s is the room's code.
-const StoppedNotice = "The room's server stopped. Join %s again in a few seconds to carry on."
+// answering; %s is the room's code. The subscription has then Moved: a session follows the room
+// to the node that takes it over.
+const StoppedNotice = "The room's server stopped. Room %s is moving to another server."
+
+// errStopped is what a request made after the room's node stopped answering returns: the room may
+// be moving to another node (session.ErrMoving), and this subscription will not reach it there.
+type errStopped struct{ code string }
+
+func (e errStopped) Error() string {
+	return fmt.Sprintf("room %s is moving to another server: its server stopped", e.code)
+}
+
+// Unwrap: the room is moving, and this subscription is closed.
+func (errStopped) Unwrap() []error { return []error{session.ErrMoving, rooms.ErrRoomClosed} }
 
 // Dial returns the room of code that the node host serves (Serve), reached over nc. It sends
 // nothing: Join does. A code that host does not serve makes Join fail with rooms.ErrNoRoom (the
@@ -133,11 +145,20 @@ type client struct {
 	first    chan struct{} // closed with the first message
 	ended    bool
 	leaving  bool          // Leave was called: the subscription ends with ErrLeft
+	moved    bool          // the room's node stopped answering (Moved)
 	gone     error         // why the subscription ended
 	stop     chan struct{} // closed when the subscription ends
 }
 
-var _ session.Sub = (*client)(nil)
+var _ session.MovedSub = (*client)(nil)
+
+// Moved reports whether the subscription ended because the room's node stopped answering or
+// stopped serving the room (with StoppedNotice): the room may come back on another node.
+func (c *client) Moved() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.moved
+}
 
 // Updates returns the subscription's snapshots: a channel of capacity one where the newest
 // snapshot replaces one not yet read, closed when the subscription ends (after a last snapshot
@@ -179,7 +200,7 @@ func (c *client) onMsg(m *nats.Msg) {
 	case kindClosed:
 		c.end(rooms.ErrRoomClosed, "")
 	case kindStopped:
-		c.end(rooms.ErrRoomClosed, fmt.Sprintf(StoppedNotice, c.code))
+		c.end(errStopped{c.code}, fmt.Sprintf(StoppedNotice, c.code))
 	}
 }
 
@@ -202,6 +223,8 @@ func (c *client) end(why error, notice string) {
 	c.ended, c.gone = true, why
 	if c.leaving {
 		c.gone, notice = rooms.ErrLeft, ""
+	} else if errors.As(why, new(errStopped)) {
+		c.moved = true
 	}
 	if notice != "" && c.gotFirst && c.last.Phase != rooms.Closed { // a room's end has its own
 		snap := c.last
@@ -272,7 +295,7 @@ func (c *client) ping() {
 		case time.Since(lastOK) < c.opt.PingTimeout:
 			continue
 		}
-		c.end(rooms.ErrRoomClosed, fmt.Sprintf(StoppedNotice, c.code))
+		c.end(errStopped{c.code}, fmt.Sprintf(StoppedNotice, c.code))
 		return
 	}
 }
@@ -317,10 +340,28 @@ func (c *client) doCtx(ctx context.Context, op string, req inRequest) error {
 }
 
 // Move plays move for the subscriber's seat and blocks until the room has judged (and stored)
-// it, or ctx is done, or Options.Timeout has passed (then the move may still be played).
+// it, or ctx is done, or Options.Timeout has passed (then the move may still be played). When the
+// room's node went away before it answered, the move may have been played or not: the error says
+// so, and the room, once back, shows which.
 func (c *client) Move(ctx context.Context, move string) error {
-	return c.doCtx(ctx, OpMove, inRequest{Text: move})
+	err := c.doCtx(ctx, OpMove, inRequest{Text: move})
+	if errors.Is(err, errNoHost) {
+		return errMoveUnanswered
+	}
+	return err
 }
+
+// errMoveUnanswered: a move was sent and the room's node went away before it answered.
+var errMoveUnanswered = moveUnanswered{}
+
+type moveUnanswered struct{}
+
+func (moveUnanswered) Error() string {
+	return "the room's server stopped before it answered your move; once the room is back, its board shows whether it was played"
+}
+
+// Unwrap: the room is moving.
+func (moveUnanswered) Unwrap() error { return session.ErrMoving }
 
 // Chat says text in the room (rooms.Sub.Chat).
 func (c *client) Chat(text string) error { return c.do(OpChat, inRequest{Text: text}) }

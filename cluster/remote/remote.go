@@ -22,7 +22,7 @@
 //     then its body: 's' and a snapshot (wire.EncodeSnapshot); 'c' alone: the subscription has
 //     ended (its last snapshot came before), nothing follows; 'g' alone: the host stopped serving
 //     the room (Host.Close) and ended the subscription, which the client shows as its node
-//     stopping (StoppedNotice).
+//     stopping (StoppedNotice, and Moved: the session follows the room to its next host).
 //
 // Requests and replies are JSON; a request over MaxRequest bytes is refused. Snapshots are gob:
 // both nodes must have registered the games' views (wire.Register) first.
@@ -30,7 +30,7 @@
 // Liveness: the joining node pings each of its subscriptions every PingTimeout/4. The host Leaves
 // a subscription that has not pinged for PingTimeout (its seat then waits its grace, as after a
 // dropped connection); a client whose pings have failed for PingTimeout (the host died or is cut
-// off) ends its subscription with a notice.
+// off) ends its subscription with StoppedNotice, as Moved.
 package remote
 
 import (

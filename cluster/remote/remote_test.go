@@ -299,6 +299,9 @@ func TestRemoteLeave(t *testing.T) {
 	if err := bobSub.Chat("still here?"); !errors.Is(err, rooms.ErrLeft) {
 		t.Errorf("chat after Leave: %v, want rooms.ErrLeft", err)
 	}
+	if bobSub.(session.MovedSub).Moved() {
+		t.Error("a subscription left says its room moved: the session would follow it")
+	}
 }
 
 // TestRemoteRoomEnds: the host's room ending (shutdown) ends the remote subscription, after the
@@ -378,17 +381,20 @@ func TestDeadHost(t *testing.T) {
 				c.hostNC.Close()
 			}
 			last := awaitClosed(t, bobSub, "after the host died")
-			want := fmt.Sprintf("The room's server stopped. Join %s again in a few seconds to carry on.", c.room.Code())
+			want := fmt.Sprintf("The room's server stopped. Room %s is moving to another server.", c.room.Code())
 			if last.Notice != want || last.Code != c.room.Code() || last.You != 0 {
 				t.Errorf("last snapshot: notice %q, code %s, seat %d; want %q", last.Notice, last.Code, last.You, want)
+			}
+			if m, ok := bobSub.(session.MovedSub); !ok || !m.Moved() {
+				t.Error("the subscription does not say it moved: the session would not follow the room")
 			}
 			select { // the function is called after the snapshot is offered, maybe later
 			case <-woke:
 			case <-time.After(patience):
 				t.Error("OnUpdate's function was not called")
 			}
-			if err := bobSub.Chat("hello?"); err == nil {
-				t.Error("chat after the end: no error")
+			if err := bobSub.Chat("hello?"); !errors.Is(err, session.ErrMoving) {
+				t.Errorf("chat after the end: %v, want the room moving", err)
 			}
 		})
 	}
