@@ -205,7 +205,7 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 				if l.form.games == nil {
 					// Built when first opened, and kept with its choices: most sessions
 					// never open it, and every session's lobby is scanned by every collection.
-					l.form = newNewForm(l.games)
+					l.form = newNewForm(l.games, l.me.Guest)
 				}
 			case pageJoin:
 				l.code.reset()
@@ -563,18 +563,21 @@ type newForm struct {
 	bots  []int
 	level []int
 	clock int // in clockChoices, for every game
+	guest bool // the player has no key: integer options stop at their GuestMax
 }
 
 // clockChoices are the clocks the new-room form offers: "" is the default (a rated match gets a
 // limit per move, any other none).
 var clockChoices = []string{"", "off", "30s", "1m", "2m", "5m", "3m+2s", "5m+3s", "10m+5s", "15m+10s"}
 
-func newNewForm(games []rules.Game) newForm {
-	f := newForm{games: games}
+// newNewForm returns the form for games, with every option at its default; a guest's (guest)
+// integer options offer no more than the game allows a guest's room (rules.Option.GuestMax).
+func newNewForm(games []rules.Game, guest bool) newForm {
+	f := newForm{games: games, guest: guest}
 	for _, g := range games {
 		vals := map[string]string{}
 		for _, o := range g.Options {
-			vals[o.Key] = o.Default
+			vals[o.Key] = stepOption(o, o.Default, 0, guest)
 		}
 		f.vals = append(f.vals, vals)
 		f.seats = append(f.seats, g.StartSeats())
@@ -602,7 +605,7 @@ func (f *newForm) fields() []formField {
 	for _, o := range g.Options {
 		o := o
 		out = append(out, formField{optionLabel(o), f.vals[gi][o.Key] + o.Unit, o.Help, func(d int) {
-			f.vals[gi][o.Key] = stepOption(o, f.vals[gi][o.Key], d)
+			f.vals[gi][o.Key] = stepOption(o, f.vals[gi][o.Key], d, f.guest)
 		}})
 	}
 	if g.MinSeats < g.MaxSeats {
@@ -648,14 +651,19 @@ func optionLabel(o rules.Option) string {
 	return strings.ToUpper(o.Key[:1]) + o.Key[1:]
 }
 
-// stepOption moves an option's value d steps within its range or choices.
-func stepOption(o rules.Option, v string, d int) string {
+// stepOption moves an option's value d steps within its range or choices; for a guest an integer
+// stops at the option's GuestMax.
+func stepOption(o rules.Option, v string, d int, guest bool) string {
 	if o.IsInt() {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			n = o.Min
 		}
-		return strconv.Itoa(min(o.Max, max(o.Min, n+d)))
+		hi := o.Max
+		if guest && o.GuestMax > 0 {
+			hi = min(hi, o.GuestMax)
+		}
+		return strconv.Itoa(min(hi, max(o.Min, n+d)))
 	}
 	i := 0
 	for j, c := range o.Choices {

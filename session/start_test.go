@@ -56,7 +56,7 @@ func TestParseNewSolo(t *testing.T) {
 func TestNewFormSolo(t *testing.T) {
 	games := []rules.Game{{ID: "words", Name: "Words", MinSeats: 1, MaxSeats: 4,
 		Bots: []rules.BotLevel{{Name: "easy"}, {Name: "hard"}}}}
-	f := newNewForm(games)
+	f := newNewForm(games, false)
 	field := func(label string) formField {
 		for _, fl := range f.fields() {
 			if fl.label == label {
@@ -79,5 +79,30 @@ func TestNewFormSolo(t *testing.T) {
 	field("Seats").step(-1)
 	if st := f.start(); st.Seats != 1 || st.Bots != 0 {
 		t.Errorf("back to one seat with two bots: %+v", st)
+	}
+}
+
+// TestNewFormGuestCap: in a guest's form an integer option stops at its GuestMax, the most a
+// guest's room may have (rules.Game.CheckGuest would refuse more); with a key it goes to its Max.
+func TestNewFormGuestCap(t *testing.T) {
+	games := []rules.Game{{ID: "long", Name: "Long", MinSeats: 2, MaxSeats: 2, Options: []rules.Option{
+		{Key: "limit", Default: "200", Min: 1, Max: 2000, GuestMax: 400},
+		{Key: "size", Default: "8", Min: 4, Max: 12},
+	}}}
+	for _, tc := range []struct {
+		guest             bool
+		wantLimit, wantSz string
+	}{{true, "400", "12"}, {false, "1200", "12"}} {
+		f := newNewForm(games, tc.guest)
+		for _, fl := range f.fields() {
+			if fl.label == "Limit" || fl.label == "Size" {
+				fl.step(1000)
+			}
+		}
+		st := f.start()
+		if st.Options["limit"] != tc.wantLimit || st.Options["size"] != tc.wantSz {
+			t.Errorf("guest %v: stepped up, the form gives limit %s size %s, want %s and %s",
+				tc.guest, st.Options["limit"], st.Options["size"], tc.wantLimit, tc.wantSz)
+		}
 	}
 }
