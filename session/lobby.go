@@ -562,7 +562,7 @@ type newForm struct {
 	seats []int
 	bots  []int
 	level []int
-	clock int // in clockChoices, for every game
+	clock int  // in clockChoices, for every game
 	guest bool // the player has no key: integer options stop at their GuestMax
 }
 
