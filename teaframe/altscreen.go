@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -76,12 +77,56 @@ func token(s string, method ansi.Method) (n int, g string, w int, params string,
 		return 1, s[:1], 1, "", false
 	case b < 0x20 || b == 0x7f:
 		return 1, "", 0, "", false
+	case b >= 0xc2 && b <= 0xe2: // the first byte of a rune from U+0080 to U+2FFF
+		r, size := utf8.DecodeRuneInString(s)
+		if len(s) == size || s[size] < 0x80 {
+			if w, ok := runeAlone(r, method); ok {
+				if w == 0 {
+					return size, "", 0, "", false
+				}
+				return size, s[:size], w, "", false
+			}
+		}
 	}
 	g, w = ansi.FirstGraphemeCluster(s, method)
 	if len(g) == 0 {
 		return 1, "", 0, "", false
 	}
 	return len(g), g, max(w, 0), "", false
+}
+
+// runesAlone caches, for each rune below U+3000 (the box drawing, bullets, arrows and Latin
+// letters the screens are drawn with) and each width method, whether the rune followed by an
+// ASCII character is a grapheme cluster of its own (which depends on the rune only: no ASCII
+// character joins the cluster before it, and only a prepended mark joins the next) and how wide
+// it is: 0 not known yet, 1 not alone, 2+w alone and w columns wide. Finding a cluster's end is
+// most of what parsing costs otherwise.
+var runesAlone [2][0x3000]atomic.Int32
+
+// runeAlone reports whether rune r, followed by an ASCII character or nothing, is a grapheme
+// cluster of its own, and its width, as ansi.FirstGraphemeCluster measures it with method.
+func runeAlone(r rune, method ansi.Method) (w int, ok bool) {
+	m := 0
+	switch method {
+	case ansi.WcWidth:
+	case ansi.GraphemeWidth:
+		m = 1
+	default:
+		return 0, false
+	}
+	if r < 0 || int(r) >= len(runesAlone[m]) {
+		return 0, false
+	}
+	c := &runesAlone[m][r]
+	v := c.Load()
+	if v == 0 {
+		v = 1
+		if g, gw := ansi.FirstGraphemeCluster(string(r)+"a", method); len(g) == utf8.RuneLen(r) {
+			v = 2 + int32(max(gw, 0))
+		}
+		c.Store(v)
+	}
+	return int(v - 2), v >= 2
 }
 
 // appendCell appends to out the cells of grapheme g, w columns wide, drawn at column x with pen,
@@ -388,21 +433,8 @@ func commonStart(old, line, pen string, width int, method ansi.Method) (off, x i
 	}
 	penAt = pen
 	for i := 0; i < p; {
-		b := old[i]
-		end, w := i+1, 0
-		params, sgr := "", false
-		switch {
-		case b == ansi.ESC:
-			var n int
-			n, params, sgr = escape(old[i:])
-			end = i + n
-		case b == '\t' || b >= 0x20 && b < 0x7f && i+1 < len(old) && old[i+1] < 0x80:
-			w = 1
-		case b < 0x20 || b == 0x7f:
-		default:
-			g, gw := ansi.FirstGraphemeCluster(old[i:], method)
-			end, w = i+max(len(g), 1), max(gw, 0)
-		}
+		n, _, w, params, sgr := token(old[i:], method)
+		end := i + n
 		if end+sameStartMargin > p || x+w > width {
 			break
 		}

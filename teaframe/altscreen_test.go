@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -327,5 +328,33 @@ func TestParsePair(t *testing.T) {
 	}
 	if met < 1000 {
 		t.Errorf("the versions met in %d lines of 20000", met)
+	}
+}
+
+// TestTokenRunesAlone: a rune below U+3000 followed by ASCII (or nothing) is read as
+// ansi.FirstGraphemeCluster reads it, with either width method, whether it stands alone (as the
+// table of runes alone has it) or not.
+func TestTokenRunesAlone(t *testing.T) {
+	for _, method := range []ansi.Method{ansi.WcWidth, ansi.GraphemeWidth} {
+		for r := rune(0x80); r < 0x3000; r++ {
+			if !utf8.ValidRune(r) {
+				continue
+			}
+			for _, next := range []string{"", "a", " ", "~", "\t", "\x1b[m", "\n"} {
+				s := string(r) + next
+				n, g, w, _, sgr := token(s, method)
+				wantG, wantW := ansi.FirstGraphemeCluster(s, method)
+				wantN := max(len(wantG), 1)
+				if wantW <= 0 || len(wantG) == 0 {
+					wantG, wantW = "", 0 // nothing drawn: the grapheme does not matter
+				}
+				if w == 0 {
+					g = ""
+				}
+				if n != wantN || g != wantG || w != wantW || sgr {
+					t.Fatalf("method %v, %q: token %d %q %d, want %d %q %d", method, s, n, g, w, wantN, wantG, wantW)
+				}
+			}
+		}
 	}
 }
