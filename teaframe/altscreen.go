@@ -17,10 +17,12 @@ import (
 // not by ultraviolet's cell renderer. The terminal's screen is known from the view's own lines:
 // a line whose text (and the style open at its start) is the same as in the last frame shows the
 // same cells, so only the changed lines are parsed, the old text next to the new, and compared
-// cell by cell, from where their text stops being the same (commonStart); the cells that differ
-// are sent, with absolute cursor moves between runs of them.
-// Nothing is held between frames but the lines' text: no cell buffers, so an idle session and a
-// busy one cost the same memory.
+// cell by cell, from where their text stops being the same (commonStart) to where the rest of both
+// is the same text at the same column in the same style (parsePair); the cells that differ are
+// sent, with absolute cursor moves between runs of them.
+// Nothing is held between frames but the lines' text and the style at each line's start: no cell
+// buffers (the cells of the line being compared are in buffers shared by every session), so an
+// idle session and a busy one cost the same memory, and a frame in steady state allocates nothing.
 //
 // The parser understands what lipgloss writes: printable text, grapheme clusters of any width,
 // and SGR sequences (the style in effect is kept as the SGR parameters written since the last

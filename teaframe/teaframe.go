@@ -18,10 +18,10 @@
 // screen, where the renderer knows the whole screen from the view's own lines; an inline view
 // would need what the terminal shows around it, kept in cell buffers, which this package does
 // without. A frame compares only the lines of the view whose text changed, the old text parsed
-// next to the new, and sends the cells that differ (altscreen.go). It holds no cell buffers
-// between frames, only the view's lines: Bubble Tea's renderer, and ultraviolet's
-// TerminalRenderer under it, keep two screen-sized cell buffers per session, parse the whole view
-// and compare every cell at each frame.
+// next to the new where they differ, and sends the cells that differ (altscreen.go), in one
+// Write. It holds no cell buffers between frames, only the view's lines: Bubble Tea's renderer,
+// and ultraviolet's TerminalRenderer under it, keep two screen-sized cell buffers per session,
+// parse the whole view and compare every cell at each frame.
 //
 // What Bubble Tea's renderer does that this one does not: inline views (above); View.OnMouse,
 // View.ProgressBar, View.ForegroundColor and View.BackgroundColor are ignored; tea.Println and
