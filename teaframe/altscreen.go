@@ -242,17 +242,18 @@ func applySGR(pen, params string) string {
 	}
 	s := pen + ";" + params
 	if joinedCount.Load() < maxJoinedPens {
-		joinedCount.Add(1)
 		// The key's strings point into a view's text: the map keeps copies.
-		joinedPens.Store(penPair{strings.Clone(pen), strings.Clone(params)}, s)
+		if _, loaded := joinedPens.LoadOrStore(penPair{strings.Clone(pen), strings.Clone(params)}, s); !loaded {
+			joinedCount.Add(1)
+		}
 	}
 	return s
 }
 
 // joinedPens maps the parameters in effect and those of an SGR sequence that adds to them (a
 // style set inside another, as a highlighted square's piece) to the parameters then in effect,
-// so that parsing a frame makes no garbage. Screens use a few dozen; the first maxJoinedPens
-// are kept, for every session.
+// so that parsing a frame makes no garbage. Screens use a few dozen; about the first
+// maxJoinedPens are kept (sessions adding at once may pass it by a few), for every session.
 var (
 	joinedPens  sync.Map // penPair -> string
 	joinedCount atomic.Int64
