@@ -436,7 +436,10 @@ func commonStart(old, line, pen string, width int, method ansi.Method) (off, x i
 	}
 	penAt = pen
 	for i := 0; i < p; {
-		n, _, w, params, sgr := token(old[i:], method)
+		n, w, params, sgr := 1, 1, "", false
+		if b := old[i]; b < 0x20 || b >= 0x7f || i+1 == len(old) || old[i+1] >= 0x80 {
+			n, _, w, params, sgr = token(old[i:], method) // all but printable ASCII before ASCII
+		}
 		end := i + n
 		if end+sameStartMargin > p || x+w > width {
 			break
@@ -458,8 +461,8 @@ var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
 // altFrame writes into out what turns the alternate screen showing the lines oldLines (whose
 // lines start with the SGR parameters in oldPens) into one showing lines, on a screen width
 // columns wide. With full, the screen is first erased. It returns the SGR parameters in effect
-// at the start of each line, for the next frame, in pens (whose array it reuses; it must not
-// share oldPens' array).
+// at the start of each line, and at the end of the last, for the next frame, in pens (whose array
+// it reuses; it must not share oldPens' array).
 //
 // A line whose text and starting style are those of the last frame's line costs a comparison of
 // strings. A changed line is parsed, next to its last version, from where their text stops
@@ -475,12 +478,14 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 		oldLines, oldPens = nil, nil
 	}
 	var sc *scratch
-	pens = slices.Grow(pens[:0], len(lines))[:len(lines)]
+	pens = slices.Grow(pens[:0], len(lines)+1)[:len(lines)+1]
 	pen, oldPen := "", ""
 	for y := range max(len(lines), len(oldLines)) {
 		var line, old string
 		if y < len(lines) {
 			line = lines[y]
+			pens[y] = pen
+		} else if y == len(lines) {
 			pens[y] = pen
 		}
 		hadOld := y < len(oldLines)
@@ -489,8 +494,8 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 		}
 		if hadOld && old == line && oldPen == pen && y < len(lines) {
 			// The same text from the same style: the same cells. Only the style at its end is
-			// needed, which the next line starts from; the last frame's next line started from
-			// it too, so it is only worked out again at the end of the last frame.
+			// needed, which the next line starts from; the last frame's next line (or its end)
+			// started from it too.
 			pen = nextPen(oldPens, y, line, pen)
 			continue
 		}
@@ -498,14 +503,14 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 			sc = scratchPool.Get().(*scratch)
 		}
 		if !hadOld {
-			cur, _ := parseLine(sc.cur[:0], line, pen, width, method)
+			var cur []cell
+			cur, pen = parseLine(sc.cur[:0], line, pen, width, method)
 			prev := sc.old[:0]
 			for range width {
 				prev = append(prev, blank)
 			}
 			sc.old, sc.cur = prev, cur
 			a.row(y, 0, prev, cur, true)
-			pen = endPen(line, pen)
 			continue
 		}
 		// A line drawn again keeps its cells up to where its text changes, from the same style,
@@ -529,6 +534,9 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 			pen = nextPen(oldPens, y, line[off+at:], end)
 		}
 	}
+	if len(lines) >= len(oldLines) {
+		pens[len(lines)] = pen
+	}
 	if sc != nil {
 		scratchPool.Put(sc)
 	}
@@ -536,8 +544,8 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 }
 
 // nextPen returns the SGR parameters in effect at the end of line y, whose text from line on is
-// the last frame's from the style pen: the style the last frame's next line started from, or if
-// there was none, the one line leaves.
+// the last frame's from the style pen: the style the last frame's next line (or its end) started
+// from, or if the last frame kept none, the one line leaves.
 func nextPen(oldPens []string, y int, line, pen string) string {
 	if y+1 < len(oldPens) {
 		return oldPens[y+1]
