@@ -2,8 +2,12 @@ package teaframe
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -13,10 +17,12 @@ import (
 // not by ultraviolet's cell renderer. The terminal's screen is known from the view's own lines:
 // a line whose text (and the style open at its start) is the same as in the last frame shows the
 // same cells, so only the changed lines are parsed, the old text next to the new, and compared
-// cell by cell, from where their text stops being the same (commonStart); the cells that differ
-// are sent, with absolute cursor moves between runs of them.
-// Nothing is held between frames but the lines' text: no cell buffers, so an idle session and a
-// busy one cost the same memory.
+// cell by cell, from where their text stops being the same (commonStart) to where the rest of both
+// is the same text at the same column in the same style (parsePair); the cells that differ are
+// sent, with absolute cursor moves between runs of them.
+// Nothing is held between frames but the lines' text and the style at each line's start: no cell
+// buffers (the cells of the line being compared are in buffers shared by every session), so an
+// idle session and a busy one cost the same memory, and a frame in steady state allocates nothing.
 //
 // The parser understands what lipgloss writes: printable text, grapheme clusters of any width,
 // and SGR sequences (the style in effect is kept as the SGR parameters written since the last
@@ -39,59 +45,153 @@ var blank = cell{g: " ", w: 1}
 func parseLine(out []cell, line, pen string, width int, method ansi.Method) ([]cell, string) {
 	x := 0
 	for i := 0; i < len(line); {
-		b := line[i]
-		switch {
-		case b == ansi.ESC:
-			n, params, sgr := escape(line[i:])
-			i += n
-			if sgr {
-				pen = applySGR(pen, params)
-			}
-			continue
-		case b == '\t':
-			b = ' '
-			fallthrough
-		case b >= 0x20 && b < 0x7f && (i+1 == len(line) || line[i+1] < 0x80):
-			if x < width {
-				g := line[i : i+1]
-				if b == ' ' {
-					g = " "
-				}
-				out = append(out, cell{g: g, pen: pen, w: 1})
-				x++
-			}
-			i++
-			continue
-		case b < 0x20 || b == 0x7f:
-			i++
-			continue
+		n, g, w, params, sgr := token(line[i:], method)
+		i += n
+		if sgr {
+			pen = applySGR(pen, params)
+		} else if w > 0 {
+			out, x = appendCell(out, x, g, w, pen, width)
 		}
-		g, w := ansi.FirstGraphemeCluster(line[i:], method)
-		if len(g) == 0 {
-			i++
-			continue
-		}
-		i += len(g)
-		if w <= 0 {
-			continue // zero-width clusters are dropped, as ultraviolet drops them
-		}
-		if x+w > width {
-			// A wide grapheme that would cross the right edge is not drawn.
-			for ; x < width; x++ {
-				out = append(out, blank)
-			}
-			continue
-		}
-		out = append(out, cell{g: g, pen: pen, w: w})
-		for range w - 1 {
-			out = append(out, cell{pen: pen})
-		}
-		x += w
 	}
 	for ; x < width; x++ {
 		out = append(out, blank)
 	}
 	return out, pen
+}
+
+// token reads the token at the start of s (an escape sequence, a character, a grapheme cluster):
+// its length n, and what it does: for an SGR sequence its parameters (sgr true), for a drawn
+// grapheme the grapheme g and its width w (1 to 4). A token with w == 0 and no sgr draws nothing
+// (other escape sequences, control characters, zero-width clusters, which ultraviolet drops too).
+// Where a token ends depends on s from its start only, never on what came before.
+func token(s string, method ansi.Method) (n int, g string, w int, params string, sgr bool) {
+	b := s[0]
+	switch {
+	case b == ansi.ESC:
+		n, params, sgr = escape(s)
+		return n, "", 0, params, sgr
+	case b == '\t':
+		return 1, " ", 1, "", false
+	case b >= 0x20 && b < 0x7f && (len(s) == 1 || s[1] < 0x80):
+		if b == ' ' {
+			return 1, " ", 1, "", false
+		}
+		return 1, s[:1], 1, "", false
+	case b < 0x20 || b == 0x7f:
+		return 1, "", 0, "", false
+	case b >= 0xc2 && b <= 0xe2: // the first byte of a rune from U+0080 to U+2FFF
+		r, size := utf8.DecodeRuneInString(s)
+		if len(s) == size || s[size] < 0x80 {
+			if w, ok := runeAlone(r, method); ok {
+				if w == 0 {
+					return size, "", 0, "", false
+				}
+				return size, s[:size], w, "", false
+			}
+		}
+	}
+	g, w = ansi.FirstGraphemeCluster(s, method)
+	if len(g) == 0 {
+		return 1, "", 0, "", false
+	}
+	return len(g), g, max(w, 0), "", false
+}
+
+// runesAlone caches, for each rune below U+3000 (the box drawing, bullets, arrows and Latin
+// letters the screens are drawn with) and each width method, whether the rune followed by an
+// ASCII character is a grapheme cluster of its own (which depends on the rune only: no ASCII
+// character joins the cluster before it, and only a prepended mark joins the next) and how wide
+// it is: 0 not known yet, 1 not alone, 2+w alone and w columns wide. Finding a cluster's end is
+// most of what parsing costs otherwise.
+var runesAlone [2][0x3000]atomic.Int32
+
+// runeAlone reports whether rune r, followed by an ASCII character or nothing, is a grapheme
+// cluster of its own, and its width, as ansi.FirstGraphemeCluster measures it with method.
+func runeAlone(r rune, method ansi.Method) (w int, ok bool) {
+	m := 0
+	switch method {
+	case ansi.WcWidth:
+	case ansi.GraphemeWidth:
+		m = 1
+	default:
+		return 0, false
+	}
+	if r < 0 || int(r) >= len(runesAlone[m]) {
+		return 0, false
+	}
+	c := &runesAlone[m][r]
+	v := c.Load()
+	if v == 0 {
+		v = 1
+		if g, gw := ansi.FirstGraphemeCluster(string(r)+"a", method); len(g) == utf8.RuneLen(r) {
+			v = 2 + int32(max(gw, 0))
+		}
+		c.Store(v)
+	}
+	return int(v - 2), v >= 2
+}
+
+// appendCell appends to out the cells of grapheme g, w columns wide, drawn at column x with pen,
+// on a line width columns wide, and returns them with the column after it. A grapheme that would
+// cross the right edge is not drawn: the columns left to the edge are blank.
+func appendCell(out []cell, x int, g string, w int, pen string, width int) ([]cell, int) {
+	if x+w > width {
+		for ; x < width; x++ {
+			out = append(out, blank)
+		}
+		return out, x
+	}
+	out = append(out, cell{g: g, pen: pen, w: w})
+	for range w - 1 {
+		out = append(out, cell{pen: pen})
+	}
+	return out, x + w
+}
+
+// parsePair parses two versions of a line, old drawn from oldPen and line from pen, as parseLine
+// does, token by token in step, until the rest of both is the same text from the same column with
+// the same SGR parameters in effect: the rest then draws the same cells, and is not parsed.
+// It returns the cells of both up to there (to the line's end, width columns, if they never
+// meet), and with same true the byte offset in line where they met, and the SGR parameters in
+// effect there (at line's end if they never met).
+func parsePair(oldCells, cells []cell, old, line, oldPen, pen string, width int,
+	method ansi.Method) (oldOut, out []cell, same bool, at int, endPen string) {
+	suffix := 0
+	for suffix < len(old) && suffix < len(line) && old[len(old)-1-suffix] == line[len(line)-1-suffix] {
+		suffix++
+	}
+	i, j, xo, x := 0, 0, 0, 0
+	for i < len(old) || j < len(line) {
+		ro, r := len(old)-i, len(line)-j
+		if ro == r && r <= suffix && xo == x && oldPen == pen {
+			// Both chains of tokens are at the same place of the same text: they stay together.
+			return oldCells, cells, true, j, pen
+		}
+		if ro >= r {
+			n, g, w, params, sgr := token(old[i:], method)
+			i += n
+			if sgr {
+				oldPen = applySGR(oldPen, params)
+			} else if w > 0 {
+				oldCells, xo = appendCell(oldCells, xo, g, w, oldPen, width)
+			}
+			continue
+		}
+		n, g, w, params, sgr := token(line[j:], method)
+		j += n
+		if sgr {
+			pen = applySGR(pen, params)
+		} else if w > 0 {
+			cells, x = appendCell(cells, x, g, w, pen, width)
+		}
+	}
+	for ; xo < width; xo++ {
+		oldCells = append(oldCells, blank)
+	}
+	for ; x < width; x++ {
+		cells = append(cells, blank)
+	}
+	return oldCells, cells, false, len(line), pen
 }
 
 // escape measures the escape sequence at the start of s: its length, and for an SGR sequence
@@ -136,8 +236,32 @@ func applySGR(pen, params string) string {
 	case pen == "":
 		return params
 	}
-	return pen + ";" + params
+	k := penPair{pen, params}
+	if s, ok := joinedPens.Load(k); ok {
+		return s.(string)
+	}
+	s := pen + ";" + params
+	if joinedCount.Load() < maxJoinedPens {
+		// The key's strings point into a view's text: the map keeps copies.
+		if _, loaded := joinedPens.LoadOrStore(penPair{strings.Clone(pen), strings.Clone(params)}, s); !loaded {
+			joinedCount.Add(1)
+		}
+	}
+	return s
 }
+
+// joinedPens maps the parameters in effect and those of an SGR sequence that adds to them (a
+// style set inside another, as a highlighted square's piece) to the parameters then in effect,
+// so that parsing a frame makes no garbage. Screens use a few dozen; about the first
+// maxJoinedPens are kept (sessions adding at once may pass it by a few), for every session.
+var (
+	joinedPens  sync.Map // penPair -> string
+	joinedCount atomic.Int64
+)
+
+const maxJoinedPens = 4096
+
+type penPair struct{ pen, params string }
 
 // sgrCache maps a colour profile and SGR parameters to the sequence that sets them from scratch,
 // with colours converted to the profile. A session uses a few dozen; they are shared.
@@ -238,11 +362,15 @@ func blankFrom(cells []cell) int {
 	return i
 }
 
-// row sends what it takes to turn row y from old into cur, both the cells from column x0 to the
-// right edge (a.width-x0 of them; the columns before x0 are the same in both).
-func (a *altWriter) row(y, x0 int, old, cur []cell) {
+// row sends what it takes to turn row y from old into cur, both the cells from column x0 on, to
+// the right edge when toEdge, else to a column from which the row's cells are the same in both
+// (the columns before x0 are the same in both too).
+func (a *altWriter) row(y, x0 int, old, cur []cell, toEdge bool) {
 	n := len(cur)
-	clearFrom := blankFrom(cur)
+	clearFrom := n // the erase below needs the row's last cells: with them only
+	if toEdge {
+		clearFrom = blankFrom(cur)
+	}
 	for x := 0; x < n; {
 		if old[x] == cur[x] {
 			x++
@@ -308,21 +436,11 @@ func commonStart(old, line, pen string, width int, method ansi.Method) (off, x i
 	}
 	penAt = pen
 	for i := 0; i < p; {
-		b := old[i]
-		end, w := i+1, 0
-		params, sgr := "", false
-		switch {
-		case b == ansi.ESC:
-			var n int
-			n, params, sgr = escape(old[i:])
-			end = i + n
-		case b == '\t' || b >= 0x20 && b < 0x7f && i+1 < len(old) && old[i+1] < 0x80:
-			w = 1
-		case b < 0x20 || b == 0x7f:
-		default:
-			g, gw := ansi.FirstGraphemeCluster(old[i:], method)
-			end, w = i+max(len(g), 1), max(gw, 0)
+		n, w, params, sgr := 1, 1, "", false
+		if b := old[i]; b < 0x20 || b >= 0x7f || i+1 == len(old) || old[i+1] >= 0x80 {
+			n, _, w, params, sgr = token(old[i:], method) // all but printable ASCII before ASCII
 		}
+		end := i + n
 		if end+sameStartMargin > p || x+w > width {
 			break
 		}
@@ -343,9 +461,15 @@ var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
 // altFrame writes into out what turns the alternate screen showing the lines oldLines (whose
 // lines start with the SGR parameters in oldPens) into one showing lines, on a screen width
 // columns wide. With full, the screen is first erased. It returns the SGR parameters in effect
-// at the start of each line, for the next frame.
+// at the start of each line, and at the end of the last, for the next frame, in pens (whose array
+// it reuses; it must not share oldPens' array).
+//
+// A line whose text and starting style are those of the last frame's line costs a comparison of
+// strings. A changed line is parsed, next to its last version, from where their text stops
+// being the same (commonStart) to where the rest of both is the same text at the same column
+// (parsePair), and only the cells in between are compared.
 func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Method, width int,
-	oldLines, oldPens, lines []string, full bool) []string {
+	oldLines, oldPens, lines []string, full bool, pens []string) []string {
 	a := altWriter{out: out, profile: profile, width: width, x: -1}
 	if full {
 		a.setPen("")
@@ -353,14 +477,15 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 		a.x, a.y = 0, 0
 		oldLines, oldPens = nil, nil
 	}
-	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
-	pens := make([]string, len(lines))
+	var sc *scratch
+	pens = slices.Grow(pens[:0], len(lines)+1)[:len(lines)+1]
 	pen, oldPen := "", ""
 	for y := range max(len(lines), len(oldLines)) {
 		var line, old string
 		if y < len(lines) {
 			line = lines[y]
+			pens[y] = pen
+		} else if y == len(lines) {
 			pens[y] = pen
 		}
 		hadOld := y < len(oldLines)
@@ -369,38 +494,63 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 		}
 		if hadOld && old == line && oldPen == pen && y < len(lines) {
 			// The same text from the same style: the same cells. Only the style at its end is
-			// needed, which the next line starts from; the last frame's next line started from
-			// it too, so it is only worked out again at the end of the last frame.
-			if y+1 < len(oldPens) {
-				pen = oldPens[y+1]
-			} else {
-				pen = endPen(line, pen)
-			}
+			// needed, which the next line starts from; the last frame's next line (or its end)
+			// started from it too.
+			pen = nextPen(oldPens, y, line, pen)
 			continue
 		}
-		// A line drawn again from the same style keeps its cells up to where its text changes:
-		// only the rest is parsed and compared.
-		off, x0, from, oldFrom := 0, 0, pen, oldPen
-		if hadOld && oldPen == pen {
-			off, x0, from = commonStart(old, line, pen, width, method)
-			oldFrom = from
+		if sc == nil {
+			sc = scratchPool.Get().(*scratch)
 		}
-		var cur []cell
-		cur, pen = parseLine(sc.cur[:0], line[off:], from, width-x0, method)
-		sc.cur = cur
-		var prev []cell
-		if hadOld {
-			prev, _ = parseLine(sc.old[:0], old[off:], oldFrom, width-x0, method)
-		} else {
-			prev = sc.old[:0]
+		if !hadOld {
+			var cur []cell
+			cur, pen = parseLine(sc.cur[:0], line, pen, width, method)
+			prev := sc.old[:0]
 			for range width {
 				prev = append(prev, blank)
 			}
+			sc.old, sc.cur = prev, cur
+			a.row(y, 0, prev, cur, true)
+			continue
 		}
-		sc.old = prev
-		a.row(y, x0, prev, cur)
+		// A line drawn again keeps its cells up to where its text changes, from the same style,
+		// and from where the rest of its text is the same at the same column in the same style.
+		off, x0, from, oldFrom := 0, 0, pen, oldPen
+		if oldPen == pen {
+			off, x0, from = commonStart(old, line, pen, width, method)
+			oldFrom = from
+		}
+		prev, cur, same, at, end := parsePair(sc.old[:0], sc.cur[:0], old[off:], line[off:], oldFrom, from,
+			width-x0, method)
+		sc.old, sc.cur = prev, cur
+		a.row(y, x0, prev, cur, !same)
+		switch {
+		case y >= len(lines):
+		case !same:
+			pen = end
+		default:
+			// The rest of the line is the rest of the old one, from the same style: so is the
+			// style at its end.
+			pen = nextPen(oldPens, y, line[off+at:], end)
+		}
+	}
+	if len(lines) >= len(oldLines) {
+		pens[len(lines)] = pen
+	}
+	if sc != nil {
+		scratchPool.Put(sc)
 	}
 	return pens
+}
+
+// nextPen returns the SGR parameters in effect at the end of line y, whose text from line on is
+// the last frame's from the style pen: the style the last frame's next line (or its end) started
+// from, or if the last frame kept none, the one line leaves.
+func nextPen(oldPens []string, y int, line, pen string) string {
+	if y+1 < len(oldPens) {
+		return oldPens[y+1]
+	}
+	return endPen(line, pen)
 }
 
 // endPen returns the SGR parameters in effect after line, drawn with pen in effect at its start.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -271,6 +272,88 @@ func TestCommonStart(t *testing.T) {
 			if !slices.Equal(rest, c.cells[x:]) || end != c.end {
 				t.Fatalf("%q (against %q, width %d, pen %q): parsed from byte %d, column %d, pen %q:\n%v %q\nwant\n%v %q",
 					c.s, old, width, pen, off, x, at, rest, end, c.cells[x:], c.end)
+			}
+		}
+	}
+}
+
+// TestParsePair: parsing two versions of a line in step gives the cells parsing each whole gives,
+// up to the column where they are found to go on the same, after which both whole parses have
+// the same cells; the style it returns is the one in effect there in both (or at the line's end).
+func TestParsePair(t *testing.T) {
+	frags := fragments(true)
+	rng := rand.New(rand.NewPCG(6, 7))
+	line := func() string {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(frags[rng.IntN(len(frags))])
+		}
+		return b.String()
+	}
+	met := 0
+	for i := range 20000 {
+		tail := line()
+		old := line() + tail
+		cur := line() + tail[rng.IntN(len(tail)+1):] // often a shared end, cut anywhere
+		if i%2 == 0 {
+			old, cur = cur, old
+		}
+		pens := []string{"", "1", "38;2;1;2;3"}
+		oldPen, pen := pens[i%3], pens[(i/3)%3]
+		width := 10 + rng.IntN(80)
+		oldCells, _ := parseLine(nil, old, oldPen, width, ansi.WcWidth)
+		curCells, curEnd := parseLine(nil, cur, pen, width, ansi.WcWidth)
+		po, pc, same, at, end := parsePair(nil, nil, old, cur, oldPen, pen, width, ansi.WcWidth)
+		if len(po) != len(pc) {
+			t.Fatalf("%q and %q: %d and %d cells", old, cur, len(po), len(pc))
+		}
+		x := len(pc)
+		if !slices.Equal(po, oldCells[:x]) || !slices.Equal(pc, curCells[:x]) {
+			t.Fatalf("%q and %q (pens %q, %q, width %d): cells differ from whole parses:\n%v\n%v\nwant\n%v\n%v",
+				old, cur, oldPen, pen, width, po, pc, oldCells, curCells)
+		}
+		if !same {
+			if x != width || end != curEnd {
+				t.Fatalf("%q and %q: not met, %d cells and style %q; want %d and %q", old, cur, x, end, width, curEnd)
+			}
+			continue
+		}
+		met++
+		if !slices.Equal(oldCells[x:], curCells[x:]) || !strings.HasSuffix(old, cur[at:]) {
+			t.Fatalf("%q and %q (width %d): met at byte %d, column %d, but the rest differs", old, cur, width, at, x)
+		}
+		if rest, restEnd := parseLine(nil, cur[at:], end, width-x, ansi.WcWidth); !slices.Equal(rest, curCells[x:]) || restEnd != curEnd {
+			t.Fatalf("%q from byte %d with style %q: not the rest of the whole parse", cur, at, end)
+		}
+	}
+	if met < 1000 {
+		t.Errorf("the versions met in %d lines of 20000", met)
+	}
+}
+
+// TestTokenRunesAlone: a rune below U+3000 followed by ASCII (or nothing) is read as
+// ansi.FirstGraphemeCluster reads it, with either width method, whether it stands alone (as the
+// table of runes alone has it) or not.
+func TestTokenRunesAlone(t *testing.T) {
+	for _, method := range []ansi.Method{ansi.WcWidth, ansi.GraphemeWidth} {
+		for r := rune(0x80); r < 0x3000; r++ {
+			if !utf8.ValidRune(r) {
+				continue
+			}
+			for _, next := range []string{"", "a", " ", "~", "\t", "\x1b[m", "\n"} {
+				s := string(r) + next
+				n, g, w, _, sgr := token(s, method)
+				wantG, wantW := ansi.FirstGraphemeCluster(s, method)
+				wantN := max(len(wantG), 1)
+				if wantW <= 0 || len(wantG) == 0 {
+					wantG, wantW = "", 0 // nothing drawn: the grapheme does not matter
+				}
+				if w == 0 {
+					g = ""
+				}
+				if n != wantN || g != wantG || w != wantW || sgr {
+					t.Fatalf("method %v, %q: token %d %q %d, want %d %q %d", method, s, n, g, w, wantN, wantG, wantW)
+				}
 			}
 		}
 	}

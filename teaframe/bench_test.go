@@ -3,6 +3,8 @@ package teaframe
 import (
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,3 +58,37 @@ func BenchmarkFirstFrame(b *testing.B) {
 		i++
 	}
 }
+
+// roomView returns the lines of a Stone Towers room screen at 80 x 24 as the session draws it
+// (testdata/NAME.txt): "room" mid-game, "room-move" after the next move, "room-tick" after the
+// turn's clock went from 2:40 to 2:30.
+func roomView(tb testing.TB, name string) []string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name+".txt"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return strings.Split(string(b), "\n")
+}
+
+// benchRoom draws the room screen, then alternately the room screen changed as name has it and
+// the room screen again: each frame is the diff of one move (or one tick), down to the bytes a
+// terminal gets.
+func benchRoom(b *testing.B, name string) {
+	views := [2][]string{roomView(b, name), roomView(b, "room")}
+	r := New(io.Discard, Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor})
+	v := tea.View{AltScreen: true, MouseMode: tea.MouseModeCellMotion}
+	r.DrawLines(v, views[1])
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		r.DrawLines(v, views[i&1])
+		i++
+	}
+}
+
+// BenchmarkRoomMoveFrame is the frame a move brings to a player in a room: 11 of 24 lines changed.
+func BenchmarkRoomMoveFrame(b *testing.B) { benchRoom(b, "room-move") }
+
+// BenchmarkRoomTickFrame is the frame of a clock tick: one line changed, in one place.
+func BenchmarkRoomTickFrame(b *testing.B) { benchRoom(b, "room-tick") }

@@ -18,10 +18,10 @@
 // screen, where the renderer knows the whole screen from the view's own lines; an inline view
 // would need what the terminal shows around it, kept in cell buffers, which this package does
 // without. A frame compares only the lines of the view whose text changed, the old text parsed
-// next to the new, and sends the cells that differ (altscreen.go). It holds no cell buffers
-// between frames, only the view's lines: Bubble Tea's renderer, and ultraviolet's
-// TerminalRenderer under it, keep two screen-sized cell buffers per session, parse the whole view
-// and compare every cell at each frame.
+// next to the new where they differ, and sends the cells that differ (altscreen.go), in one
+// Write. It holds no cell buffers between frames, only the view's lines: Bubble Tea's renderer,
+// and ultraviolet's TerminalRenderer under it, keep two screen-sized cell buffers per session,
+// parse the whole view and compare every cell at each frame.
 //
 // What Bubble Tea's renderer does that this one does not: inline views (above); View.OnMouse,
 // View.ProgressBar, View.ForegroundColor and View.BackgroundColor are ignored; tea.Println and
@@ -86,14 +86,15 @@ type Renderer struct {
 	height  int
 	profile colorprofile.Profile
 	method  ansi.Method
-	syncd   bool         // wrap frames in synchronized output (the terminal said it can)
-	coreOn  bool         // the terminal's Unicode core mode (2027) has been turned on
-	lines   []string     // the lines of the frame on screen
-	pens    []string     // the SGR parameters in effect at each line's start
-	body    bytes.Buffer // the screen's changes of the frame being drawn
-	last    *tea.View    // the view on screen (its Content empty: see lines); nil before the first frame
-	area    size         // the part of the screen the view on screen covers
-	clear   bool         // redraw everything at the next frame
+	syncd   bool     // wrap frames in synchronized output (the terminal said it can)
+	coreOn  bool     // the terminal's Unicode core mode (2027) has been turned on
+	lines   []string // the lines of the frame on screen
+	pens    []string // the SGR parameters in effect at each line's start
+	spare   []string // the array of the frame before's pens, for the next frame's
+	last    tea.View // the view on screen (its Content empty: see lines), once shown
+	shown   bool     // a frame has been drawn
+	area    size     // the part of the screen the view on screen covers
+	clear   bool     // redraw everything at the next frame
 	closed  bool
 	frames  int
 }
@@ -308,37 +309,46 @@ func (r *Renderer) drawLines(v tea.View, lines []string) {
 		area.h = 0
 	}
 	lines = lastLines(lines, area.h)
-	last := r.last
-	first := last == nil
+	first := !r.shown
+	var last *tea.View
+	if !first {
+		last = &r.last
+	}
 	if !first && !r.clear && area == r.area && viewEqual(last, &v) && slices.Equal(lines, r.lines) {
 		return // nothing changed: no bytes at all
 	}
-	body := r.drawAlt(&v, lines, area, first)
 
-	// Assemble the frame as Bubble Tea does: screen switch, then cursor visibility and synchronized
-	// output around the updates.
+	// The frame is assembled in one buffer, written with one Write: the screen's changes after
+	// room for its head, which depends on whether there are any (below).
 	f := framePool.Get().(*bytes.Buffer)
 	defer framePool.Put(f)
 	f.Reset()
+	f.Write(headRoom[:])
+	r.drawAlt(f, last, &v, lines, area, first)
+	hasUpdates := f.Len() > frameHead
+
+	// Around the changes as Bubble Tea does: screen switch, then cursor visibility and
+	// synchronized output.
+	var hb [frameHead]byte
+	head := hb[:0]
 	if first {
-		f.WriteString(ansi.ResetModifyOtherKeys + ansi.KittyKeyboard(0, 1) + ansi.SetModeAltScreenSaveCursor)
+		head = append(head, ansi.ResetModifyOtherKeys+ansi.KittyKeyboard(0, 1)+ansi.SetModeAltScreenSaveCursor...)
 	}
-	hasUpdates := body.Len() > 0
 	didShow := last != nil && last.Cursor != nil
 	show := v.Cursor != nil
 	visChange := first || didShow != show
 	if r.syncd {
 		if hasUpdates {
-			f.WriteString(ansi.SetModeSynchronizedOutput)
+			head = append(head, ansi.SetModeSynchronizedOutput...)
 		}
 		if visChange && !show {
-			f.WriteString(ansi.ResetModeTextCursorEnable)
+			head = append(head, ansi.ResetModeTextCursorEnable...)
 		}
 	} else if (visChange && !show) || (hasUpdates && show && didShow) {
-		f.WriteString(ansi.ResetModeTextCursorEnable)
+		head = append(head, ansi.ResetModeTextCursorEnable...)
 	}
-	f.Write(body.Bytes())
-	body.Reset()
+	start := frameHead - len(head)
+	copy(f.Bytes()[start:], head)
 	if r.syncd {
 		if visChange && show {
 			f.WriteString(ansi.SetModeTextCursorEnable)
@@ -349,39 +359,48 @@ func (r *Renderer) drawLines(v tea.View, lines []string) {
 	} else if (visChange && show) || (hasUpdates && show && didShow) {
 		f.WriteString(ansi.SetModeTextCursorEnable)
 	}
-	if f.Len() > 0 {
+	frame := f.Bytes()[start:]
+	if len(frame) > 0 {
 		frames.Add(1)
-		frameBytes.Add(uint64(f.Len()))
-		_, _ = r.w.Write(f.Bytes())
+		frameBytes.Add(uint64(len(frame)))
+		_, _ = r.w.Write(frame)
 	}
-	r.last = &v
+	r.last = v
+	r.shown = true
 	r.area = area
 	r.frames++
 }
 
+// frameHead is the room left at the start of a frame's buffer for what goes before the screen's
+// changes: at most the first frame's terminal set-up, synchronized output and the cursor hidden.
+const frameHead = 64
+
+var headRoom [frameHead]byte
+
 // framePool holds the buffers frames are assembled in. A frame's buffer is free again once the
 // writer's Write has returned (io.Writer's contract: Write must not retain p; an SSH channel
 // copies it into its packets), so a server drawing thousands of frames a second reuses a few
-// buffers instead of growing a new one for each frame.
+// buffers instead of growing a new one for each frame, and a session holds none between frames.
 var framePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// drawAlt returns the bytes that turn the alternate screen into view v (see altscreen.go); first
-// says that the terminal has shown no frame yet. Called with r.mu held.
-func (r *Renderer) drawAlt(v *tea.View, lines []string, area size, first bool) *bytes.Buffer {
-	body := &r.body
+// drawAlt writes into body the bytes that turn the alternate screen showing view last (nil
+// before the first frame) into one showing view v (see altscreen.go); first says that the
+// terminal has shown no frame yet. Called with r.mu held.
+func (r *Renderer) drawAlt(body *bytes.Buffer, last, v *tea.View, lines []string, area size, first bool) {
 	if first && r.query {
 		body.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
 	}
 	r.unicodeCore(body)
-	writeModes(body, r.last, v)
+	writeModes(body, last, v)
 	full := r.clear || first || area != r.area
 	r.clear = false
-	r.pens = altFrame(body, r.profile, r.method, area.w, r.lines, r.pens, lines, full)
+	pens := altFrame(body, r.profile, r.method, area.w, r.lines, r.pens, lines, full, r.spare)
+	r.pens, r.spare = pens, r.pens
+	clear(r.spare) // they point into the last frame's lines
 	r.lines = lines
 	if c := v.Cursor; c != nil {
 		body.WriteString(ansi.CursorPosition(c.X+1, c.Y+1))
 	}
-	return body
 }
 
 // unicodeCore turns the terminal's Unicode core mode on, once, when the terminal has said it has
@@ -476,10 +495,10 @@ func (r *Renderer) Close() {
 		return
 	}
 	r.closed = true
-	lv := r.last
-	if lv == nil {
+	if !r.shown {
 		return
 	}
+	lv := &r.last
 	var f bytes.Buffer
 	// Leaving the alternate screen puts back the main screen and its cursor.
 	f.WriteString(ansi.ResetModifyOtherKeys + ansi.KittyKeyboard(0, 1) + ansi.ResetModeAltScreenSaveCursor)

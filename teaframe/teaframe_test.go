@@ -441,3 +441,29 @@ func TestProgramWithoutTicker(t *testing.T) {
 	run.waitFor("\x1b]2;raw sequence\a")
 	run.quit()
 }
+
+// TestFrameSendsOnlyTheChangedCell: after a view, the same view sends nothing; a view with one
+// cell changed sends the cursor move to it, its style and its character, nothing else.
+func TestFrameSendsOnlyTheChangedCell(t *testing.T) {
+	tm := newTerm(t, opts)
+	s, _ := board(0, "Red built e5")
+	tm.frame(s)
+	if again := tm.frame(s); again != "" {
+		t.Errorf("an unchanged view sent %q", again)
+	}
+	lines := strings.Split(s, "\n")
+	lines[0] = strings.Replace(lines[0], "ABCDE", "ABXDE", 1) // column 22 (23rd) of row 0
+	changed := strings.Join(lines, "\n")
+	if got, want := tm.frame(changed), "\x1b[1;23H\x1b[mX"; got != want {
+		t.Errorf("one changed cell sent %q, want %q", got, want)
+	}
+	// In a style, in a line whose end is the same: the cell with its style.
+	lines[3] = "Last: " + red.Render("Red built e6")
+	want := "\x1b[4;18H" + penSequence(opts.Profile, "1;38;2;255;0;0") + "6"
+	if got := tm.frame(strings.Join(lines, "\n")); got != want {
+		t.Errorf("one changed styled cell sent %q, want %q", got, want)
+	}
+	if again := tm.frame(strings.Join(lines, "\n")); again != "" {
+		t.Errorf("an unchanged view sent %q", again)
+	}
+}
