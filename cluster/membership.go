@@ -96,12 +96,17 @@ func (s *served) count(ctx context.Context) census {
 	n := s.n
 	// A node that no connection answers for is gone (killed, or cut off NATS): NATS knows it
 	// without JetStream, whose buckets may be electing a leader for seconds when the server
-	// lost was the node's own. The nodes beating are probed too, rooms or not, so that a node
-	// has answered a probe (Node.absent says nothing of a node never heard) before it opens
-	// its first room.
-	var nodes []string
+	// lost was the node's own. Node.absent says nothing of a node never heard: a node whose beat
+	// was read counts as heard (it answers before it beats), and the nodes beating are probed
+	// too, rooms or not.
+	var nodes, seen []string
 	var wasGone map[string]bool
 	s.do(func(st *dirState) {
+		for node := range st.seen {
+			if node != n.id {
+				seen = append(seen, node)
+			}
+		}
 		for _, c := range st.cache {
 			if node := c.e.Node; node != "" && node != n.id && !slices.Contains(nodes, node) {
 				nodes = append(nodes, node)
@@ -114,6 +119,7 @@ func (s *served) count(ctx context.Context) census {
 		}
 		wasGone = st.gone
 	})
+	n.presence.heard(seen)
 	beats := make(chan beatsRead, 1)
 	go func() { beats <- s.readBeats(ctx) }()
 	c := census{gone: s.absent(ctx, nodes), alive: map[string]bool{}}
