@@ -59,3 +59,5 @@ replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
 replace golang.org/x/crypto => ./third_party/crypto
+
+replace github.com/nats-io/nats-server/v2 => ./third_party/nats-server

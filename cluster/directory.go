@@ -311,7 +311,11 @@ func (s *served) sync(ctx context.Context) {
 		if bytes.Equal(val, h.sum) && !recheck {
 			continue
 		}
-		rev, err := n.dir.Update(ctx, sum.Code, val, h.rev)
+		// A beat's time at most: while the bucket elects a leader, the takeovers of this sweep
+		// wait behind these writes, which the next sweep makes again.
+		uctx, ucancel := context.WithTimeout(ctx, n.cfg.Beat)
+		rev, err := n.dir.Update(uctx, sum.Code, val, h.rev)
+		ucancel()
 		if err != nil {
 			if isWrongSeq(err) {
 				// Another node took it over while this one was cut off; or a write of this

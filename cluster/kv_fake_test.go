@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -73,6 +74,7 @@ type fakeLink struct {
 	mu        sync.Mutex
 	cut       bool
 	refusePut bool
+	lose      int // the next compare-and-sets are stored, but their answers lost
 	buckets   []*fakeBucket
 }
 
@@ -100,6 +102,24 @@ func (l *fakeLink) setCut(cut bool) {
 		}
 		b.mu.Unlock()
 	}
+}
+
+// loseAnswers has the link store the next n compare-and-sets without answering them.
+func (l *fakeLink) loseAnswers(n int) {
+	l.mu.Lock()
+	l.lose = n
+	l.mu.Unlock()
+}
+
+// lost reports whether the answer of a compare-and-set just stored is to be lost.
+func (l *fakeLink) lost() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.lose == 0 {
+		return false
+	}
+	l.lose--
+	return true
 }
 
 func (l *fakeLink) refusePuts(refuse bool) {
@@ -164,7 +184,11 @@ func (k fakeKV) Update(_ context.Context, key string, value []byte, last uint64)
 	if e := k.b.last[key]; e == nil || e.rev != last {
 		return 0, errWrongLast
 	}
-	return k.b.write(key, value, jetstream.KeyValuePut), nil
+	rev := k.b.write(key, value, jetstream.KeyValuePut)
+	if k.link.lost() {
+		return 0, nats.ErrTimeout
+	}
+	return rev, nil
 }
 
 func (k fakeKV) DeleteAt(_ context.Context, key string, last uint64) error {

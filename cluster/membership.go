@@ -89,54 +89,93 @@ type census struct {
 	elsewhere int
 }
 
-// count asks NATS which of the nodes hosting rooms are gone, and the bucket of beats which nodes
-// are alive.
+// count asks NATS which of the nodes hosting rooms, or beating, are gone, and the bucket of
+// beats which nodes are alive. The two are asked at once: while the beats' bucket elects a
+// leader (its server was the one lost), the probes need not wait for it.
 func (s *served) count(ctx context.Context) census {
 	n := s.n
 	// A node that no connection answers for is gone (killed, or cut off NATS): NATS knows it
 	// without JetStream, whose buckets may be electing a leader for seconds when the server
-	// lost was the node's own.
-	var hosts []string
+	// lost was the node's own. Node.absent says nothing of a node never heard: a node whose beat
+	// was read counts as heard (it answers before it beats), and the nodes beating are probed
+	// too, rooms or not.
+	var nodes, seen []string
 	var wasGone map[string]bool
 	s.do(func(st *dirState) {
+		for node := range st.seen {
+			if node != n.id {
+				seen = append(seen, node)
+			}
+		}
 		for _, c := range st.cache {
-			if node := c.e.Node; node != "" && node != n.id && !slices.Contains(hosts, node) {
-				hosts = append(hosts, node)
+			if node := c.e.Node; node != "" && node != n.id && !slices.Contains(nodes, node) {
+				nodes = append(nodes, node)
+			}
+		}
+		for node := range st.alive {
+			if node != n.id && !slices.Contains(nodes, node) {
+				nodes = append(nodes, node)
 			}
 		}
 		wasGone = st.gone
 	})
-	c := census{gone: s.absent(ctx, hosts), alive: map[string]bool{}}
+	n.presence.heard(seen)
+	beats := make(chan beatsRead, 1)
+	go func() { beats <- s.readBeats(ctx) }()
+	c := census{gone: s.absent(ctx, nodes), alive: map[string]bool{}}
 	for node := range c.gone {
 		if !wasGone[node] {
 			n.cfg.Logf("cluster: no connection answers for node %s: it is gone", node)
 		}
 	}
-	// The beats are read with a short timeout: while the bucket elects a leader (its server was
-	// the one lost), the next sweep asks again a beat later rather than five.
-	bctx, bcancel := context.WithTimeout(ctx, n.cfg.Beat)
-	defer bcancel()
-	keys, err := n.beats.Keys(bctx)
-	c.read = err == nil || errors.Is(err, jetstream.ErrNoKeysFound)
+	b := <-beats
+	c.read = b.err == nil
 	if !c.read {
-		n.cfg.Warnf("cluster: nodes: %v", err)
+		n.cfg.Warnf("cluster: nodes: %v", b.err)
 	}
-	for _, k := range keys {
+	for k, online := range b.online {
 		if c.gone[k] {
 			continue // its beat is current, but the node is gone
 		}
 		c.alive[k] = true
+		if k != n.id {
+			c.elsewhere += online
+		}
+	}
+	return c
+}
+
+// beatsRead is what a read of the beats found: each node with a current beat and the players
+// connected to it, or why the beats could not be read.
+type beatsRead struct {
+	online map[string]int
+	err    error
+}
+
+// readBeats reads the bucket of beats, with a beat's time: while the bucket elects a leader (its
+// server was the one lost), the next sweep asks again a beat later rather than five.
+func (s *served) readBeats(ctx context.Context) beatsRead {
+	n := s.n
+	bctx, bcancel := context.WithTimeout(ctx, n.cfg.Beat)
+	defer bcancel()
+	keys, err := n.beats.Keys(bctx)
+	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+		return beatsRead{err: err}
+	}
+	b := beatsRead{online: map[string]int{}}
+	for _, k := range keys {
+		b.online[k] = 0
 		if k == n.id {
 			continue
 		}
 		if e, err := n.beats.Get(bctx, k); err == nil {
-			var b beatInfo
-			if json.Unmarshal(e.Value(), &b) == nil {
-				c.elsewhere += b.Online
+			var bi beatInfo
+			if json.Unmarshal(e.Value(), &bi) == nil {
+				b.online[k] = bi.Online
 			}
 		}
 	}
-	return c
+	return b
 }
 
 // orphans records what the sweep learned of the nodes (c) and returns the rooms of the

@@ -30,17 +30,41 @@ const (
 
 // presence is what a node knows of the others' presence subjects.
 type presence struct {
-	mu       sync.Mutex
-	answered map[string]bool // the nodes that have answered a probe of this node's
+	mu sync.Mutex
+	// answered holds the nodes that have answered a probe of this node's, or whose beat this
+	// node has read (a node answers before its first beat: answerPresence).
+	answered map[string]bool
 }
 
-// answerPresence subscribes the node to its presence subject, until the node closes.
+// heard records that nodes answer on their presence subjects: their beats were read.
+func (p *presence) heard(nodes []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.answered == nil {
+		p.answered = map[string]bool{}
+	}
+	for _, node := range nodes {
+		p.answered[node] = true
+	}
+}
+
+// answerPresence subscribes the node to its presence subject, until the node closes. It returns
+// once the node's NATS server has the subscription, before the node's first beat: a node whose
+// beat was read answers (or NATS has dropped its subscription).
 func (n *Node) answerPresence() (*nats.Subscription, error) {
-	return n.nc.Subscribe(presenceSubject(n.id), func(m *nats.Msg) { _ = m.Respond(nil) })
+	sub, err := n.nc.Subscribe(presenceSubject(n.id), func(m *nats.Msg) { _ = m.Respond(nil) })
+	if err != nil {
+		return nil, err
+	}
+	if err := n.nc.Flush(); err != nil {
+		_ = sub.Unsubscribe()
+		return nil, err
+	}
+	return sub, nil
 }
 
-// absent returns the nodes of nodes that answered a probe of this node's before and that no
-// connection to NATS answers for now, presenceProbes times in a row: their process is gone, or cut
+// absent returns the nodes of nodes that answered a probe of this node's before (or whose beat
+// it read) and that no connection to NATS answers for now, presenceProbes times in a row: their process is gone, or cut
 // off NATS. A node that answers late, a probe that fails another way (this node's own connection
 // is down), or a node never heard (its subscription may not have reached this node's server
 // yet) says nothing: those nodes are not returned.

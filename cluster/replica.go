@@ -80,9 +80,13 @@ func (r *replica) consume(ctx context.Context, js jetstream.JetStream) (jetstrea
 	r.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	cons, err := js.OrderedConsumer(cctx, streamName, jetstream.OrderedConsumerConfig{
-		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:   from,
+	// Tried again in short tries: the consumer is made by JetStream's meta leader, and a request
+	// made while it is being elected (its server was the one lost) gets no answer at all.
+	cons, err := retry(cctx, func(ctx context.Context) (jetstream.Consumer, error) {
+		return js.OrderedConsumer(ctx, streamName, jetstream.OrderedConsumerConfig{
+			DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
+			OptStartSeq:   from,
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: follow the stream: %w", err)

@@ -1,11 +1,15 @@
 package cluster
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arcade/arcade/record"
 )
@@ -46,7 +50,7 @@ func (s *served) takeOver(code string, rev uint64) {
 	ctx, cancel := n.request()
 	defer cancel()
 	val, _ := json.Marshal(entry{Node: n.id, Summary: c.e.Summary})
-	rev, err := n.dir.Update(ctx, code, val, rev)
+	rev, err := s.claim(ctx, code, val, rev)
 	if err != nil {
 		return // another node was quicker, or the directory is out of reach: the next beat sees
 	}
@@ -98,6 +102,23 @@ func (s *served) takeOver(code string, rev uint64) {
 	if r, ok := s.hub.Room(code); ok {
 		s.host(r)
 	}
+}
+
+// claim compare-and-sets the room's entry from revision rev to val, trying again while the
+// directory cannot answer (its leader being elected after a server was lost), and returns the
+// entry's new revision. A try that got no answer may have been stored, so a refusal is checked
+// against the entry: when it holds val, the write was this node's.
+func (s *served) claim(ctx context.Context, code string, val []byte, rev uint64) (uint64, error) {
+	n := s.n
+	nrev, err := retry(ctx, func(ctx context.Context) (uint64, error) { return n.dir.Update(ctx, code, val, rev) })
+	if err == nil || !isWrongSeq(err) {
+		return nrev, err
+	}
+	e, gerr := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return n.dir.Get(ctx, code) })
+	if gerr == nil && e.Revision() > rev && bytes.Equal(e.Value(), val) {
+		return e.Revision(), nil
+	}
+	return 0, err
 }
 
 // unfinished returns the replica's unfinished match of the room.

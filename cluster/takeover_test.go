@@ -373,3 +373,59 @@ func TestTakeoverOfAGoneConnectionWhileBeatsFail(t *testing.T) {
 		}
 	})
 }
+
+// TestTakeoverWhoseClaimWasNotAnswered: the compare-and-set that takes a room is stored, but its
+// answer is lost (the bucket's leader being elected); the node finds its own write in the entry
+// and takes the room, where it would otherwise leave an entry naming it for a room it has not.
+func TestTakeoverWhoseClaimWasNotAnswered(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newFakeCluster()
+		defer c.stopAll()
+		a := c.node(t, "a")
+		x := c.node(t, "x")
+		x.reserve(t, "AAAAA")
+		sleep(2 * fakeBeat)
+		a.link.loseAnswers(1)
+		c.kill(x, true)
+		sleep(fakeBeat + retryWait)
+		if got := a.takenRooms(); !slices.Equal(got, []string{"AAAAA"}) {
+			t.Fatalf("a took %v after x's connection went, its claim unanswered; want [AAAAA]\n%s", got, a.logs())
+		}
+		if host := c.host(t, "AAAAA"); host != "a" {
+			t.Errorf("the directory names %q, want a", host)
+		}
+	})
+}
+
+// TestBeatingNodesProbed: a sweep probes the presence of every node beating, rooms or not, so
+// that a node has been heard (Node.absent says nothing of a node never heard) before its first
+// room, and a kill just after that room opened is known at once.
+func TestBeatingNodesProbed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newFakeCluster()
+		defer c.stopAll()
+		var mu sync.Mutex
+		probed := map[string]bool{}
+		c.node(t, "a", func(s *served) {
+			absent := s.absent
+			s.absent = func(ctx context.Context, nodes []string) map[string]bool {
+				mu.Lock()
+				for _, node := range nodes {
+					probed[node] = true
+				}
+				mu.Unlock()
+				return absent(ctx, nodes)
+			}
+		})
+		c.node(t, "x")
+		sleep(2 * fakeBeat)
+		mu.Lock()
+		defer mu.Unlock()
+		if !probed["x"] {
+			t.Errorf("a probed %v, not x, which beats with no room", probed)
+		}
+		if probed["a"] {
+			t.Errorf("a probed itself")
+		}
+	})
+}

@@ -30,6 +30,24 @@ const DefaultReadyTimeout = 10 * time.Second
 // routeScheme is the URL scheme of NATS route URLs.
 const routeScheme = "nats-route"
 
+// The raft timings of every embedded server (JetStream's meta group, and the stream's and each
+// bucket's): a follower that hears no leader for electionMin to electionMax stands for election,
+// and a leader sends a heartbeat every heartbeat. nats-server's own (4 to 9 s, 1 s) are what a
+// takeover after a kill -9 waited for when the killed node's server led the stream or the
+// directory; these keep three heartbeats within the shortest election timeout, so that a loaded
+// machine's late heartbeat does not start an election (see third_party/nats-server.md).
+const (
+	electionMin = 1500 * time.Millisecond
+	electionMax = 3 * time.Second
+	heartbeat   = 500 * time.Millisecond
+)
+
+// raftTimings sets the raft timings once, before the process's first server starts: nats-server
+// reads them without locks.
+var raftTimings = sync.OnceValue(func() error {
+	return server.SetRaftTimings(electionMin, electionMax, heartbeat)
+})
+
 // Config configures an embedded server. Only Listen and StoreDir are required; a server in a
 // cluster also needs Cluster, at least one route, and a Name unique in the cluster.
 type Config struct {
@@ -73,6 +91,9 @@ func Start(cfg Config) (*Server, error) {
 	opts, err := options(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if err := raftTimings(); err != nil {
+		return nil, fmt.Errorf("natsd: %w", err)
 	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
