@@ -194,11 +194,15 @@ func (r *roomScreen) yourTurn() bool {
 // title is the terminal window's title for the room: "your move · Stone Towers · K7QXM" while the
 // viewer may act, else the game and the code.
 func (r *roomScreen) title() string {
-	t := r.snap.GameName + " · " + r.snap.Code
-	if r.yourTurn() {
-		t = "your move · " + t
+	k := titleKey{game: r.snap.GameName, code: r.snap.Code, yours: r.yourTurn()}
+	if ps := &r.parts; ps.title == "" || ps.titleOf != k {
+		t := k.game + " · " + k.code
+		if k.yours {
+			t = "your move · " + t
+		}
+		ps.title, ps.titleOf = t, k
 	}
-	return t
+	return r.parts.title
 }
 
 // stopTick stops the clock's tick on its way, if one is (on leaving the room). A nil screen has
@@ -482,7 +486,18 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 	if r.moving != nil {
 		lines = append(lines, draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
 	}
-	return append(append(lines, msg...), r.help(st, w))
+	return append(append(lines, msg...), r.helpPart(st, w))
+}
+
+// helpPart is the help line (help), drawn again when what the board and the panel show, the
+// focus or the width changes; the rules' is drawn at every frame, as the pager scrolls.
+func (r *roomScreen) helpPart(st draw.Styles, w int) string {
+	if r.focus == focusRules {
+		return r.help(st, w)
+	}
+	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, theme: themeOf(st)}
+	l, _ := r.parts.help.get(k, func() []string { return []string{r.help(st, w)} }).at(0)
+	return l
 }
 
 // promptLines are the lines under the board (roomPrompt.View), drawn again when the message or
@@ -528,7 +543,9 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 			return r.withNotation(st, left.lines, ps.boardW, bodyH)
 		})
 	}
-	header, _ := ps.header.get(headerKey{gen: r.gen, w: w, theme: th}, func() []string {
+	s := &r.snap
+	hk := headerKey{game: s.GameName, code: s.Code, phase: s.Phase, match: s.Match, you: int(s.You), w: w, theme: th}
+	header, _ := ps.header.get(hk, func() []string {
 		return []string{r.header(st, w)}
 	}).at(0)
 	panel := r.panelParts(st, ps.panelW, bodyH)

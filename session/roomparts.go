@@ -94,10 +94,21 @@ type (
 		board uint64 // the board part's drawing (part.ver)
 		theme
 	}
-	// headerKey: the line over the body.
+	// headerKey: the line over the body (the viewer's seat tag is the board's for the match).
 	headerKey struct {
-		gen uint64
-		w   int
+		game, code string
+		phase      rooms.Phase
+		match      int
+		you        int
+		w          int
+		theme
+	}
+	// helpKey: the help line, but for the rules' (whose keys follow the pager's scroll).
+	helpKey struct {
+		gen    uint64
+		focus  focus
+		w      int
+		moving bool
 		theme
 	}
 	// panelKey: the panel's head and status (with the away seats' countdowns for the head).
@@ -148,11 +159,20 @@ type roomParts struct {
 	chat                   []rooms.ChatLine // the chat the tail shows
 	prompt                 part[promptKey]
 	typed                  []rune // the open line's text the prompt shows
+	help                   part[helpKey]
+	title                  string // the window's title, for titleOf
+	titleOf                titleKey
 
 	panel lineSet // the panel's lines in this frame, from its parts
 	rows  []string
 	from  []rowFrom // what each of rows was composed from
 	buf   []byte    // scratch space for a row, reused
+}
+
+// titleKey is what the window's title says.
+type titleKey struct {
+	game, code string
+	yours      bool
 }
 
 // rowFrom is what a row of the body was composed from: its board and panel lines, in a layout.

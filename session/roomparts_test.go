@@ -192,7 +192,8 @@ func withRoom(snap, cur rooms.Snapshot) rooms.Snapshot {
 
 // TestRoomPartsDrawOnlyWhatChanged: a frame draws again only the parts whose input changed: a
 // clock's tick only the clock's lines, a chat line only the panel's foot, a frame after nothing
-// changed nothing, and a move's snapshot the board (and the parts that show the match).
+// changed nothing, and a move's snapshot the board and the parts that show the match, not the
+// header or the chat.
 func TestRoomPartsDrawOnlyWhatChanged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		snap, _ := stoneSnapshot(t, 14)
@@ -201,10 +202,10 @@ func TestRoomPartsDrawOnlyWhatChanged(t *testing.T) {
 		r := m.room
 		st := *m.st
 		r.viewLines(st, 80, 24)
-		type vers struct{ board, header, head, clock, status, tail, prompt uint64 }
+		type vers struct{ board, header, head, clock, status, tail, prompt, help uint64 }
 		now := func() vers {
 			p := &r.parts
-			return vers{p.board.ver, p.header.ver, p.head.ver, p.clock.ver, p.status.ver, p.tail.ver, p.prompt.ver}
+			return vers{p.board.ver, p.header.ver, p.head.ver, p.clock.ver, p.status.ver, p.tail.ver, p.prompt.ver, p.help.ver}
 		}
 		check := func(what string, want vers) {
 			t.Helper()
@@ -212,7 +213,8 @@ func TestRoomPartsDrawOnlyWhatChanged(t *testing.T) {
 			r.viewLines(st, 80, 24)
 			after := now()
 			got := vers{after.board - before.board, after.header - before.header, after.head - before.head,
-				after.clock - before.clock, after.status - before.status, after.tail - before.tail, after.prompt - before.prompt}
+				after.clock - before.clock, after.status - before.status, after.tail - before.tail, after.prompt - before.prompt,
+				after.help - before.help}
 			if got != want {
 				t.Errorf("%s: parts drawn %+v, want %+v", what, got, want)
 			}
@@ -229,7 +231,7 @@ func TestRoomPartsDrawOnlyWhatChanged(t *testing.T) {
 		moved, _ := stoneSnapshot(t, 15)
 		moved.Chat, moved.Clock = chat.Chat, rooms.TurnClock{Seat: 1, Ends: time.Now().Add(time.Minute)}
 		r.apply(moved)
-		check("a move", vers{board: 1, header: 1, head: 1, clock: 1, status: 1})
+		check("a move", vers{board: 1, head: 1, clock: 1, status: 1, help: 1}) // the header says the same
 		r.prompt.fail("Not a move.")
 		check("an error", vers{prompt: 1})
 		if got := plain(strings.Join(r.viewLines(st, 80, 24), "\n")); !strings.Contains(got, "Not a move.") {
