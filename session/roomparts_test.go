@@ -5,11 +5,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/session/draw"
@@ -238,4 +240,116 @@ func TestRoomPartsDrawOnlyWhatChanged(t *testing.T) {
 			t.Errorf("the error is not shown:\n%s", got)
 		}
 	})
+}
+
+// checkedModel is a session's model that, at every frame the program asks for, compares the room
+// screen drawn from its parts with a fresh drawing, and keeps the frame's text for the test to
+// read.
+type checkedModel struct {
+	Model
+	t      *testing.T
+	mu     *sync.Mutex
+	screen *string
+	frames *int // frames of the room checked
+}
+
+func (c checkedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := c.Model.Update(msg)
+	c.Model = next.(Model)
+	return c, cmd
+}
+
+func (c checkedModel) View() tea.View {
+	c.check()
+	return c.Model.View()
+}
+
+func (c checkedModel) ViewLines() (tea.View, []string) {
+	c.check()
+	return c.Model.ViewLines()
+}
+
+func (c checkedModel) check() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.Model
+	if m.roomShown() && m.room.have {
+		got := m.room.viewLines(*m.st, m.width, m.height)
+		if want := freshLines(m.room, *m.st, m.width, m.height); !slices.Equal(got, want) {
+			c.t.Errorf("frame %d: the screen drawn from its parts differs from a fresh drawing:\n%s\nfresh:\n%s", *c.frames,
+				plain(strings.Join(got, "\n")), plain(strings.Join(want, "\n")))
+		}
+		*c.frames++
+	}
+	*c.screen = plain(m.View().Content)
+}
+
+// TestRoomPartsInAPlayedMatch: in a match played through the program against a bot of a real
+// hub (moves with the board's keys and the prompt, the bot's answers, chat lines, the moves'
+// list, the rules, a resize), every frame the program draws of the room is the one a fresh
+// drawing gives.
+func TestRoomPartsInAPlayedMatch(t *testing.T) {
+	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
+	t.Cleanup(func() { hub.Shutdown("test over") })
+	var tm *teatest.TestModel
+	var mu sync.Mutex
+	var screen string
+	frames := 0
+	m := New(Config{Hub: Local(hub), Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80,
+		Height: 24, Send: func(msg tea.Msg) { tm.Send(msg) }})
+	tm = teatest.NewTestModel(t, checkedModel{Model: m, t: t, mu: &mu, screen: &screen, frames: &frames},
+		teatest.WithInitialTermSize(80, 24))
+	waitFor := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for {
+			mu.Lock()
+			s := screen
+			mu.Unlock()
+			if strings.Contains(s, want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the screen never showed %q:\n%s", want, s)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	send := func(keys ...string) {
+		for _, k := range keys {
+			tm.Send(keyPress(k))
+		}
+	}
+	waitFor("Welcome")
+	send("down", "enter", "down", "down", "down", "right") // a new room, one bot
+	waitFor("Bot level")
+	send("enter")
+	waitFor("playing")
+	send("enter") // build in the middle
+	waitFor("Turns left: R 24 · B 24")
+	send("t", "h", "i", "enter")
+	waitFor("ann: hi")
+	send("right", "right", "down", "enter")
+	waitFor("Turns left: R 23 · B 23")
+	send("tab")
+	waitFor("moves · tab: chat")
+	send(":", "a", "1")
+	waitFor("move: a1")
+	send("esc", "?")
+	waitFor("Stone Towers rules")
+	send("down", "?")
+	tm.Send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	send("tab", "left", "enter")
+	waitFor("Turns left: R 22 · B 22")
+	send("esc")
+	waitFor("Welcome")
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	tm.WaitFinished(t, teatest.WithFinalTimeout(time.Minute))
+	mu.Lock()
+	defer mu.Unlock()
+	if frames < 10 {
+		t.Errorf("%d frames of the room checked, want at least 10", frames)
+	}
 }
