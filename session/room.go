@@ -194,15 +194,15 @@ func (r *roomScreen) yourTurn() bool {
 // title is the terminal window's title for the room: "your move · Stone Towers · K7QXM" while the
 // viewer may act, else the game and the code.
 func (r *roomScreen) title() string {
-	k := titleKey{game: r.snap.GameName, code: r.snap.Code, yours: r.yourTurn()}
-	if ps := &r.parts; ps.title == "" || ps.titleOf != k {
-		t := k.game + " · " + k.code
-		if k.yours {
-			t = "your move · " + t
-		}
-		ps.title, ps.titleOf = t, k
+	ps := &r.parts
+	if k := (titleKey{game: r.snap.GameName, code: r.snap.Code}); ps.title == "" || ps.titleOf != k {
+		ps.title, ps.titleOf = k.game+" · "+k.code, k
+		ps.yourTitle = "your move · " + ps.title
 	}
-	return r.parts.title
+	if r.yourTurn() {
+		return ps.yourTitle
+	}
+	return ps.title
 }
 
 // stopTick stops the clock's tick on its way, if one is (on leaving the room). A nil screen has
@@ -605,7 +605,7 @@ func (r *roomScreen) panelParts(st draw.Styles, w, h int) *lineSet {
 		ps.head.drawn = false
 	}
 	ps.panel.lines, ps.panel.widths = ps.panel.lines[:0], ps.panel.widths[:0]
-	ps.panel.add(ps.head.get(k, func() []string { return p.headLines(st, w) }))
+	ps.panel.add(ps.head.get(k, func() []string { ps.scratch = p.headLines(ps.scratch[:0], st, w); return ps.scratch }))
 	if p.ticking() {
 		ck := clockKey{gen: r.gen, w: w, theme: th}
 		if cl := r.snap.Clock; !cl.Ends.IsZero() {
@@ -613,7 +613,7 @@ func (r *roomScreen) panelParts(st draw.Styles, w, h int) *lineSet {
 		}
 		ps.panel.add(ps.clock.get(ck, func() []string { return r.clock.View(st, w) }))
 	}
-	ps.panel.add(ps.status.get(k, func() []string { return p.statusLines(st, w) }))
+	ps.panel.add(ps.status.get(k, func() []string { ps.scratch = p.statusLines(ps.scratch[:0], st, w); return ps.scratch }))
 	room := h - len(ps.panel.lines)
 	tk := tailKey{w: w, room: room, showMoves: p.showMoves, replaying: p.replaying, theme: th}
 	if p.showMoves {

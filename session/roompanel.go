@@ -40,6 +40,8 @@ type roomPanel struct {
 	chat      chatCache
 	labels    []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
 	labelsIn  theme
+	ruled     string // the rule over the foot as last drawn (rule), from ruleOf
+	ruleOf    ruleKey
 }
 
 // newRoomPanel returns a room's panel, showing the chat at its foot.
@@ -68,19 +70,19 @@ func (p roomPanel) Update(msg tea.Msg) (roomPanel, tea.Cmd) {
 // and the seats' labels. The room screen draws the same lines in parts (roomParts): headLines,
 // the clock's (when ticking), statusLines and tailLines, one after the other.
 func (p *roomPanel) View(st draw.Styles, w, h int) []string {
-	lines := p.headLines(st, w)
+	lines := p.headLines(nil, st, w)
 	if p.ticking() {
 		lines = append(lines, p.clock.View(st, w)...)
 	}
-	lines = append(lines, p.statusLines(st, w)...)
+	lines = p.statusLines(lines, st, w)
 	return append(lines, p.tailLines(st, w, h-len(lines))...)
 }
 
-// headLines draw the top of the panel: the seats and their scores, the watchers, a blank line,
-// then the result, or whose turn it is (the clock's lines follow them, when ticking).
-func (p *roomPanel) headLines(st draw.Styles, w int) []string {
+// headLines append the top of the panel to lines and return them: the seats and their scores,
+// the watchers, a blank line, then the result, or whose turn it is (the clock's lines follow
+// them, when ticking).
+func (p *roomPanel) headLines(lines []string, st draw.Styles, w int) []string {
 	s := p.snap
-	var lines []string
 	for i, seat := range s.Seats {
 		mark := " "
 		if slices.Contains(s.ToMove, rules.Seat(i)) && s.Phase == rooms.Playing {
@@ -144,12 +146,11 @@ func (p *roomPanel) ticking() bool {
 	return p.snap.Phase == rooms.Playing && len(p.snap.ToMove) > 0
 }
 
-// statusLines draw the middle of the panel: what the board says of the match, a gone player's
-// keys, why the match ended unrated, and the rule over the chat or the moves, which says which
-// and how to see the other (the help line has no room left for tab).
-func (p *roomPanel) statusLines(st draw.Styles, w int) []string {
+// statusLines append the middle of the panel to lines and return them: what the board says of
+// the match, a gone player's keys, why the match ended unrated, and the rule over the chat or the
+// moves, which says which and how to see the other (the help line has no room left for tab).
+func (p *roomPanel) statusLines(lines []string, st draw.Styles, w int) []string {
 	s := p.snap
-	var lines []string
 	if s.Phase != rooms.Waiting {
 		lines = append(lines, p.board.Status(s, st, w)...)
 	}
@@ -161,15 +162,33 @@ func (p *roomPanel) statusLines(st draw.Styles, w int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
+	return append(lines, p.rule(st, w))
+}
+
+// rule is the rule over the chat or the moves, drawn again when the panel's width, styles or
+// foot change.
+func (p *roomPanel) rule(st draw.Styles, w int) string {
+	k := ruleKey{w: w, theme: themeOf(st), showMoves: p.showMoves, replaying: p.replaying}
+	if p.ruled != "" && p.ruleOf == k {
+		return p.ruled
+	}
 	switch {
 	case p.replaying:
-		lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
+		p.ruled = st.Dim.Render(strings.Repeat("─", w))
 	case p.showMoves:
-		lines = append(lines, panelRule(st, "moves · tab: chat", w))
+		p.ruled = panelRule(st, "moves · tab: chat", w)
 	default:
-		lines = append(lines, panelRule(st, "tab: moves", w))
+		p.ruled = panelRule(st, "tab: moves", w)
 	}
-	return lines
+	p.ruleOf = k
+	return p.ruled
+}
+
+// ruleKey is what the panel's rule shows.
+type ruleKey struct {
+	w                    int
+	showMoves, replaying bool
+	theme
 }
 
 // tailLines fill the foot of the panel, room lines at most: chat and log, or the moves, newest

@@ -160,20 +160,18 @@ type roomParts struct {
 	prompt                 part[promptKey]
 	typed                  []rune // the open line's text the prompt shows
 	help                   part[helpKey]
-	title                  string // the window's title, for titleOf
+	title, yourTitle       string // the window's title, for titleOf, and on the viewer's turn
 	titleOf                titleKey
 
-	panel lineSet // the panel's lines in this frame, from its parts
-	rows  []string
-	from  []rowFrom // what each of rows was composed from
-	buf   []byte    // scratch space for a row, reused
+	panel   lineSet  // the panel's lines in this frame, from its parts
+	scratch []string // scratch space for a part's lines as drawn, reused
+	rows    []string
+	from    []rowFrom // what each of rows was composed from
+	buf     []byte    // scratch space for a row, reused
 }
 
 // titleKey is what the window's title says.
-type titleKey struct {
-	game, code string
-	yours      bool
-}
+type titleKey struct{ game, code string }
 
 // rowFrom is what a row of the body was composed from: its board and panel lines, in a layout.
 type rowFrom struct {
