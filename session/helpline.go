@@ -26,6 +26,7 @@ const helpSlots = 4
 type helpSlot struct {
 	drawn   bool
 	w       int
+	theme   theme
 	entries []helpEntry
 	text    string
 }
@@ -36,9 +37,10 @@ type helpEntry struct {
 	enabled   bool
 }
 
-// same reports whether the slot was drawn at width w from keys that show as keys do.
-func (s *helpSlot) same(w int, keys []key.Binding) bool {
-	if !s.drawn || s.w != w || len(keys) != len(s.entries) {
+// same reports whether the slot was drawn at width w in the styles th from keys that show as keys
+// do.
+func (s *helpSlot) same(w int, th theme, keys []key.Binding) bool {
+	if !s.drawn || s.w != w || s.theme != th || len(keys) != len(s.entries) {
 		return false
 	}
 	for i, b := range keys {
@@ -50,15 +52,16 @@ func (s *helpSlot) same(w int, keys []key.Binding) bool {
 	return true
 }
 
-// line returns helpLine(st, w, keys...): a line drawn before when the width and keys are the same
-// (a screen lives in one session, with one set of styles), else a new one, kept for next time in
-// place of the oldest. A nil cache draws every time.
+// line returns helpLine(st, w, keys...): a line drawn before when the width, the styles and the
+// keys are the same, else a new one, kept for next time in place of the oldest. A nil cache draws
+// every time.
 func (c *helpCache) line(st draw.Styles, w int, keys []key.Binding) string {
 	if c == nil {
 		return helpLine(st, w, keys...)
 	}
+	th := themeOf(st)
 	for i := range c.slots {
-		if c.slots[i].same(w, keys) {
+		if c.slots[i].same(w, th, keys) {
 			return c.slots[i].text
 		}
 	}
@@ -69,7 +72,7 @@ func (c *helpCache) line(st draw.Styles, w int, keys []key.Binding) string {
 		h := b.Help()
 		s.entries = append(s.entries, helpEntry{key: h.Key, desc: h.Desc, enabled: b.Enabled()})
 	}
-	s.drawn, s.w, s.text = true, w, helpLine(st, w, keys...)
+	s.drawn, s.w, s.theme, s.text = true, w, th, helpLine(st, w, keys...)
 	return s.text
 }
 

@@ -1,10 +1,10 @@
 package session
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -127,11 +127,14 @@ type roomScreen struct {
 	// lastMove is closed when the room has answered the last move sent (nil before the first):
 	// the next move waits for it, so that moves reach the room in the order they were made.
 	lastMove <-chan struct{}
-	cache    frameCache
-	helped   helpCache
-	addr     string // Config.Address
-	boardX   int    // the column the board starts at, as last drawn (clicks are the board's from there)
-	noBell   bool   // Config.NoBell
+	// gen counts the changes of what the board and the panel show (roomParts); parts keeps what
+	// the screen's parts last drew.
+	gen    uint64
+	parts  roomParts
+	helped helpCache
+	addr   string // Config.Address
+	boardX int    // the column the board starts at, as last drawn (clicks are the board's from there)
+	noBell bool   // Config.NoBell
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
 	replaying bool
 	// moving is the wait for the room to come back on another server (follow), while it moves;
@@ -164,9 +167,11 @@ func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 	}
 	prevPhase := r.snap.Phase
 	wasMine := r.have && r.yourTurn()
+	if !r.have || !sameLook(&r.snap, &snap) {
+		r.gen++
+	}
 	r.snap, r.have = snap, true
 	r.show()
-	r.cache.invalidate()
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.prompt.say("", false)
 		r.side.relabel() // a new match may name the seats otherwise (Flic Flac's shapes)
@@ -189,11 +194,15 @@ func (r *roomScreen) yourTurn() bool {
 // title is the terminal window's title for the room: "your move · Stone Towers · K7QXM" while the
 // viewer may act, else the game and the code.
 func (r *roomScreen) title() string {
-	t := r.snap.GameName + " · " + r.snap.Code
-	if r.yourTurn() {
-		t = "your move · " + t
+	ps := &r.parts
+	if k := (titleKey{game: r.snap.GameName, code: r.snap.Code}); ps.title == "" || ps.titleOf != k {
+		ps.title, ps.titleOf = k.game+" · "+k.code, k
+		ps.yourTitle = "your move · " + ps.title
 	}
-	return t
+	if r.yourTurn() {
+		return ps.yourTitle
+	}
+	return ps.title
 }
 
 // stopTick stops the clock's tick on its way, if one is (on leaving the room). A nil screen has
@@ -226,14 +235,11 @@ func (r *roomScreen) resize(w, h int) { r.w, r.h = w, h }
 // screen that has the focus: the open line (roomPrompt), the rules (a pager), or the board
 // (boardKey).
 func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
-	// The body (header, board, panel) is drawn again only when it may have changed: a new
-	// snapshot (apply), a countdown's tick, the rules' scroll, or a key or click the board takes.
-	// Prompts, replies to moves and other messages change only the lines below it.
+	// The parts of the screen are drawn again when what they show changes (roomParts): a new
+	// snapshot (apply) or a key or click the board takes counts as a change of the board and the
+	// panel (gen); the other parts' keys say what they show.
 	switch msg := msg.(type) {
 	case tickMsg:
-		if r.clock.current(msg) {
-			r.cache.valid = false // the panel's clock: the board's column stays
-		}
 		r.clock, cmd = r.clock.Update(msg)
 		return cmd, false
 	case errExpiredMsg:
@@ -305,7 +311,7 @@ func (r *roomScreen) boardTakes(km tea.KeyPressMsg) bool {
 // toBoard gives a key or a click to the board, which may move its cursor or selection, or
 // return a move, which goes to the room.
 func (r *roomScreen) toBoard(msg tea.Msg) tea.Cmd {
-	r.cache.invalidate()
+	r.gen++ // the board's cursor or selection, and what the panel and help line say of it
 	if mv := r.board.Handle(msg, &r.snap); mv != "" {
 		return r.move(mv)
 	}
@@ -341,8 +347,7 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		return nil, true, true
 	case key.Matches(km, k.Prompt):
 		r.focus = focusPrompt
-		r.prompt.open(lineMove, r.move)
-		r.cache.invalidate() // the notation shows under the board while the prompt is open
+		r.prompt.open(lineMove, r.move) // (the notation shows under the board while it is open)
 	case key.Matches(km, k.Chat):
 		r.focus = focusChat
 		r.prompt.open(lineChat, func(text string) tea.Cmd {
@@ -350,11 +355,9 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		})
 	case key.Matches(km, r.side.keys.Moves):
 		r.side, cmd = r.side.Update(km)
-		r.cache.invalidate()
 		return cmd, false, true
 	case key.Matches(km, k.Rules):
 		r.focus = focusRules
-		r.cache.invalidate()
 		r.rules = newTextPager(r.rulesText())
 		r.rules.setSize(rulesSize(r.w, r.h))
 	case key.Matches(km, k.Level):
@@ -390,7 +393,6 @@ func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {
 	r.prompt, cmd = r.prompt.Update(msg)
 	if !r.prompt.typing() {
 		r.focus = focusBoard
-		r.cache.invalidate()
 	}
 	return cmd
 }
@@ -467,98 +469,181 @@ func (r *roomScreen) view(st draw.Styles, w, h int) string {
 	return strings.Join(r.viewLines(st, w, h), "\n")
 }
 
-// viewLines draws the room as lines: the body's, kept from frame to frame while it does not change,
-// then the message line and the help line. The slice is new at every call.
+// viewLines draws the room as lines: the body's, then the message line and the help line, each
+// part drawn again only when what it shows has changed (roomParts). The slice is new at every call.
 func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 	if !r.have {
 		return []string{"", "  Entering the room…"}
 	}
-	msg := r.prompt.View(st, w)
+	msg := r.promptLines(st, w)
+	n := len(msg)
 	if r.moving != nil {
-		msg = append([]string{draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w)}, msg...)
+		n++
 	}
-	body := r.body(st, w, h-len(msg)+1)
-	lines := make([]string, 0, len(body)+len(msg)+1)
-	return append(append(append(lines, body...), msg...), r.help(st, w))
+	body := r.body(st, w, h-n+1)
+	lines := make([]string, 0, len(body)+n+1)
+	lines = append(lines, body...)
+	if r.moving != nil {
+		lines = append(lines, draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
+	}
+	return append(append(lines, msg...), r.helpPart(st, w))
 }
 
-// frameCache keeps what a frame drew that the next one may draw again: the header, board and
-// panel (unchanged while the player types at a prompt), and the board's column alone (unchanged
-// when only the panel's clock ticked).
-type frameCache struct {
-	lines []string // the body's lines
-	buf   []byte   // scratch space for the body's text, reused from one drawing to the next
-	w, h  int
-	valid bool
-
-	left                   []string // the board's column, before a prompt's notation
-	boardW, panelW, margin int
-	leftOK                 bool
+// helpPart is the help line (help), drawn again when what the board and the panel show, the
+// focus or the width changes; the rules' is drawn at every frame, as the pager scrolls.
+func (r *roomScreen) helpPart(st draw.Styles, w int) string {
+	if r.focus == focusRules {
+		return r.help(st, w)
+	}
+	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, theme: themeOf(st)}
+	l, _ := r.parts.help.get(k, func() []string { return []string{r.help(st, w)} }).at(0)
+	return l
 }
 
-// invalidate has the next frame draw the body again, the board's column too.
-func (c *frameCache) invalidate() { c.valid, c.leftOK = false, false }
+// promptLines are the lines under the board (roomPrompt.View), drawn again when the message or
+// the open line changes.
+func (r *roomScreen) promptLines(st draw.Styles, w int) []string {
+	p, ps := &r.prompt, &r.parts
+	k := promptKey{w: w, kind: p.kind, msg: p.msg, msgErr: p.msgErr, theme: themeOf(st)}
+	if p.typing() {
+		k.prompt, k.pos, k.upper = p.input.prompt, p.input.pos, p.input.upper
+	}
+	if !slices.Equal(ps.typed, p.input.value) {
+		ps.typed, ps.prompt.drawn = append(ps.typed[:0], p.input.value...), false
+	}
+	return ps.prompt.get(k, func() []string { return p.View(st, w) }).lines
+}
 
-// body draws the header, the board and the side panel, or returns their lines as last drawn when
-// nothing they show has changed since.
+// body draws the header, the board's column and the side panel, h lines in all, from their parts,
+// each drawn again only when what it shows has changed; a row is composed again only when a part
+// it shows has. The lines are the screen's until the next call.
 func (r *roomScreen) body(st draw.Styles, w, h int) []string {
-	c := &r.cache
-	if c.valid && c.w == w && c.h == h {
-		return c.lines
-	}
-	s := &r.snap
+	ps := &r.parts
 	bodyH := h - 3
-	left, boardW, panelW, margin := c.left, c.boardW, c.panelW, c.margin
-	if r.focus != focusRules && (!c.leftOK || c.w != w || c.h != h) {
-		// The board first: a board may learn from the view what its seats are called (SeatLabeler),
-		// which the header says.
-		left, boardW, panelW, margin = boardColumn(w, func(width int) []string {
+	if r.focus == focusRules {
+		return r.rulesBody(st, w, h)
+	}
+	r.show()
+	th := themeOf(st)
+	// The board first: a board may learn from the view what its seats are called (SeatLabeler),
+	// which the header and the panel say.
+	left := ps.board.get(boardKey{gen: r.gen, w: w, h: bodyH, theme: th}, func() []string {
+		s := &r.snap
+		lines, boardW, panelW, margin := boardColumn(w, func(width int) []string {
 			if s.Phase == rooms.Waiting {
 				return r.waitingLines(st, width)
 			}
 			return r.board.View(s, st, width, bodyH)
 		})
-		left = slices.Clone(left) // a board may draw its next lines in the same slice
-		c.left, c.boardW, c.panelW, c.margin, c.leftOK = left, boardW, panelW, margin, true
+		ps.boardW, ps.panelW, ps.margin = boardW, panelW, margin
+		return lines
+	})
+	if r.focus == focusPrompt {
+		left = ps.column.get(columnKey{board: ps.board.ver, theme: th}, func() []string {
+			return r.withNotation(st, left.lines, ps.boardW, bodyH)
+		})
 	}
+	s := &r.snap
+	hk := headerKey{game: s.GameName, code: s.Code, phase: s.Phase, match: s.Match, you: int(s.You), w: w, theme: th}
+	header, _ := ps.header.get(hk, func() []string {
+		return []string{r.header(st, w)}
+	}).at(0)
+	panel := r.panelParts(st, ps.panelW, bodyH)
+
+	ps.rows = slices.Grow(ps.rows[:0], bodyH+1)[:bodyH+1]
+	ps.from = slices.Grow(ps.from, bodyH+1)[:bodyH+1]
+	ps.rows[0] = header
+	r.boardX = ps.margin
+	for i := range bodyH {
+		l, lw := left.at(i)
+		p, pw := panel.at(i)
+		from := rowFrom{left: l, panel: p, margin: ps.margin, boardW: ps.boardW, panelW: ps.panelW}
+		if ps.from[i+1] == from && ps.rows[i+1] != "" {
+			continue
+		}
+		buf := append(ps.buf[:0], draw.Spaces(ps.margin)...)
+		buf = draw.AppendFitWidth(buf, l, lw, ps.boardW)
+		buf = draw.AppendFitWidth(append(buf, ' '), p, pw, ps.panelW)
+		ps.rows = draw.KeepLine(ps.rows, i+1, buf)
+		ps.from[i+1], ps.buf = from, buf
+	}
+	return ps.rows
+}
+
+// header is the line over the body: the game, the room's code and phase, and who the viewer is.
+func (r *roomScreen) header(st draw.Styles, w int) string {
+	s := &r.snap
 	header := st.Title.Render(s.GameName) + st.Dim.Render(" · room ") + st.Bold.Render(s.Code) +
 		st.Dim.Render(" · "+s.Phase.String())
 	right := "watching"
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
-	buf := draw.AppendFit(c.buf[:0], header, w-draw.TextWidth(right)-1)
-	buf = append(append(append(buf, ' '), right...), '\n')
+	return draw.Fit(header, w-draw.TextWidth(right)-1) + " " + right
+}
 
-	if r.focus == focusRules {
-		// The rules take the whole body, the panel's columns too, so that their lines fit.
-		for _, l := range r.rulesLines(st, w, bodyH) {
-			buf = append(draw.AppendFit(buf, l, w), '\n')
-		}
-	} else {
-		if r.focus == focusPrompt {
-			left = r.withNotation(st, left, boardW, bodyH)
-		}
-		panel := r.panel(st, panelW, bodyH)
-		r.boardX = margin
-		for i := range bodyH {
-			buf = append(buf, draw.Spaces(margin)...)
-			buf = draw.AppendFit(buf, lineAt(left, i), boardW)
-			buf = draw.AppendFit(append(buf, ' '), lineAt(panel, i), panelW)
-			buf = append(buf, '\n')
-		}
+// rulesBody draws the header and the rules, which take the whole body, the panel's columns too,
+// so that their lines fit. The rows drawn are composed again when the rules close.
+func (r *roomScreen) rulesBody(st draw.Styles, w, h int) []string {
+	ps := &r.parts
+	rows := append(ps.rows[:0], r.header(st, w))
+	for _, l := range r.rulesLines(st, w, h-3) {
+		rows = append(rows, draw.Fit(l, w))
 	}
-	// The body's lines, each the string of the last body when it has not changed: a move
-	// changes a few lines, and the others cost nothing. (viewLines copies the lines out, so
-	// they can be replaced here in place.)
-	lines := c.lines
-	i := 0
-	for rest := buf; len(rest) > 0; i++ {
-		n := bytes.IndexByte(rest, '\n')
-		lines, rest = draw.KeepLine(lines, i, rest[:n]), rest[n+1:]
+	ps.rows = rows
+	clear(ps.from[:cap(ps.from)])
+	return rows
+}
+
+// panelParts draws the side panel in w x h cells from its parts (roomPanel.View draws the same
+// lines at once): the head, the clock's lines, the status and the foot, each drawn again only
+// when what it shows has changed.
+func (r *roomScreen) panelParts(st draw.Styles, w, h int) *lineSet {
+	ps, p, th := &r.parts, &r.side, themeOf(st)
+	k := panelKey{gen: r.gen, w: w, showMoves: p.showMoves, replaying: p.replaying, theme: th}
+	if r.awayChanged() {
+		ps.head.drawn = false
 	}
-	c.lines, c.buf, c.w, c.h, c.valid = lines[:i], buf, w, h, true
-	return c.lines
+	ps.panel.lines, ps.panel.widths = ps.panel.lines[:0], ps.panel.widths[:0]
+	ps.panel.add(ps.head.get(k, func() []string { ps.scratch = p.headLines(ps.scratch[:0], st, w); return ps.scratch }))
+	if p.ticking() {
+		ck := clockKey{gen: r.gen, w: w, theme: th}
+		if cl := r.snap.Clock; !cl.Ends.IsZero() {
+			ck.shown, _ = clockShown(time.Until(cl.Ends))
+		}
+		ps.panel.add(ps.clock.get(ck, func() []string { return r.clock.View(st, w) }))
+	}
+	ps.panel.add(ps.status.get(k, func() []string { ps.scratch = p.statusLines(ps.scratch[:0], st, w); return ps.scratch }))
+	room := h - len(ps.panel.lines)
+	tk := tailKey{w: w, room: room, showMoves: p.showMoves, replaying: p.replaying, theme: th}
+	if p.showMoves {
+		tk.gen = r.gen
+	} else if !slices.Equal(ps.chat, r.snap.Chat) {
+		ps.chat, ps.tail.drawn = r.snap.Chat, false // a room replaces its chat, never changes it
+	}
+	ps.panel.add(ps.tail.get(tk, func() []string { return p.tailLines(st, w, room) }))
+	return &ps.panel
+}
+
+// awayChanged reports whether a dropped seat's countdown shows another value than when the
+// panel's head was drawn, and keeps the new values.
+func (r *roomScreen) awayChanged() bool {
+	ps, changed, n := &r.parts, false, 0
+	for _, seat := range r.snap.Seats {
+		if seat.Connected || seat.GraceUntil.IsZero() {
+			continue
+		}
+		left := awayLeft(seat)
+		if n == len(ps.away) {
+			ps.away, changed = append(ps.away, left), true
+		} else if ps.away[n] != left {
+			ps.away[n], changed = left, true
+		}
+		n++
+	}
+	changed = changed || n != len(ps.away)
+	ps.away = ps.away[:n]
+	return changed
 }
 
 // helpKeys appends the bindings the help line shows to out and returns it.

@@ -38,7 +38,10 @@ type roomPanel struct {
 	showMoves bool // the moves at the foot, in place of the chat
 	replaying bool // a replay's panel: its chat is the replay's move list, under a plain rule
 	chat      chatCache
-	labels    []string // seatLabel's drawn labels by seat, for this board
+	labels    []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
+	labelsIn  theme
+	ruled     string // the rule over the foot as last drawn (rule), from ruleOf
+	ruleOf    ruleKey
 }
 
 // newRoomPanel returns a room's panel, showing the chat at its foot.
@@ -64,10 +67,22 @@ func (p roomPanel) Update(msg tea.Msg) (roomPanel, tea.Cmd) {
 
 // View draws the panel in w x h cells: seats and scores, the game's status, then chat and log
 // (or the moves). It keeps what it drew that the next frame may draw again: the chat as wrapped,
-// and the seats' labels.
+// and the seats' labels. The room screen draws the same lines in parts (roomParts): headLines,
+// the clock's (when ticking), statusLines and tailLines, one after the other.
 func (p *roomPanel) View(st draw.Styles, w, h int) []string {
+	lines := p.headLines(nil, st, w)
+	if p.ticking() {
+		lines = append(lines, p.clock.View(st, w)...)
+	}
+	lines = p.statusLines(lines, st, w)
+	return append(lines, p.tailLines(st, w, h-len(lines))...)
+}
+
+// headLines append the top of the panel to lines and return them: the seats and their scores,
+// the watchers, a blank line, then the result, or whose turn it is (the clock's lines follow
+// them, when ticking).
+func (p *roomPanel) headLines(lines []string, st draw.Styles, w int) []string {
 	s := p.snap
-	var lines []string
 	for i, seat := range s.Seats {
 		mark := " "
 		if slices.Contains(s.ToMove, rules.Seat(i)) && s.Phase == rooms.Playing {
@@ -82,7 +97,7 @@ func (p *roomPanel) View(st draw.Styles, w, h int) []string {
 		case seat.Abandoned:
 			extra += st.Err.Render(" gone")
 		case !seat.Connected && !seat.GraceUntil.IsZero():
-			left := time.Until(seat.GraceUntil).Round(time.Second)
+			left := awayLeft(seat)
 			extra += st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
 		}
 		if rules.Seat(i) == s.You {
@@ -116,6 +131,26 @@ func (p *roomPanel) View(st draw.Styles, w, h int) []string {
 	case rooms.Playing:
 		lines = append(lines, p.turnLines(st, w)...)
 	}
+	return lines
+}
+
+// awayLeft is the time a dropped seat's player has left to come back, as the panel shows it (to
+// the second).
+func awayLeft(seat rooms.SeatInfo) time.Duration {
+	return time.Until(seat.GraceUntil).Round(time.Second)
+}
+
+// ticking reports whether the panel shows the clock's lines under whose turn it is: while a
+// match is played and a seat is to move.
+func (p *roomPanel) ticking() bool {
+	return p.snap.Phase == rooms.Playing && len(p.snap.ToMove) > 0
+}
+
+// statusLines append the middle of the panel to lines and return them: what the board says of
+// the match, a gone player's keys, why the match ended unrated, and the rule over the chat or the
+// moves, which says which and how to see the other (the help line has no room left for tab).
+func (p *roomPanel) statusLines(lines []string, st draw.Styles, w int) []string {
+	s := p.snap
 	if s.Phase != rooms.Waiting {
 		lines = append(lines, p.board.Status(s, st, w)...)
 	}
@@ -127,18 +162,42 @@ func (p *roomPanel) View(st draw.Styles, w, h int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
-	// Chat and log, or the moves, fill the rest, newest last, under a rule that says which and
-	// how to see the other (the help line has no room left for tab).
+	return append(lines, p.rule(st, w))
+}
+
+// rule is the rule over the chat or the moves, drawn again when the panel's width, styles or
+// foot change.
+func (p *roomPanel) rule(st draw.Styles, w int) string {
+	k := ruleKey{w: w, theme: themeOf(st), showMoves: p.showMoves, replaying: p.replaying}
+	if p.ruled != "" && p.ruleOf == k {
+		return p.ruled
+	}
 	switch {
 	case p.replaying:
-		lines = append(lines, st.Dim.Render(strings.Repeat("─", w)))
+		p.ruled = st.Dim.Render(strings.Repeat("─", w))
 	case p.showMoves:
-		lines = append(lines, panelRule(st, "moves · tab: chat", w))
-		return append(lines, p.movesTail(st, w, h-len(lines))...)
+		p.ruled = panelRule(st, "moves · tab: chat", w)
 	default:
-		lines = append(lines, panelRule(st, "tab: moves", w))
+		p.ruled = panelRule(st, "tab: moves", w)
 	}
-	return append(lines, p.chatTail(st, w, h-len(lines))...)
+	p.ruleOf = k
+	return p.ruled
+}
+
+// ruleKey is what the panel's rule shows.
+type ruleKey struct {
+	w                    int
+	showMoves, replaying bool
+	theme
+}
+
+// tailLines fill the foot of the panel, room lines at most: chat and log, or the moves, newest
+// last.
+func (p *roomPanel) tailLines(st draw.Styles, w, room int) []string {
+	if p.showMoves && !p.replaying {
+		return p.movesTail(st, w, room)
+	}
+	return p.chatTail(st, w, room)
 }
 
 // panelRule draws the rule across the panel with a label near its right end: "──── tab: moves ─".
@@ -233,7 +292,7 @@ func (p *roomPanel) chatTail(st draw.Styles, w, room int) []string {
 
 // turnLines say whose turn it is, the same way in every game: "Your turn", or "Waiting for" the
 // seats to move (to a watcher: "bob (Blue) is to move"), with what the game says there is to do
-// (draw.TurnTeller).
+// (draw.TurnTeller). The clock's lines follow them (ticking).
 func (p *roomPanel) turnLines(st draw.Styles, w int) []string {
 	s := p.snap
 	if len(s.ToMove) == 0 {
@@ -245,9 +304,9 @@ func (p *roomPanel) turnLines(st draw.Styles, w int) []string {
 	}
 	if s.You != rules.Spectator && slices.Contains(s.ToMove, s.You) {
 		if yours == "" {
-			return append([]string{st.OK.Render("Your turn.")}, p.clock.View(st, w)...)
+			return []string{st.OK.Render("Your turn.")}
 		}
-		return append(wrapKeepingParens(st.OK.Render("Your turn:")+" "+yours, w), p.clock.View(st, w)...)
+		return wrapKeepingParens(st.OK.Render("Your turn:")+" "+yours, w)
 	}
 	names := make([]string, 0, len(s.ToMove))
 	for _, i := range s.ToMove {
@@ -272,7 +331,7 @@ func (p *roomPanel) turnLines(st draw.Styles, w int) []string {
 		}
 		text = who + verb + theirs + "."
 	}
-	return append(wrapKeepingParens(text, w), p.clock.View(st, w)...)
+	return wrapKeepingParens(text, w)
 }
 
 // breakNotation cuts from s, a move in notation, the longest head that fits in width columns,
@@ -295,10 +354,11 @@ func breakNotation(s string, width int) (head, rest string) {
 
 // chatCache holds the chat as last wrapped for the panel: the panel is drawn again at every
 // snapshot, and the chat changes far less often (a room replaces its chat slice, never changes
-// it). It is keyed by the chat and the width; the styles are the session's, one set for good.
+// it). It is keyed by the chat, the width and the styles.
 type chatCache struct {
 	from   []rooms.ChatLine
 	w      int
+	theme  theme
 	lines  []string
 	starts []int // the index in lines of each message's first line
 }
@@ -307,7 +367,7 @@ type chatCache struct {
 // with the cache: callers must not modify it.
 func (p *roomPanel) chatLines(st draw.Styles, w int) []string {
 	c := &p.chat
-	if c.lines != nil && c.w == w && slices.Equal(c.from, p.snap.Chat) {
+	if c.lines != nil && c.w == w && c.theme == themeOf(st) && slices.Equal(c.from, p.snap.Chat) {
 		return c.lines
 	}
 	var lines []string
@@ -320,14 +380,16 @@ func (p *roomPanel) chatLines(st draw.Styles, w int) []string {
 			lines = append(lines, draw.Wrap(st.Bold.Render(l.From+":")+" "+l.Text, w)...)
 		}
 	}
-	*c = chatCache{from: p.snap.Chat, w: w, lines: lines, starts: starts}
+	*c = chatCache{from: p.snap.Chat, w: w, theme: themeOf(st), lines: lines, starts: starts}
 	return lines
 }
 
 // seatLabel draws seat i's letter and colour name in its colour, eight columns for the panel:
-// "R Red   ". Each seat's is drawn once for the room's board (a room screen lives in one session,
-// with one set of styles).
+// "R Red   ". Each seat's is drawn once for the room's board and the styles.
 func (p *roomPanel) seatLabel(st draw.Styles, i int) string {
+	if th := themeOf(st); th != p.labelsIn {
+		p.labels, p.labelsIn = p.labels[:0], th
+	}
 	for len(p.labels) <= i {
 		p.labels = append(p.labels, "")
 	}

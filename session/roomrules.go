@@ -18,7 +18,6 @@ func rulesSize(w, h int) (int, int) { return w - 2, h - 4 }
 
 // updateRules takes a key while the rules show: the pager's, or one that closes them.
 func (r *roomScreen) updateRules(km tea.KeyPressMsg) {
-	r.cache.invalidate()
 	r.rules.setSize(rulesSize(r.w, r.h))
 	switch {
 	case r.rules.update(km):

@@ -28,7 +28,15 @@ func AppendFit(buf []byte, s string, width int) []byte {
 	if width <= 0 {
 		return buf
 	}
-	w := TextWidth(s)
+	return AppendFitWidth(buf, s, TextWidth(s), width)
+}
+
+// AppendFitWidth is AppendFit for an s whose width is known: w must be TextWidth(s). A line kept
+// with its width is fitted without being measured again.
+func AppendFitWidth(buf []byte, s string, w, width int) []byte {
+	if width <= 0 {
+		return buf
+	}
 	if w > width {
 		return append(buf, ansi.Truncate(s, width, "…")...)
 	}

@@ -1,0 +1,197 @@
+package session
+
+import (
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/session/draw"
+)
+
+// The room screen in parts: the board's column, the header, the panel's head (seats, turn), its
+// clock, its status and its foot (chat or moves), and the prompt's lines each keep the lines they
+// last drew, with the widths of those lines and the key of what they were drawn from, and are
+// drawn again only when their key changes. A frame composes the screen from them: a clock's tick
+// draws the clock's lines again, a chat line the panel's foot, a move the parts that show the
+// match; a frame in which nothing changed draws nothing. The keys say what a part's drawing
+// depends on, beside the screen's generation (roomScreen.gen), which counts the changes of what
+// the board and the panel show: a snapshot that differs in more than its chat (sameLook), or a
+// key or click the board took.
+
+// theme is what of a session's styles decides how a part is drawn: draw.NewStyles' arguments.
+type theme struct{ noColor, ascii bool }
+
+func themeOf(st draw.Styles) theme { return theme{noColor: st.NoColor, ascii: st.ASCII} }
+
+// lineSet is lines as drawn, each with its width (draw.TextWidth), so that the screen is composed
+// from them without measuring them again.
+type lineSet struct {
+	lines  []string
+	widths []int
+}
+
+// keep makes drawn the set's lines, in place: a line equal to the one drawn at its place before
+// keeps that string and its width, measured then; the others are measured. drawn is not kept.
+func (s *lineSet) keep(drawn []string) {
+	for i, l := range drawn {
+		if i < len(s.lines) {
+			if s.lines[i] != l {
+				s.lines[i], s.widths[i] = l, draw.TextWidth(l)
+			}
+			continue
+		}
+		s.lines = append(s.lines, l)
+		s.widths = append(s.widths, draw.TextWidth(l))
+	}
+	clear(s.lines[len(drawn):])
+	s.lines, s.widths = s.lines[:len(drawn)], s.widths[:len(drawn)]
+}
+
+// add appends t's lines, with their widths, to s.
+func (s *lineSet) add(t *lineSet) {
+	s.lines = append(s.lines, t.lines...)
+	s.widths = append(s.widths, t.widths...)
+}
+
+// at returns line i and its width; an empty line past the last.
+func (s *lineSet) at(i int) (string, int) {
+	if i < len(s.lines) {
+		return s.lines[i], s.widths[i]
+	}
+	return "", 0
+}
+
+// part is a part of the room screen as last drawn, with the key of what it was drawn from.
+type part[K comparable] struct {
+	lineSet
+	key   K
+	drawn bool
+	ver   uint64 // counts the drawings, for the part drawn over this one (the notation)
+}
+
+// get returns the part's lines for key: those drawn last when key is theirs, else draw's, kept
+// for the next frame.
+func (p *part[K]) get(key K, draw func() []string) *lineSet {
+	if !p.drawn || p.key != key {
+		p.keep(draw())
+		p.key, p.drawn = key, true
+		p.ver++
+	}
+	return &p.lineSet
+}
+
+// Keys of the parts: what each part's lines are drawn from, beside the styles (theme).
+type (
+	// boardKey: the board's column, the board or the room's code (while seats are free).
+	boardKey struct {
+		gen  uint64
+		w, h int // the screen's width, the body's height
+		theme
+	}
+	// columnKey: the board's column with the game's notation under it (the move prompt).
+	columnKey struct {
+		board uint64 // the board part's drawing (part.ver)
+		theme
+	}
+	// headerKey: the line over the body (the viewer's seat tag is the board's for the match).
+	headerKey struct {
+		game, code string
+		phase      rooms.Phase
+		match      int
+		you        int
+		w          int
+		theme
+	}
+	// helpKey: the help line, but for the rules' (whose keys follow the pager's scroll).
+	helpKey struct {
+		gen    uint64
+		focus  focus
+		w      int
+		moving bool
+		theme
+	}
+	// panelKey: the panel's head and status (with the away seats' countdowns for the head).
+	panelKey struct {
+		gen                  uint64
+		w                    int
+		showMoves, replaying bool
+		theme
+	}
+	// clockKey: the clock's lines, drawn again when the clock shows another value.
+	clockKey struct {
+		gen   uint64
+		w     int
+		shown time.Duration
+		theme
+	}
+	// tailKey: the panel's foot, chat or moves (with the chat it shows, for the chat).
+	tailKey struct {
+		gen                  uint64 // the moves' (0 for the chat, which the generation does not count)
+		w, room              int
+		showMoves, replaying bool
+		theme
+	}
+	// promptKey: the lines under the board (with the open line's text).
+	promptKey struct {
+		w      int
+		kind   lineKind
+		msg    string
+		msgErr bool
+		prompt string
+		pos    int
+		upper  bool
+		theme
+	}
+)
+
+// roomParts are the parts of a room screen as last drawn, and the body's rows composed from them.
+type roomParts struct {
+	board                  part[boardKey]
+	boardW, panelW, margin int // the board part's layout (boardColumn)
+	column                 part[columnKey]
+	header                 part[headerKey]
+	head                   part[panelKey]
+	away                   []time.Duration // the away countdowns the head shows
+	clock                  part[clockKey]
+	status                 part[panelKey]
+	tail                   part[tailKey]
+	chat                   []rooms.ChatLine // the chat the tail shows
+	prompt                 part[promptKey]
+	typed                  []rune // the open line's text the prompt shows
+	help                   part[helpKey]
+	title, yourTitle       string // the window's title, for titleOf, and on the viewer's turn
+	titleOf                titleKey
+
+	panel   lineSet  // the panel's lines in this frame, from its parts
+	scratch []string // scratch space for a part's lines as drawn, reused
+	rows    []string
+	from    []rowFrom // what each of rows was composed from
+	buf     []byte    // scratch space for a row, reused
+}
+
+// titleKey is what the window's title says.
+type titleKey struct{ game, code string }
+
+// rowFrom is what a row of the body was composed from: its board and panel lines, in a layout.
+type rowFrom struct {
+	left, panel            string
+	margin, boardW, panelW int
+}
+
+// sameLook reports whether the board and the panel draw b as they drew a: the snapshots differ
+// at most in the chat (the panel's foot has a key of its own) and in what neither draws (the
+// sequence number, the room's notice, Replaced). The cheap fields are compared first; the game's
+// view, made again for every snapshot, is compared in depth only when they are all the same (a
+// chat line, a player who came back), so a move costs no deep comparison.
+func sameLook(a, b *rooms.Snapshot) bool {
+	if a.Code != b.Code || a.GameID != b.GameID || a.GameName != b.GameName || a.Phase != b.Phase ||
+		a.Match != b.Match || a.You != b.You || a.Clock != b.Clock || a.TimeControl != b.TimeControl ||
+		a.Unrated != b.Unrated || a.Spectators != b.Spectators || len(a.Moves) != len(b.Moves) ||
+		!slices.Equal(a.Seats, b.Seats) || !slices.Equal(a.ToMove, b.ToMove) || !slices.Equal(a.Times, b.Times) {
+		return false
+	}
+	x, y := *a, *b
+	x.Seq, y.Seq, x.Chat, y.Chat, x.Notice, y.Notice, x.Replaced, y.Replaced = 0, 0, nil, nil, "", "", false, false
+	return reflect.DeepEqual(x, y)
+}
