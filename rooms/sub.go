@@ -49,8 +49,8 @@ func (s *Sub) Updates() <-chan Snapshot { return s.ch }
 
 // OnUpdate has the room call f, on the room's goroutine, after each snapshot it leaves on Updates
 // and after it closes Updates, so that a subscriber need not keep a goroutine waiting on the
-// channel: f must return at once and must not call into the room (it might start a goroutine that
-// wakes a Bubble Tea program, whose model then reads Updates without waiting). A later call
+// channel: f must return at once and must not call into the room (it might signal a goroutine
+// that wakes a Bubble Tea program, whose model then reads Updates without waiting). A later call
 // replaces f. The snapshots left before OnUpdate (the first is there when Join returns) wait on
 // Updates: read it once after calling OnUpdate.
 func (s *Sub) OnUpdate(f func()) { s.onUpdate.Store(&f) }

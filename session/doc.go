@@ -6,9 +6,9 @@
 // gets by game ID through Config.Boards; what boards and the session share is package draw.
 //
 // Room updates wake the program: the room leaves each snapshot on the subscription's channel and
-// calls the model's wake, which sends the program a message from a short-lived goroutine (at most
-// one on its way per session), and the model takes the newest snapshot when it receives it; the
-// room never waits for the program. Frames are drawn only when something changed: no cursor
-// blinks, no clocks, except a tick while a dropped seat's countdown (every second) or a timed
-// turn's clock (when the time shown changes) is on screen.
+// calls the model's wake, which has the session's waker goroutine (kept while wake-ups keep
+// coming) send the program a message (at most one on its way per session), and the model takes the
+// newest snapshot when it receives it; the room never waits for the program. Frames are drawn
+// only when something changed: no cursor blinks, no clocks, except a tick while a dropped seat's
+// countdown (every second) or a timed turn's clock (when the time shown changes) is on screen.
 package session

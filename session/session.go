@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -99,7 +98,7 @@ type model struct {
 	intro  string // Config.Notice, shown in front of the room or replay until a key is pressed
 	busy   bool   // a create or join is under way
 	conn   *conn
-	waking atomic.Bool // a wakeMsg is on its way to the model (see wake)
+	waker  waker // sends the wakeMsgs of the room's wake-ups (see wake)
 }
 
 // conn holds the room subscription of a session, so that the room is left when the connection
@@ -350,7 +349,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
 	case wakeMsg:
-		m.waking.Store(false) // before taking: a snapshot left after this wakes the model again
+		m.waker.received() // before taking: a snapshot left after this wakes the model again
 		return m.takeSnapshots()
 	case openReplayMsg:
 		return m, m.loadReplay(msg.id)

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -86,7 +87,7 @@ func TestRoomWakesTheModel(t *testing.T) {
 
 // TestWakeCoalesces: the room's wake-ups given while a wakeMsg is on its way to the model send
 // nothing more (one goroutine sends it, blocked here in Send as it is while the program is busy);
-// once the model has received it, the next wake-up sends another.
+// once the model has received it, the next wake-up sends another, from the same goroutine.
 func TestWakeCoalesces(t *testing.T) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
 	t.Cleanup(func() { hub.Shutdown("test over") })
@@ -106,20 +107,61 @@ func TestWakeCoalesces(t *testing.T) {
 			t.Fatal("no wakeMsg was sent")
 		}
 	}
-	for deadline := time.Now().Add(time.Minute); senders() > 0; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) { // a sender of an earlier test that has not ended
-			t.Fatal("goroutines started by wake before the test are still there")
-		}
-	}
+	base := senders() // those of earlier tests, which only end meanwhile
 	for range 1000 {
 		m.wake()
 	}
-	if n := senders(); n != 1 {
+	if n := senders() - base; n > 1 {
 		t.Fatalf("%d goroutines sending a wakeMsg after 1000 wake-ups, want 1", n)
 	}
 	receive()
 	m.wake()
+	if n := senders() - base; n > 1 {
+		t.Fatalf("%d goroutines sending a wakeMsg after a second wake-up, want the first's alone", n)
+	}
 	receive()
+}
+
+// TestWakerEnds: the waker's goroutine stays while wake-ups come less than wakeLinger apart, ends
+// wakeLinger after the last, and the next wake-up starts it again.
+func TestWakerEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		sent := make(chan tea.Msg)
+		m := New(Config{Hub: fakeHub{testGames}, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"},
+			Width: 80, Height: 24, Send: func(msg tea.Msg) { sent <- msg }})
+		running := func() bool {
+			m.waker.mu.Lock()
+			defer m.waker.mu.Unlock()
+			return m.waker.running
+		}
+		wake := func() {
+			t.Helper()
+			m.wake()
+			if _, ok := (<-sent).(wakeMsg); !ok {
+				t.Fatal("a wake-up sent something else than a wakeMsg")
+			}
+			nm, _ := m.Update(wakeMsg{})
+			m = nm.(Model)
+		}
+		wake()
+		time.Sleep(wakeLinger - time.Second)
+		wake()
+		time.Sleep(wakeLinger - time.Second)
+		synctest.Wait()
+		if !running() {
+			t.Fatal("the waker ended less than wakeLinger after a wake-up")
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if running() {
+			t.Fatal("the waker still runs wakeLinger after the last wake-up")
+		}
+		wake()
+		if !running() {
+			t.Fatal("a wake-up after the waker ended did not start it again")
+		}
+		time.Sleep(wakeLinger + time.Second) // the bubble ends with its goroutines
+	})
 }
 
 // senders counts the goroutines that wake started and that have not ended (here, none of them

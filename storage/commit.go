@@ -21,9 +21,14 @@ const maxBatch = 4096
 // commitGap is the least time from one commit's start to the next one's. Where a commit takes
 // less (a fast disk, tmpfs), moves arriving one at a time would each get a transaction of their
 // own, with its page reads and copies, allocations and two fdatasyncs; waiting for company this
-// long keeps commits to a hundred a second under load, at the price of up to commitGap more for
-// a move. A write that comes when no commit has started for commitGap is committed at once.
-const commitGap = 10 * time.Millisecond
+// long keeps commits to 250 a second under load, at the price of up to commitGap more for a
+// move. A write that comes when no commit has started for commitGap is committed at once, and
+// so is the next batch once commitEnough writes wait: a commit's own cost, shared by that many,
+// is no reason to keep them waiting.
+const commitGap = 4 * time.Millisecond
+
+// commitEnough writes waiting start the next commit without waiting out commitGap.
+const commitEnough = 256
 
 // groupCommit commits writes to bbolt in groups: the writes that arrive while a transaction is
 // being committed wait for it to end and then share the next one, in the order they came (see
@@ -49,6 +54,8 @@ type groupCommit struct {
 	log    *slog.Logger
 	calls  *stage[commitCall]
 	failed atomic.Pointer[error] // the error of the commit that failed the store; nil: none
+	// commits counts the transactions run (a batch with a failing write runs one more).
+	commits atomic.Uint64
 }
 
 // commitCall is one write waiting for its commit.
@@ -59,7 +66,7 @@ type commitCall struct {
 
 func newGroupCommit(db *bolt.DB, log *slog.Logger) *groupCommit {
 	g := &groupCommit{db: db, log: log}
-	g.calls = newStage(maxBatch, commitGap, g.commit)
+	g.calls = newStage(maxBatch, commitGap, commitEnough, g.commit)
 	return g
 }
 
@@ -95,6 +102,7 @@ func (g *groupCommit) commit(calls []commitCall) {
 			return
 		}
 		failed, ferr := -1, error(nil)
+		g.commits.Add(1)
 		err := safeUpdate(g.db, func(tx *bolt.Tx) error {
 			for i, c := range calls {
 				if err := safeCall(c.fn, tx); err != nil {

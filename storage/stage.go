@@ -10,15 +10,18 @@ import (
 // next batch. A lone item is handled at once, without waiting for company; under load the
 // batches grow with the time a batch takes, and a batch starts at least minGap after the one
 // before it, so that a stream of items that each take less than minGap to handle still comes in
-// batches.
+// batches, unless enough items wait already: those share their batch without waiting longer.
 //
 // The goroutine runs only while there is work: it starts at the first item and ends when the
 // queue is empty minGap after its last batch started. A stage is safe for concurrent use.
 type stage[T any] struct {
 	maxBatch int           // the most items in one batch
 	minGap   time.Duration // the least time from one batch's start to the next one's
+	enough   int           // this many items waiting start the next batch before minGap
 	handle   func([]T)
-	sleep    func(time.Duration) // time.Sleep; tests replace it
+	// sleep waits d, or less once full has a value; tests replace it.
+	sleep func(d time.Duration, full <-chan struct{})
+	full  chan struct{} // a value when enough items wait during a gap; capacity one
 
 	mu      sync.Mutex
 	queue   []T
@@ -27,10 +30,21 @@ type stage[T any] struct {
 	idle    *sync.Cond // signalled when running turns false
 }
 
-func newStage[T any](maxBatch int, minGap time.Duration, handle func([]T)) *stage[T] {
-	s := &stage[T]{maxBatch: maxBatch, minGap: minGap, handle: handle, sleep: time.Sleep}
+func newStage[T any](maxBatch int, minGap time.Duration, enough int, handle func([]T)) *stage[T] {
+	s := &stage[T]{maxBatch: maxBatch, minGap: minGap, enough: enough, handle: handle, sleep: sleepUnless,
+		full: make(chan struct{}, 1)}
 	s.idle = sync.NewCond(&s.mu)
 	return s
+}
+
+// sleepUnless waits d, or until full has a value.
+func sleepUnless(d time.Duration, full <-chan struct{}) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-full:
+	}
 }
 
 // add queues items for the handler. After close it fails with errClosed and queues nothing.
@@ -44,6 +58,12 @@ func (s *stage[T]) add(items ...T) error {
 		return nil
 	}
 	s.queue = append(s.queue, items...)
+	if len(s.queue) >= s.enough && len(s.queue)-len(items) < s.enough {
+		select {
+		case s.full <- struct{}{}: // ends the gap, if one is being waited out
+		default:
+		}
+	}
 	if !s.running {
 		s.running = true
 		go s.loop()
@@ -67,12 +87,19 @@ func (s *stage[T]) loop() {
 		rest := copy(s.queue, s.queue[n:])
 		clear(s.queue[rest:])
 		s.queue = s.queue[:rest]
+		select {
+		case <-s.full: // a signal from before this batch took the queue
+		default:
+		}
 		s.mu.Unlock()
 		start := time.Now()
 		s.handle(batch)
 		clear(batch)
-		if wait := s.minGap - time.Since(start); wait > 0 {
-			s.sleep(wait) // the items that arrive meanwhile join the next batch
+		s.mu.Lock()
+		enough := len(s.queue) >= s.enough
+		s.mu.Unlock()
+		if wait := s.minGap - time.Since(start); wait > 0 && !enough {
+			s.sleep(wait, s.full) // the items that arrive meanwhile join the next batch
 		}
 	}
 }

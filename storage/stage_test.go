@@ -58,7 +58,7 @@ func holdBatch(s *stage[int], first int) (entered, hold chan struct{}) {
 // order, in batches of at most maxBatch; close waits for them and refuses more.
 func TestStageBatches(t *testing.T) {
 	l := newBatchLog()
-	s := newStage(3, 0, l.handle)
+	s := newStage(3, 0, 3, l.handle)
 	entered, hold := holdBatch(s, 0)
 	if err := s.add(0); err != nil { // held in the handler while the rest queues
 		t.Fatal(err)
@@ -88,9 +88,9 @@ func TestStageBatches(t *testing.T) {
 // the next, and the items that arrive meanwhile make up one batch; a lone item is handled at once.
 func TestStageGap(t *testing.T) {
 	l := newBatchLog()
-	s := newStage(10, time.Second, l.handle)
+	s := newStage(10, time.Second, 10, l.handle)
 	slept, wake := make(chan time.Duration, 1), make(chan struct{})
-	s.sleep = func(d time.Duration) { slept <- d; <-wake }
+	s.sleep = func(d time.Duration, _ <-chan struct{}) { slept <- d; <-wake }
 	if err := s.add(0); err != nil {
 		t.Fatal(err)
 	}
@@ -115,4 +115,53 @@ func TestStageGap(t *testing.T) {
 		t.Fatalf("batches %v, want %v", got, want)
 	}
 	s.close()
+}
+
+// TestStageEnough: enough items arriving during the gap end it, and make the next batch at once;
+// after a batch during which enough arrived, the next starts without a gap.
+func TestStageEnough(t *testing.T) {
+	l := newBatchLog()
+	s := newStage(10, time.Hour, 3, l.handle)
+	slept, wake := make(chan time.Duration, 10), make(chan struct{})
+	s.sleep = func(d time.Duration, full <-chan struct{}) {
+		slept <- d
+		select {
+		case <-full:
+		case <-wake:
+		}
+	}
+	entered, hold := holdBatch(s, 4)
+	add := func(items ...int) {
+		t.Helper()
+		if err := s.add(items...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(0)
+	l.next(t) // handled at once
+	<-slept   // the gap after it has begun
+	add(1)
+	add(2)
+	if got := l.snapshot(); len(got) != 1 {
+		t.Fatalf("batches %v handled with 2 items waiting out the gap, want only the first", got)
+	}
+	add(3) // the third: the gap ends
+	l.next(t)
+	<-slept
+	add(4)
+	wake <- struct{}{} // this gap ends by its time
+	<-entered
+	add(5, 6, 7) // enough, during the batch of 4
+	close(hold)
+	l.next(t)
+	l.next(t)
+	if n := len(slept); n > 1 {
+		t.Fatalf("%d gaps begun after the batch of 4, want none before the batch of 5 to 7", n)
+	}
+	close(wake)
+	s.close()
+	want := [][]int{{0}, {1, 2, 3}, {4}, {5, 6, 7}}
+	if got := l.snapshot(); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("batches %v, want %v", got, want)
+	}
 }

@@ -25,6 +25,7 @@ func Profile(ctx context.Context, dir string, srv *Server, name string, d time.D
 	go func() {
 		defer close(done)
 		get := func(path, file string) {
+			file = filepath.Join(dir, file)
 			req, _ := http.NewRequestWithContext(ctx, "GET", srv.Metrics+path, nil)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
@@ -32,12 +33,24 @@ func Profile(ctx context.Context, dir string, srv *Server, name string, d time.D
 				return
 			}
 			defer resp.Body.Close()
-			f, err := os.Create(filepath.Join(dir, file))
-			if err != nil {
+			if resp.StatusCode != http.StatusOK {
+				logf("profile %s: the server answered %s", file, resp.Status)
 				return
 			}
-			defer f.Close()
-			_, _ = io.Copy(f, resp.Body)
+			f, err := os.Create(file)
+			if err != nil {
+				logf("profile %s: %v", file, err)
+				return
+			}
+			n, err := io.Copy(f, resp.Body)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				logf("profile %s: %v", file, err)
+				return
+			}
+			logf("profile: wrote %s (%d bytes)", file, n)
 		}
 		get(fmt.Sprintf("/debug/pprof/profile?seconds=%d", secs), name+"-cpu.pprof")
 		get("/debug/pprof/heap", name+"-heap.pprof")

@@ -28,7 +28,7 @@ const (
 	diskFloorFileBytes = 4 << 20 // the file written round
 	// diskFloorGap is the least time from one batch's start to the next one's, as storage's
 	// commitGap.
-	diskFloorGap = 10 * time.Millisecond
+	diskFloorGap = 4 * time.Millisecond
 )
 
 // DiskFloorResult is what a disk floor measured.
