@@ -69,3 +69,25 @@ func TestPtyWrites(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFrameWrite is the write of a frame of a move's size (643 bytes of styled cells, no
+// "\n") to a session with a PTY: through charm.land/ssh's emulated PTY writer, as before pty.go,
+// and through ptyWrite.
+func BenchmarkFrameWrite(b *testing.B) {
+	cell := []byte("\x1b[5;3H\x1b[1;31m·\x1b[m ")
+	frame := bytes.Repeat(cell, 643/len(cell)+1)[:643]
+	for _, c := range []struct {
+		name  string
+		write func(io.Writer, []byte) (int, error)
+	}{
+		{"charm-ptywriter", func(w io.Writer, p []byte) (int, error) { return ssh.NewPtyWriter(w).Write(p) }},
+		{"sshd", ptyWrite},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = c.write(io.Discard, frame)
+			}
+		})
+	}
+}
