@@ -43,11 +43,10 @@ func (b *lockedBuffer) String() string {
 var signals = regexp.MustCompile("\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)|\x07")
 
 // TestTurnBellAndTitleBytesGolden: the bytes a player's terminal receives, as the server draws
-// them (package teaframe, Bubble Tea writing the bell), when it becomes their turn: BEL and the
-// window title "your move · GAME · CODE" (OSC 2, ended by BEL); when they have moved, the title
-// without "your move" and no bell. The sequences of each step (sorted: the bell is written by a
-// command, the title with the next frame, and either may come first) are compared with the
-// golden file, the room's code written CODE.
+// them (package teaframe, the bell written with the frame: Model.FrameRaw), when it becomes
+// their turn: BEL and the window title "your move · GAME · CODE" (OSC 2, ended by BEL); when they
+// have moved, the title without "your move" and no bell. The sequences of each step (sorted) are
+// compared with the golden file, the room's code written CODE.
 func TestTurnBellAndTitleBytesGolden(t *testing.T) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: t.Logf})
 	t.Cleanup(func() { hub.Shutdown("test over") })
@@ -101,7 +100,7 @@ func TestTurnBellAndTitleBytesGolden(t *testing.T) {
 				if trim {
 					sigs = sigs[slices.Index(sigs, want[0]):]
 				}
-				slices.Sort(sigs) // the bell (a command's) and the title (the frame's) race
+				slices.Sort(sigs)
 				got.WriteString(name + ":\n")
 				for _, sig := range sigs {
 					got.WriteString("\t" + strconv.Quote(strings.ReplaceAll(sig, code, "CODE")) + "\n")

@@ -24,14 +24,23 @@ import (
 // the spectators, whose programs take it and draw a frame. It reports the goroutines created per
 // move (runtime/metrics "/sched/goroutines-created:goroutines"), from the keys until every session
 // has taken the move and the goroutines started meanwhile have ended. The rooms have no Recorder:
-// the store's share is BenchmarkGroupCommit's (package storage).
+// the store's share is BenchmarkGroupCommit's (package storage). Unpaced, the next move is typed
+// as soon as every session has taken the last, faster than a frame's wait (teaframe's Coalesce),
+// so that several moves share a frame; paced, only once every session has drawn the last move's
+// frame, as when moves are seconds apart.
 func BenchmarkMovePath(b *testing.B) {
-	for _, spectators := range []int{0, 8} {
-		b.Run("spectators="+strconv.Itoa(spectators), func(b *testing.B) { benchMovePath(b, spectators) })
+	for _, paced := range []bool{false, true} {
+		for _, spectators := range []int{0, 8} {
+			name := "spectators=" + strconv.Itoa(spectators)
+			if paced {
+				name = "paced/" + name
+			}
+			b.Run(name, func(b *testing.B) { benchMovePath(b, spectators, paced) })
+		}
 	}
 }
 
-func benchMovePath(b *testing.B, spectators int) {
+func benchMovePath(b *testing.B, spectators int, paced bool) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: func(string, ...any) {},
 		NewSeed: func(string, int) uint64 { return 1 }})
 	defer hub.Shutdown("bench over")
@@ -43,7 +52,7 @@ func benchMovePath(b *testing.B, spectators int) {
 	var total, moves uint64
 	var elapsed time.Duration
 	for played := 0; played < b.N; {
-		n, g, d := playRoom(b, hub, spectators, b.N-played, count)
+		n, g, d := playRoom(b, hub, spectators, b.N-played, paced, count)
 		played += n
 		moves += uint64(n)
 		total += g
@@ -53,11 +62,12 @@ func benchMovePath(b *testing.B, spectators int) {
 	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(moves), "ns/move")
 }
 
-// progress is a program's model seen from the benchmark: the plies its room screen has taken.
+// progress is a program's model seen from the benchmark: the plies its room screen has taken, and
+// the plies its last frame showed.
 type progress struct {
 	Model
-	plies *atomic.Int64
-	moved chan struct{}
+	plies, drawn *atomic.Int64
+	moved        chan struct{}
 }
 
 func (p progress) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -73,12 +83,22 @@ func (p progress) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return p, cmd
 }
 
-func (p progress) ViewLines() (tea.View, []string) { return p.Model.ViewLines() }
+func (p progress) ViewLines() (tea.View, []string) {
+	v, lines := p.Model.ViewLines()
+	if p.room != nil && p.room.have {
+		p.drawn.Store(int64(len(p.room.snap.Moves)))
+		select {
+		case p.moved <- struct{}{}:
+		default:
+		}
+	}
+	return v, lines
+}
 
 // playRoom opens a room with two players and the spectators, each a program, and plays at most
-// max moves of a match in it. It returns the moves played, the goroutines created meanwhile and
-// the time they took.
-func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, count func() uint64) (int, uint64, time.Duration) {
+// max moves of a match in it; paced, each move waits for every session's frame of the last. It
+// returns the moves played, the goroutines created meanwhile and the time they took.
+func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, paced bool, count func() uint64) (int, uint64, time.Duration) {
 	b.StopTimer()
 	defer b.StartTimer()
 	opts := rules.Options{"size": "8"}
@@ -92,6 +112,7 @@ func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, count func() u
 		fr    *teaframe.Renderer
 		m     Model
 		plies atomic.Int64
+		drawn atomic.Int64
 		done  chan struct{}
 	}
 	moved := make(chan struct{}, 1)
@@ -106,7 +127,7 @@ func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, count func() u
 		s.m = New(Config{Hub: Local(hub), Boards: testBoards, Width: 80, Height: 24,
 			Player: rooms.Player{ID: "SHA256:p" + strconv.Itoa(i), Name: "p" + strconv.Itoa(i)},
 			Start:  Start{Mode: mode, Code: code}, Send: func(msg tea.Msg) { s.p.Send(msg) }})
-		s.p = s.fr.NewProgram(progress{Model: s.m, plies: &s.plies, moved: moved}, tea.WithInput(nil),
+		s.p = s.fr.NewProgram(progress{Model: s.m, plies: &s.plies, drawn: &s.drawn, moved: moved}, tea.WithInput(nil),
 			tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24), tea.WithoutSignalHandler())
 		go func() {
 			defer close(s.done)
@@ -139,7 +160,7 @@ func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, count func() u
 		for {
 			ok := true
 			for _, s := range all {
-				ok = ok && s.plies.Load() >= int64(plies)
+				ok = ok && s.plies.Load() >= int64(plies) && (!paced || s.drawn.Load() >= int64(plies))
 			}
 			if ok {
 				return

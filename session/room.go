@@ -135,6 +135,7 @@ type roomScreen struct {
 	addr   string // Config.Address
 	boardX int    // the column the board starts at, as last drawn (clicks are the board's from there)
 	noBell bool   // Config.NoBell
+	ring   bool   // the bell rings with the next frame (FrameRaw)
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
 	replaying bool
 	// moving is the wait for the room to come back on another server (follow), while it moves;
@@ -158,9 +159,10 @@ func (r *roomScreen) show() {
 	r.side.show(&r.snap, r.board, &r.clock, r.replaying)
 }
 
-// apply takes a new snapshot; it returns a tick while a countdown is on screen, and the
-// terminal's bell when it has just become the player's turn (unless the bell is off).
-func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
+// apply takes a new snapshot; it asks for the clock's tick while a countdown is on screen, and
+// rings the terminal's bell with the next frame when it has just become the player's turn
+// (unless the bell is off).
+func (r *roomScreen) apply(snap rooms.Snapshot) {
 	if !r.have || r.board == nil {
 		r.board = r.boards.board(snap.GameID)
 		r.side.relabel()
@@ -177,13 +179,24 @@ func (r *roomScreen) apply(snap rooms.Snapshot) tea.Cmd {
 		r.side.relabel() // a new match may name the seats otherwise (Flic Flac's shapes)
 	}
 	if !wasMine && r.yourTurn() && !r.noBell {
-		return tea.Batch(r.clock.tick(), tea.Raw(bell))
+		r.ring = true
 	}
-	return r.clock.tick()
+	r.clock.tick()
 }
 
 // bell is the terminal's bell (BEL), rung when it becomes the player's turn.
 const bell = "\a"
+
+// FrameRaw sends the terminal's bell with the frame, when it has become the player's turn since
+// the last frame (teaframe.RawFramer): written with the frame, the bell costs no command (a
+// tea.Raw batched with other commands would start several goroutines at every turn).
+func (m Model) FrameRaw() string {
+	if r := m.room; r != nil && r.ring {
+		r.ring = false
+		return bell
+	}
+	return ""
+}
 
 // yourTurn reports whether the snapshot shows a match in which the viewer may act now.
 func (r *roomScreen) yourTurn() bool {
@@ -240,8 +253,8 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	// panel (gen); the other parts' keys say what they show.
 	switch msg := msg.(type) {
 	case tickMsg:
-		r.clock, cmd = r.clock.Update(msg)
-		return cmd, false
+		r.clock.Update(msg)
+		return nil, false
 	case errExpiredMsg:
 		r.prompt, cmd = r.prompt.Update(msg)
 		return cmd, false

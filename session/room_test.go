@@ -224,7 +224,7 @@ func TestTurnClockShown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		snap, state := stoneSnapshot(t, 14)
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(2*time.Minute + 40*time.Second + 300*time.Millisecond)}
-		m := roomModel(t, snap)
+		m, ticks := tickingRoom(t, snap)
 		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:50 left for your turn") {
 			t.Errorf("the player to move does not read the time left:\n%s", mine)
 		}
@@ -239,14 +239,11 @@ func TestTurnClockShown(t *testing.T) {
 		if theirs := words(plain(roomModel(t, many).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
 			t.Errorf("with two seats to move, the clock does not say whose it is:\n%s", theirs)
 		}
-		if m.room.clock.stop == nil {
-			t.Error("the clock's tick was not asked for when the snapshot came")
-		}
 		start := time.Now()
-		msg := m.room.clock.tick()()
-		if _, ok := msg.(tickMsg); !ok || time.Since(start) != 300*time.Millisecond {
-			t.Errorf("tick %T after %v, want the next second of the clock (300ms)", msg, time.Since(start))
+		if msg, ok := (<-ticks).(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != 300*time.Millisecond {
+			t.Errorf("tick %+v after %v, want the next second of the clock (300ms)", msg, time.Since(start))
 		}
+		m.room.stopTick()
 		snap.Clock = rooms.TurnClock{}
 		if m = roomModel(t, snap); strings.Contains(plain(m.View().Content), "left for your turn") || m.room.clock.countingDown() {
 			t.Error("an untimed turn shows a clock, or ticks")
@@ -270,22 +267,20 @@ func TestErrorKeepsItsExample(t *testing.T) {
 	}
 }
 
-// rings reports whether cmd, run, asks the terminal for its bell.
-func rings(cmd tea.Cmd) bool {
-	if cmd == nil {
-		return false
-	}
-	switch msg := cmd().(type) {
-	case tea.RawMsg:
-		return msg.Msg == bell
-	case tea.BatchMsg:
-		for _, c := range msg {
-			if c != nil && rings(c) {
-				return true
-			}
-		}
-	}
-	return false
+// rings reports whether applying snap to m's room rings the terminal's bell with the next frame.
+func rings(m Model, snap rooms.Snapshot) bool {
+	m.room.apply(snap)
+	return m.FrameRaw() == bell && m.FrameRaw() == ""
+}
+
+// tickingRoom is roomModel whose clock sends its ticks to the channel returned.
+func tickingRoom(t *testing.T, snap rooms.Snapshot) (Model, chan tea.Msg) {
+	m := newTestModel(80, 24)
+	m.room = newRoomScreen(nil, m.cfg.Player, testGames, testBoards)
+	ticks := make(chan tea.Msg, 8)
+	m.room.clock.send = func(msg tea.Msg) { ticks <- msg }
+	m.room.apply(snap)
+	return m, ticks
 }
 
 // TestYourTurnRingsAndTitles: when it becomes the player's turn the terminal's bell rings once
@@ -299,18 +294,18 @@ func TestYourTurnRingsAndTitles(t *testing.T) {
 	}
 	nextSnap, nextState := stoneSnapshot(t, 15) // bob to move
 	nextSnap = seen(nextSnap, nextState, 1)
-	if !rings(m.room.apply(nextSnap)) {
+	if !rings(m, nextSnap) {
 		t.Error("no bell when it became bob's turn")
 	}
 	if got := m.View().WindowTitle; got != "your move · Stone Towers · K7QXM" {
 		t.Errorf("title on bob's turn %q", got)
 	}
-	if rings(m.room.apply(nextSnap)) {
+	if rings(m, nextSnap) {
 		t.Error("the bell rang again in the same turn")
 	}
 	m = roomModel(t, seen(snap, state, 1))
 	m.room.noBell = true
-	if rings(m.room.apply(nextSnap)) {
+	if rings(m, nextSnap) {
 		t.Error("the bell rang with the bell off")
 	}
 	m.room = nil
@@ -422,34 +417,26 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 		snap.TimeControl = rooms.Clock{Game: 10 * time.Minute, Increment: 5 * time.Second}
 		snap.Times = []time.Duration{5*time.Minute + 9*time.Second, 45*time.Second + 200*time.Millisecond}
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(snap.Times[0])}
-		m := roomModel(t, snap)
-		first := m.room.clock.tick() // "5:10" shows "5:00" in 9 s
-		if first == nil {
+		m, ticks := tickingRoom(t, snap) // "5:10" shows "5:00" in 9 s
+		if m.room.clock.timer == nil {
 			t.Fatal("no tick for a running clock")
 		}
-		stopped := make(chan tea.Msg, 1)
-		go func() { stopped <- first() }()
 
 		turn := snap // the other player's clock runs now, "0:46", "0:45" in 200ms
 		turn.Clock = rooms.TurnClock{Seat: 1, Ends: time.Now().Add(snap.Times[1])}
-		cmd := m.room.apply(turn)
-		if cmd == nil {
-			t.Fatal("no tick for the clock the turn passed to")
-		}
-		if msg := <-stopped; msg != nil {
-			t.Errorf("the tick asked for the clock before came (%T), want it stopped (nil)", msg)
-		}
+		m.room.apply(turn)
 		start := time.Now()
-		msg := cmd()
-		if waited := time.Since(start); waited != 200*time.Millisecond {
-			t.Errorf("the tick came after %v, want 200ms", waited)
+		msg := <-ticks
+		if waited := time.Since(start); waited != 200*time.Millisecond || msg != (tickMsg{gen: m.room.clock.gen}) {
+			t.Errorf("the tick %+v came after %v, want the one asked for last (%d) after 200ms", msg, waited, m.room.clock.gen)
 		}
-		next, cmd := m.Update(msg)
+		gen := m.room.clock.gen
+		next, _ := m.Update(msg)
 		m = next.(Model)
 		if out := words(plain(m.View().Content)); !strings.Contains(out, "bob (Blue) has 0:45") {
 			t.Errorf("after the tick, bob's time:\n%s", out)
 		}
-		if cmd == nil {
+		if m.room.clock.gen != gen+1 {
 			t.Error("no next tick while the clock runs")
 		}
 
@@ -457,16 +444,17 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 		// next second is a second away.
 		snap.TimeControl, snap.Times = rooms.Clock{Move: time.Minute}, nil
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(59*time.Second + 700*time.Millisecond)}
-		before := m.room.apply(snap)
+		m.room.apply(snap)
 		time.Sleep(500 * time.Millisecond)
 		snap.Clock = rooms.TurnClock{Seat: 1, Ends: time.Now().Add(time.Minute)}
-		after := m.room.apply(snap)
-		if msg := before(); msg != nil {
-			t.Errorf("the tick of the clock before the move came (%T), want it stopped (nil)", msg)
-		}
+		m.room.apply(snap)
 		start = time.Now()
-		if msg, ok := after().(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != time.Second {
+		if msg, ok := (<-ticks).(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != time.Second {
 			t.Errorf("after the move the tick came after %v (%+v), want the new clock's next second, 1s", time.Since(start), msg)
+		}
+		synctest.Wait()
+		if len(ticks) != 0 {
+			t.Errorf("%d more ticks came, want one at a time", len(ticks))
 		}
 		m.room.stopTick()
 	})

@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,14 +20,25 @@ import (
 type roomClock struct {
 	snap  *rooms.Snapshot
 	board draw.Board
-	// stop stops the tick on its way, if one is; gen counts the ticks asked for, and a tick of an
-	// older generation (already sent when a newer was asked for) is stale.
-	stop chan struct{}
-	gen  int
+	// send is the program's Send, with which the clock's timer sends its ticks; without it (a
+	// screen drawn alone, in tests) the clock does not tick.
+	send func(tea.Msg)
+	// timer sends the tick asked for last; gen counts the ticks asked for, and a tick of an
+	// older generation (sent as a newer was asked for) is stale.
+	timer *clockTimer
+	gen   int
 	// turnEnds is when the timed turn last seen ends, and turnLong how long it had when first
 	// seen: a short turn (Flic Flac's 20 s) warns only near its end, not all along.
 	turnEnds time.Time
 	turnLong time.Duration
+}
+
+// clockTimer is a clock's one timer, made at its first tick and reset for every tick after: a
+// snapshot re-arms it without starting a goroutine (a command would start one per snapshot);
+// only a tick that comes runs one, the timer's function, which sends the tickMsg.
+type clockTimer struct {
+	t   *time.Timer
+	gen atomic.Int64 // the generation the timer was armed for, sent with its tick
 }
 
 // show has the clock draw snap, seen through board; the room gives it its own snapshot, which
@@ -37,14 +49,12 @@ func (c *roomClock) show(snap *rooms.Snapshot, board draw.Board) { c.snap, c.boa
 func (c *roomClock) current(msg tickMsg) bool { return msg.gen == c.gen }
 
 // Update takes the clock's tick: the current one asks for the next (tick); a stale one, sent
-// before a newer was asked for, does nothing, since the newer one draws.
-func (c roomClock) Update(msg tea.Msg) (roomClock, tea.Cmd) {
-	t, ok := msg.(tickMsg)
-	if !ok || !c.current(t) {
-		return c, nil
+// before a newer was asked for, does nothing, since the newer one draws. It returns no command:
+// the clock's timer sends the ticks.
+func (c *roomClock) Update(msg tea.Msg) {
+	if t, ok := msg.(tickMsg); ok && c.current(t) {
+		c.tick()
 	}
-	c.stop = nil // this tick's goroutine has returned
-	return c, c.tick()
 }
 
 // tick asks for the countdown's next tick, when a dropped seat's countdown or a timed turn's
@@ -53,11 +63,12 @@ func (c roomClock) Update(msg tea.Msg) (roomClock, tea.Cmd) {
 // turn passed, a move reset it), and the tick asked for the clock before would come too early,
 // drawing a panel that had not changed, or too late, leaving the new clock frozen for up to 10 s
 // (a game clock in tens of seconds handing over to one in its last 70 s). So one tick is on its
-// way at a time, and it comes when the panel changes: at most a frame a second.
-func (c *roomClock) tick() tea.Cmd {
+// way at a time, and it comes when the panel changes: at most a frame a second. The tick is a
+// tickMsg the clock's timer sends to the program (send).
+func (c *roomClock) tick() {
 	c.stopTick()
-	if !c.countingDown() {
-		return nil
+	if !c.countingDown() || c.send == nil {
+		return
 	}
 	s := c.snap
 	next := time.Second
@@ -70,24 +81,22 @@ func (c *roomClock) tick() tea.Cmd {
 		}
 	}
 	c.gen++
-	gen, stop, t := c.gen, make(chan struct{}), time.NewTimer(next)
-	c.stop = stop
-	return func() tea.Msg {
-		defer t.Stop()
-		select {
-		case <-t.C:
-			return tickMsg{gen: gen}
-		case <-stop:
-			return nil // Bubble Tea drops a nil message: no frame
-		}
+	if c.timer == nil {
+		ct, send := &clockTimer{}, c.send
+		ct.gen.Store(int64(c.gen))
+		ct.t = time.AfterFunc(next, func() { send(tickMsg{gen: int(ct.gen.Load())}) })
+		c.timer = ct
+		return
 	}
+	c.timer.gen.Store(int64(c.gen))
+	c.timer.t.Reset(next)
 }
 
-// stopTick stops the tick on its way, if one is (on leaving the room too).
+// stopTick stops the tick on its way, if one is (on leaving the room too). A tick whose timer
+// has fired already still comes, stale.
 func (c *roomClock) stopTick() {
-	if c.stop != nil {
-		close(c.stop)
-		c.stop = nil
+	if c.timer != nil {
+		c.timer.t.Stop()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/arcade/arcade/rooms"
@@ -56,31 +57,50 @@ func TestClockGolden(t *testing.T) {
 }
 
 // TestClockUpdate: the tick asked for last asks for the next while the clock runs; a stale tick,
-// sent before a newer was asked for, does nothing; a clock that is not running asks for none.
+// sent before a newer was asked for, does nothing; the clock's one timer sends the tick asked for
+// last, and only it; a clock that is not running asks for none.
 func TestClockUpdate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		snap, _ := stoneSnapshot(t, 14)
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(time.Minute)}
-		c := testClock(snap)
-		if c.tick() == nil {
+		c, ticks := tickingClock(snap)
+		c.tick()
+		if c.timer == nil {
 			t.Fatal("no tick for a running clock")
 		}
+		timer := c.timer
 		stale := tickMsg{gen: c.gen}
-		if c.tick() == nil {
-			t.Fatal("no second tick")
+		c.tick()
+		gen := c.gen
+		c.Update(stale)
+		if c.gen != gen {
+			t.Errorf("a stale tick asked for another: generation %d, want %d", c.gen, gen)
 		}
-		next, cmd := c.Update(stale)
-		if cmd != nil || next.gen != c.gen || next.stop == nil {
-			t.Errorf("a stale tick: command %v, generation %d (want %d), tick on its way stopped %v", cmd != nil, next.gen, c.gen, next.stop == nil)
+		c.Update(tickMsg{gen: c.gen})
+		if c.gen != gen+1 || c.timer != timer {
+			t.Errorf("the current tick: generation %d (want %d), the same timer %v", c.gen, gen+1, c.timer == timer)
 		}
-		next, cmd = c.Update(tickMsg{gen: c.gen})
-		if cmd == nil || next.gen != c.gen+1 {
-			t.Errorf("the current tick: command %v, generation %d, want the next asked for", cmd != nil, next.gen)
+		start := time.Now()
+		if msg := <-ticks; msg != (tickMsg{gen: c.gen}) || time.Since(start) != time.Second {
+			t.Errorf("the timer sent %+v after %v, want the tick asked for last (%d) in 1s", msg, time.Since(start), c.gen)
 		}
-		next.stopTick()
+		synctest.Wait()
+		if len(ticks) != 0 {
+			t.Errorf("%d more ticks sent, want only the last asked for", len(ticks))
+		}
+		c.stopTick()
 		snap.Clock = rooms.TurnClock{}
-		if c := testClock(snap); c.tick() != nil || c.countingDown() {
+		untimed, _ := tickingClock(snap)
+		if untimed.tick(); untimed.timer != nil || untimed.countingDown() {
 			t.Error("an untimed turn ticks")
 		}
 	})
+}
+
+// tickingClock is testClock whose ticks are sent to the channel returned.
+func tickingClock(snap rooms.Snapshot) (*roomClock, chan tea.Msg) {
+	c := testClock(snap)
+	ticks := make(chan tea.Msg, 8)
+	c.send = func(msg tea.Msg) { ticks <- msg }
+	return c, ticks
 }

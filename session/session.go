@@ -345,6 +345,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
 		m.room.noBell = m.cfg.NoBell
+		m.room.clock.send = m.cfg.Send
 		m.room.addr = m.cfg.Address
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
@@ -523,12 +524,11 @@ func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	snap, fresh, closed := Latest(m.room.sub)
-	var cmd tea.Cmd
 	if fresh {
-		cmd = m.room.apply(snap)
+		m.room.apply(snap)
 	}
 	if closed && m.room.have && moved(m.room.sub) {
-		return m, tea.Batch(cmd, m.follow()) // the room comes back on another server
+		return m, m.follow() // the room comes back on another server
 	}
 	if closed {
 		why := m.room.closedReason()
@@ -536,7 +536,7 @@ func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
 		m.lobby.fail(why)
 		return m, nil
 	}
-	return m, cmd
+	return m, nil
 }
 
 // leaveRoom closes the room screen, if one is open (its clock's tick, its wait for a room that

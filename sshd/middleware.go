@@ -32,7 +32,7 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		opened(sess)
 		start := time.Now()
-		pty, _, hasPty := sess.Pty()
+		pty, hasPty := s.ptyOf(sess)
 		s.log.Info("connect",
 			"user", sanitize.Line(sess.User(), 32),
 			"addr", sess.RemoteAddr().String(),
@@ -320,7 +320,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 	// Tea's own renderer ticks at its frame rate for every session, idle or not, and holds two
 	// screen-sized cell buffers for good; this one draws after the messages that arrived together
 	// have been handled, and keeps only the last frame's lines. It needs the emulated PTY the
-	// server gives every session (wish's default; it allocates no real one).
+	// server gives every session (pty.go; no real one is allocated).
 	env := append(slices.Clone(sess.Environ()), "TERM="+pty.Term) // as bubbletea.MakeOptions
 	fr = teaframe.New(sess, teaframe.Options{Width: win.Width, Height: win.Height,
 		Env: env, Profile: colorprofile.Env(env)})

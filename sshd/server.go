@@ -165,6 +165,7 @@ type Server struct {
 	byKey    map[string]int       // sessions open per key fingerprint; no zero entries
 	byAddr   map[netip.Prefix]int // sessions open per source (sourceOf); no zero entries
 	ln       net.Listener         // what Serve accepts on, once it is called
+	ptys     sync.Map             // the PTY each session asked for (pty.go)
 }
 
 // New builds a server for hub; it does not listen yet.
@@ -186,6 +187,8 @@ func New(cfg Config, hub Hub) (*Server, error) {
 			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": sessionChannel}
 			return nil
 		},
+		// PTYs emulated without charm.land/ssh's writer, which copies every frame (pty.go).
+		func(srv *ssh.Server) error { srv.PtyHandler = s.ptyRequested; return nil },
 		// Keystroke obfuscation only when asked for (see Config.KeystrokeObfuscation).
 		func(srv *ssh.Server) error {
 			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {

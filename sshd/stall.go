@@ -1,6 +1,7 @@
 package sshd
 
 import (
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,10 +23,15 @@ const stallGrace = 5 * time.Second
 // answers at once (a terminal stopped by flow control on a ControlMaster connection: the other
 // sessions on the connection go on). A client that does not answer within stallGrace has its
 // connection closed, which ends every write on it.
+//
+// It is also the session's PTY, emulated (pty.go): Pty and EmulatedPty report the PTY the client
+// asked for, and Write and Stderr turn "\n" into "\r\n" when it has one.
 type stallSession struct {
 	ssh.Session
-	stall time.Duration
-	log   *log.Logger
+	stall  time.Duration
+	log    *log.Logger
+	pty    ssh.Pty // the PTY the client asked for, if hasPty
+	hasPty bool
 
 	mu    sync.Mutex   // one write at a time, so the watch times the write in progress
 	since atomic.Int64 // when the write in progress began, in Unix nanoseconds; 0 between writes
@@ -36,6 +42,7 @@ type stallSession struct {
 func (s *Server) stallGuard(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		ss := &stallSession{Session: sess, stall: s.cfg.StallTimeout, log: s.log}
+		ss.pty, ss.hasPty = s.ptyOf(sess)
 		ss.timer = time.AfterFunc(time.Hour, ss.stalled)
 		ss.timer.Stop()
 		defer ss.timer.Stop()
@@ -43,13 +50,37 @@ func (s *Server) stallGuard(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// Write writes p to the session, as the session's own Write, under the watch.
+// Pty returns the PTY the client asked for, the session's window changes, and whether it asked
+// for a PTY.
+func (s *stallSession) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
+	_, windows, _ := s.Session.Pty()
+	return s.pty, windows, s.hasPty
+}
+
+// EmulatedPty reports whether the session has a PTY: every PTY is emulated.
+func (s *stallSession) EmulatedPty() bool { return s.hasPty }
+
+// Stderr is the session's stderr, each "\n" written as "\r\n" when it has a PTY.
+func (s *stallSession) Stderr() io.ReadWriter {
+	if s.hasPty {
+		return ssh.NewPtyReadWriter(s.Session.Stderr())
+	}
+	return s.Session.Stderr()
+}
+
+// Write writes p to the session under the watch, each "\n" as "\r\n" when it has a PTY.
 func (s *stallSession) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.since.Store(time.Now().UnixNano())
 	s.timer.Reset(s.stall)
-	n, err := s.Session.Write(p)
+	var n int
+	var err error
+	if s.hasPty {
+		n, err = ptyWrite(s.Session, p)
+	} else {
+		n, err = s.Session.Write(p)
+	}
 	s.since.Store(0)
 	s.timer.Stop()
 	return n, err

@@ -27,7 +27,8 @@
 // View.ProgressBar, View.ForegroundColor and View.BackgroundColor are ignored; tea.Println and
 // tea.Printf do nothing; and terminal requests made with commands (tea.RequestWindowSize,
 // clipboard, raw sequences) are written by Bubble Tea itself: at once with the arcade's copy, and
-// by upstream's once-a-second ticker, up to a second later. Escape sequences in the view other
+// by upstream's once-a-second ticker, up to a second later (bytes that may wait for the next frame,
+// such as the terminal's bell, can go with it instead, without a command: RawFramer). Escape sequences in the view other
 // than SGR styles (hyperlinks, cursor moves) are dropped. The program's output must not be a
 // terminal the program has to set up (raw mode): with wish, use its default emulated PTY.
 package teaframe
@@ -207,11 +208,15 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case frameMsg:
 		r.pending = false
 		views.Add(1)
+		var raw string
+		if rf, ok := m.inner.(RawFramer); ok {
+			raw = rf.FrameRaw()
+		}
 		if lv, ok := m.inner.(LineViewer); ok {
 			v, lines := lv.ViewLines()
-			r.drawLines(v, lines)
+			r.drawLines(v, lines, raw)
 		} else {
-			r.draw(m.inner.View())
+			r.drawLines(m.inner.View(), nil, raw)
 		}
 		return m, nil
 	case tea.WindowSizeMsg:
@@ -292,11 +297,23 @@ type LineViewer interface {
 }
 
 // draw shows view v, sending only what changed since the last frame.
-func (r *Renderer) draw(v tea.View) { r.drawLines(v, strings.Split(v.Content, "\n")) }
+func (r *Renderer) draw(v tea.View) { r.drawLines(v, nil, "") }
 
-// drawLines shows view v whose text is lines (v.Content is ignored) on the alternate screen,
-// sending only what changed since the last frame.
-func (r *Renderer) drawLines(v tea.View, lines []string) {
+// RawFramer is implemented by models that have bytes for the terminal that are not part of the
+// screen (the terminal's bell), to be sent with the next frame: FrameRaw is called once a frame,
+// before the view, and returns them once (then forgets them). They are written after the frame's
+// changes, in the same Write, even when the screen has not changed. Unlike tea.Raw they cost no
+// command, and so no goroutine.
+type RawFramer interface {
+	FrameRaw() string
+}
+
+// drawLines shows view v whose text is lines (nil: v.Content's lines; else v.Content is ignored)
+// on the alternate screen, sending only what changed since the last frame, then raw.
+func (r *Renderer) drawLines(v tea.View, lines []string, raw string) {
+	if lines == nil {
+		lines = strings.Split(v.Content, "\n")
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -315,7 +332,12 @@ func (r *Renderer) drawLines(v tea.View, lines []string) {
 		last = &r.last
 	}
 	if !first && !r.clear && area == r.area && viewEqual(last, &v) && slices.Equal(lines, r.lines) {
-		return // nothing changed: no bytes at all
+		if raw != "" { // nothing changed on the screen: raw alone
+			frames.Add(1)
+			frameBytes.Add(uint64(len(raw)))
+			_, _ = io.WriteString(r.w, raw)
+		}
+		return // nothing changed: no other bytes
 	}
 
 	// The frame is assembled in one buffer, written with one Write: the screen's changes after
@@ -359,6 +381,7 @@ func (r *Renderer) drawLines(v tea.View, lines []string) {
 	} else if (visChange && show) || (hasUpdates && show && didShow) {
 		f.WriteString(ansi.SetModeTextCursorEnable)
 	}
+	f.WriteString(raw)
 	frame := f.Bytes()[start:]
 	if len(frame) > 0 {
 		frames.Add(1)
@@ -419,7 +442,7 @@ func (r *Renderer) unicodeCore(w io.StringWriter) {
 func (r *Renderer) Draw(v tea.View) { r.draw(v) }
 
 // DrawLines is Draw for a view given as lines (see LineViewer).
-func (r *Renderer) DrawLines(v tea.View, lines []string) { r.drawLines(v, lines) }
+func (r *Renderer) DrawLines(v tea.View, lines []string) { r.drawLines(v, lines, "") }
 
 // writeModes queues the terminal mode changes from last's view to v's (all of them for the first
 // frame), as Bubble Tea's renderer does.

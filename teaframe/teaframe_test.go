@@ -377,6 +377,53 @@ func TestLineViewer(t *testing.T) {
 	}
 }
 
+// bellModel is a model with a bell to ring with its next frame (RawFramer).
+type bellModel struct {
+	content string
+	ring    *bool
+}
+
+func (m bellModel) Init() tea.Cmd                       { return nil }
+func (m bellModel) Update(tea.Msg) (tea.Model, tea.Cmd) { return m, nil }
+func (m bellModel) View() tea.View                      { return tea.View{Content: m.content, AltScreen: true} }
+func (m bellModel) FrameRaw() string {
+	if *m.ring {
+		*m.ring = false
+		return "\a"
+	}
+	return ""
+}
+
+// TestRawFramer: a model's raw bytes are written once, at the end of the next frame, in the same
+// Write; alone when the screen has not changed; and not with the frames after.
+func TestRawFramer(t *testing.T) {
+	var writes []string
+	r := New(writerFunc(func(p []byte) (int, error) {
+		writes = append(writes, string(p))
+		return len(p), nil
+	}), opts)
+	ring := true
+	m := model{inner: bellModel{content: "your move", ring: &ring}, r: r}
+	m.Update(frameMsg{})
+	if len(writes) != 1 || !strings.HasSuffix(writes[0], "\a") || !strings.Contains(writes[0], "your move") {
+		t.Fatalf("the first frame's writes %q, want one, the screen then the bell", writes)
+	}
+	m.Update(frameMsg{})
+	if len(writes) != 1 {
+		t.Errorf("a frame without a change or a bell wrote %q", writes[1:])
+	}
+	ring = true
+	m.Update(frameMsg{})
+	if len(writes) != 2 || writes[1] != "\a" {
+		t.Errorf("the bell with an unchanged screen wrote %q, want the bell alone", writes[1:])
+	}
+	m.inner = bellModel{content: "waiting", ring: &ring}
+	m.Update(frameMsg{})
+	if len(writes) != 3 || strings.Contains(writes[2], "\a") {
+		t.Errorf("a frame after the bell wrote %q, want the screen's change without a bell", writes[2:])
+	}
+}
+
 // TestUnicodeCoreMode: when the terminal says it has Unicode core mode (2027), the next frame
 // turns it on, once, and measures graphemes as the terminal will; Close turns it off.
 func TestUnicodeCoreMode(t *testing.T) {
