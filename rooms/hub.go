@@ -276,6 +276,8 @@ func (h *Hub) List() []Summary {
 			c := *s
 			c.Seats = slices.Clone(s.Seats)
 			c.Options = maps.Clone(s.Options)
+			c.Players = slices.Clone(s.Players)
+			c.ToMove = slices.Clone(s.ToMove)
 			out = append(out, c)
 		}
 	}

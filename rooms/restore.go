@@ -107,7 +107,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 		r.armClock()
 		r.kickBots()
 	}
-	r.publish()
+	r.publish(nil)
 	h.rooms[code] = r
 	go r.run()
 	h.cfg.Logf("rooms: restored room %s (%s, %d moves)", code, g.ID, len(res.Moves))

@@ -107,7 +107,7 @@ func newRoom(h *Hub, code string, g rules.Game, opts rules.Options, seats int) *
 		r.seats = append(r.seats, &seatState{})
 	}
 	r.armEmpty()
-	r.publish()
+	r.publish(nil)
 	return r
 }
 
@@ -320,7 +320,7 @@ func (r *Room) stop(notice string) {
 		r.clearGrace(st)
 	}
 	r.cancel()
-	r.publish()
+	r.publish(nil)
 	r.hub.remove(r)
 	r.stopped = true
 }

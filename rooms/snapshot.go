@@ -153,6 +153,29 @@ type Summary struct {
 	Created    time.Time
 	// Away lists the seats whose players dropped during the match, in seat order.
 	Away []Away
+	// Players holds, for each seat held by a player with a key, that player's ID (Player.ID);
+	// "" for a free seat, a bot's or a guest's. Nil when no seat has such a player. The lobby
+	// finds a player's matches by it (Yours).
+	Players []string `json:",omitempty"`
+	// ToMove are the seats whose move it is while the match is played, and Clock the turn's
+	// clock when the turn is timed (the earlier of the game's turn timer and the room's clock, as
+	// snapshots show it). Both change with every move, so the cluster's directory does not carry
+	// them: a summary of a room of another node has neither.
+	ToMove []rules.Seat `json:"-"`
+	Clock  TurnClock    `json:"-"`
+}
+
+// SeatOf returns the seat held by the player with key id, or -1 (always for id "").
+func (s Summary) SeatOf(id string) int {
+	if id == "" {
+		return -1
+	}
+	return slices.Index(s.Players, id)
+}
+
+// ToPlay reports whether the match is played and it is seat's move.
+func (s Summary) ToPlay(seat int) bool {
+	return s.Phase == Playing && slices.Contains(s.ToMove, rules.Seat(seat))
 }
 
 // Away is a seat whose player dropped during the match.
@@ -299,11 +322,12 @@ func (r *Room) broadcast() {
 		Offer(s.ch, r.snapshotFor(s, sh))
 		s.updated()
 	}
-	r.publish()
+	r.publish(sh)
 }
 
-// publish stores the room's summary for Hub.List. Room goroutine only.
-func (r *Room) publish() {
+// publish stores the room's summary for Hub.List; sh is the broadcast's state when the summary
+// is published with one (its turn and clock are the snapshots'), else nil. Room goroutine only.
+func (r *Room) publish(sh *shared) {
 	sum := &Summary{
 		Code:       r.code,
 		GameID:     r.game.ID,
@@ -322,6 +346,19 @@ func (r *Room) publish() {
 		if r.phase == Playing && st.away() {
 			sum.Away = append(sum.Away, Away{Name: st.name(), Until: st.graceUntil, Gone: st.abandoned})
 		}
+		if st.bot == "" && st.player.ID != "" && !st.player.Guest {
+			if sum.Players == nil {
+				sum.Players = make([]string, len(r.seats))
+			}
+			sum.Players[i] = st.player.ID
+		}
+	}
+	switch {
+	case sh != nil:
+		sum.ToMove, sum.Clock = sh.toMove, sh.clock
+	case r.phase == Playing && r.engine != nil:
+		sum.ToMove = r.engine.ToMove()
+		sum.Clock, _ = r.clockShown()
 	}
 	r.summary.Store(sum)
 }
