@@ -72,6 +72,7 @@ type lobby struct {
 	helped  *helpCache // the help line; shared by the copies of the lobby a session's model makes
 	online  func() int // Config.Online
 	front   frontPage  // what the menu says of the server now
+	yours   yourGames  // the menu's first block: the player's unfinished matches
 }
 
 // frontPage is what the menu says of the rooms: how many wait for players and the newest of them,
@@ -81,11 +82,13 @@ type frontPage struct {
 	top     rooms.Summary // Code "" when no room waits
 }
 
-// refreshFront reads the front page's figures from hub (called when the menu is shown or a key
-// is pressed on it, not at every frame).
+// refreshFront reads the front page's figures, and the player's matches, from hub (called when
+// the menu is shown or a key is pressed on it, not at every frame).
 func (l *lobby) refreshFront(hub Hub) {
 	var f frontPage
-	for _, s := range hub.List() { // waiting rooms first, newest first
+	list := hub.List()
+	l.yours.set(list)
+	for _, s := range list { // waiting rooms first, newest first
 		if s.Phase != rooms.Waiting || s.Free == 0 {
 			continue
 		}
@@ -107,7 +110,7 @@ func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 	code := newLineInput("Room code: ", 5)
 	code.upper = true
 	return lobby{keys: &lobbyKeyMap, games: games, code: code, recs: recs, me: me,
-		helped: &helpCache{}}
+		helped: &helpCache{}, yours: newYourGames(me)}
 }
 
 // boardSize is how many standings the lobby's leaderboard shows; soloBoardSize is how many
@@ -184,13 +187,29 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 	switch l.page {
 	case pageMenu:
 		defer l.refreshFront(hub)
+		rows, _ := l.menuRows(min(l.w, lobbyWidth), l.h, false)
 		switch {
 		case key.Matches(km, k.Top) && l.front.top.Code != "":
 			return lobbyAction{start: &Start{Mode: ModeJoin, Code: l.front.top.Code}}
+		case l.yours.focused() && !key.Matches(km, k.Quit):
+			code, move := l.yours.update(km, rows)
+			switch {
+			case code != "":
+				l.msg = ""
+				return lobbyAction{start: &Start{Mode: ModeJoin, Code: code}}
+			case move == leftAbove:
+				l.menu = len(menuItems) - 1
+			case move == leftBelow:
+				l.menu = 0
+			}
 		case key.Matches(km, k.Up):
-			l.menu = (l.menu + len(menuItems) - 1) % len(menuItems)
+			if l.menu > 0 || !l.yours.enter(false, rows) {
+				l.menu = (l.menu + len(menuItems) - 1) % len(menuItems)
+			}
 		case key.Matches(km, k.Down):
-			l.menu = (l.menu + 1) % len(menuItems)
+			if l.menu < len(menuItems)-1 || !l.yours.enter(true, rows) {
+				l.menu = (l.menu + 1) % len(menuItems)
+			}
 		case key.Matches(km, k.Quit):
 			return lobbyAction{quit: true}
 		case key.Matches(km, k.Enter):
@@ -357,10 +376,14 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	l.sizePager(w, h, busy)
 	switch l.page {
 	case pageMenu:
-		body = l.menuView(st, w)
-		help = []key.Binding{k.Up, k.Down, k.Enter, k.Quit}
+		body = l.menuView(st, w, h, busy)
+		enter := k.Enter
+		if l.yours.focused() {
+			enter = l.yours.keys.Enter
+		}
+		help = []key.Binding{k.Up, k.Down, enter, k.Quit}
 		if l.front.top.Code != "" {
-			help = []key.Binding{k.Up, k.Down, k.Enter, withHelp(k.Top, "join "+l.front.top.Code), k.Quit}
+			help = []key.Binding{k.Up, k.Down, enter, withHelp(k.Top, "join "+l.front.top.Code), k.Quit}
 		}
 	case pageNew:
 		body = l.form.view(st)
@@ -420,7 +443,24 @@ func withHelp(b key.Binding, desc string) key.Binding {
 	return b
 }
 
-func (l lobby) menuView(st draw.Styles, w int) []string {
+// menuRows returns how many lines the menu's page on a w x h screen gives the games of its "Your
+// games" block (and its "and N more"), and whether it has room left for its list of the games
+// under the menu.
+func (l *lobby) menuRows(w, h int, busy bool) (rows int, games bool) {
+	avail := l.bodyRows(w, h, busy) - len(l.menuHead(draw.Styles{}, w)) - len(menuItems)
+	if len(l.yours.games) == 0 {
+		return 0, true
+	}
+	avail -= 2 // the block's title and blank line
+	if withGames := avail - 2; withGames >= yourGamesMax || withGames >= len(l.yours.games) {
+		return withGames, true
+	}
+	return avail, false
+}
+
+// menuHead is the menu's page above the "Your games" block and the menu: the welcome, and what
+// is happening on the server.
+func (l *lobby) menuHead(st draw.Styles, w int) []string {
 	lines := []string{st.Bold.Render("Welcome! What would you like to do?"), ""}
 	online := 0
 	if l.online != nil {
@@ -450,14 +490,25 @@ func (l lobby) menuView(st draw.Styles, w int) []string {
 		}
 		lines = append(lines, "")
 	}
+	return lines
+}
+
+// menuView draws the menu's page: its head, the player's games, the menu and, when there is room,
+// the list of the games.
+func (l *lobby) menuView(st draw.Styles, w, h int, busy bool) []string {
+	lines := l.menuHead(st, w)
+	rows, games := l.menuRows(w, h, busy)
+	lines = append(lines, l.yours.view(st, w, rows)...)
 	for i, it := range menuItems {
 		label := "  " + it.label + "  "
-		if i == l.menu {
+		if i == l.menu && !l.yours.focused() {
 			label = st.Sel.Render(label)
 		}
 		lines = append(lines, label)
 	}
-	lines = append(lines, "", st.Dim.Render("Games: "+gameNames(l.games)))
+	if games {
+		lines = append(lines, "", st.Dim.Render("Games: "+gameNames(l.games)))
+	}
 	return lines
 }
 
