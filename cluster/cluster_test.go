@@ -88,7 +88,7 @@ func TestClaimRace(t *testing.T) {
 }
 
 // TestRoomAcrossNodes: a room on n1, joined from n2, played from both, ended; leaderboards
-// converge; n3 lists the room while it is open.
+// converge; n3 lists the room while it is open, as each player's game.
 func TestRoomAcrossNodes(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, false)
@@ -129,6 +129,16 @@ func TestRoomAcrossNodes(t *testing.T) {
 		}
 		return errNotYet
 	})
+	// The lobby of a player of the match on n3 lists it among the player's games (whose turn it
+	// is, the directory does not say).
+	for _, p := range []rooms.Player{alice, bob} {
+		eventually(t, "n3 lists the room as "+p.Name+"'s game", func() error {
+			if yours := rooms.Yours(n3.ch.List(), p.ID); len(yours) != 1 || yours[0].Code != code {
+				return fmt.Errorf("%s's games on n3: %+v, want room %s", p.Name, yours, code)
+			}
+			return nil
+		})
+	}
 	subs := []session.Sub{sa, sb}
 	snap = playMoves(t, subs, snap, 4)
 	if err := sb.Resign(); err != nil {
