@@ -31,6 +31,15 @@ func (st *seatState) empty() bool { return st.player.ID == "" && st.bot == "" }
 // away reports whether the seat's human holder is not connected to the room.
 func (st *seatState) away() bool { return st.bot == "" && !st.empty() && st.sub == nil }
 
+// key returns the ID of the seat's holder when a player with a key holds it, else "" (a free
+// seat, a bot's, a guest's).
+func (st *seatState) key() string {
+	if st.bot != "" || st.player.Guest {
+		return ""
+	}
+	return st.player.ID
+}
+
 func (st *seatState) name() string {
 	if st.bot != "" {
 		return st.botName

@@ -325,6 +325,33 @@ func (r *Room) broadcast() {
 	r.publish(sh)
 }
 
+// seatPlayers returns Summary.Players of the room's seats now: the last summary's when they have
+// not changed (summaries are never changed once published), so that a move's summary makes no
+// new one. Room goroutine only.
+func (r *Room) seatPlayers() []string {
+	var prev []string
+	if last := r.summary.Load(); last != nil && len(last.Players) == len(r.seats) {
+		prev = last.Players
+	}
+	same, keyed := prev != nil, false
+	for i, st := range r.seats {
+		id := st.key()
+		keyed = keyed || id != ""
+		same = same && prev[i] == id
+	}
+	switch {
+	case same:
+		return prev
+	case !keyed:
+		return nil
+	}
+	out := make([]string, len(r.seats))
+	for i, st := range r.seats {
+		out[i] = st.key()
+	}
+	return out
+}
+
 // publish stores the room's summary for Hub.List; sh is the broadcast's state when the summary
 // is published with one (its turn and clock are the snapshots'), else nil. Room goroutine only.
 func (r *Room) publish(sh *shared) {
@@ -346,13 +373,8 @@ func (r *Room) publish(sh *shared) {
 		if r.phase == Playing && st.away() {
 			sum.Away = append(sum.Away, Away{Name: st.name(), Until: st.graceUntil, Gone: st.abandoned})
 		}
-		if st.bot == "" && st.player.ID != "" && !st.player.Guest {
-			if sum.Players == nil {
-				sum.Players = make([]string, len(r.seats))
-			}
-			sum.Players[i] = st.player.ID
-		}
 	}
+	sum.Players = r.seatPlayers()
 	switch {
 	case sh != nil:
 		sum.ToMove, sum.Clock = sh.toMove, sh.clock
