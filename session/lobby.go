@@ -571,7 +571,8 @@ func (l *lobby) helpText() []string {
 		"Or create a room and give friends its code; they join (or watch) with",
 		"  " + sshCommand(l.addr, "join CODE") + "   (watch CODE)",
 		"Alone? Seat a bot. In a room: arrows or hjkl move, enter plays, : types a move, t chats, " +
-			"? shows the rules, esc returns here. Your seat waits if you drop: join again.",
+			"? shows the rules, esc returns here. Your seat waits if you drop: Your games, atop the menu, " +
+			"takes you back.",
 	}
 }
 
