@@ -43,9 +43,7 @@ IN EVERY ROOM
   R    resign (twice); before the first move it aborts the match, unrated
   =    offer a draw, or accept your opponent's (two players)
   U    ask to take back your last move, or agree (unrated matches)
-  esc  cancel: un-pick, clear what you typed, close a prompt or these rules;
-       with nothing to cancel it asks before you leave (enter leaves): your seat
-       waits for you while the match goes on, but your turns run on too
+  esc  cancel: un-pick a piece, clear a word or a typed line, close these rules; with nothing to cancel, it asks before you leave (enter leaves): your seat waits for you, but your turns run on
 `
 
 // rulesLines draws the rules pager in w x h cells: a title line, then the rules wrapped to the
