@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -115,6 +116,12 @@ func TestEscCancelsThenLeaves(t *testing.T) {
 	}
 	if sub.chosen != 0 {
 		t.Fatalf("the room was left %d times while staying", sub.chosen)
+	}
+	// An error that comes meanwhile takes the question's place, and the question goes with it.
+	m = press(m, "esc")
+	next, _ := m.Update(moveDoneMsg{err: errors.New("not a move")})
+	if m = press(next.(Model), "enter"); m.room == nil || m.room.prompt.asking() {
+		t.Fatal("enter after an error took the question's place left the room")
 	}
 	m = press(m, "q", "enter")
 	if m.room != nil || sub.chosen != 1 {

@@ -64,9 +64,12 @@ const errorLife = 6 * time.Second
 // errExpiredMsg clears the error line, if it still shows the error seq (roomPrompt.errSeq).
 type errExpiredMsg struct{ seq int }
 
-// say puts msg on the message line, on one line: a game's notation help may have two.
+// say puts msg on the message line, on one line: a game's notation help may have two. It takes
+// the place of an open question, which goes with it: a key answers only a question on screen (an
+// error come meanwhile must not leave enter to say yes to a question no longer shown).
 func (p *roomPrompt) say(msg string, isErr bool) {
 	p.msg, p.msgErr = strings.ReplaceAll(msg, "\n", " "), isErr
+	p.asked, p.leaving, p.then = false, false, nil
 }
 
 // fail shows an error under the board; it goes at the player's next key (clearError), or after
