@@ -36,9 +36,10 @@ const (
 
 // roomPrompt is the line under a room's board: the room's last message or error, a line being
 // typed (a move or a chat line), or a question answered with one key (R asks "Resign?", and R
-// again resigns; esc with nothing to cancel asks "Leave the room?", and enter leaves). While a line is open it takes every key: enter sends, esc cancels, and up and
-// down (keys meant for the board) close it without sending, so that nothing meant for the game
-// goes out as chat. A question takes the next key, whatever it is.
+// again resigns; esc with nothing to cancel asks "Leave the room?", and enter leaves). While a
+// line is open it takes every key: enter sends, esc cancels, and up and down (keys meant for the
+// board) close it without sending, so that nothing meant for the game goes out as chat. A
+// question takes the next key, whatever it is.
 type roomPrompt struct {
 	keys   *promptKeys // shared (promptKeyMap)
 	kind   lineKind    // the open line's; lineNone when none is open
