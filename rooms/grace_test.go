@@ -72,6 +72,37 @@ func TestDropGraceAbandonBotTakesOver(t *testing.T) {
 	})
 }
 
+// TestLeftIsNotDropped: a player who leaves by choice (LeaveByChoice) is told as "left", one whose
+// connection ends (Leave) as "dropped"; the seat waits for either, and every snapshot says how long
+// a seat waits (SeatGrace).
+func TestLeftIsNotDropped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, _ := newTestHub(t, Config{SeatGrace: 90 * time.Second})
+		r, a, b := startPair(t, h, 5)
+		mustMove(t, a, "1")
+		b.LeaveByChoice()
+		snap := waitFor(t, a, "bob leaving", func(s Snapshot) bool { return !s.Seats[1].Connected })
+		if !chatHas(snap, "", "bob left; their seat waits 1m30s for them") || chatHas(snap, "", "bob dropped") {
+			t.Errorf("bob left by choice: chat %v", snap.Chat)
+		}
+		if snap.Seats[1].GraceUntil.IsZero() || snap.Seats[1].Abandoned {
+			t.Errorf("bob's seat does not wait for him: %+v", snap.Seats[1])
+		}
+		if snap.SeatGrace != 90*time.Second {
+			t.Errorf("SeatGrace = %v, want 1m30s", snap.SeatGrace)
+		}
+		b = mustJoin(t, r, bob, false)
+		waitFor(t, a, "bob back", func(s Snapshot) bool { return s.Seats[1].Connected })
+		b.Leave()
+		snap = waitFor(t, a, "bob dropping", func(s Snapshot) bool { return !s.Seats[1].Connected })
+		if !chatHas(snap, "", "bob dropped; their seat waits 1m30s for them") {
+			t.Errorf("bob's connection ended: chat %v", snap.Chat)
+		}
+		b.LeaveByChoice() // after Leave, nothing more
+		a.Leave()
+	})
+}
+
 func (h *Hub) mustFind(t *testing.T, code string) *Room {
 	t.Helper()
 	r, err := h.Find(code, alice)

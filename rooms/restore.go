@@ -99,7 +99,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 	} else {
 		for _, st := range r.seats {
 			if st.bot == "" {
-				r.drop(st)
+				r.drop(st, false)
 			}
 		}
 		r.armTurn(true) // a timed turn has its whole time again

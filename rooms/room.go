@@ -240,7 +240,7 @@ func (r *Room) join(s *Sub, watch bool) error {
 }
 
 // leave ends s. Room goroutine only.
-func (r *Room) leave(s *Sub) {
+func (r *Room) leave(s *Sub, chosen bool) {
 	if _, ok := r.subs[s]; !ok {
 		return
 	}
@@ -253,7 +253,7 @@ func (r *Room) leave(s *Sub) {
 			st.player = Player{}
 			r.system("%s left", s.player.Name)
 		case Playing:
-			r.drop(st)
+			r.drop(st, chosen)
 		default:
 			r.system("%s left", s.player.Name)
 		}

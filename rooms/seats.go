@@ -127,8 +127,9 @@ func (r *Room) seatInfos() []SeatInfo {
 	return out
 }
 
-// drop starts the grace of a seat whose holder left during the match. Room goroutine only.
-func (r *Room) drop(st *seatState) {
+// drop starts the grace of a seat whose holder left during the match, by choice (chosen: "alice
+// left") or as their connection ended ("alice dropped"). Room goroutine only.
+func (r *Room) drop(st *seatState, chosen bool) {
 	r.clearGrace(st)
 	grace := r.cfg.SeatGrace
 	gen := st.graceGen
@@ -136,7 +137,11 @@ func (r *Room) drop(st *seatState) {
 	st.graceTimer = time.AfterFunc(grace, func() {
 		r.post(func() { r.graceOver(st, gen) })
 	})
-	r.system("%s dropped; their seat waits %s for them", st.player.Name, words(grace))
+	how := "dropped"
+	if chosen {
+		how = "left"
+	}
+	r.system("%s %s; their seat waits %s for them", st.player.Name, how, words(grace))
 }
 
 // graceOver marks a dropped seat abandoned when its grace has run out. Room goroutine only.

@@ -80,6 +80,9 @@ type Snapshot struct {
 	// Chat holds the last ChatLines lines, oldest first.
 	Chat       []ChatLine
 	Spectators int
+	// SeatGrace is how long a player's seat waits for them when they leave or drop during a match
+	// (Config.SeatGrace).
+	SeatGrace time.Duration
 	// Notice is a room-wide notice, e.g. the shutdown message.
 	Notice string
 	// Replaced is set on the last snapshot of a subscription that a newer connection of the same
@@ -276,6 +279,7 @@ func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 		Moves:       sh.moves,
 		Chat:        r.chat,
 		Spectators:  r.spectators,
+		SeatGrace:   r.cfg.SeatGrace,
 		Notice:      r.notice,
 	}
 	if r.engine != nil {

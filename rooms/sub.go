@@ -152,10 +152,17 @@ func (s *Sub) Rematch() error {
 // stopped). Calling it again does nothing. A seated player leaving while Waiting frees the seat;
 // during a match the seat waits Config.SeatGrace for the player to come back (SeatInfo.GraceUntil);
 // after a match it stays theirs.
-func (s *Sub) Leave() {
+func (s *Sub) Leave() { s.leave(false) }
+
+// LeaveByChoice is Leave for a player who chose to go (the room screen's leave), not one whose
+// connection ended: the room tells the others that the player left, not that they dropped. The
+// seat waits for them all the same.
+func (s *Sub) LeaveByChoice() { s.leave(true) }
+
+func (s *Sub) leave(chosen bool) {
 	r := s.room
 	_ = r.call(context.Background(), func() error {
-		r.leave(s)
+		r.leave(s, chosen)
 		return nil
 	})
 }

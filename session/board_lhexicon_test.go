@@ -255,8 +255,11 @@ func TestLhexiconLettersAreTiles(t *testing.T) {
 	if _, leave := m.room.update(keyMsg("esc")); leave {
 		t.Errorf("esc with a letter placed leaves the room")
 	}
-	if _, leave := m.room.update(keyMsg("esc")); !leave {
-		t.Errorf("esc with nothing composed does not leave the room")
+	if _, leave := m.room.update(keyMsg("esc")); leave || !m.room.prompt.askingLeave() {
+		t.Errorf("esc with nothing composed does not ask whether to leave the room")
+	}
+	if _, leave := m.room.update(keyMsg("enter")); !leave {
+		t.Errorf("enter on the question does not leave the room")
 	}
 	e, err := state.Apply(0, "pass")
 	if err != nil {

@@ -197,7 +197,7 @@ func TestGameErrorsWhole(t *testing.T) {
 			screen := next.(Model).View().Content
 			checkSize(t, screen, 80, 24)
 			out := plain(screen)
-			if strings.Contains(out, "…") || !strings.Contains(out, "esc lobby") {
+			if strings.Contains(out, "…") || !strings.Contains(out, "esc leave") {
 				t.Errorf("%q: the error is cut, or the help line is gone:\n%s", mv, out)
 			}
 			if !strings.Contains(words(out), words(sentence(err.Error()))) {

@@ -82,6 +82,8 @@ func TestFlowNewRoomAgainstABot(t *testing.T) {
 	keys(tea.KeyEnter) // build in the middle
 	waitFor("Turns left: R 24 · B 24")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	waitFor("Leave the room?")
+	keys(tea.KeyEnter)
 	waitFor("Welcome")
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)

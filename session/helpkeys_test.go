@@ -39,11 +39,11 @@ func checkHelp(t *testing.T, line string, want, not []string) {
 func TestFlicflacHelpLine(t *testing.T) {
 	snap, state := flicflacPlay(t, func(i int, s *flicflac.State) bool { return i >= 40 && s.Turn() == 0 && !s.CaptorsTurn() })
 	checkHelp(t, helpOf(t, roomModel(t, snap).View().Content),
-		[]string{"enter pick/move", "e end turn", "u take back", "esc lobby"}, []string{"enter play"})
+		[]string{"enter pick/move", "e end turn", "u take back", "esc leave"}, []string{"enter play"})
 	snap.You, snap.View = 1, state.View(1)
 	snap.Seats[0].Name, snap.Seats[1].Name = "bob", "ann"
 	checkHelp(t, helpOf(t, roomModel(t, snap).View().Content),
-		[]string{"arrows move", ": type move", "esc lobby"}, []string{"enter", "e end turn"})
+		[]string{"arrows move", ": type move", "esc leave"}, []string{"enter", "e end turn"})
 }
 
 // TestLhexiconAnswerHelpLine: under check=challenge with three players, the third, not to play
@@ -57,7 +57,7 @@ func TestLhexiconAnswerHelpLine(t *testing.T) {
 	ns := e.(*lhexicon.State)
 	snap.You, snap.View, snap.ToMove = 2, ns.View(2), ns.ToMove()
 	checkHelp(t, helpOf(t, roomModel(t, snap).View().Content),
-		[]string{"C challenge", "A accept", "esc lobby"}, []string{"enter play", "X exchange"})
+		[]string{"C challenge", "A accept", "esc leave"}, []string{"enter play", "X exchange"})
 }
 
 // TestResultBotName: a bot's name, brackets and all, is not put in brackets again on the result
@@ -86,7 +86,7 @@ func TestFlicflacSpectatorLooks(t *testing.T) {
 	snap.You, snap.View = rules.Spectator, state.View(rules.Spectator)
 	out := roomModel(t, snap).View().Content
 	checkSize(t, out, 80, 24)
-	checkHelp(t, helpOf(t, out), []string{"arrows move", "esc lobby"}, []string{"enter", ": type move"})
+	checkHelp(t, helpOf(t, out), []string{"arrows move", "esc leave"}, []string{"enter", ": type move"})
 	if !strings.Contains(plain(out), " hex") {
 		t.Errorf("the spectator's screen does not tell the hex under the cursor:\n%s", plain(out))
 	}

@@ -32,10 +32,12 @@ func newLobbyKeys() lobbyKeys {
 }
 
 // roomKeys are the room screen's key bindings on the board; a board adds its own, and the panel
-// and the prompt have theirs (panelKeys, promptKeys).
+// and the prompt have theirs (panelKeys, promptKeys). Esc cancels: what the board has picked or
+// composed first (a board that has something to cancel takes esc, draw.KeyTaker), else it is
+// Leave, which asks a player in a match before leaving (LeaveNow says yes, any other key stays).
 type roomKeys struct {
-	Prompt, Chat, Rules, Bot, Level, End, Rematch, Leave, Cancel key.Binding
-	Resign, Draw, Replay, TakeBack                               key.Binding
+	Prompt, Chat, Rules, Bot, Level, End, Rematch, Leave, LeaveNow, Cancel key.Binding
+	Resign, Draw, Replay, TakeBack                                         key.Binding
 }
 
 func newRoomKeys() roomKeys {
@@ -51,7 +53,8 @@ func newRoomKeys() roomKeys {
 		Level:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bot level")),
 		End:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "end unrated")),
 		Rematch:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
-		Leave:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
+		Leave:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "leave")),
+		LeaveNow: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "leave")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }

@@ -232,7 +232,7 @@ func TestLeaveWhileMoving(t *testing.T) {
 	hub := &movingHub{fakeHub: fakeHub{testGames}, code: snap.Code, moving: 1, next: newMovableSub(snap)}
 	m := movingModel(t, hub, first)
 	follow := stopRoom(t, m, first)
-	m = press(m, "q")
+	m = press(m, "q", "enter")
 	if m.room != nil {
 		t.Fatal("q while the room moves does not leave it")
 	}

@@ -304,7 +304,11 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 func (r *roomScreen) boardKey(km tea.KeyPressMsg) (cmd tea.Cmd, leave bool) {
 	switch {
 	case r.prompt.asking():
+		leave := r.prompt.leaves(km)
 		r.prompt, cmd = r.prompt.Update(km)
+		if leave {
+			return cmd, r.quit()
+		}
 		return cmd, false
 	case !r.boardTakes(km):
 		if cmd, leave, ok := r.command(km); ok {
@@ -357,7 +361,10 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		}
 		return actionCmd(r.sub.TakeBack), false, true
 	case key.Matches(km, k.Leave):
-		return nil, true, true
+		if !r.playing() {
+			return nil, r.quit(), true // a spectator, or a player between matches, loses nothing
+		}
+		r.prompt.askLeave(leaveQuestion(r.snap.SeatGrace), k.LeaveNow)
 	case key.Matches(km, k.Prompt):
 		r.focus = focusPrompt
 		r.prompt.open(lineMove, r.move) // (the notation shows under the board while it is open)
@@ -389,6 +396,30 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		return nil, false, false
 	}
 	return nil, false, true
+}
+
+// leaveQuestion is what the room asks a player in a match who presses esc with nothing to
+// cancel: their turns run on while they are gone, and their seat waits grace for them.
+func leaveQuestion(grace time.Duration) string {
+	waits := "Your seat waits for you"
+	if grace > 0 {
+		waits = fmt.Sprintf("Your seat waits %d:%02d", int(grace.Minutes()), int(grace.Seconds())%60)
+	}
+	return "Leave the room? " + waits + " (enter leaves, esc stays)."
+}
+
+// choiceLeaver is a subscription that can tell the room its player chose to leave
+// (rooms.Sub.LeaveByChoice), so that the others read "alice left", not "alice dropped".
+type choiceLeaver interface{ LeaveByChoice() }
+
+// quit leaves the room by the player's choice, when the subscription can say so, and reports
+// true, for update's leave: the model's leaveRoom then leaves the subscription, which has ended
+// already (Leave again does nothing).
+func (r *roomScreen) quit() bool {
+	if s, ok := r.sub.(choiceLeaver); ok {
+		s.LeaveByChoice()
+	}
+	return true
 }
 
 // move proposes mv to the room after the moves this screen sent before it (moveCmd).
@@ -508,7 +539,7 @@ func (r *roomScreen) helpPart(st draw.Styles, w int) string {
 	if r.focus == focusRules {
 		return r.help(st, w)
 	}
-	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, theme: themeOf(st)}
+	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, leaving: r.prompt.askingLeave(), theme: themeOf(st)}
 	l, _ := r.parts.help.get(k, func() []string { return []string{r.help(st, w)} }).at(0)
 	return l
 }
@@ -668,6 +699,9 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	case focusRules:
 		return append(append(out, r.rules.bindings()...), withHelp(k.Cancel, "close"))
 	}
+	if r.prompt.askingLeave() {
+		return append(out, k.LeaveNow, withHelp(k.Cancel, "stay"))
+	}
 	if r.moving != nil {
 		return append(out, k.Rules, k.Leave) // nothing reaches the room while it moves
 	}
@@ -703,6 +737,9 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if t, ok := r.board.(draw.KeyTaker); !ok || !t.TakesKey(chatKey, s) {
 		out = append(out, k.Chat) // not while the board takes t (a letter tile)
 	}
+	if r.boardTakes(escKey) {
+		return append(out, k.Rules, k.Cancel) // esc drops what the board has picked
+	}
 	return append(out, k.Rules, k.Leave) // (tab is told on the panel's rule)
 }
 
@@ -713,8 +750,12 @@ func (r *roomScreen) panel(st draw.Styles, w, h int) []string {
 	return r.side.View(st, w, h)
 }
 
-// chatKey is the chat key's press, which a board may take (draw.KeyTaker).
-var chatKey = tea.KeyPressMsg{Code: 't', Text: "t"}
+// chatKey and escKey are the chat key's and esc's presses, which a board may take
+// (draw.KeyTaker).
+var (
+	chatKey = tea.KeyPressMsg{Code: 't', Text: "t"}
+	escKey  = tea.KeyPressMsg{Code: tea.KeyEscape}
+)
 
 // wrapKeepingParens wraps s (which may hold styles) at spaces to width columns as draw.Wrap does,
 // but breaks no line inside parentheses or just before them, nor inside double quotes: "pick a

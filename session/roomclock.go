@@ -128,10 +128,7 @@ func (c *roomClock) View(st draw.Styles, w int) []string {
 		return []string{""}
 	}
 	cl := s.Clock
-	if !cl.Ends.Equal(c.turnEnds) {
-		c.turnEnds, c.turnLong = cl.Ends, time.Until(cl.Ends)
-	}
-	clock := clockTextWarning(st, time.Until(cl.Ends), min(clockWarning, c.turnLong/4))
+	clock := clockTextWarning(st, time.Until(cl.Ends), c.warning())
 	text := clock + " left for your turn"
 	switch {
 	case cl.Seat == s.You:
@@ -153,6 +150,30 @@ func (c *roomClock) View(st draw.Styles, w int) []string {
 		lines = append(lines, draw.Wrap(strings.Join(parts, " · "), w)...)
 	}
 	return append(lines, "")
+}
+
+// warning is the time left under which the turn's clock is drawn as a warning: clockWarning, or
+// the last quarter of a short turn.
+func (c *roomClock) warning() time.Duration {
+	if cl := c.snap.Clock; !cl.Ends.Equal(c.turnEnds) {
+		c.turnEnds, c.turnLong = cl.Ends, time.Until(cl.Ends)
+	}
+	return min(clockWarning, c.turnLong/4)
+}
+
+// turnLine is the turn's clock on one line, for the rules, which hide the panel: "Your turn: 0:12
+// left", or "bob (Blue) has 0:12"; "" without a timed turn.
+func (c *roomClock) turnLine(st draw.Styles) string {
+	s := c.snap
+	if s == nil || s.Phase != rooms.Playing || s.Clock.Ends.IsZero() || int(s.Clock.Seat) >= len(s.Seats) {
+		return ""
+	}
+	cl := s.Clock
+	clock := clockTextWarning(st, time.Until(cl.Ends), c.warning())
+	if cl.Seat == s.You {
+		return "Your turn: " + clock + " left"
+	}
+	return s.Seats[cl.Seat].Name + " (" + seatTag(c.board, st, int(cl.Seat)) + ") has " + clock
 }
 
 // clockFine is the time left under which a clock is shown to the second; above it, to ten

@@ -160,8 +160,12 @@ func TestRoomPartsFollowTheirInputs(t *testing.T) {
 							what = fmt.Sprintf("styles %v %v", st.NoColor, st.ASCII)
 						default:
 							k := keys[rng.IntN(len(keys))]
-							if k == "esc" && m.room.focus == focusBoard {
+							r := m.room
+							if k == "esc" && r.focus == focusBoard && !r.prompt.asking() && !r.playing() && !r.boardTakes(escKey) {
 								k = "left" // esc would leave the room
+							}
+							if k == "enter" && r.prompt.askingLeave() {
+								k = "left" // enter would leave the room
 							}
 							m = press(m, k)
 							what = "key " + k
@@ -347,6 +351,8 @@ func TestRoomPartsInAPlayedMatch(t *testing.T) {
 	send("enter")
 	waitFor("Turns left: R 22 · B 22")
 	send("esc")
+	waitFor("Leave the room?")
+	send("enter")
 	waitFor("Welcome")
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)

@@ -36,9 +36,10 @@ const (
 
 // roomPrompt is the line under a room's board: the room's last message or error, a line being
 // typed (a move or a chat line), or a question answered with one key (R asks "Resign?", and R
-// again resigns). While a line is open it takes every key: enter sends, esc cancels, and up and
-// down (keys meant for the board) close it without sending, so that nothing meant for the game
-// goes out as chat. A question takes the next key, whatever it is.
+// again resigns; esc with nothing to cancel asks "Leave the room?", and enter leaves). While a
+// line is open it takes every key: enter sends, esc cancels, and up and down (keys meant for the
+// board) close it without sending, so that nothing meant for the game goes out as chat. A
+// question takes the next key, whatever it is.
 type roomPrompt struct {
 	keys   *promptKeys // shared (promptKeyMap)
 	kind   lineKind    // the open line's; lineNone when none is open
@@ -47,11 +48,13 @@ type roomPrompt struct {
 	msg    string
 	msgErr bool
 	errSeq int // counts the errors said, so that an error's expiry clears only that error
-	// The open question: the key that says yes, what then, and what to say to any other key.
-	asked bool
-	yes   key.Binding
-	then  tea.Cmd
-	no    string
+	// The open question: the key that says yes, what then, and what to say to any other key;
+	// leaving when it asks whether to leave the room, which the room does on yes (leaves).
+	asked   bool
+	leaving bool
+	yes     key.Binding
+	then    tea.Cmd
+	no      string
 }
 
 func newRoomPrompt() roomPrompt { return roomPrompt{keys: &promptKeyMap} }
@@ -62,9 +65,12 @@ const errorLife = 6 * time.Second
 // errExpiredMsg clears the error line, if it still shows the error seq (roomPrompt.errSeq).
 type errExpiredMsg struct{ seq int }
 
-// say puts msg on the message line, on one line: a game's notation help may have two.
+// say puts msg on the message line, on one line: a game's notation help may have two. It takes
+// the place of an open question, which goes with it: a key answers only a question on screen (an
+// error come meanwhile must not leave enter to say yes to a question no longer shown).
 func (p *roomPrompt) say(msg string, isErr bool) {
 	p.msg, p.msgErr = strings.ReplaceAll(msg, "\n", " "), isErr
+	p.asked, p.leaving, p.then = false, false, nil
 }
 
 // fail shows an error under the board; it goes at the player's next key (clearError), or after
@@ -105,8 +111,23 @@ func (p *roomPrompt) ask(question string, yes key.Binding, then tea.Cmd, no stri
 	p.asked, p.yes, p.then, p.no = true, yes, then, no
 }
 
+// askLeave asks whether to leave the room: yes leaves (the room asks leaves before the prompt
+// takes the key), any other key takes the question away.
+func (p *roomPrompt) askLeave(question string, yes key.Binding) {
+	p.ask(question, yes, nil, "")
+	p.leaving = true
+}
+
 // asking reports whether a question waits for its answer.
 func (p *roomPrompt) asking() bool { return p.asked }
+
+// askingLeave reports whether the question waiting for its answer is whether to leave the room.
+func (p *roomPrompt) askingLeave() bool { return p.asked && p.leaving }
+
+// leaves reports whether km answers yes to the question whether to leave the room.
+func (p *roomPrompt) leaves(km tea.KeyPressMsg) bool {
+	return p.askingLeave() && key.Matches(km, p.yes)
+}
 
 // Update takes the expiry of an error, a key or a paste while a line is open, or the key that
 // answers the question. Its command is what the line was for (a move, a chat line), or the
@@ -125,7 +146,7 @@ func (p roomPrompt) Update(msg tea.Msg) (roomPrompt, tea.Cmd) {
 			return p, nil
 		}
 		then := p.then
-		p.asked, p.then = false, nil
+		p.asked, p.leaving, p.then = false, false, nil
 		if key.Matches(km, p.yes) {
 			p.say("", false)
 			return p, then

@@ -43,16 +43,21 @@ IN EVERY ROOM
   R    resign (twice); before the first move it aborts the match, unrated
   =    offer a draw, or accept your opponent's (two players)
   U    ask to take back your last move, or agree (unrated matches)
-  esc  back to the lobby; your seat waits for you while the match goes on
+  esc  cancel: un-pick a piece, clear a word or a typed line, close these rules; with nothing to cancel, it asks before you leave (enter leaves): your seat waits for you, but your turns run on
 `
 
 // rulesLines draws the rules pager in w x h cells: a title line, then the rules wrapped to the
-// width.
+// width. During a timed turn the title line ends with the turn's clock (roomClock.turnLine), which
+// the rules hide with the panel: the clock ticks on while they are read.
 func (r *roomScreen) rulesLines(st draw.Styles, w, h int) []string {
 	r.rules.setSize(rulesSize(w, h+3))
 	title := st.Bold.Render(r.snap.GameName + " rules")
 	if pos := r.rules.position(); pos != "" {
 		title += st.Dim.Render("  (" + pos + ")")
+	}
+	if clock := r.clock.turnLine(st); clock != "" {
+		cw := draw.TextWidth(clock)
+		title = draw.Fit(title, max(0, w-cw-1)) + " " + clock
 	}
 	lines := make([]string, 0, h)
 	lines = append(lines, title)

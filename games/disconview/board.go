@@ -65,7 +65,7 @@ func newDisconBoard() *disconBoard {
 		Right:    key.NewBinding(key.WithKeys("right", "l")),
 		Act:      key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
 		Leave:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
-		Unselect: key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "un-pick")),
+		Unselect: key.NewBinding(key.WithKeys("u", "backspace", "esc"), key.WithHelp("u", "un-pick")),
 	}}
 	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // u is told beside the board
 	return b
@@ -95,6 +95,18 @@ func (b *disconBoard) settle(v *discon.View, snap *rooms.Snapshot) {
 	if !myTurn(v, snap) {
 		b.sel = 0
 	}
+}
+
+// TakesKey claims esc while the viewer has a piece picked or the next move set to leave the
+// tower behind: esc drops them, and the room asks whether to leave only when there is nothing to
+// drop (draw.KeyTaker). esc is one of Unselect's keys.
+func (b *disconBoard) TakesKey(km tea.KeyPressMsg, snap *rooms.Snapshot) bool {
+	v, ok := draw.ViewRef[discon.View](snap)
+	if !ok || km.String() != "esc" {
+		return false
+	}
+	b.settle(v, snap)
+	return myTurn(v, snap) && (b.sel != 0 || b.leave)
 }
 
 func (b *disconBoard) Handle(msg tea.Msg, snap *rooms.Snapshot) string {

@@ -161,3 +161,28 @@ func TestDiscPaints(t *testing.T) {
 		}
 	}
 }
+
+// TestEscUnselects: the board takes esc from the room only while a piece is selected (or L set),
+// and esc drops the selection; with none, esc is the room's (which asks whether to leave).
+func TestEscUnselects(t *testing.T) {
+	snap, _ := disconSnapshot(t, 0)
+	b := newDisconBoard()
+	esc := tea.KeyPressMsg{Code: tea.KeyEscape}
+	if b.TakesKey(esc, &snap) {
+		t.Fatal("the board takes esc with nothing selected")
+	}
+	b.Handle(tea.KeyPressMsg{Code: tea.KeyEnter}, &snap)
+	if b.sel == 0 || !b.TakesKey(esc, &snap) {
+		t.Fatalf("with piece %d selected the board does not take esc", b.sel)
+	}
+	if got := b.Handle(esc, &snap); got != "" || b.sel != 0 || b.TakesKey(esc, &snap) {
+		t.Errorf("esc proposed %q and left piece %d selected", got, b.sel)
+	}
+	b.Handle(tea.KeyPressMsg{Code: 'L', Text: "L"}, &snap)
+	if !b.TakesKey(esc, &snap) {
+		t.Error("with L set the board does not take esc")
+	}
+	if b.Handle(esc, &snap); b.leave {
+		t.Error("esc did not drop L")
+	}
+}

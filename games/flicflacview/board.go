@@ -15,7 +15,7 @@ import (
 
 // boardKeys are the Flic Flac board's bindings.
 type boardKeys struct {
-	Up, Down, Left, Right, Act, Next, Back, End key.Binding
+	Up, Down, Left, Right, Act, Next, Back, End, Cancel key.Binding
 }
 
 // board draws a Flic Flac match with a cursor over the hexes and the homes' slots. Enter on one
@@ -68,14 +68,15 @@ func NewBoard() draw.Board { return newBoard() }
 
 func newBoard() *board {
 	b := &board{cur: -1, sel: -1, keys: boardKeys{
-		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
-		Down:  key.NewBinding(key.WithKeys("down", "j")),
-		Left:  key.NewBinding(key.WithKeys("left", "h")),
-		Right: key.NewBinding(key.WithKeys("right", "l")),
-		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "pick/move")),
-		Next:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next")),
-		Back:  key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "take back")),
-		End:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end turn")),
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
+		Down:   key.NewBinding(key.WithKeys("down", "j")),
+		Left:   key.NewBinding(key.WithKeys("left", "h")),
+		Right:  key.NewBinding(key.WithKeys("right", "l")),
+		Act:    key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "pick/move")),
+		Next:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next")),
+		Back:   key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "take back")),
+		End:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end turn")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}}
 	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End} // n is told under the board
 	b.turnHelp = []key.Binding{b.keys.Act, b.keys.End, b.keys.Back}
@@ -155,6 +156,17 @@ func (b *board) settle(v *flicflac.View, snap *rooms.Snapshot) {
 	b.noteView = v
 }
 
+// TakesKey claims esc while the viewer has a piece picked: esc drops the pick, and the room asks
+// whether to leave only when there is none (draw.KeyTaker).
+func (b *board) TakesKey(km tea.KeyPressMsg, snap *rooms.Snapshot) bool {
+	v, ok := draw.ViewRef[flicflac.View](snap)
+	if !ok || !key.Matches(km, b.keys.Cancel) {
+		return false
+	}
+	b.settle(v, snap)
+	return b.sel >= 0
+}
+
 func (b *board) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
 	v, ok := draw.ViewRef[flicflac.View](snap)
 	if !ok {
@@ -196,6 +208,8 @@ func (b *board) key(msg tea.KeyPressMsg, v *flicflac.View, snap *rooms.Snapshot)
 		b.want = l.cells[b.cur].col
 	case key.Matches(msg, k.Act):
 		return b.act(v, snap)
+	case key.Matches(msg, k.Cancel):
+		b.sel = -1
 	case key.Matches(msg, k.Next):
 		b.next(v, snap)
 	case key.Matches(msg, k.Back):

@@ -470,3 +470,24 @@ func TestSmallBoardCentred(t *testing.T) {
 		t.Errorf("a click on a1 put the cursor on cell %d, not %d", b.cur, hex)
 	}
 }
+
+// TestEscUnpicks: the board takes esc from the room only while a piece is picked, and esc drops
+// the pick; with none, esc is the room's (which asks whether to leave).
+func TestEscUnpicks(t *testing.T) {
+	snap, _ := fresh(t, 0)
+	b := newBoard()
+	esc := tea.KeyPressMsg{Code: tea.KeyEscape}
+	if b.TakesKey(esc, &snap) {
+		t.Fatal("the board takes esc with nothing picked")
+	}
+	press(b, &snap, "n")
+	if b.sel < 0 || !b.TakesKey(esc, &snap) {
+		t.Fatalf("with piece %d picked the board does not take esc", b.sel)
+	}
+	if got := b.Handle(esc, &snap); got != "" || b.sel >= 0 || b.TakesKey(esc, &snap) {
+		t.Errorf("esc proposed %q and left piece %d picked", got, b.sel)
+	}
+	if b.TakesKey(tea.KeyPressMsg{Code: 'q', Text: "q"}, &snap) {
+		t.Error("the board takes q")
+	}
+}
