@@ -389,13 +389,19 @@ func (c *client) TakeBack() error { return c.do(OpTakeBack, inRequest{}) }
 // Leave ends the subscription: it tells the host (which Leaves the room subscription; its answer
 // is awaited up to Options.Timeout), stops listening and closes Updates. Calling it again does
 // nothing.
-func (c *client) Leave() {
+func (c *client) Leave() { c.leave(false) }
+
+// LeaveByChoice is Leave for a player who chose to go (rooms.Sub.LeaveByChoice): the host's room
+// tells the others that the player left, not that they dropped.
+func (c *client) LeaveByChoice() { c.leave(true) }
+
+func (c *client) leave(chosen bool) {
 	c.mu.Lock()
 	ended := c.ended
 	c.leaving = true
 	c.mu.Unlock()
 	if !ended {
-		_ = c.request(OpLeave, inRequest{})
+		_ = c.request(OpLeave, inRequest{Chosen: chosen})
 	}
 	c.end(rooms.ErrLeft, "")
 }

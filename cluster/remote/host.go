@@ -131,9 +131,16 @@ func (h *Host) Subs() int {
 }
 
 // leave Leaves s's room subscription, once.
-func (s *hostSub) leave() {
+func (s *hostSub) leave() { s.leaveAs(false) }
+
+// leaveAs Leaves s's room subscription, once; chosen: the player chose to go (LeaveByChoice).
+func (s *hostSub) leaveAs(chosen bool) {
 	if s.leaving.CompareAndSwap(false, true) {
-		s.sub.Leave()
+		if chosen {
+			s.sub.LeaveByChoice()
+		} else {
+			s.sub.Leave()
+		}
 	}
 }
 
@@ -290,7 +297,7 @@ func (h *Host) onIn(m *nats.Msg) {
 	case OpTakeBack:
 		err = s.sub.TakeBack()
 	case OpLeave:
-		s.leave()
+		s.leaveAs(req.Chosen)
 	default:
 		err = fmt.Errorf("%w: %q", ErrUnknownOp, req.Op)
 	}

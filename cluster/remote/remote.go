@@ -101,6 +101,8 @@ type inRequest struct {
 	Text  string `json:"text,omitempty"`
 	Seat  int    `json:"seat,omitempty"`
 	Level string `json:"level,omitempty"`
+	// Chosen marks a leave the player chose (rooms.Sub.LeaveByChoice), not a dropped session.
+	Chosen bool `json:"chosen,omitempty"`
 }
 
 // reply is the body of every reply.

@@ -441,3 +441,41 @@ func TestJoinWaitsForTheHost(t *testing.T) {
 	}
 	sub.Leave()
 }
+
+// TestRemoteLeaveByChoice: a remote player who chooses to leave during a match is "left" to the
+// others, as on the host's node; one whose subscription just ends is "dropped".
+func TestRemoteLeaveByChoice(t *testing.T) {
+	t.Parallel()
+	for _, chosen := range []bool{true, false} {
+		c := newCluster(t, "stonetowers", 2)
+		annSub, err := c.room.Join(ann, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bobSub := c.join(t, c.otherNC, bob, false)
+		await(t, bobSub, "the match playing", func(s rooms.Snapshot) bool { return s.Phase == rooms.Playing })
+		if chosen {
+			bobSub.(interface{ LeaveByChoice() }).LeaveByChoice()
+		} else {
+			bobSub.Leave()
+		}
+		said, not := "bob dropped; their seat waits", "bob left"
+		if chosen {
+			said, not = "bob left; their seat waits", "bob dropped"
+		}
+		snap := await(t, annSub, "the room's notice of bob", func(s rooms.Snapshot) bool {
+			for _, l := range s.Chat {
+				if l.From == "" && strings.Contains(l.Text, said) {
+					return true
+				}
+			}
+			return false
+		})
+		for _, l := range snap.Chat {
+			if l.From == "" && strings.Contains(l.Text, not) {
+				t.Errorf("chosen %v: the room also says %q", chosen, l.Text)
+			}
+		}
+		annSub.Leave()
+	}
+}
