@@ -121,7 +121,8 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 	return request{}, fmt.Errorf("%w: unknown command %q; try: help", errUsage, sanitize.Line(cmd, 20))
 }
 
-// writeHelp prints the usage text.
+// writeHelp prints the usage text. What each game's `new` opens and every room option it takes
+// come from the catalogue and from session.ParseNew itself, so the text cannot drift from them.
 func writeHelp(w io.Writer, host string, games []rules.Game) {
 	fmt.Fprintf(w, `arcade: board, card and word games over SSH
 
@@ -137,9 +138,16 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s set bell=off             no bell when it is your turn (bell=on: back on)
   ssh %[1]s help                     this text
 
-Room options for new: seats=N, bots=N (seats given to bots), bot=LEVEL.
-A game for 1 to N players is the solo game (seats=1) unless seats= or bots= says
-otherwise; its best scores go on a solo table beside the ratings.
+Room options for new, in every game (each game's own follow it below):
+  seats=N       seats at the table, within the game's number of players
+  bots=N        seats given to bots (as many as seats: you watch them play)
+  bot=LEVEL     the bots' level
+  clock=off     no clock
+  clock=2m      a limit a move (90s, 1h: from 5s to 24h)
+  clock=10m+5s  each player 10 minutes for the match, 5 seconds more a move
+Without clock=, a rated match (every seat a person with a key) gets the server's
+limit a move; any other is untimed. seats=1 is the solo game: its best scores go
+on a solo table beside the ratings.
 
 Your name is your SSH user name (ssh NAME@host): 1 to %[2]d of a-z, 0-9, - and _,
 starting and ending with a letter or digit. The first key to use a name keeps it.
@@ -156,6 +164,16 @@ starting and ending with a letter or digit. The first key to use a name keeps it
 			names[i] = b.Name
 		}
 		fmt.Fprintf(w, "; bots: %s\n", strings.Join(names, ", "))
+		if st, err := session.ParseNew([]string{g.ID}, games); err == nil {
+			fmt.Fprintf(w, "  new %s opens %s", g.ID, plural(st.Seats, "seat"))
+			if g.MinSeats == 1 && st.Seats > 1 {
+				fmt.Fprint(w, " (seats=1 for the solo game)")
+			}
+			if st.BotLevel != "" {
+				fmt.Fprintf(w, "; bot=%s", st.BotLevel)
+			}
+			fmt.Fprintln(w)
+		}
 		for _, o := range g.Options {
 			allowed := strings.Join(o.Choices, "|")
 			def := o.Default
@@ -166,6 +184,14 @@ starting and ending with a letter or digit. The first key to use a name keeps it
 			fmt.Fprintf(w, "  %s=%s  %s (%s)\n", o.Key, def, o.Help, allowed)
 		}
 	}
+}
+
+// plural writes n and noun, with an s unless n is 1: "2 seats".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // writeRooms prints the open rooms as a table.

@@ -2,11 +2,13 @@ package sshd
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
 
 	"github.com/arcade/arcade/games"
+	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session"
 )
@@ -154,5 +156,74 @@ func TestHelpWritesUnits(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("help does not write %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestHelpListsEveryOption: `help` names every room option of every game in the catalogue with
+// its default, the room's own options (seats, bots, bot, clock) with clock forms the room takes,
+// and what `new GAME` opens as ParseNew opens it, so adding an option or changing a default
+// cannot leave the help behind.
+func TestHelpListsEveryOption(t *testing.T) {
+	catalogue := games.Rules()
+	var b strings.Builder
+	writeHelp(&b, "localhost", catalogue)
+	out := b.String()
+	for _, want := range []string{"seats=N", "bots=N", "bot=LEVEL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help does not name %q", want)
+		}
+	}
+	for _, form := range []string{"off", "2m", "90s", "1h", "10m+5s", "5s", "24h"} {
+		if _, err := rooms.ParseClock(form); err != nil {
+			t.Errorf("help gives clock form %q, which the room refuses: %v", form, err)
+		}
+	}
+	for _, want := range []string{"clock=off ", "clock=2m ", "clock=10m+5s ", "from 5s to 24h"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help does not write %q", want)
+		}
+	}
+	for _, bad := range []string{"4s", "25h"} {
+		if _, err := rooms.ParseClock(bad); err == nil {
+			t.Errorf("help says clock times run from 5s to 24h, but the room takes %q", bad)
+		}
+	}
+	for _, g := range catalogue {
+		i := strings.Index(out, "\n"+g.Name+" ("+g.ID+"):")
+		if i < 0 {
+			t.Errorf("help has no section for %s", g.ID)
+			continue
+		}
+		sec := out[i+1:]
+		if j := strings.Index(sec, "\n\n"); j >= 0 {
+			sec = sec[:j]
+		}
+		st, err := session.ParseNew([]string{g.ID}, catalogue)
+		if err != nil {
+			t.Fatalf("new %s: %v", g.ID, err)
+		}
+		opens := fmt.Sprintf("new %s opens %d seat", g.ID, st.Seats)
+		if !strings.Contains(sec, opens) || !strings.Contains(sec, "bot="+st.BotLevel) {
+			t.Errorf("%s's help does not say %q with bot=%s:\n%s", g.ID, opens, st.BotLevel, sec)
+		}
+		if g.MinSeats == 1 && st.Seats > 1 && !strings.Contains(sec, "seats=1 for the solo game") {
+			t.Errorf("%s's help does not say how to open the solo game:\n%s", g.ID, sec)
+		}
+		for _, o := range g.Options {
+			if !strings.Contains(sec, "  "+o.Key+"="+o.Default) {
+				t.Errorf("%s's help does not name option %s with its default %s:\n%s", g.ID, o.Key, o.Default, sec)
+			}
+			for _, c := range o.Choices {
+				if !strings.Contains(sec, c) {
+					t.Errorf("%s's help does not name %s=%s", g.ID, o.Key, c)
+				}
+			}
+			if o.IsInt() && !strings.Contains(sec, fmt.Sprintf("(%d..%d%s)", o.Min, o.Max, o.Unit)) {
+				t.Errorf("%s's help does not give %s's range", g.ID, o.Key)
+			}
+		}
+	}
+	if strings.Contains(out, "is the solo game (seats=1) unless") {
+		t.Error("help still says a game for one to N players opens the solo game")
 	}
 }
