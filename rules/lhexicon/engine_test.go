@@ -1,6 +1,7 @@
 package lhexicon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -305,5 +306,33 @@ func TestGameText(t *testing.T) {
 	}
 	if _, err := Game.New(opts, 4, 3); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRulesDefineDirections: the rules screen defines every direction word the notation uses, in
+// one DIRECTIONS paragraph, and each word is the neighbour it names on the board.
+func TestRulesDefineDirections(t *testing.T) {
+	i := strings.Index(Game.Rules, "DIRECTIONS")
+	if i < 0 {
+		t.Fatal("the rules define no directions")
+	}
+	para := Game.Rules[i:]
+	para = para[:strings.Index(para, "\n\n")]
+	words := strings.FieldsFunc(para, func(r rune) bool { return r < 'a' || r > 'z' })
+	for _, d := range dirNames {
+		if !slices.Contains(words, d) {
+			t.Errorf("the DIRECTIONS paragraph does not define %q:\n%s", d, para)
+		}
+	}
+	for _, want := range []string{"right", "left", "row above", "row below"} {
+		if !strings.Contains(para, want) {
+			t.Errorf("the DIRECTIONS paragraph does not say %q", want)
+		}
+	}
+	// The words are the board's: from the centre h8 (row h, 15 hexes; rows g and i, 14 each).
+	for d, want := range map[Dir]string{E: "h9", W: "h7", NE: "g8", NW: "g7", SE: "i8", SW: "i7"} {
+		if got := neighbour[Centre][d].String(); got != want {
+			t.Errorf("h8 %s is %s, want %s", d, got, want)
+		}
 	}
 }

@@ -35,6 +35,9 @@ const rulesText = `LHEX-I'-CON - words along paths of hexes, 1 to 4 players
 
 THE BOARD  A hexagon of 169 hexes, 8 on a side. Rows a to o from the
 top, hexes numbered from 1 at the left of each row; h8 is the centre.
+DIRECTIONS  A hex has six neighbours: e and w (right and left, in its
+row), ne and nw (up right and up left, in the row above), se and sw
+(down right and down left, in the row below).
 
 TILES  100: 98 letters and 2 blanks (?). Each player holds 7.
   A1 B3 C3 D2 E1 F4 G2 H4 I1 J8 K5 L1 M3 N1 O1 P3 Qu10 R1 S1 T1 U1
