@@ -20,7 +20,8 @@ const (
 
 // Move is one move. A Place moves the mover's piece of colour Colour to the hex named To
 // ("h8": column letter and number, lower case, as Geometry.Name writes it); a TakeBack takes
-// the mover's piece of colour Colour back. The board checks that To exists.
+// the mover's piece of colour Colour back. The board checks that To exists: ParseMove takes any
+// letter and number 1 to 99, so that a hex off the board is refused by name.
 type Move struct {
 	Kind   Kind
 	Colour Colour
@@ -95,10 +96,11 @@ func scanColour(s string) (Colour, int) {
 	return 0, 0
 }
 
-// scanHex reads a whole hex name (a letter a to o and a number 1 to 15) and returns it as
-// Geometry.Name writes it.
+// scanHex reads a whole hex name, a letter a to z and a number 1 to 99, and returns it as
+// Geometry.Name writes it. It does not know the board: a name off it ("z9") is the board's to
+// refuse, with a message that names the hex, as Stone Towers does.
 func scanHex(s string) (string, bool) {
-	if len(s) < 2 || s[0] < 'a' || s[0] > 'o' {
+	if len(s) < 2 || s[0] < 'a' || s[0] > 'z' {
 		return "", false
 	}
 	digits := s[1:]
@@ -106,7 +108,7 @@ func scanHex(s string) (string, bool) {
 		return "", false
 	}
 	n, err := strconv.Atoi(digits)
-	if err != nil || n < 1 || n > 2*MaxSide-1 || digits[0] == '+' || digits[0] == '-' {
+	if err != nil || n < 1 || digits[0] == '+' || digits[0] == '-' {
 		return "", false
 	}
 	return s[:1] + strconv.Itoa(n), true

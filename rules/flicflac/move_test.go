@@ -215,3 +215,16 @@ func TestTakeBackBlocked(t *testing.T) {
 		t.Fatalf("take-back onto a taken hex: %v", err)
 	}
 }
+
+// TestOffBoardHex: a hex off the board is refused by its name, as the board writes it, not as
+// "not a move"; and the state is left alone.
+func TestOffBoardHex(t *testing.T) {
+	s := testState(t)
+	for move, hex := range map[string]string{"B z9": "z9", "B Z9": "z9", "b h16": "h16", "Blue to P3": "p3", "B o15": "o15"} {
+		err := refused(t, s, 0, move)
+		want := "there is no hex " + hex + " on this board (side 8)"
+		if err.Error() != want || errors.Is(err, rules.ErrBadNotation) {
+			t.Errorf("%q: %v, want %q", move, err, want)
+		}
+	}
+}

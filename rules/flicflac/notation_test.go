@@ -21,7 +21,10 @@ func TestParseMove(t *testing.T) {
 		"orange a1": {Kind: Place, Colour: Orange, To: "a1"},
 		"ob3":       {Kind: Place, Colour: Orange, To: "b3"},
 		"R h15":     {Kind: Place, Colour: Red, To: "h15"},
-		"u B":       {Kind: TakeBack, Colour: Blue}, "ub": {Kind: TakeBack, Colour: Blue},
+		// Off every board, but hex names: the board refuses them by name (TestOffBoardHex).
+		"B z9": {Kind: Place, Colour: Blue, To: "z9"}, "B p3": {Kind: Place, Colour: Blue, To: "p3"},
+		"b h16": {Kind: Place, Colour: Blue, To: "h16"},
+		"u B":   {Kind: TakeBack, Colour: Blue}, "ub": {Kind: TakeBack, Colour: Blue},
 		"undo blue": {Kind: TakeBack, Colour: Blue}, "back y": {Kind: TakeBack, Colour: Yellow},
 		"U G": {Kind: TakeBack, Colour: Green}, "take back p": {Kind: TakeBack, Colour: Purple},
 		"end": {Kind: End}, "END": {Kind: End}, "e": {Kind: End}, "done": {Kind: End}, "pass": {Kind: End},
@@ -31,7 +34,7 @@ func TestParseMove(t *testing.T) {
 			t.Errorf("%q: %+v, %v; want %+v", text, m, err, want)
 		}
 	}
-	for _, text := range []string{"", "x", "B", "B h", "B h0", "B h16", "B p3", "K h8", "B h8 x", "u", "u x",
+	for _, text := range []string{"", "x", "B", "B h", "B h0", "B 9z", "K h8", "B h8 x", "u", "u x",
 		"ub3", "B h-1", "B h+8", "B h123", "blue", "u blue h8", "hello"} {
 		if m, err := ParseMove(text); !errors.Is(err, rules.ErrBadNotation) {
 			t.Errorf("%q: %+v, %v; want bad notation", text, m, err)
