@@ -184,7 +184,9 @@ func (s *State) check(seat rules.Seat) error {
 }
 
 // Resolve returns m as seat would play it now: a bare square (Auto) becomes Build or Fortify. It
-// returns an error in plain words when m is not legal for seat now.
+// returns an error in plain words when m is not legal for seat now; an error names a square as the
+// board writes it ("f4") and never begins with it, since a screen capitalises an error's first
+// letter ("F4" is no square of the board).
 func (s *State) Resolve(seat rules.Seat, m Move) (Move, error) {
 	if err := s.check(seat); err != nil {
 		return m, err
@@ -200,7 +202,7 @@ func (s *State) Resolve(seat rules.Seat, m Move) (Move, error) {
 		return m, fmt.Errorf("%w: that is not a move", rules.ErrBadNotation)
 	}
 	if !s.OnBoard(m.Square) {
-		return m, fmt.Errorf("%s is off the %d x %d board", m.Square, s.b.n, s.b.n)
+		return m, fmt.Errorf("there is no square %s on the %d x %d board", m.Square, s.b.n, s.b.n)
 	}
 	i := s.index(m.Square)
 	c := s.b.c[i]
@@ -218,13 +220,13 @@ func (s *State) Resolve(seat rules.Seat, m Move) (Move, error) {
 			what = "castle"
 		}
 		if m.Action == Build {
-			return m, fmt.Errorf("%s is %s's %s: you cannot build there", m.Square, SeatName(rules.Seat(c.owner())), what)
+			return m, fmt.Errorf("you cannot build on %s: it is %s's %s", m.Square, SeatName(rules.Seat(c.owner())), what)
 		}
-		return m, fmt.Errorf("%s is %s's %s: you can only fortify your own castles", m.Square, SeatName(rules.Seat(c.owner())), what)
+		return m, fmt.Errorf("you can only fortify your own castles: %s is %s's %s", m.Square, SeatName(rules.Seat(c.owner())), what)
 	case m.Action == Build && c.level() >= 3:
-		return m, fmt.Errorf("%s already has your castle, at level 3", m.Square)
+		return m, fmt.Errorf("your castle on %s is already at level 3", m.Square)
 	case m.Action == Build && c.level() > 0:
-		return m, fmt.Errorf("%s already has your castle: fortify it instead", m.Square)
+		return m, fmt.Errorf("you already have a castle on %s: fortify it instead", m.Square)
 	case m.Action == Fortify && c.level() == 0:
 		return m, fmt.Errorf("there is no castle of yours on %s to fortify", m.Square)
 	case m.Action == Fortify && c.level() >= 3:

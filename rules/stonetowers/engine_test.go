@@ -31,19 +31,25 @@ func TestIllegal(t *testing.T) {
 		want   string
 		target error
 	}{
-		{Red, "b e5", "e5 is Blue's castle: you cannot build there", nil},
-		{Red, "e5", "e5 is Blue's castle: you cannot build there", nil},
-		{Red, "b e4", "e4 is Blue's land: you cannot build there", nil},
-		{Red, "e4", "e4 is Blue's land: you cannot build there", nil},
-		{Red, "f e5", "e5 is Blue's castle: you can only fortify your own castles", nil},
+		{Red, "b e5", "you cannot build on e5: it is Blue's castle", nil},
+		{Red, "e5", "you cannot build on e5: it is Blue's castle", nil},
+		{Red, "b e4", "you cannot build on e4: it is Blue's land", nil},
+		{Red, "e4", "you cannot build on e4: it is Blue's land", nil},
+		{Red, "f e5", "you can only fortify your own castles: e5 is Blue's castle", nil},
 		{Red, "f a1", "that castle is already at level 3", nil},
 		{Red, "a1", "that castle is already at level 3", nil},
-		{Red, "b a1", "a1 already has your castle, at level 3", nil},
+		{Red, "b a1", "your castle on a1 is already at level 3", nil},
 		{Red, "f a2", "there is no castle of yours on a2 to fortify", nil},
 		{Red, "f c7", "there is no castle of yours on c7 to fortify", nil},
 		{Red, "pass", "you may only pass when you cannot build or fortify", nil},
-		{Red, "b e17", "e17 is off the 12 x 12 board", nil},
-		{Red, "m1", "m1 is off the 12 x 12 board", nil},
+		{Red, "b e17", "there is no square e17 on the 12 x 12 board", nil},
+		{Red, "m1", "there is no square m1 on the 12 x 12 board", nil},
+		// As the board writes squares, whatever the case typed: the screen capitalises an
+		// error's first letter, so no error begins with a square.
+		{Red, "B Z9", "there is no square z9 on the 12 x 12 board", nil},
+		{Red, "F E5", "you can only fortify your own castles: e5 is Blue's castle", nil},
+		{Red, "F F4", "there is no castle of yours on f4 to fortify", nil},
+		{Red, "E4", "you cannot build on e4: it is Blue's land", nil},
 		{Blue, "b c3", "it is not your turn: Red is to move", rules.ErrNotYourTurn},
 		{rules.Spectator, "b c3", "it is not your turn: Red is to move", rules.ErrNotYourTurn},
 		{Red, "build", "not a move", rules.ErrBadNotation},
@@ -58,6 +64,11 @@ func TestIllegal(t *testing.T) {
 		}
 		if !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s %q: error %q, want %q", SeatName(tc.seat), tc.move, err, tc.want)
+		}
+		if f := strings.Fields(err.Error()); len(f) > 0 {
+			if _, ok := parseSquare(strings.TrimRight(f[0], ":,")); ok {
+				t.Errorf("%s %q: error %q begins with a square, which the screen capitalises", SeatName(tc.seat), tc.move, err)
+			}
 		}
 		if tc.target != nil && !errors.Is(err, tc.target) {
 			t.Errorf("%s %q: error %q does not wrap %q", SeatName(tc.seat), tc.move, err, tc.target)
