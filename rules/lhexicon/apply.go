@@ -209,12 +209,12 @@ func (s *State) swap(seat rules.Seat, hexes []Hex) (*State, error) {
 		}
 		for _, g := range hexes[:i] {
 			if g == h {
-				return nil, fmt.Errorf("%s is named twice", h)
+				return nil, fmt.Errorf("the swap names %s twice", h)
 			}
 		}
 		on := s.board[h]
 		if !on.IsBlank() {
-			return nil, fmt.Errorf("%s holds no blank", h)
+			return nil, fmt.Errorf("there is no blank on %s", h)
 		}
 		j := indexTile(rack, on.Letter())
 		if j < 0 {

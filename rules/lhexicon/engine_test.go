@@ -96,7 +96,14 @@ func TestBlanksAndSwap(t *testing.T) {
 	}
 	// Player 2 swaps an A for the blank.
 	setRack(t, s, 1, "azzzzzz")
-	refuse(t, s, 1, "s h8", nil) // no blank there
+	// No blank there: the error names the hex as the board writes it, not first (the screen
+	// capitalises an error's first letter).
+	if err := refuse(t, s, 1, "S H8", nil); err.Error() != "there is no blank on h8" {
+		t.Errorf("swap without a blank: %v", err)
+	}
+	if err := refuse(t, s, 1, "s "+a.String()+" "+a.String(), nil); err.Error() != "the swap names "+a.String()+" twice" {
+		t.Errorf("swap naming a hex twice: %v", err)
+	}
 	s2 := mustPlay(t, s, 1, "s "+a.String())
 	if s2.board[a] != LetterTile('a') {
 		t.Errorf("after the swap %s holds %v", a, s2.board[a])
