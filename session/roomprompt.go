@@ -210,18 +210,34 @@ func (p roomPrompt) View(st draw.Styles, w int) []string {
 	return out
 }
 
+// isSquare reports whether word names a board's square or hex as the boards write it: one
+// lowercase letter and a number ("f4", "h12").
+func isSquare(word string) bool {
+	if len(word) < 2 || len(word) > 3 || word[0] < 'a' || word[0] > 'z' {
+		return false
+	}
+	for _, c := range word[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // errorLines is the most lines an error under the board takes.
 const errorLines = 5
 
 // sentence makes an error's text a sentence for the message line: a capital first letter and a
-// full stop, as the screen's own messages are.
+// full stop, as the screen's own messages are. A first word that names a square ("f4 is
+// occupied") keeps its case: the board writes it so.
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return s
 	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
+	if r, n := utf8.DecodeRuneInString(s); !isSquare(s[:strings.IndexFunc(s+" ", unicode.IsSpace)]) {
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
 	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
 		s += "."
 	}

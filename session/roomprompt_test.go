@@ -142,3 +142,20 @@ func TestPromptErrorExpires(t *testing.T) {
 		t.Errorf("clearError left %q", p.msg)
 	}
 }
+
+// TestSentenceKeepsSquares: an error's first word is capitalised unless it names a square as the
+// board writes it.
+func TestSentenceKeepsSquares(t *testing.T) {
+	for in, want := range map[string]string{
+		"f4 is occupied by a tower": "f4 is occupied by a tower.",
+		"h12 is off the board":      "h12 is off the board.",
+		"you cannot build there":    "You cannot build there.",
+		"a move needs a piece":      "A move needs a piece.",
+		"ok!":                       "Ok!",
+		"f":                         "F.",
+	} {
+		if got := sentence(in); got != want {
+			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
