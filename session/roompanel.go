@@ -470,9 +470,10 @@ func rematchNotes(s *rooms.Snapshot, seat int) []string {
 }
 
 // score is the final score of a two-seat match, the winner's first: " 33-26"; "" for another
-// number of seats, or when no one scored (a resignation before any capture).
+// number of seats, or when the score did not decide the match (a resignation or a clock run out
+// with the winner not ahead, before they scored).
 func score(scores []int, first, seats int) string {
-	if seats != 2 || len(scores) != 2 || first > 1 || scores[0] == 0 && scores[1] == 0 {
+	if seats != 2 || len(scores) != 2 || first > 1 || scores[first] == 0 || scores[first] < scores[1-first] {
 		return ""
 	}
 	return fmt.Sprintf(" %d-%d", scores[first], scores[1-first])
