@@ -71,3 +71,15 @@ func TestHugeWindow(t *testing.T) {
 	out := next.(Model).View().Content
 	checkSize(t, out, maxWidth, maxHeight)
 }
+
+// TestASCIIFooterSeparator: in ASCII mode the help line's keys are set apart by a bar, not by the
+// bullet's stand-in '*', which means something on the boards.
+func TestASCIIFooterSeparator(t *testing.T) {
+	for name, s := range screens(t, true, true) {
+		lines := strings.Split(strings.TrimRight(ansi.Strip(s), "\n "), "\n")
+		foot := lines[len(lines)-1]
+		if strings.Contains(foot, " * ") || !strings.Contains(foot, " | ") {
+			t.Errorf("%s: the help line is not set apart by bars: %q", name, foot)
+		}
+	}
+}

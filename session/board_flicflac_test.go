@@ -103,6 +103,18 @@ func TestFlicflacEndGolden(t *testing.T) {
 	checkEndScreen(t, flicflacEnd(t))
 }
 
+// TestFlicflacResignGolden: bob resigned in the middle of a match, and wants a rematch: the line
+// under the board says why the match ended, the panel the score, that the match was rated, and
+// the key that accepts bob's rematch.
+func TestFlicflacResignGolden(t *testing.T) {
+	snap := flicflacMid(t, 40)
+	snap.Phase, snap.ToMove = rooms.Finished, nil
+	scores := snap.Outcome.Scores
+	snap.Outcome = rules.Outcome{Over: true, Scores: scores, Ranks: []int{1, 2}, Reason: "bob resigned"}
+	snap.Seats[1].Resigned, snap.Seats[1].Rematch = true, true
+	checkEndScreen(t, snap, "The game is over: bob resigned.", "wants a rematch:", "r to accept", "Rated match.")
+}
+
 // TestFlicflacPlainGolden: with NO_COLOR and in ASCII the board says the same with letters: no
 // colour is set, every character is ASCII, and the grey of pieces due to be captured is a '!'.
 func TestFlicflacPlainGolden(t *testing.T) {

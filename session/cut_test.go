@@ -109,7 +109,7 @@ func wantOn(snap rooms.Snapshot) []string {
 			want = append(want, "away")
 		}
 		if s.Rematch {
-			want = append(want, "✓again")
+			want = append(want, "wants a rematch")
 		}
 	}
 	return want

@@ -64,7 +64,7 @@ func TestLhexiconAnswerHelpLine(t *testing.T) {
 // line; a person's is.
 func TestResultBotName(t *testing.T) {
 	for _, c := range []struct{ name, want, shown string }{
-		{"ann", "Blue (ann) wins!", "Blue (ann) wins!"},
+		{"ann", "Blue (ann) wins!", "Blue (ann) wins 71-69!"},
 		{"Ada (greedy bot)", "Blue, Ada (greedy bot), wins!", "Blue, Ada (greedy bot),"}, // wrapped after
 	} {
 		if got := winnerName("Blue", c.name) + " wins!"; got != c.want {

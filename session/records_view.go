@@ -60,7 +60,8 @@ func (l lobby) soloLines(st draw.Styles, game string) []string {
 	return lines
 }
 
-// mineHead draws the player's ratings and the head of the list of latest matches (matchItems).
+// mineHead draws the player's ratings and the head of the list of latest matches (matchItems),
+// with no head when there are none.
 func (l *lobby) mineHead(st draw.Styles) []string {
 	p := l.prof
 	lines := []string{st.Bold.Render("My matches and ratings")}
@@ -82,6 +83,9 @@ func (l *lobby) mineHead(st draw.Styles) []string {
 		games = []string{"No matches yet."}
 	}
 	lines = append(lines, games...)
+	if len(p.Recent) == 0 {
+		return lines // no table under a head of its own
+	}
 	return append(lines, "", st.Dim.Render(fmt.Sprintf("%-12s %-13s %-16s %s", "MATCH", "GAME", "WHEN (UTC)", "RESULT")))
 }
 

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -110,4 +111,23 @@ func TestReplayGolden(t *testing.T) {
 	if r.at != 0 {
 		t.Errorf("g goes to move %d, want 0", r.at)
 	}
+}
+
+// noRecords are the records of a player who has played nothing yet.
+type noRecords struct{ fakeRecords }
+
+func (noRecords) Profile(id string, recent int) (record.Profile, error) {
+	return record.Profile{PlayerID: id, Name: "ann", Since: when}, nil
+}
+
+// TestMyMatchesEmptyGolden: with no matches, "My matches" says so, under no empty table head.
+func TestMyMatchesEmptyGolden(t *testing.T) {
+	m := New(Config{Hub: fakeHub{append(testGames, soloGame)}, Boards: testBoards, Records: noRecords{},
+		Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: 80, Height: 24})
+	out := press(m, "down", "down", "down", "down", "down", "enter").View().Content
+	checkSize(t, out, 80, 24)
+	if p := plain(out); strings.Contains(p, "RESULT") || !strings.Contains(p, "No matches yet.") {
+		t.Errorf("an empty \"My matches\" shows a table head, or does not say there are none:\n%s", p)
+	}
+	golden.RequireEqual(t, plain(out))
 }

@@ -174,7 +174,7 @@ func TestReplayTellsTheEndOnTime(t *testing.T) {
 	r := replayOf(t, m, stonetowers.Game)
 	r.update(keyPress("G"))
 	out := plain(r.view(*draw.NewStyles(false, false), 80, 24))
-	for _, want := range []string{"GAME OVER", "Red (ann) wins!", "bob ran out of time"} {
+	for _, want := range []string{"GAME OVER", "Red (ann) wins 4-3!", "bob ran out of time"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the last move does not show %q:\n%s", want, out)
 		}

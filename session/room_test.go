@@ -225,23 +225,23 @@ func TestTurnClockShown(t *testing.T) {
 		snap, state := stoneSnapshot(t, 14)
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(2*time.Minute + 40*time.Second + 300*time.Millisecond)}
 		m, ticks := tickingRoom(t, snap)
-		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:50 left for your turn") {
+		if mine := words(plain(m.View().Content)); !strings.Contains(mine, "2:40 left for your turn") {
 			t.Errorf("the player to move does not read the time left:\n%s", mine)
 		}
 		// The other player waits for ann, and reads her time under that line, not her name again.
 		if theirs := words(plain(roomModel(t, seen(snap, state, 1)).View().Content)); !strings.Contains(theirs, "Waiting for ann (Red).") ||
-			!strings.Contains(theirs, "2:50 left") || strings.Contains(theirs, "has 2:50") {
+			!strings.Contains(theirs, "2:40 left") || strings.Contains(theirs, "has 2:40") {
 			t.Errorf("the other player does not read ann's time:\n%s", theirs)
 		}
 		// ... and when others are waited for too, whose time it is.
 		many := seen(snap, state, 1)
 		many.ToMove = []rules.Seat{0, 1}
-		if theirs := words(plain(roomModel(t, many).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:50") {
+		if theirs := words(plain(roomModel(t, many).View().Content)); !strings.Contains(theirs, "ann (Red) has 2:40") {
 			t.Errorf("with two seats to move, the clock does not say whose it is:\n%s", theirs)
 		}
 		start := time.Now()
-		if msg, ok := (<-ticks).(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != 300*time.Millisecond {
-			t.Errorf("tick %+v after %v, want the next second of the clock (300ms)", msg, time.Since(start))
+		if msg, ok := (<-ticks).(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != 1300*time.Millisecond {
+			t.Errorf("tick %+v after %v, want when it shows 2:30 (1.3s)", msg, time.Since(start))
 		}
 		m.room.stopTick()
 		snap.Clock = rooms.TurnClock{}
@@ -460,13 +460,15 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 	})
 }
 
-// TestClockShown: a clock shows whole seconds rounded up in its last 70 s, tens of seconds
-// before, and says when it shows its next value.
+// TestClockShown: a clock shows whole seconds rounded up in its last 70 s, those rounded down to
+// tens of seconds before (never more than the second being counted: 10:03 left after an
+// increment shows 10:00), and says when it shows its next value.
 func TestClockShown(t *testing.T) {
 	for _, c := range []struct{ raw, shown, next time.Duration }{
-		{160300 * time.Millisecond, 170 * time.Second, 300 * time.Millisecond},
-		{150 * time.Second, 150 * time.Second, 10 * time.Second},
-		{75 * time.Second, 80 * time.Second, 5 * time.Second},
+		{160300 * time.Millisecond, 160 * time.Second, 1300 * time.Millisecond},
+		{150 * time.Second, 150 * time.Second, time.Second},
+		{603 * time.Second, 600 * time.Second, 4 * time.Second},
+		{75 * time.Second, 70 * time.Second, 6 * time.Second},
 		{70 * time.Second, 70 * time.Second, time.Second},
 		{59500 * time.Millisecond, 60 * time.Second, 500 * time.Millisecond},
 		{0, 0, 0},

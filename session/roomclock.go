@@ -180,22 +180,19 @@ func (c *roomClock) turnLine(st draw.Styles) string {
 // seconds, so that a long clock costs a frame every ten seconds, not every second.
 const clockFine = 70 * time.Second
 
-// clockShown returns how a clock with raw time left shows it (whole seconds, rounded up; above
-// clockFine, whole tens of seconds) and how long until it shows another value.
+// clockShown returns how a clock with raw time left shows it and how long until it shows another
+// value: the second being counted down (whole seconds, rounded up), and above clockFine that
+// rounded down to ten seconds, so that a clock never shows more than the second it is in (10:03
+// left, with an increment, shows 10:00, not 10:10).
 func clockShown(raw time.Duration) (shown, next time.Duration) {
 	if raw <= 0 {
 		return 0, 0
 	}
-	step := time.Second
-	if raw > clockFine {
-		step = 10 * time.Second
+	shown = (raw + time.Second - 1) / time.Second * time.Second
+	if shown > clockFine {
+		shown = shown / (10 * time.Second) * (10 * time.Second)
 	}
-	shown = (raw + step - 1) / step * step
-	next = raw - (shown - step)
-	if raw > clockFine && shown-step < clockFine {
-		next = raw - clockFine // from there on, every second
-	}
-	return shown, next
+	return shown, raw - (shown - time.Second) // it shows less once the second before shown is reached
 }
 
 // clockWarning is the time left under which a turn's clock is drawn as a warning.

@@ -88,32 +88,35 @@ func (p *roomPanel) headLines(lines []string, st draw.Styles, w int) []string {
 		if slices.Contains(s.ToMove, rules.Seat(i)) && s.Phase == rooms.Playing {
 			mark = st.TurnMark()
 		}
-		name, extra := seat.Name, ""
+		name := seat.Name
+		var extra []string // the seat's notes, each whole, each with its leading space
 		switch {
 		case seat.Empty:
 			name = st.Dim.Render("(free seat)")
 		case seat.Bot != "":
 			name = st.Dim.Render(name)
 		case seat.Abandoned:
-			extra += st.Err.Render(" gone")
+			extra = append(extra, st.Err.Render(" gone"))
 		case !seat.Connected && !seat.GraceUntil.IsZero():
 			left := awayLeft(seat)
-			extra += st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60))
+			extra = append(extra, st.Err.Render(fmt.Sprintf(" away %d:%02d", int(left.Minutes()), int(left.Seconds())%60)))
 		}
 		if rules.Seat(i) == s.You {
-			extra += st.Dim.Render(" (you)")
+			extra = append(extra, st.Dim.Render(" (you)"))
 		}
 		if s.Phase == rooms.Finished && seat.Rematch {
-			extra += st.OK.Render(" ✓again")
+			for _, n := range rematchNotes(s, i) {
+				extra = append(extra, st.OK.Render(n))
+			}
 		}
 		if s.Phase == rooms.Playing && seat.DrawOffer {
-			extra += st.OK.Render(" offers a draw")
+			extra = append(extra, st.OK.Render(" offers a draw"))
 		}
 		if seat.Resigned {
-			extra += st.Dim.Render(" resigned")
+			extra = append(extra, st.Dim.Render(" resigned"))
 		}
 		if s.Phase == rooms.Playing && seat.TakeBack {
-			extra += st.OK.Render(" takeback?")
+			extra = append(extra, st.OK.Render(" takeback?"))
 		}
 		score := ""
 		if s.Phase != rooms.Waiting {
@@ -250,22 +253,37 @@ func (p *roomPanel) movesTail(st draw.Styles, w, room int) []string {
 // seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",
 // "(you)", "✓again"), score on the right. When they do not fit on one line, the notes go to a
 // second line under the name, so that neither the name nor a note is cut.
-func (p *roomPanel) seatLines(st draw.Styles, i int, mark, name, extra, score string, w int) []string {
+func (p *roomPanel) seatLines(st draw.Styles, i int, mark, name string, extra []string, score string, w int) []string {
 	label := mark + p.seatLabel(st, i) + " "
 	room := w - len(score) - 1
 	indent := draw.Spaces(draw.TextWidth(label) - 1)
 	first := func(s string) string { return draw.Fit(s, room) + " " + st.Bold.Render(score) }
+	all := strings.Join(extra, "")
 	switch {
-	case draw.TextWidth(label+name+extra) <= room:
-		return []string{first(label + name + extra)}
+	case draw.TextWidth(label+name+all) <= room:
+		return []string{first(label + name + all)}
 	case draw.TextWidth(label+name) <= room:
-		return []string{first(label + name), draw.Fit(indent+extra, w)}
-	case draw.TextWidth(indent+name+extra) <= w:
-		return []string{first(label), draw.Fit(indent+name+extra, w)}
+		return append([]string{first(label + name)}, notes(indent, extra, w)...)
+	case draw.TextWidth(indent+name+all) <= w:
+		return []string{first(label), draw.Fit(indent+name+all, w)}
 	}
-	lines := []string{first(label), draw.Fit(indent+name, w)}
-	if extra != "" {
-		lines = append(lines, draw.Fit(indent+extra, w))
+	return append([]string{first(label), draw.Fit(indent+name, w)}, notes(indent, extra, w)...)
+}
+
+// notes are a seat's notes on lines of their own under its name, as many whole notes a line as
+// fit ("(you) wants a rematch:" over "r to accept").
+func notes(indent string, extra []string, w int) []string {
+	var lines []string
+	line := ""
+	for _, n := range extra {
+		if line != "" && draw.TextWidth(indent+line+n) > w {
+			lines = append(lines, draw.Fit(indent+line, w))
+			line = ""
+		}
+		line += n
+	}
+	if line != "" {
+		lines = append(lines, draw.Fit(indent+line, w))
 	}
 	return lines
 }
@@ -421,7 +439,7 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 	case len(win) == len(s.Seats):
 		head = "A draw!"
 	case len(win) == 1:
-		head = names[0] + " wins!"
+		head = names[0] + " wins" + score(s.Outcome.Scores, int(win[0]), len(s.Seats)) + "!"
 	default:
 		head = strings.Join(names, " and ") + " share the win!"
 	}
@@ -431,11 +449,48 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
+	if !s.Unrated && len(s.Seats) > 1 && (!p.replaying || s.Result.Ratings != nil) { // a replay's seats do not say
+		lines = append(lines, st.Dim.Render(ratedText(s)))
+	}
 	lines = append(lines, p.ratingLines(st, w)...)
 	if id := s.Result.MatchID; id != "" {
 		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
 	}
 	return append(lines, "")
+}
+
+// rematchNotes are the notes by a seat whose holder wants a rematch: to a player who has not said
+// yet, with the key that accepts it, as a note of its own that may go to the next line.
+func rematchNotes(s *rooms.Snapshot, seat int) []string {
+	you := int(s.You)
+	if s.You == rules.Spectator || you == seat || you >= len(s.Seats) || s.Seats[you].Rematch {
+		return []string{" wants a rematch"}
+	}
+	return []string{" wants a rematch:", " r to accept"}
+}
+
+// score is the final score of a two-seat match, the winner's first: " 33-26"; "" for another
+// number of seats, or when the score did not decide the match (a resignation or a clock run out
+// with the winner not ahead, before they scored).
+func score(scores []int, first, seats int) string {
+	if seats != 2 || len(scores) != 2 || first > 1 || scores[first] == 0 || scores[first] < scores[1-first] {
+		return ""
+	}
+	return fmt.Sprintf(" %d-%d", scores[first], scores[1-first])
+}
+
+// ratedText says whether the match counts for the ratings: by the recorded rating changes when
+// they are known, else by the room's seats as the room rates them (two or more, every one a
+// person with a key).
+func ratedText(s *rooms.Snapshot) string {
+	rated := len(s.Seats) >= 2 && !slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Bot != "" || x.Guest })
+	if s.Result.Ratings != nil {
+		rated = slices.ContainsFunc(s.Result.Ratings, func(c rooms.RatingChange) bool { return c.Rated })
+	}
+	if rated {
+		return "Rated match."
+	}
+	return "Casual match: not rated."
 }
 
 // nameWithTag names a seat's player with its tag in brackets, "bob (Blue)"; a name that ends in

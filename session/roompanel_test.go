@@ -108,3 +108,24 @@ func TestPanelKeepsTheChat(t *testing.T) {
 		t.Errorf("label drawn again as %q, want %q", p.labels[0], label)
 	}
 }
+
+// TestResultScore: the result line gives a two-seat match's score, the winner's first, only when
+// the score decided it.
+func TestResultScore(t *testing.T) {
+	for _, c := range []struct {
+		scores       []int
+		first, seats int
+		want         string
+	}{
+		{[]int{26, 33}, 1, 2, " 33-26"},
+		{[]int{33, 26}, 0, 2, " 33-26"},
+		{[]int{1, 4}, 0, 2, ""}, // won by a resignation, behind
+		{[]int{0, 0}, 0, 2, ""},
+		{[]int{5, 3, 2}, 0, 3, ""},
+		{nil, 0, 2, ""},
+	} {
+		if got := score(c.scores, c.first, c.seats); got != c.want {
+			t.Errorf("score(%v, %d, %d) = %q, want %q", c.scores, c.first, c.seats, got, c.want)
+		}
+	}
+}

@@ -73,12 +73,19 @@ func tooSmall(w, h int, st draw.Styles) string {
 	return strings.Join(msg, "\n")
 }
 
+// asciiSeparator is the help line's separator in ASCII mode: the bullet's stand-in, '*', means
+// something on three games' boards (empowered, changed, a mark), a bar means nothing there.
+const asciiSeparator = " | "
+
 // helpLine draws the enabled bindings' short help on one line of at most width columns.
 func helpLine(st draw.Styles, width int, bindings ...key.Binding) string {
 	h := help.New()
 	h.Styles.ShortKey = st.Key.Style()
 	h.Styles.ShortDesc = st.Dim.Style()
 	h.Styles.ShortSeparator = st.Dim.Style()
+	if st.ASCII {
+		h.ShortSeparator = asciiSeparator
+	}
 	h.SetWidth(width)
 	return draw.Fit(h.ShortHelpView(bindings), width)
 }

@@ -59,6 +59,7 @@ type frameKey struct {
 	note           string
 	you            rules.Seat
 	phase          rooms.Phase
+	reason         string // the room's reason the match ended
 	width, height  int
 	noColor, ascii bool
 }
@@ -343,7 +344,7 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 		return nil
 	}
 	b.settle(v, snap)
-	k := frameKey{view: v, cur: b.cur, sel: b.sel, note: b.note, you: snap.You, phase: snap.Phase, width: width,
+	k := frameKey{view: v, cur: b.cur, sel: b.sel, note: b.note, you: snap.You, phase: snap.Phase, reason: snap.Outcome.Reason, width: width,
 		height: height, noColor: st.NoColor, ascii: st.ASCII}
 	if b.last != nil && k == b.lastKey {
 		return b.last
@@ -358,7 +359,7 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 		}
 	}
 	if snap.Phase == rooms.Finished {
-		for _, l := range draw.Wrap("The game is over: "+v.Outcome.Reason+".", width) {
+		for _, l := range draw.Wrap(overLine(snap, v), width) {
 			more = append(more, st.Bold.Render(l))
 		}
 	}
@@ -372,6 +373,20 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 	}
 	b.last, b.lastKey = lines, k
 	return lines
+}
+
+// overLine is the end line under the board, with why the match ended: the room's reason (a
+// resignation, a clock run out, a draw agreed) before the engine's (a target reached), and no
+// reason at all rather than an empty one.
+func overLine(snap *rooms.Snapshot, v *flicflac.View) string {
+	why := snap.Outcome.Reason
+	if why == "" {
+		why = v.Outcome.Reason
+	}
+	if why == "" {
+		return "The game is over."
+	}
+	return "The game is over: " + strings.TrimSuffix(why, ".") + "."
 }
 
 // centre puts the board's lines in the middle of width columns (a small board, size 5 to 7, is

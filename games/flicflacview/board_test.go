@@ -491,3 +491,43 @@ func TestEscUnpicks(t *testing.T) {
 		t.Error("the board takes q")
 	}
 }
+
+// TestEndLineSaysWhy: the end line under the board gives the room's reason (a resignation), and
+// no empty one when no reason is known.
+func TestEndLineSaysWhy(t *testing.T) {
+	snap, _ := fresh(t, 4)
+	snap.Phase = rooms.Finished
+	snap.ToMove = nil
+	snap.Outcome = rules.Outcome{Over: true, Ranks: []int{2, 1}, Reason: "ann resigned"}
+	b := newBoard()
+	out := plainLines(b.View(&snap, *draw.NewStyles(true, false), colW, colH))
+	if !strings.Contains(words(out), "The game is over: ann resigned.") {
+		t.Errorf("the end line does not say ann resigned:\n%s", out)
+	}
+	snap.Outcome.Reason = ""
+	out = plainLines(b.View(&snap, *draw.NewStyles(true, false), colW, colH))
+	if strings.Contains(out, "over: .") || !strings.Contains(out, "The game is over.") {
+		t.Errorf("with no reason, the end line is not plain \"The game is over.\":\n%s", out)
+	}
+}
+
+// TestCaptorsTurnAllMoved: once every captor has moved, the turn line names no empty list of
+// captors ("to move captors ."): only the end of the captors' turn is left.
+func TestCaptorsTurnAllMoved(t *testing.T) {
+	snap, _ := play(t, nil, func(i int, s *flicflac.State) bool {
+		if !s.CaptorsTurn() {
+			return false
+		}
+		v := s.ViewOf()
+		for c := range flicflac.Colour(flicflac.Colours) {
+			if v.Piece(v.Turn, c).CanMove {
+				return false
+			}
+		}
+		return true
+	})
+	yours, theirs := newBoard().TurnText(&snap)
+	if theirs != "to end the captors' turn" || yours != "captors' turn, e ends it" {
+		t.Errorf("TurnText with every captor moved = %q, %q", yours, theirs)
+	}
+}

@@ -201,6 +201,9 @@ func (b *board) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
 				cs = append(cs, pieceTag(v, flicflac.PieceID{Seat: v.Turn, Colour: c}))
 			}
 		}
+		if len(cs) == 0 { // every captor has moved: only the end of the captors' turn is left
+			return "captors' turn, e ends it", "to end the captors' turn"
+		}
 		return "captors' turn, move " + strings.Join(cs, " ") + ", e ends it",
 			"to move captors " + strings.Join(cs, " ")
 	}
