@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/arcade/arcade/tools/arcade-load/internal/client"
 	"github.com/arcade/arcade/tools/arcade-load/internal/screen"
@@ -91,48 +88,11 @@ func RoomsOneKey(ctx context.Context, arcades Arcades, maxRooms, dialers int, lo
 // fillRooms opens rooms as client 0 until one is refused, or until twice maxRooms were opened
 // (the arcade then limits nothing).
 func fillRooms(ctx context.Context, o client.DialOpts, maxRooms, dialers int, errs *stats.ErrorLog) (RoomsFill, error) {
-	var (
-		fill    RoomsFill
-		opened  atomic.Int64
-		tries   atomic.Int64
-		mu      sync.Mutex
-		refused = make(chan struct{})
-		once    sync.Once
-		wg      sync.WaitGroup
-	)
-	start := time.Now()
-	var end time.Time
-	for range dialers {
-		wg.Go(func() {
-			for ctx.Err() == nil && tries.Add(1) <= int64(2*maxRooms) {
-				select {
-				case <-refused:
-					return
-				default:
-				}
-				ok, msg, err := openOneRoom(ctx, o)
-				switch {
-				case err != nil:
-					errs.Add("rooms-one-key", err)
-				case ok:
-					opened.Add(1)
-				default:
-					once.Do(func() {
-						mu.Lock()
-						fill.Refusal, end = msg, time.Now()
-						mu.Unlock()
-						close(refused)
-					})
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if end.IsZero() {
-		end = time.Now()
-	}
-	fill.Opened, fill.Seconds = int(opened.Load()), end.Sub(start).Seconds()
+	var fill RoomsFill
+	f := fillUntilRefused(ctx, "rooms-one-key", dialers, 2*maxRooms, errs, func(int) (bool, string, error) {
+		return openOneRoom(ctx, o)
+	})
+	fill.Opened, fill.Refusal, fill.Seconds = f.opened, f.refusal, f.took.Seconds()
 	if ctx.Err() != nil {
 		return fill, ctx.Err()
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/arcade/arcade/tools/arcade-load/internal/client"
 	"github.com/arcade/arcade/tools/arcade-load/internal/screen"
@@ -91,59 +89,24 @@ func fillSessions(ctx context.Context, arcades Arcades, maxSessions, dialers int
 	logf("sessions-one-addr: sessions from one address on %s (at most %d places)", srv.Addr, maxSessions)
 	o := client.DialOpts{Addr: srv.Addr, Timeout: refusalTimeout}
 	var (
-		mu      sync.Mutex
-		held    []*client.Client
-		opened  atomic.Int64
-		tries   atomic.Int64
-		refused = make(chan struct{})
-		once    sync.Once
-		end     time.Time
-		wg      sync.WaitGroup
+		mu   sync.Mutex
+		held []*client.Client
 	)
 	defer func() {
 		for _, c := range held {
 			c.Close()
 		}
 	}()
-	start := time.Now()
-	for range dialers {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				i := int(tries.Add(1)) - 1
-				if i >= maxSessions+dialers {
-					return
-				}
-				select {
-				case <-refused:
-					return
-				default:
-				}
-				c, msg, err := openOneSession(ctx, o, key(i))
-				switch {
-				case err != nil:
-					errs.Add("sessions-one-addr", err)
-				case c != nil:
-					opened.Add(1)
-					mu.Lock()
-					held = append(held, c)
-					mu.Unlock()
-				default:
-					once.Do(func() {
-						mu.Lock()
-						fill.Refusal, end = msg, time.Now()
-						mu.Unlock()
-						close(refused)
-					})
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if end.IsZero() {
-		end = time.Now()
-	}
-	fill.Opened, fill.Seconds = int(opened.Load()), end.Sub(start).Seconds()
+	f := fillUntilRefused(ctx, "sessions-one-addr", dialers, maxSessions+dialers, errs, func(i int) (bool, string, error) {
+		c, msg, err := openOneSession(ctx, o, key(i))
+		if c != nil {
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+		return c != nil, msg, err
+	})
+	fill.Opened, fill.Refusal, fill.Seconds = f.opened, f.refusal, f.took.Seconds()
 	for _, c := range held {
 		if c.Alive() {
 			fill.Held++
