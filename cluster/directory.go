@@ -414,7 +414,8 @@ func (s *served) closeLost(code string, h *hosted) {
 		if h != nil && h.host != nil {
 			h.host.Close()
 		}
-		s.hub.CloseRoom(code, fmt.Sprintf("This room moved to another server. Join %s again to carry on.", code))
+		// Its sessions follow it to the node that keeps it (session.MovedSub).
+		s.hub.MoveRoom(code, fmt.Sprintf("This room moved to another server. Join %s again to carry on.", code))
 		s.n.cfg.Warnf("cluster: room %s is kept by another node now; closed here", code)
 	}()
 }

@@ -66,11 +66,38 @@ func TestRoomAndCloseRoom(t *testing.T) {
 	if last.Phase != Closed || last.Notice != "moved" {
 		t.Fatalf("last snapshot: phase %v notice %q", last.Phase, last.Notice)
 	}
+	if sub.Moved() {
+		t.Error("a subscription of a room closed (not moved) says the room moved")
+	}
 	if _, ok := h.Room(a.Code()); ok || h.CloseRoom(a.Code(), "") {
 		t.Fatal("a closed room is still there")
 	}
 	if r, ok := h.Room(b.Code()); !ok || r != b {
 		t.Fatal("CloseRoom closed another room")
+	}
+}
+
+// TestMoveRoom: MoveRoom closes the room with its notice, and its subscriptions say the room
+// moved, so that their sessions follow it to the server that keeps it now.
+func TestMoveRoom(t *testing.T) {
+	h, _ := newTestHub(t, Config{})
+	a, _ := h.Create("race", nil, 2, alice)
+	sub, err := a.Join(alice, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.MoveRoom(a.Code(), "kept elsewhere") {
+		t.Fatal("MoveRoom did not find the room")
+	}
+	var last Snapshot
+	for s := range sub.Updates() {
+		last = s
+	}
+	if last.Phase != Closed || last.Notice != "kept elsewhere" || !sub.Moved() {
+		t.Fatalf("last snapshot: phase %v notice %q; moved %v", last.Phase, last.Notice, sub.Moved())
+	}
+	if h.MoveRoom(a.Code(), "") {
+		t.Fatal("MoveRoom found a room already moved")
 	}
 }
 

@@ -222,6 +222,18 @@ func (h *Hub) CloseRoom(code, notice string) bool {
 	return true
 }
 
+// MoveRoom is CloseRoom for a room that another server keeps now (a cluster's node lost it): its
+// subscriptions end saying so (Sub.Moved), so that their sessions may follow the room there.
+func (h *Hub) MoveRoom(code, notice string) bool {
+	r, ok := h.Room(code)
+	if !ok {
+		return false
+	}
+	r.post(func() { r.stopAs(notice, true) })
+	<-r.done
+	return true
+}
+
 // Announce says text, a system line, in every open room (a server's trouble, say, and its end).
 func (h *Hub) Announce(text string) {
 	h.mu.Lock()

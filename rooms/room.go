@@ -298,7 +298,10 @@ func (r *Room) check(s *Sub) error {
 
 // stop ends the room: every subscriber gets a last snapshot (Phase Closed, Notice notice) and its
 // channel closes; timers and bots stop; the hub forgets the room. Room goroutine only.
-func (r *Room) stop(notice string) {
+func (r *Room) stop(notice string) { r.stopAs(notice, false) }
+
+// stopAs is stop; moved: the room moved to another server, and its subscriptions say so (Sub.Moved).
+func (r *Room) stopAs(notice string, moved bool) {
 	if r.stopped {
 		return
 	}
@@ -307,6 +310,7 @@ func (r *Room) stop(notice string) {
 	sh := r.newShared()
 	for s := range r.subs {
 		Offer(s.ch, r.snapshotFor(s, sh))
+		s.moved.Store(moved)
 		close(s.ch)
 		s.updated()
 		s.gone = ErrRoomClosed

@@ -28,6 +28,7 @@ type Sub struct {
 	ch       chan Snapshot          // sent to and closed by the room goroutine only
 	onUpdate atomic.Pointer[func()] // see OnUpdate
 	seatNow  atomic.Int64           // mirror of seat for Seat()
+	moved    atomic.Bool            // the room closed because it moved to another server (Moved)
 
 	// Owned by the room goroutine.
 	seat      rules.Seat
@@ -153,6 +154,11 @@ func (s *Sub) Rematch() error {
 // during a match the seat waits Config.SeatGrace for the player to come back (SeatInfo.GraceUntil);
 // after a match it stays theirs.
 func (s *Sub) Leave() { s.leave(false) }
+
+// Moved reports, once Updates has closed, whether the room closed because it moved to another
+// server (Hub.MoveRoom: another node of a cluster keeps it now), so that the session may follow
+// it there; false when the room closed for any other reason or the subscriber left.
+func (s *Sub) Moved() bool { return s.moved.Load() }
 
 // LeaveByChoice is Leave for a player who chose to go (the room screen's leave), not one whose
 // connection ended: the room tells the others that the player left, not that they dropped. The
