@@ -111,8 +111,11 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 			t.Fatal(err)
 		}
 	}
+	// Every player of the tests comes from 127.0.0.1: the limits per source address are a whole
+	// town's, not one player's (a nemesis run plays 16 games, 32 players and their rejoins).
 	args := append([]string{"--addr", "127.0.0.1:0", "--data", p.data, "--log-level", "info",
-		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000", "--node", p.name}, natsFlags...)
+		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000", "--max-sessions-per-addr", "1000",
+		"--max-startups-per-addr", "100", "--node", p.name}, natsFlags...)
 	p.cmd = exec.Command(c.bin, args...)
 	p.cmd.Stderr = p.logs
 	out, err := p.cmd.StdoutPipe()
