@@ -72,8 +72,6 @@ func Leaderboard(ctx context.Context, arcades Arcades, players, sessions, reques
 		return res, err
 	}
 	res.RSSBase = before.RSS
-	var peak atomic.Uint64
-	peak.Store(before.RSS)
 	if _, res.AloneTook, err = plainCommand(ctx, o, 300000, command); err != nil {
 		return res, err
 	}
@@ -82,25 +80,9 @@ func Leaderboard(ctx context.Context, arcades Arcades, players, sessions, reques
 		return res, err
 	}
 	res.AloneCPU = after.CPU - before.CPU
-	peak.Store(max(peak.Load(), after.RSS))
 	logf("leaderboard: one request alone: %s, %s of CPU; now %d from %d sessions", stats.MS(res.AloneTook), stats.MS(res.AloneCPU), requests, sessions)
 
-	stop, watched := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(watched)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				if s, err := srv.Sample(); err == nil && s.RSS > peak.Load() {
-					peak.Store(s.RSS)
-				}
-			}
-		}
-	}()
+	peakRSS := watchPeakRSS(srv, max(before.RSS, after.RSS))
 	var (
 		answer stats.Latencies
 		done   atomic.Int64
@@ -126,12 +108,10 @@ func Leaderboard(ctx context.Context, arcades Arcades, players, sessions, reques
 	}
 	wg.Wait()
 	after, err = srv.Sample()
-	close(stop)
-	<-watched
 	if err != nil {
 		return res, err
 	}
-	res.Requests, res.Answer, res.RSSPeak = int(done.Load()), answer.Summary(), max(peak.Load(), after.RSS)
+	res.Requests, res.Answer, res.RSSPeak = int(done.Load()), answer.Summary(), peakRSS()
 	if res.Requests > 0 {
 		res.CPUPerRequest = (after.CPU - before.CPU) / time.Duration(res.Requests)
 	}

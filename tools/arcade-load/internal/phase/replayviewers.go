@@ -70,25 +70,7 @@ func ReplayViewers(ctx context.Context, arcades Arcades, viewers, moves, dialers
 	if s, err := srv.Sample(); err == nil {
 		res.RSSBase = s.RSS
 	}
-	var peak atomic.Uint64
-	peak.Store(res.RSSBase)
-	stopWatch := make(chan struct{})
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopWatch:
-				return
-			case <-t.C:
-				if s, err := srv.Sample(); err == nil && s.RSS > peak.Load() {
-					peak.Store(s.RSS)
-				}
-			}
-		}
-	}()
+	peakRSS := watchPeakRSS(srv, res.RSSBase)
 	logf("replay-viewers: %d viewers open the replay on %s", viewers, srv.Addr)
 	o := client.DialOpts{Addr: srv.Addr, Timeout: refusalTimeout}
 	var (
@@ -130,12 +112,7 @@ func ReplayViewers(ctx context.Context, arcades Arcades, viewers, moves, dialers
 		})
 	}
 	wg.Wait()
-	close(stopWatch)
-	<-watched
-	if s, err := srv.Sample(); err == nil && s.RSS > peak.Load() {
-		peak.Store(s.RSS)
-	}
-	res.Opened, res.Stepped, res.RSSPeak, res.ToEnd = int(opened.Load()), int(stepped.Load()), peak.Load(), toEnd.Summary()
+	res.Opened, res.Stepped, res.RSSPeak, res.ToEnd = int(opened.Load()), int(stepped.Load()), peakRSS(), toEnd.Summary()
 	for _, c := range open {
 		c.Close()
 	}
