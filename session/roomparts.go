@@ -108,8 +108,8 @@ type (
 		gen     uint64
 		focus   focus
 		w       int
-		moving  bool
-		leaving bool // the room asks whether to leave
+		moving bool
+		asked  string // what yes to the question asked does ("leave", "resign"), or ""
 		theme
 	}
 	// panelKey: the panel's head and status (with the away seats' countdowns for the head).
