@@ -191,6 +191,11 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		switch {
 		case key.Matches(km, k.Newest) && l.front.top.Code != "":
 			return lobbyAction{start: &Start{Mode: ModeJoin, Code: l.front.top.Code}}
+		case key.Matches(km, k.First): // the first of Your games, else the menu's first item
+			l.yours.sel, l.menu = -1, 0
+			l.yours.enter(true, rows)
+		case key.Matches(km, k.Last):
+			l.yours.sel, l.menu = -1, len(menuItems)-1
 		case l.yours.focused() && !key.Matches(km, k.Quit):
 			code, move := l.yours.update(km, rows)
 			switch {
@@ -290,6 +295,12 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageBoard:
 		switch {
+		case key.Matches(km, k.First):
+			l.game = 0
+			l.loadBoard()
+		case key.Matches(km, k.Last):
+			l.game = len(l.games) - 1
+			l.loadBoard()
 		case key.Matches(km, k.Left):
 			l.game = (l.game + len(l.games) - 1) % len(l.games)
 			l.loadBoard()
@@ -732,6 +743,10 @@ func (f *newForm) update(km tea.KeyPressMsg, k *lobbyKeys) {
 		fields[f.field].step(-1)
 	case key.Matches(km, k.Right):
 		fields[f.field].step(1)
+	case key.Matches(km, k.First):
+		f.field = 0
+	case key.Matches(km, k.Last):
+		f.field = len(fields) - 1
 	}
 	f.field = min(f.field, len(f.fields())-1)
 }
