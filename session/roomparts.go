@@ -105,9 +105,9 @@ type (
 	}
 	// helpKey: the help line, but for the rules' (whose keys follow the pager's scroll).
 	helpKey struct {
-		gen     uint64
-		focus   focus
-		w       int
+		gen    uint64
+		focus  focus
+		w      int
 		moving bool
 		asked  string // what yes to the question asked does ("leave", "resign"), or ""
 		theme
