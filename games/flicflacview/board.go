@@ -315,6 +315,7 @@ func (b *board) takeBack(v *flicflac.View, snap *rooms.Snapshot) string {
 		c = v.Pieces[id].ID.Colour
 	}
 	if c < 0 || !v.Piece(snap.You, c).Moved {
+		c = -1 // a piece under the cursor that has not moved: the only one moved, if one is
 		var moved []flicflac.Colour
 		for col := range flicflac.Colour(flicflac.Colours) {
 			if v.Piece(snap.You, col).Moved {
