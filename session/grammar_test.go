@@ -24,16 +24,19 @@ type recordSub struct {
 	sent []string
 }
 
-func (s *recordSub) Move(_ context.Context, mv string) error { s.sent = append(s.sent, "move "+mv); return nil }
-func (s *recordSub) Chat(text string) error                   { s.sent = append(s.sent, "chat "+text); return nil }
-func (s *recordSub) AddBot(rules.Seat, string) error          { s.sent = append(s.sent, "bot"); return nil }
-func (s *recordSub) EndMatch() error                          { s.sent = append(s.sent, "end match"); return nil }
-func (s *recordSub) Rematch() error                           { s.sent = append(s.sent, "rematch"); return nil }
-func (s *recordSub) Resign() error                            { s.sent = append(s.sent, "resign"); return nil }
-func (s *recordSub) OfferDraw() error                         { s.sent = append(s.sent, "draw"); return nil }
-func (s *recordSub) TakeBack() error                          { s.sent = append(s.sent, "takeback"); return nil }
-func (s *recordSub) Leave()                                   { s.sent = append(s.sent, "leave") }
-func (s *recordSub) LeaveByChoice()                           { s.sent = append(s.sent, "left") }
+func (s *recordSub) Move(_ context.Context, mv string) error {
+	s.sent = append(s.sent, "move "+mv)
+	return nil
+}
+func (s *recordSub) Chat(text string) error          { s.sent = append(s.sent, "chat "+text); return nil }
+func (s *recordSub) AddBot(rules.Seat, string) error { s.sent = append(s.sent, "bot"); return nil }
+func (s *recordSub) EndMatch() error                 { s.sent = append(s.sent, "end match"); return nil }
+func (s *recordSub) Rematch() error                  { s.sent = append(s.sent, "rematch"); return nil }
+func (s *recordSub) Resign() error                   { s.sent = append(s.sent, "resign"); return nil }
+func (s *recordSub) OfferDraw() error                { s.sent = append(s.sent, "draw"); return nil }
+func (s *recordSub) TakeBack() error                 { s.sent = append(s.sent, "takeback"); return nil }
+func (s *recordSub) Leave()                          { s.sent = append(s.sent, "leave") }
+func (s *recordSub) LeaveByChoice()                  { s.sent = append(s.sent, "left") }
 
 // runCmd runs cmd and the commands it batches, as the program would (within a synctest bubble,
 // where an error's expiry timer returns at once).
