@@ -285,7 +285,7 @@ func (b *lhexBoard) idleKey(msg tea.KeyPressMsg, v *lhexicon.View) string {
 		}
 		return lhexicon.Move{Kind: lhexicon.End}.String()
 	case letterKey(msg) != 0:
-		c.note = "Letters are tiles in a word: enter on an empty hex starts one there."
+		c.note = "Letters are tiles once a word is started (enter)."
 	}
 	return ""
 }

@@ -385,7 +385,7 @@ func (b *lhexBoard) composing(v *lhexicon.View, st draw.Styles) string {
 		case c.mode == modeWord:
 			return st.Bold.Render("Word:") + " type its letters; the first goes on " + b.cur.String() + "."
 		case sumBoard(v) == 0:
-			return "First word: on the centre (+). enter there starts it."
+			return "First word: on the centre (+); enter starts it."
 		}
 		return "enter starts a word on the cursor's hex."
 	}
