@@ -41,9 +41,13 @@ func lhexMid(t *testing.T) (rooms.Snapshot, *lhexicon.State) {
 	return snap, state
 }
 
-// keyMsg is the key press of k: "up", "enter", "space" or one character.
+// keyMsg is the key press of k: "up", "enter", "space", "backspace", "tab" or one character.
 func keyMsg(k string) tea.KeyPressMsg {
 	switch k {
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":

@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/discon"
 	"github.com/arcade/arcade/rules/stonetowers"
@@ -121,12 +120,7 @@ func TestListsFirstAndLast(t *testing.T) {
 // help line says where esc goes: back to the room it was opened from, to My matches, or to the
 // lobby.
 func TestReplayFirstLastAndBack(t *testing.T) {
-	snap := playedSnapshot(t, 12)
-	match := record.Match{ID: "2kq8xm4a7b2", Game: "stonetowers", Options: rules.Options{"size": "12", "turns": "25"},
-		Seed: 7, Started: when, Seats: []record.Seat{{PlayerID: "SHA256:x", Name: "ann"}, {PlayerID: "SHA256:bob", Name: "bob"}}}
-	for _, mv := range snap.Moves {
-		match.Moves = append(match.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
-	}
+	match := stoneMatch(t)
 	r := replayOf(t, match, stonetowers.Game)
 	for _, fl := range firstLastKeys {
 		if r.update(pagerKey(fl[1])); r.at != r.cur.Len() {

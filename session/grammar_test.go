@@ -59,24 +59,10 @@ func grammarRoom(t *testing.T, snap rooms.Snapshot) (Model, *recordSub) {
 	return m, sub
 }
 
-// grammarKey is the key press of k: a named key ("enter", "esc", "backspace", "tab", "up"...), or
-// one character; a capital is sent as a terminal with Caps Lock sends it.
-func grammarKey(k string) tea.KeyPressMsg {
-	switch k {
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "left", "right", "up", "down", "enter", "esc":
-		return keyMsg(k)
-	}
-	return keyPress(k)
-}
-
 // sendKeys presses keys in m and runs what each sends.
 func sendKeys(m Model, keys ...string) Model {
 	for _, k := range keys {
-		next, cmd := m.Update(grammarKey(k))
+		next, cmd := m.Update(keyMsg(k))
 		m = next.(Model)
 		runCmd(cmd)
 	}
@@ -358,7 +344,7 @@ func helpStates(t *testing.T) []helpState {
 		if g.pick != nil {
 			m := roomModel(t, g.snap)
 			for _, k := range g.pick {
-				next, _ := m.Update(grammarKey(k))
+				next, _ := m.Update(keyMsg(k))
 				m = next.(Model)
 			}
 			add(g.name+" picked", m)
