@@ -355,6 +355,8 @@ func helpStates(t *testing.T) []helpState {
 	}
 	lx, _ := lhexMid(t)
 	add("lhexicon exchange", roomModel(t, lx), "x")
+	solo, _ := lhexSnapshot(t, nil, 1, 4, 2)
+	add("lhexicon solo end asked", roomModel(t, solo), "e")
 	add("lhexicon pass asked", roomModel(t, lx), "p")
 	st := playedSnapshot(t, 14)
 	add("resign asked", roomModel(t, st), "R")
