@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,8 +31,14 @@ const (
 	maxClock = 24 * time.Hour
 )
 
+// Day is the unit of a correspondence clock: "clock=3d" is three days a move.
+const Day = 24 * time.Hour
+
+// maxDays is the longest correspondence clock, in days a move.
+const maxDays = 14
+
 // ErrBadClock: the clock option is not one a room can keep.
-var ErrBadClock = errors.New(`clock must be off, a time a move ("2m", "90s") or a game clock with an increment ("10m+5s")`)
+var ErrBadClock = errors.New(`clock must be off, a time a move ("2m", "90s", or "3d": days, for correspondence) or a game clock with an increment ("10m+5s")`)
 
 // Clock is a room's clock: untimed (zero), a limit per move, or each player's time for the
 // whole match with an increment after each of their moves.
@@ -46,22 +53,37 @@ type Clock struct {
 // Timed reports whether the clock limits anything.
 func (c Clock) Timed() bool { return c.Move > 0 || c.Game > 0 }
 
-// String writes the clock as the option takes it: "off", "2m", "10m+5s".
+// Correspondence reports whether the clock is a correspondence clock: a day a move or more. A
+// room of such a clock lives on with nobody connected (its seats never run out of grace: the
+// clock alone ends the match), and sleeps while nobody watches it (Config.Sleep).
+func (c Clock) Correspondence() bool { return c.Move >= Day }
+
+// String writes the clock as the option takes it: "off", "2m", "10m+5s", "3d".
 func (c Clock) String() string {
 	switch {
 	case c.Game > 0:
 		return shortDuration(c.Game) + "+" + shortDuration(c.Increment)
+	case c.Move > 0 && c.Move%Day == 0:
+		return strconv.Itoa(int(c.Move/Day)) + "d"
 	case c.Move > 0:
 		return shortDuration(c.Move)
 	}
 	return "off"
 }
 
-// ParseClock reads the clock option: "off", "2m", "90s", "1h", "10m+5s", "5m+0s".
+// ParseClock reads the clock option: "off", "2m", "90s", "1h", "10m+5s", "5m+0s", and days a
+// move for correspondence, "1d" to "14d".
 func ParseClock(s string) (Clock, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if s == "off" || s == "none" || s == "0" {
 		return Clock{}, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 1 || n > maxDays {
+			return Clock{}, ErrBadClock
+		}
+		return Clock{Move: time.Duration(n) * Day}, nil
 	}
 	base, inc, game := strings.Cut(s, "+")
 	d, err := time.ParseDuration(base)
@@ -142,6 +164,14 @@ func (r *Room) startClock() {
 // clockGrace more. Room goroutine only.
 func (r *Room) restoreClock(started time.Time) {
 	r.startClock()
+	if r.clock.Correspondence() {
+		// A correspondence turn's deadline is kept through restarts and sleeps: the turn began
+		// with the last move (or the start), however long ago.
+		r.turnFrom = started
+		if n := len(r.moves); n > 0 && !r.moves[n-1].At.IsZero() {
+			r.turnFrom = r.moves[n-1].At
+		}
+	}
 	if r.times == nil {
 		return
 	}
@@ -174,9 +204,14 @@ func (r *Room) armClock() {
 	if r.times != nil {
 		left = r.times[seat]
 	}
+	since := time.Now()
+	if !r.turnFrom.IsZero() { // a restored correspondence turn: its time ran meanwhile
+		since, r.turnFrom = r.turnFrom, time.Time{}
+		left -= time.Since(since)
+	}
 	r.clockGen++
 	gen := r.clockGen
-	r.clockSeat, r.clockSince = seat, time.Now()
+	r.clockSeat, r.clockSince = seat, since
 	r.clockTimer = time.AfterFunc(left, func() { r.post(func() { r.clockOut(gen) }) })
 }
 
@@ -280,6 +315,24 @@ func (r *Room) clockShown() (TurnClock, []time.Duration) {
 	return tc, slices.Clone(r.times)
 }
 
+// corr reports whether the room keeps a correspondence clock (Clock.Correspondence): the
+// match's, or before the first match the one the room was created with. Room goroutine only.
+func (r *Room) corr() bool {
+	if r.match > 0 {
+		return r.clock.Correspondence()
+	}
+	return r.clockSet != nil && r.clockSet.Correspondence()
+}
+
+// due is when the next turn of a correspondence match begun now runs out: a whole clock from
+// now; zero for any other match. Room goroutine only.
+func (r *Room) due() time.Time {
+	if !r.clock.Correspondence() {
+		return time.Time{}
+	}
+	return time.Now().Add(r.clock.Move)
+}
+
 // optionsRecorded are the options a match is recorded with: the game's and the clock.
 func (r *Room) optionsRecorded() rules.Options {
 	opts := maps.Clone(r.opts)
@@ -296,7 +349,7 @@ func clockLabel(c Clock) string {
 	case c.Game > 0:
 		return fmt.Sprintf("clock %s each, +%s a move", shortDuration(c.Game), shortDuration(c.Increment))
 	case c.Move > 0:
-		return "clock " + shortDuration(c.Move) + " a move"
+		return "clock " + c.String() + " a move"
 	}
 	return "untimed"
 }

@@ -57,6 +57,34 @@ type Config struct {
 	// Recorder, when not nil, persists matches: it sees every match start, accepted move, bot
 	// takeover and match end before any subscriber does. Nil means no persistence.
 	Recorder Recorder
+
+	// SleepAfter is how long a correspondence match being played (Clock.Correspondence) lives on
+	// with nobody connected before its room sleeps: it stops, its match unfinished as recorded,
+	// and is woken when a player joins (Wake) or its deadline comes (default 10s). Negative
+	// means never.
+	SleepAfter time.Duration
+	// Sleep, when not nil, is told the code of each room that went to sleep (so that a
+	// scheduler of deadlines looks at its deadline); it is called on the room's goroutine and
+	// must be quick.
+	Sleep func(code string)
+	// Wake, when not nil, wakes the sleeping room of a code that Find does not know: it opens
+	// the room from the store (Restore) and reports true, or false when no sleeping match has
+	// the code. It is called without the hub's lock, concurrently.
+	Wake func(code string) bool
+	// TurnNotice, when not nil, is told each time it becomes the move of a player with a key
+	// who is not connected to the room (a correspondence player elsewhere, or not connected at
+	// all), so that the player's other sessions hear of it. It is called on the room's
+	// goroutine and must be quick.
+	TurnNotice func(playerID string, n TurnNotice)
+}
+
+// TurnNotice says that it has become a player's move in a room they are not connected to.
+type TurnNotice struct {
+	Code, GameID, GameName string
+	// By is the name of the player whose move made it the player's; "" at a match's start.
+	By string
+	// Ends is when the player's time for the move runs out; zero when the turn is untimed.
+	Ends time.Time
 }
 
 // Recorder persists what happens in rooms (the storage layer implements it).
@@ -126,6 +154,11 @@ type Event struct {
 	Move    string
 	Outcome rules.Outcome
 	Unrated bool
+	// ToMove and Due describe the turn a correspondence match's start or move begins: the seats
+	// to move and when their time runs out. Both are zero for any other match, and at the move
+	// that ends a match.
+	ToMove []rules.Seat
+	Due    time.Time
 }
 
 // withDefaults returns c with its defaults filled in.
@@ -142,6 +175,9 @@ func (c Config) withDefaults() Config {
 	if c.EmptyExpiry == 0 {
 		c.EmptyExpiry = 30 * time.Minute
 	} // negative stays: never
+	if c.SleepAfter == 0 {
+		c.SleepAfter = 10 * time.Second
+	}
 	if c.JoinFailures == 0 {
 		c.JoinFailures = 10
 	}

@@ -244,7 +244,11 @@ func (r *Room) undoTo(seat rules.Seat) error {
 		r.cfg.Logf("rooms: room %s: the moves before a takeback do not replay: %v", r.code, err)
 		return fmt.Errorf("the moves cannot be taken back: %w", err)
 	}
-	if err := r.record(Event{Kind: EventTakeback, Ply: k}); err != nil {
+	back := Event{Kind: EventTakeback, Ply: k}
+	if r.clock.Correspondence() {
+		back.ToMove, back.Due = eng.ToMove(), r.due()
+	}
+	if err := r.record(back); err != nil {
 		r.cfg.Logf("rooms: room %s: recording a takeback: %v", r.code, err)
 		return ErrNotSaved
 	}

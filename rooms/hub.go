@@ -256,6 +256,8 @@ func (h *Hub) Announce(text string) {
 // unknown code fails with ErrNoRoom and counts against by.ID; after Config.JoinFailures of those
 // within Config.JoinWindow, every Find of that ID fails with ErrTooManyAttempts until the window has
 // moved on.
+//
+// A code of a sleeping correspondence room (Config.Wake) wakes it, and Find returns it.
 func (h *Hub) Find(code string, by Player) (*Room, error) {
 	code, valid := NormalizeCode(code)
 	now := time.Now()
@@ -265,6 +267,14 @@ func (h *Hub) Find(code string, by Player) (*Room, error) {
 		return nil, ErrTooManyAttempts
 	}
 	r := h.rooms[code]
+	if valid && r == nil && h.cfg.Wake != nil && !h.closed {
+		h.mu.Unlock()
+		woke := h.cfg.Wake(code) // Restore takes the lock
+		h.mu.Lock()
+		if woke {
+			r = h.rooms[code]
+		}
+	}
 	if !valid || r == nil {
 		h.limiter.fail(by.ID, now)
 		return nil, ErrNoRoom

@@ -93,12 +93,15 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 		}
 		st.player = Player{ID: info.PlayerID, Name: cleanName(info.Name), Guest: info.Guest}
 	}
-	r.system("the server restarted; the match goes on from move %d", len(res.Moves))
+	corr := clock != nil && clock.Correspondence()
+	if !corr { // a correspondence room wakes often, and says nothing of it
+		r.system("the server restarted; the match goes on from move %d", len(res.Moves))
+	}
 	if r.outcome.Over {
 		r.finish(r.outcome, false)
 	} else {
 		for _, st := range r.seats {
-			if st.bot == "" {
+			if st.bot == "" && !corr {
 				r.drop(st, false)
 			}
 		}
@@ -106,6 +109,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 		r.restoreClock(res.Started)
 		r.armClock()
 		r.kickBots()
+		r.armEmpty() // a correspondence room sleeps again unless someone comes
 	}
 	r.publish(nil)
 	h.rooms[code] = r

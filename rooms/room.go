@@ -81,6 +81,14 @@ type Room struct {
 	clockTimer *time.Timer
 	clockSeat  rules.Seat
 	clockSince time.Time
+	// turnFrom is when a restored correspondence turn began, for the clock's first arming.
+	turnFrom time.Time
+
+	// A table (OpenTable): the player who moves first in the first match, "" none.
+	firstID string
+	// asleep: the room stopped as a correspondence room nobody watched (sleep), its match
+	// unfinished, to be woken from the store (Config.Wake).
+	asleep bool
 }
 
 // inboxSize is the capacity of a room's inbox.
@@ -212,7 +220,11 @@ func (r *Room) join(s *Sub, watch bool) error {
 			r.clearGrace(st)
 			seat = rules.Seat(i)
 		} else if r.phase == Waiting {
-			if i := r.freeSeat(); i >= 0 {
+			i := r.heldFor(s.player.ID)
+			if i < 0 {
+				i = r.freeSeat()
+			}
+			if i >= 0 {
 				st := r.seats[i]
 				st.player, st.sub = s.player, s
 				seat = rules.Seat(i)
@@ -330,11 +342,16 @@ func (r *Room) stopAs(notice string, moved bool) {
 }
 
 // armEmpty starts the countdown of an empty room: EmptyExpiry, or for a finished match only the
-// seat grace (a player who left may come back for a rematch; nobody else will). Room goroutine
-// only.
+// seat grace (a player who left may come back for a rematch; nobody else will). A
+// correspondence match being played does not expire: it sleeps after Config.SleepAfter (sleep).
+// Room goroutine only.
 func (r *Room) armEmpty() {
 	r.cancelEmpty()
 	expiry := r.cfg.EmptyExpiry
+	asleep := r.phase == Playing && r.corr()
+	if asleep {
+		expiry = r.cfg.SleepAfter
+	}
 	if expiry < 0 {
 		return
 	}
@@ -344,12 +361,36 @@ func (r *Room) armEmpty() {
 	gen := r.emptyGen
 	r.emptyTimer = time.AfterFunc(expiry, func() {
 		r.post(func() {
-			if gen == r.emptyGen && len(r.subs) == 0 {
+			switch {
+			case gen != r.emptyGen || len(r.subs) > 0:
+			case r.phase == Playing && r.corr():
+				r.sleep()
+			default:
 				r.cfg.Logf("rooms: room %s expired", r.code)
 				r.stop("the room expired")
 			}
 		})
 	})
+}
+
+// sleep stops a correspondence room that nobody watches, its match unfinished and recorded as it
+// is: it costs nothing more until it is woken from the store (Config.Wake: a player joins, or
+// its deadline comes). A room with a bot to move waits for the bot first. Room goroutine only.
+func (r *Room) sleep() {
+	if r.phase != Playing || !r.corr() {
+		return
+	}
+	for _, seat := range r.engine.ToMove() {
+		if r.seats[seat].bot != "" {
+			r.armEmpty() // after the bot's move
+			return
+		}
+	}
+	r.asleep = true
+	r.stop("the room sleeps until its players come back")
+	if r.cfg.Sleep != nil {
+		r.cfg.Sleep(r.code)
+	}
 }
 
 // cancelEmpty stops the countdown of an empty room. Room goroutine only.
@@ -387,6 +428,13 @@ func (r *Room) startMatch() {
 		return
 	}
 	r.engine, r.seed = eng, seed
+	opener := rules.Spectator // a table's player who moves first is there: not told
+	if r.firstID != "" {
+		r.seatFirst(eng)
+		if to := eng.ToMove(); len(to) > 0 {
+			opener = to[0]
+		}
+	}
 	r.match++
 	r.moves = nil
 	r.result = EndResult{}
@@ -404,7 +452,11 @@ func (r *Room) startMatch() {
 	}
 	r.hub.matches.Add(1)
 	r.startClock()
-	if err := r.record(Event{Kind: EventStart}); err != nil {
+	start := Event{Kind: EventStart}
+	if r.clock.Correspondence() {
+		start.ToMove, start.Due = eng.ToMove(), r.due()
+	}
+	if err := r.record(start); err != nil {
 		r.cfg.Logf("rooms: room %s: recording the start of match %d: %v", r.code, r.match, err)
 	}
 	if len(names) == 1 {
@@ -419,6 +471,66 @@ func (r *Room) startMatch() {
 	r.armTurn(true)
 	r.armClock()
 	r.kickBots()
+	r.tellTurns(opener, "")
+	if len(r.subs) == 0 {
+		r.armEmpty() // a table started for players not connected
+	}
+}
+
+// seatFirst puts the player of firstID on the seat that moves first in eng, the seats keeping
+// their order around the table (a table's first match: the player who accepted a challenge
+// moves first). Room goroutine only.
+func (r *Room) seatFirst(eng rules.Engine) {
+	id := r.firstID
+	r.firstID = ""
+	to := eng.ToMove()
+	at := r.seatOf(id)
+	if len(to) == 0 || at < 0 || int(to[0]) == at {
+		return
+	}
+	n := len(r.seats)
+	shift := (at - int(to[0]) + n) % n
+	rotated := make([]*seatState, n)
+	for i := range rotated {
+		rotated[i] = r.seats[(i+shift)%n]
+	}
+	r.seats = rotated
+	for s := range r.subs {
+		if s.seat >= 0 {
+			s.setSeat((s.seat - rules.Seat(shift) + rules.Seat(n)) % rules.Seat(n))
+		}
+	}
+}
+
+// tellTurns tells the players whose move it has become, and who are not connected to the room,
+// through Config.TurnNotice: after a move of seat mover by the player named by (rules.Spectator
+// and "" at a match's start), the seats to move other than mover's. Room goroutine only.
+func (r *Room) tellTurns(mover rules.Seat, by string) {
+	if r.cfg.TurnNotice == nil || r.phase != Playing {
+		return
+	}
+	away := false
+	for _, st := range r.seats {
+		away = away || (st.key() != "" && st.sub == nil)
+	}
+	if !away { // the usual case: everyone is here, and the engine is not asked
+		return
+	}
+	var ends time.Time
+	for _, seat := range r.engine.ToMove() {
+		st := r.seats[seat]
+		if st.key() == "" || st.sub != nil || seat == mover {
+			continue
+		}
+		if ends.IsZero() {
+			ends = r.turnClock().Ends
+			if s, e, ok := r.clockEnds(); ok && s == seat && (ends.IsZero() || e.Before(ends)) {
+				ends = e
+			}
+		}
+		r.cfg.TurnNotice(st.key(), TurnNotice{Code: r.code, GameID: r.game.ID, GameName: r.game.Name,
+			By: by, Ends: ends})
+	}
 }
 
 // apply plays move for seat: the engine judges it, the Recorder records it, and everybody sees it.
@@ -437,7 +549,11 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 	move = rules.CanonicalMove(r.engine, seat, move) // recorded as the game writes it: "a3" is "b a3"
 	out := next.Outcome()
 	ply := len(r.moves)
-	if err := r.record(Event{Kind: EventMove, Ply: ply, Seat: seat, Move: move, Outcome: out}); err != nil {
+	ev := Event{Kind: EventMove, Ply: ply, Seat: seat, Move: move, Outcome: out}
+	if r.clock.Correspondence() && !out.Over {
+		ev.ToMove, ev.Due = next.ToMove(), r.due()
+	}
+	if err := r.record(ev); err != nil {
 		r.cfg.Logf("rooms: room %s: recording move %d: %v", r.code, ply, err)
 		switch {
 		case errors.Is(err, ErrStorageDown):
@@ -459,6 +575,7 @@ func (r *Room) apply(seat rules.Seat, move string) error {
 		r.armClock()
 		r.kickBots()
 		r.broadcast()
+		r.tellTurns(seat, r.seats[seat].name())
 		return nil
 	}
 	// The last move is on disk, and the end follows from it: were the server to stop before

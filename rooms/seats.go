@@ -24,6 +24,9 @@ type seatState struct {
 	drawOffer  bool           // the holder offers a draw (Sub.OfferDraw)
 	resigned   bool           // the holder resigned, and a bot plays the seat on: ranked last
 	takeback   bool           // the holder asks for, or agrees to, a takeback (Sub.TakeBack)
+	// held is the player a table's seat is kept for while the room waits (OpenTable): only
+	// they may take it.
+	held Player
 }
 
 func (st *seatState) empty() bool { return st.player.ID == "" && st.bot == "" }
@@ -34,6 +37,9 @@ func (st *seatState) away() bool { return st.bot == "" && !st.empty() && st.sub 
 // key returns the ID of the seat's holder when a player with a key holds it, else "" (a free
 // seat, a bot's, a guest's).
 func (st *seatState) key() string {
+	if st.empty() && st.held.ID != "" && !st.held.Guest {
+		return st.held.ID
+	}
 	if st.bot != "" || st.player.Guest {
 		return ""
 	}
@@ -92,10 +98,21 @@ func (r *Room) seatOf(id string) int {
 	return -1
 }
 
-// freeSeat returns the first free seat, or -1. Room goroutine only.
+// freeSeat returns the first free seat that is kept for no one, or -1. Room goroutine only.
 func (r *Room) freeSeat() int {
 	for i, st := range r.seats {
-		if st.empty() {
+		if st.empty() && st.held.ID == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// heldFor returns the seat kept for the player with the given ID while the room waits, or -1.
+// Room goroutine only.
+func (r *Room) heldFor(id string) int {
+	for i, st := range r.seats {
+		if st.empty() && st.held.ID == id {
 			return i
 		}
 	}
@@ -103,7 +120,9 @@ func (r *Room) freeSeat() int {
 }
 
 // full reports whether every seat is held. Room goroutine only.
-func (r *Room) full() bool { return r.freeSeat() < 0 }
+func (r *Room) full() bool {
+	return !slices.ContainsFunc(r.seats, (*seatState).empty)
+}
 
 // seatInfos describes the seats. Room goroutine only.
 func (r *Room) seatInfos() []SeatInfo {
@@ -131,6 +150,13 @@ func (r *Room) seatInfos() []SeatInfo {
 // left") or as their connection ended ("alice dropped"). Room goroutine only.
 func (r *Room) drop(st *seatState, chosen bool) {
 	r.clearGrace(st)
+	if r.corr() {
+		// A correspondence seat waits as long as its clock: players come and go between moves.
+		if chosen {
+			r.system("%s left; the match waits for them", st.player.Name)
+		}
+		return
+	}
 	grace := r.cfg.SeatGrace
 	gen := st.graceGen
 	st.graceUntil = time.Now().Add(grace)

@@ -374,7 +374,7 @@ func (r *Room) publish(sh *shared) {
 			sum.Free++
 		}
 		sum.Seats[i] = st.name()
-		if r.phase == Playing && st.away() {
+		if r.phase == Playing && st.away() && !r.corr() { // correspondence players are mostly away
 			sum.Away = append(sum.Away, Away{Name: st.name(), Until: st.graceUntil, Gone: st.abandoned})
 		}
 	}

@@ -1,0 +1,71 @@
+package rooms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/arcade/arcade/rules"
+)
+
+// Table describes a room opened for given players, as a challenge accepted opens one: its game,
+// options (with the clock) and the players, in the order of their seats.
+type Table struct {
+	Game    string
+	Options rules.Options
+	Players []Player
+	// First is the ID of the player who moves first in the match (one of Players: the seats
+	// keep their order around the table); "" leaves the seats as they are.
+	First string
+}
+
+// ErrTableSeats: a table's players do not fill the game's seats, or one is there twice.
+var ErrTableSeats = errors.New("a table needs one distinct player with a key a seat")
+
+// OpenTable opens a room for t's players, counted against no one's shares. With a correspondence
+// clock (Clock.Correspondence) the match starts at once, every seat held by its player, connected
+// or not (they are told, Config.TurnNotice); with any other, the room waits with each seat kept
+// for its player, and the match starts when they have all joined.
+func (h *Hub) OpenTable(t Table) (*Room, error) {
+	if len(t.Players) == 0 {
+		return nil, ErrTableSeats
+	}
+	seen := map[string]bool{}
+	for _, p := range t.Players {
+		if p.ID == "" || p.Guest || seen[p.ID] {
+			return nil, ErrTableSeats
+		}
+		seen[p.ID] = true
+	}
+	r, err := h.create(t.Game, t.Options, len(t.Players), t.Players[0], false)
+	if err != nil {
+		return nil, err
+	}
+	err = r.call(context.Background(), func() error {
+		if r.phase != Waiting {
+			return fmt.Errorf("table %s: the room is %s", r.code, r.phase)
+		}
+		corr := r.corr()
+		for i, p := range t.Players {
+			p.Name = cleanName(p.Name)
+			if corr {
+				r.seats[i].player = p
+			} else {
+				r.seats[i].held = p
+			}
+		}
+		r.firstID = t.First
+		if corr {
+			r.startMatch()
+			r.broadcast()
+		} else {
+			r.publish(nil)
+		}
+		return nil
+	})
+	if err != nil {
+		h.CloseRoom(r.code, "the table could not be set")
+		return nil, err
+	}
+	return r, nil
+}
