@@ -34,6 +34,9 @@ type Move struct {
 	Move string     `json:"move"`
 	// At is when the move was accepted.
 	At time.Time `json:"at,omitzero"`
+	// Turn is the turn the move began, in a correspondence match (nil in any other, and at the
+	// move that ended the match).
+	Turn *Turn `json:"turn,omitempty"`
 }
 
 // Match is a recorded match: its header and its moves.
@@ -58,6 +61,9 @@ type Match struct {
 	Moves []Move `json:"moves,omitempty"`
 	// Plies is the number of moves, kept even where Moves is left out.
 	Plies int `json:"plies"`
+	// Turn is the first turn of a correspondence match, given with its start (nil for any
+	// other match).
+	Turn *Turn `json:"turn,omitempty"`
 }
 
 // Finished reports whether the match has ended.

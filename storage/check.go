@@ -65,6 +65,7 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 		}
 		d.checkNames(tx, &r)
 		checkDerived(tx, &r)
+		checkCorr(tx, &r)
 		d.checkMatches(tx, games, &r)
 		checkRefused(tx, &r)
 		r.Quarantined = quarantined(tx.Bucket(bucketQuar))

@@ -37,18 +37,28 @@ func (e startEntry) apply(tx *bolt.Tx) error {
 			}
 		}
 	}
+	if m.Turn != nil { // a correspondence match
+		return putCorr(tx, corrOf(m, *m.Turn))
+	}
 	return nil
 }
 
-// moveEntry records move number Ply (0-based) of match ID.
+// moveEntry records move number Ply (0-based) of match ID, room Code's.
 type moveEntry struct {
+	Code string
 	ID   string
 	Ply  int
 	Move record.Move
 }
 
 func (e moveEntry) apply(tx *bolt.Tx) error {
-	return putJSON(tx.Bucket(bucketMoves), moveKey(e.ID, e.Ply), e.Move)
+	if err := putJSON(tx.Bucket(bucketMoves), moveKey(e.ID, e.Ply), e.Move); err != nil {
+		return err
+	}
+	if t := e.Move.Turn; t != nil {
+		return setCorr(tx, e.Code, func(c *record.Correspondence) { c.Turn = *t })
+	}
+	return nil
 }
 
 // takebackEntry deletes the moves of match ID from ply Ply on (a takeback).
@@ -70,8 +80,9 @@ func (e takebackEntry) apply(tx *bolt.Tx) error {
 	}
 }
 
-// seatsEntry records new seat holders of match ID.
+// seatsEntry records new seat holders of match ID, room Code's.
 type seatsEntry struct {
+	Code  string
 	ID    string
 	Seats []record.Seat
 }
@@ -82,7 +93,10 @@ func (e seatsEntry) apply(tx *bolt.Tx) error {
 		return err
 	}
 	m.Seats = e.Seats
-	return putJSON(tx.Bucket(bucketMatches), []byte(e.ID), m)
+	if err := putJSON(tx.Bucket(bucketMatches), []byte(e.ID), m); err != nil {
+		return err
+	}
+	return setCorr(tx, e.Code, func(c *record.Correspondence) { c.Seats = e.Seats })
 }
 
 // abandonEntry forgets room Code's unfinished match as the room's.
@@ -91,6 +105,9 @@ type abandonEntry struct {
 }
 
 func (e abandonEntry) apply(tx *bolt.Tx) error {
+	if err := dropCorr(tx, e.Code); err != nil {
+		return err
+	}
 	return tx.Bucket(bucketActive).Delete([]byte(e.Code))
 }
 
@@ -131,6 +148,9 @@ func (e endEntry) apply(tx *bolt.Tx) error {
 		}
 	}
 	if err := putJSON(tx.Bucket(bucketMatches), []byte(e.ID), m); err != nil {
+		return err
+	}
+	if err := dropCorr(tx, e.Code); err != nil {
 		return err
 	}
 	return tx.Bucket(bucketActive).Delete([]byte(e.Code))

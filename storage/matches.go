@@ -81,7 +81,7 @@ func (d *DB) AppendMove(code string, ply int, mv record.Move) error {
 	if err != nil {
 		return err
 	}
-	return d.writes.do(moveEntry{ID: id, Ply: ply, Move: mv}.apply)
+	return d.writes.do(moveEntry{Code: code, ID: id, Ply: ply, Move: mv}.apply)
 }
 
 // TakeBack deletes the moves of the room's unfinished match from number ply (0-based) on: the
@@ -103,7 +103,7 @@ func (d *DB) SetSeats(code string, seats []record.Seat) error {
 	if err != nil {
 		return err
 	}
-	return d.writes.do(seatsEntry{ID: id, Seats: seats}.apply)
+	return d.writes.do(seatsEntry{Code: code, ID: id, Seats: seats}.apply)
 }
 
 // EndMatch records the end of the room's unfinished match and, when the match is rateable (no
@@ -198,12 +198,18 @@ func (d *DB) Match(id string) (record.Match, error) {
 
 // Unfinished returns every room's unfinished match with its moves, to resume after a restart,
 // and the ones that cannot be read, which the caller should set aside with Quarantine. An error
-// is returned only when the file cannot be read at all.
+// is returned only when the file cannot be read at all. The correspondence matches (see
+// Correspondence) are left out: their rooms sleep, and are woken one at a time
+// (UnfinishedMatch) when a player comes or a deadline does.
 func (d *DB) Unfinished() ([]record.Match, []Damage, error) {
 	var out []record.Match
 	var bad []Damage
 	err := d.view(func(tx *bolt.Tx) error {
+		asleep := asleepCodes(tx)
 		return tx.Bucket(bucketActive).ForEach(func(code, raw []byte) error {
+			if asleep[string(code)] {
+				return nil
+			}
 			id, err := decodeBinding(code, raw, d.bare)
 			if err != nil {
 				bad = append(bad, Damage{Code: string(code), Reason: "the room's entry: " + err.Error()})

@@ -71,6 +71,13 @@ type Change struct {
 	Name     string        `json:"n,omitempty"`
 	Bell     bool          `json:"b,omitempty"`
 	At       time.Time     `json:"at,omitzero"`
+	// Of correspondence play (see its kinds, corrchanges.go).
+	Turn      *record.Turn      `json:"tu,omitempty"`
+	Challenge *record.Challenge `json:"ch,omitempty"`
+	Answer    string            `json:"an,omitempty"`
+	Prefs     *record.Prefs     `json:"pf,omitempty"`
+	Target    string            `json:"t,omitempty"`
+	ID        string            `json:"id,omitempty"`
 }
 
 // ErrSkipped: a change could not be applied (a move for a room with no unfinished match, a name
@@ -200,6 +207,7 @@ func (d *DB) applyStart(seq uint64, c Change) func() error {
 		var r rejected
 		switch {
 		case errors.As(err, &r):
+			defer d.remember(seq, r.error)
 			// The change's writes were rolled back; only its position is recorded, and a move
 			// refused for its number.
 			var refused *refusedMove
@@ -286,7 +294,7 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change, rr RatingRules) (func(*DB), 
 		}
 		h := c.Match
 		m := record.Match{Version: record.Version, ID: MatchID(seq, c.At), Code: c.Code, Game: h.Game,
-			Options: h.Options, Seed: h.Seed, Seats: h.Seats, Started: h.Started}
+			Options: h.Options, Seed: h.Seed, Seats: h.Seats, Started: h.Started, Turn: h.Turn}
 		if tx.Bucket(bucketMatches).Get([]byte(m.ID)) != nil {
 			return nil, fmt.Errorf("match ID %s is taken", m.ID)
 		}
@@ -313,13 +321,13 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change, rr RatingRules) (func(*DB), 
 			}
 			return nil, r
 		}
-		return nil, moveEntry{ID: id, Ply: c.Ply, Move: *c.Move}.apply(tx)
+		return nil, moveEntry{Code: c.Code, ID: id, Ply: c.Ply, Move: *c.Move}.apply(tx)
 	case ChangeSeats:
 		id, err := activeIn(tx, c.Code)
 		if err != nil {
 			return nil, err
 		}
-		return nil, seatsEntry{ID: id, Seats: c.Seats}.apply(tx)
+		return nil, seatsEntry{Code: c.Code, ID: id, Seats: c.Seats}.apply(tx)
 	case ChangeTakeback:
 		id, err := activeIn(tx, c.Code)
 		if err != nil {
@@ -353,9 +361,13 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change, rr RatingRules) (func(*DB), 
 		return nil, nil // nothing changes in the store
 	case ChangeBell:
 		return nil, applyBell(tx, c)
-	default:
-		return nil, fmt.Errorf("unknown kind of change %q", c.Kind)
+	case ChangeAnswer:
+		return applyAnswer(tx, seq, c)
 	}
+	if apply, ok := corrChanges[c.Kind]; ok {
+		return nil, apply(tx, c)
+	}
+	return nil, fmt.Errorf("unknown kind of change %q", c.Kind)
 }
 
 // activeIn returns the ID of room code's unfinished match, as the file has it.

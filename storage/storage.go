@@ -44,6 +44,16 @@
 //	            against its sum (under NUL "sum") and rebuilt when unsound
 //	pairs:      UTC day NUL fingerprint NUL fingerprint -> rated matches of the pair that day
 //	            (see farming.go); a derived count, started empty where missing
+//
+// Since schema 4, correspondence play (corr.go, challenges.go, follows.go):
+//
+//	corr:       room code -> an unfinished correspondence match: its seats and its turn
+//	corrby:     player NUL room code -> the seal of nothing: a player's correspondence matches
+//	due:        deadline (8 bytes, big-endian Unix seconds) room code -> the seal of nothing
+//	challenges: challenge ID -> a challenge waiting for its answer
+//	chalto:     "to" or "from" NUL player NUL ID, or "open" NUL ID -> the seal of nothing
+//	follows:    follower NUL player -> a follow
+//	prefs:      player -> the player's settings of correspondence play
 package storage
 
 import (
@@ -64,10 +74,15 @@ import (
 	"github.com/arcade/arcade/sanitize"
 )
 
-// SchemaVersion is the layout this package writes. Schema 3 seals the names' and the rooms'
-// bindings; Open migrates a file of schema 2, v0.1.0's (the first release), to it. Development
+// SchemaVersion is the layout this package writes. Schema 3 sealed the names' and the rooms'
+// bindings; schema 4 adds the buckets of correspondence play (corr.go: the index of
+// correspondence matches and their deadlines, challenges, follows, players' settings). Open
+// migrates a file of schema 2, v0.1.0's (the first release), or of schema 3, to it. Development
 // builds before v0.1.0 wrote schema 1, which is refused.
-const SchemaVersion = 3
+const SchemaVersion = 4
+
+// sealedSchema is the schema that sealed the bindings (schema 3), the one before SchemaVersion.
+const sealedSchema = 3
 
 // releaseSchema is the schema of v0.1.0, the oldest Open accepts.
 const releaseSchema = 2
@@ -85,9 +100,11 @@ var (
 	bucketQuar     = []byte("quarantine")
 	bucketBoard    = []byte("board")
 	bucketPairs    = []byte("pairs")
-	// allBuckets are the buckets of the schema, every one created with the file.
-	allBuckets = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
+	// sealedBuckets are the buckets of schemas 2 and 3.
+	sealedBuckets = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
 		bucketMatches, bucketMoves, bucketByPlayer, bucketActive, bucketQuar}
+	// allBuckets are the buckets of the schema, every one created with the file.
+	allBuckets = append(slices.Clone(sealedBuckets), corrBuckets...)
 	// derivedBuckets hold what is computed from the other buckets: created with a new file,
 	// and by Open on a file of this schema that lacks them (one written before them).
 	derivedBuckets = [][]byte{bucketBoard, bucketPairs}
@@ -150,6 +167,8 @@ type DB struct {
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
 	seq    uint32            // tail of match IDs made in the same millisecond
+
+	skips outcomes // see Outcome
 }
 
 // Open opens (or creates) the database at path. It waits at most opts.LockTimeout for another
@@ -284,6 +303,11 @@ func (d *DB) init() error {
 				return err
 			}
 		}
+		if schema == releaseSchema || schema == sealedSchema {
+			if err := migrateCorr(tx); err != nil {
+				return err
+			}
+		}
 		for _, name := range derivedBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
@@ -320,7 +344,11 @@ func checkLayout(tx *bolt.Tx) (int, error) {
 		return 0, fmt.Errorf("%w: it has schema %d; this arcade opens schema %d to %d files only: "+
 			"start with a new data folder", ErrOlderSchema, n, releaseSchema, SchemaVersion)
 	}
-	for _, name := range allBuckets {
+	want := allBuckets
+	if n < SchemaVersion {
+		want = sealedBuckets
+	}
+	for _, name := range want {
 		if tx.Bucket(name) == nil {
 			return 0, fmt.Errorf("%w: it has no %s bucket", ErrDamaged, name)
 		}
@@ -328,9 +356,9 @@ func checkLayout(tx *bolt.Tx) (int, error) {
 	return n, nil
 }
 
-// migrate brings a file of schema 2 (v0.1.0) to SchemaVersion, in the transaction tx: every
-// binding of names and active, stored bare, is sealed (see putBinding), and every byplayer entry
-// gets its key's sum (see putIndex).
+// migrate brings a file of schema 2 (v0.1.0) to schema 3, in the transaction tx: every binding
+// of names and active, stored bare, is sealed (see putBinding), and every byplayer entry gets its
+// key's sum (see putIndex). migrateCorr, in the same transaction, goes on to SchemaVersion.
 func migrate(tx *bolt.Tx) error {
 	by := tx.Bucket(bucketByPlayer)
 	var keys [][]byte
@@ -356,7 +384,7 @@ func migrate(tx *bolt.Tx) error {
 			}
 		}
 	}
-	return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+	return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(sealedSchema)))
 }
 
 // closePermissions makes the database at path, when it exists, readable and writable by its

@@ -1,0 +1,168 @@
+package storage
+
+import (
+	"errors"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/arcade/arcade/record"
+)
+
+// The changes of correspondence play, with the fields of Change each reads. They are written the
+// same way by a server alone (Do) and by a cluster's replica (Apply): both run applyChange, so
+// that a refusal is the same error either way, written for the player.
+const (
+	// ChangeTurn: room Code's correspondence match is at Turn (after a takeback).
+	ChangeTurn ChangeKind = "turn"
+	// ChangeChallenge: Challenge is made at At.
+	ChangeChallenge ChangeKind = "challenge"
+	// ChangeAnswer: PlayerID answers the challenge ID at At with Answer; an accept begins the
+	// match Match (its seats, seed, options and first turn) in room Code.
+	ChangeAnswer ChangeKind = "answer"
+	// ChangeFollow: PlayerID follows Target (named Name) from At; ChangeUnfollow no longer.
+	ChangeFollow   ChangeKind = "follow"
+	ChangeUnfollow ChangeKind = "unfollow"
+	// ChangePrefs: PlayerID's settings of correspondence play are Prefs.
+	ChangePrefs ChangeKind = "prefs"
+)
+
+// corrChanges apply the changes of correspondence play that touch nothing of the DB's memory
+// (ChangeAnswer, which may begin a match, is applyChange's own).
+var corrChanges = map[ChangeKind]func(*bolt.Tx, Change) error{
+	ChangeTurn: func(tx *bolt.Tx, c Change) error {
+		if c.Turn == nil {
+			return errors.New("a turn change without its turn")
+		}
+		if _, err := activeIn(tx, c.Code); err != nil {
+			return err
+		}
+		return turnEntry{Code: c.Code, Turn: *c.Turn}.apply(tx)
+	},
+	ChangeChallenge: applyChallenge,
+	ChangeFollow:    applyFollow,
+	ChangeUnfollow:  applyUnfollow,
+	ChangePrefs:     applyPrefs,
+}
+
+// Do applies c to the database of a server alone, in the group commit, and returns once it is
+// committed, or the error that refused it (nothing written). The change's time (At) is the
+// caller's; the position of a replica (Apply) is not touched.
+func (d *DB) Do(c Change) error {
+	var after func(*DB)
+	err := d.writes.do(func(tx *bolt.Tx) error {
+		after = nil
+		return safeCall(func(tx *bolt.Tx) error {
+			var err error
+			after, err = applyChange(tx, 0, c, d.rules)
+			return err
+		}, tx)
+	})
+	if err != nil {
+		return err
+	}
+	if after != nil {
+		d.mu.Lock()
+		after(d)
+		d.mu.Unlock()
+	}
+	return nil
+}
+
+// Try returns the error applying c now would meet, writing nothing: its transaction is rolled
+// back. A cluster's node tries a change on its replica before it publishes it.
+func (d *DB) Try(c Change) error {
+	tx, err := d.db.Begin(true)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	return safeCall(func(tx *bolt.Tx) error {
+		_, err := applyChange(tx, 0, c, d.rules)
+		return err
+	}, tx)
+}
+
+// maxOutcomes is the number of skipped changes whose errors Outcome remembers.
+const maxOutcomes = 1024
+
+// outcomes remembers the errors of the latest changes Apply skipped, by position.
+type outcomes struct {
+	mu    sync.Mutex
+	errs  map[uint64]error
+	order []uint64
+}
+
+// remember records that the change at seq was skipped with err.
+func (d *DB) remember(seq uint64, err error) {
+	o := &d.skips
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.errs == nil {
+		o.errs = map[uint64]error{}
+	}
+	if _, ok := o.errs[seq]; !ok {
+		o.order = append(o.order, seq)
+	}
+	o.errs[seq] = err
+	if len(o.order) > maxOutcomes {
+		delete(o.errs, o.order[0])
+		o.order = o.order[1:]
+	}
+}
+
+// Outcome returns the error of the change at position seq if Apply skipped it lately (among the
+// last maxOutcomes skipped), nil otherwise: the change applied, or long ago.
+func (d *DB) Outcome(seq uint64) error {
+	d.skips.mu.Lock()
+	defer d.skips.mu.Unlock()
+	return d.skips.errs[seq]
+}
+
+// MakeChallenge stores ch (its ID, challenger, challenged or none, game and options set), made
+// now; it expires after ChallengeLife. Refused, writing nothing, with an error for the player:
+// ErrChallengeSelf, ErrTooManyChallenges, ErrUnknownPlayer, or a *ChallengeRefused.
+func (d *DB) MakeChallenge(ch record.Challenge) error {
+	return d.Do(Change{Kind: ChangeChallenge, Challenge: &ch, At: d.now().UTC()})
+}
+
+// Answer declines (AnswerDecline, the player challenged) or withdraws (AnswerWithdraw, the
+// challenger) the challenge id for the player by, now.
+func (d *DB) Answer(id, by, answer string) error {
+	if answer == AnswerAccept {
+		return errors.New("an accept needs its match: Accept")
+	}
+	return d.Do(Change{Kind: ChangeAnswer, ID: id, PlayerID: by, Answer: answer, At: d.now().UTC()})
+}
+
+// Accept accepts the challenge id for the player by, now: the match m (its seats, seed, options
+// and first turn) begins in room code, unfinished, and Accept returns its ID. Refused, writing
+// nothing, with an error for the player (ErrNoChallenge, ErrChallengeExpired,
+// ErrNotYourChallenge, ErrOwnChallenge, ErrOutOfWindow), or ErrRoomTaken.
+func (d *DB) Accept(id, by, code string, m record.Match) (string, error) {
+	d.mu.Lock()
+	m.ID = d.newID()
+	d.mu.Unlock()
+	err := d.Do(Change{Kind: ChangeAnswer, ID: id, PlayerID: by, Answer: AnswerAccept, Code: code, Match: &m, At: d.now().UTC()})
+	if err != nil {
+		return "", err
+	}
+	return m.ID, nil
+}
+
+// Follow records that player follows other, named name (ErrFollowSelf, ErrUnknownPlayer,
+// ErrTooManyFollows); following twice is once.
+func (d *DB) Follow(player, other, name string) error {
+	return d.Do(Change{Kind: ChangeFollow, PlayerID: player, Target: other, Name: name, At: d.now().UTC()})
+}
+
+// Unfollow forgets that player follows other (ErrNotFollowing).
+func (d *DB) Unfollow(player, other string) error {
+	return d.Do(Change{Kind: ChangeUnfollow, PlayerID: player, Target: other, At: d.now().UTC()})
+}
+
+// SetPrefs sets player's settings of correspondence play; the player must have claimed a name
+// (ErrNoPlayer).
+func (d *DB) SetPrefs(player string, p record.Prefs) error {
+	return d.Do(Change{Kind: ChangePrefs, PlayerID: player, Prefs: &p, At: d.now().UTC()})
+}

@@ -1,0 +1,205 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/sanitize"
+)
+
+// Follows (bucket follows: follower NUL player -> record.Follow) are one way: the player followed
+// is never told, and nothing lists a player's followers. Players' settings of correspondence play
+// are in prefs (player -> record.Prefs).
+
+// MaxFollows is the most players one follows.
+const MaxFollows = 200
+
+// Refusals of follows and settings, written for the player.
+var (
+	ErrFollowSelf     = errors.New("you cannot follow yourself")
+	ErrNotFollowing   = errors.New("you do not follow that player")
+	ErrTooManyFollows = fmt.Errorf("you follow %d players already, the most there may be: unfollow one first", MaxFollows)
+	ErrBadPrefs       = errors.New("challenges= takes on, friends or off")
+)
+
+// applyFollow records that c.PlayerID follows c.Target (named c.Name) from c.At.
+func applyFollow(tx *bolt.Tx, c Change) error {
+	switch {
+	case c.Target == c.PlayerID:
+		return ErrFollowSelf
+	case c.At.IsZero() || nameOf(tx, c.PlayerID) == "":
+		return errors.New("a follow needs a player with a name and a time")
+	case nameOf(tx, c.Target) == "":
+		return ErrUnknownPlayer
+	}
+	b := tx.Bucket(bucketFollows)
+	if b.Get(pairKey(c.PlayerID, c.Target)) != nil {
+		return nil // already: nothing changes
+	}
+	if len(followsOf(tx, c.PlayerID)) >= MaxFollows {
+		return ErrTooManyFollows
+	}
+	return putJSON(b, pairKey(c.PlayerID, c.Target), record.Follow{Player: c.Target, Name: c.Name, At: c.At.UTC()})
+}
+
+// applyUnfollow forgets that c.PlayerID follows c.Target.
+func applyUnfollow(tx *bolt.Tx, c Change) error {
+	b := tx.Bucket(bucketFollows)
+	if b.Get(pairKey(c.PlayerID, c.Target)) == nil {
+		return ErrNotFollowing
+	}
+	return b.Delete(pairKey(c.PlayerID, c.Target))
+}
+
+// applyPrefs sets c.PlayerID's settings to c.Prefs.
+func applyPrefs(tx *bolt.Tx, c Change) error {
+	switch {
+	case c.Prefs == nil:
+		return errors.New("settings needed")
+	case c.Prefs.Challenges != "" && c.Prefs.Challenges != record.ChallengesFriends && c.Prefs.Challenges != record.ChallengesOff:
+		return ErrBadPrefs
+	case nameOf(tx, c.PlayerID) == "":
+		return ErrNoPlayer
+	}
+	return putJSON(tx.Bucket(bucketPrefs), []byte(c.PlayerID), *c.Prefs)
+}
+
+// followsOf returns whom player follows. tx may be read-only.
+func followsOf(tx *bolt.Tx, player string) []record.Follow {
+	b := tx.Bucket(bucketFollows)
+	if b == nil {
+		return nil
+	}
+	var out []record.Follow
+	prefix := append([]byte(player), 0)
+	cur := b.Cursor()
+	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+		var f record.Follow
+		if decode(k, v, &f) == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// follows reports whether player follows other.
+func follows(tx *bolt.Tx, player, other string) bool {
+	b := tx.Bucket(bucketFollows)
+	return b != nil && b.Get(pairKey(player, other)) != nil
+}
+
+// prefsIn reads player's settings (the zero value when they have set none, or theirs is damaged).
+func prefsIn(tx *bolt.Tx, player string) record.Prefs {
+	var p record.Prefs
+	if b := tx.Bucket(bucketPrefs); b != nil {
+		if _, err := getJSON(b, []byte(player), &p); err != nil {
+			return record.Prefs{}
+		}
+	}
+	return p
+}
+
+// bucketIgnores is where a player's ignores of others are kept (player NUL other), the bucket of
+// the moderation of players (issue 36): the one place "does who ignore whom" is read.
+var bucketIgnores = []byte("ignores")
+
+// ignores reports whether who ignores whom: whom never sees who's name, and who never hears of
+// whom (challenges, friends). A file without ignores ignores no one.
+func ignores(tx *bolt.Tx, who, whom string) bool {
+	b := tx.Bucket(bucketIgnores)
+	return b != nil && b.Get([]byte(who+"\x00"+whom)) != nil
+}
+
+// nameOf returns the name of player id, "" when the store has no player of that ID.
+func nameOf(tx *bolt.Tx, id string) string {
+	var p player
+	if ok, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &p); !ok || err != nil {
+		return ""
+	}
+	return p.Name
+}
+
+// Follows returns whom player follows, with the names they go by now.
+func (d *DB) Follows(player string) ([]record.Follow, error) {
+	var out []record.Follow
+	err := d.view(func(tx *bolt.Tx) error {
+		out = followsOf(tx, player)
+		for i := range out {
+			if n := nameOf(tx, out[i].Player); n != "" {
+				out[i].Name = n
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Prefs returns player's settings of correspondence play.
+func (d *DB) Prefs(player string) record.Prefs {
+	var p record.Prefs
+	_ = d.view(func(tx *bolt.Tx) error {
+		p = prefsIn(tx, player)
+		return nil
+	})
+	return p
+}
+
+// Ignores reports whether who ignores whom (see ignores): the hook that challenges, open
+// challenges and friends consult, so that a name is never shown to someone its player ignores.
+func (d *DB) Ignores(who, whom string) bool {
+	in := false
+	_ = d.view(func(tx *bolt.Tx) error {
+		in = ignores(tx, who, whom)
+		return nil
+	})
+	return in
+}
+
+// Refuses returns the refusal of a challenge from challenger to player, named name (their
+// settings or an ignore: see refusesChallenge), nil when player takes it.
+func (d *DB) Refuses(player, challenger, name string) error {
+	var err error
+	_ = d.view(func(tx *bolt.Tx) error {
+		err = refusesChallenge(tx, player, challenger, name)
+		return nil
+	})
+	return err
+}
+
+// Player returns the player a name is bound to and the name they go by now; ErrUnknownPlayer
+// when no player holds the name (or it breaks the name rule).
+func (d *DB) Player(name string) (id, current string, err error) {
+	name, perr := sanitize.ParseName(name)
+	if perr != nil {
+		return "", "", ErrUnknownPlayer
+	}
+	err = d.view(func(tx *bolt.Tx) error {
+		owner, err := binding(tx.Bucket(bucketNames), []byte(name))
+		if err != nil {
+			return err
+		}
+		if owner == "" {
+			return ErrUnknownPlayer
+		}
+		id, current = owner, nameOf(tx, owner)
+		if current == "" {
+			current = name
+		}
+		return nil
+	})
+	return id, current, err
+}
+
+// Name returns the name player goes by, "" when the store has no such player.
+func (d *DB) Name(player string) string {
+	var n string
+	_ = d.view(func(tx *bolt.Tx) error {
+		n = nameOf(tx, player)
+		return nil
+	})
+	return n
+}
