@@ -27,6 +27,7 @@ type Log interface {
 	SetSeats(code string, seats []record.Seat) error
 	EndMatch(code string, out rules.Outcome, unrated bool) error
 	TakeBack(code string, ply int) error
+	SetTurn(code string, t record.Turn) error
 	ActiveMatch(code string) (string, bool)
 	Ratings(game string, ids []string) ([]rating.Rating, error)
 }
@@ -49,18 +50,32 @@ func (rc Recorder) record(code string, e rooms.Event) error {
 	switch e.Kind {
 	case rooms.EventStart:
 		_, err := rc.Log.StartMatch(record.Match{Code: code, Game: e.GameID, Options: e.Options,
-			Seed: e.Seed, Seats: seatsOf(e.Seats), Started: time.Now().UTC()})
+			Seed: e.Seed, Seats: seatsOf(e.Seats), Started: time.Now().UTC(), Turn: turnOf(e)})
 		return err
 	case rooms.EventMove:
-		return rc.Log.AppendMove(code, e.Ply, record.Move{Seat: e.Seat, Move: e.Move, At: time.Now().UTC()})
+		return rc.Log.AppendMove(code, e.Ply, record.Move{Seat: e.Seat, Move: e.Move, At: time.Now().UTC(), Turn: turnOf(e)})
 	case rooms.EventTakeover:
 		return rc.Log.SetSeats(code, seatsOf(e.Seats))
 	case rooms.EventEnd:
 		return rc.Log.EndMatch(code, e.Outcome, e.Unrated)
 	case rooms.EventTakeback:
-		return rc.Log.TakeBack(code, e.Ply)
+		if err := rc.Log.TakeBack(code, e.Ply); err != nil {
+			return err
+		}
+		if t := turnOf(e); t != nil {
+			return rc.Log.SetTurn(code, *t)
+		}
 	}
 	return nil
+}
+
+// turnOf is the turn a correspondence match's event begins (rooms.Event.ToMove, Due), for the
+// store's index; nil for any other match's.
+func turnOf(e rooms.Event) *record.Turn {
+	if e.Due.IsZero() {
+		return nil
+	}
+	return &record.Turn{ToMove: e.ToMove, Due: e.Due.UTC()}
 }
 
 // RecordEnd implements rooms.EndRecorder: it records the end of the room's match and says what

@@ -89,7 +89,7 @@ func TestListsFirstAndLast(t *testing.T) {
 			keys []string
 		}{
 			{"quick match", []string{"enter"}},
-			{"help", []string{"up", "up", "enter"}},
+			{"help", []string{"up", "up", "up", "enter"}},
 			{"my matches", []string{"down", "down", "down", "down", "down", "enter"}},
 		} {
 			m := recordsModel()

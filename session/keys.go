@@ -8,7 +8,7 @@ import (
 
 // lobbyKeys are the lobby's key bindings.
 type lobbyKeys struct {
-	Up, Down, Left, Right, First, Last, Enter, Back, Quit, Watch, Refresh, Newest key.Binding
+	Up, Down, Left, Right, First, Last, Enter, Back, Quit, Watch, Refresh, Newest, Challenges key.Binding
 }
 
 // lobbyKeyMap is the key map of every session's lobby, and roomKeyMap (the key grammar every game
@@ -43,5 +43,8 @@ func newLobbyKeys() lobbyKeys {
 		Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Newest:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "join the waiting room")),
+		// Challenges opens the page of challenges and friends from the menu, as a notice of a
+		// challenge says.
+		Challenges: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "challenges")),
 	}
 }

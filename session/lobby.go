@@ -29,6 +29,8 @@ const (
 	pageBoard
 	pageMine
 	pageQuick
+	pageInbox     // challenges and friends (inbox.go)
+	pageChallenge // the form that challenges a player
 )
 
 // menuItems are the lobby's main menu, in order.
@@ -43,6 +45,7 @@ var menuItems = []struct {
 	{"Leaderboards", pageBoard},
 	{"My matches and ratings", pageMine},
 	{"Help and rules", pageHelp},
+	{"Challenges and friends", pageInbox},
 	{"Quit", -1},
 }
 
@@ -73,6 +76,11 @@ type lobby struct {
 	online  func() int // Config.Online
 	front   frontPage  // what the menu says of the server now
 	yours   yourGames  // the menu's first block: the player's unfinished matches
+	post    Post       // Config.Post; nil: no correspondence play
+	inbox   inboxPage
+	chal    challengeForm
+	// news is the last notice's line (takeNotice), shown under the page until the next key.
+	news string
 }
 
 // frontPage is what the menu says of the rooms: how many wait for players and the newest of them,
@@ -87,7 +95,11 @@ type frontPage struct {
 func (l *lobby) refreshFront(hub Hub) {
 	var f frontPage
 	list := hub.List()
-	l.yours.set(list)
+	if l.post != nil && !l.me.Guest {
+		l.yours.set(l.post.Games(l.me, list))
+	} else {
+		l.yours.set(list)
+	}
 	for _, s := range list { // waiting rooms first, newest first
 		if s.Phase != rooms.Waiting || s.Free == 0 {
 			continue
@@ -110,7 +122,7 @@ func newLobby(games []rules.Game, recs Records, me rooms.Player) lobby {
 	code := newLineInput("Room code: ", 5)
 	code.upper = true
 	return lobby{keys: &lobbyKeyMap, games: games, code: code, recs: recs, me: me,
-		helped: &helpCache{}, yours: newYourGames(me)}
+		helped: &helpCache{}, yours: newYourGames(me), inbox: inboxPage{keys: &inboxKeyMap, pager: newListPager(nil, 0, inboxIndent)}}
 }
 
 // boardSize is how many standings the lobby's leaderboard shows; soloBoardSize is how many
@@ -172,11 +184,14 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 	if !ok {
 		return lobbyAction{}
 	}
+	l.news = ""
 	k := l.keys
 	if l.page != pageMenu && key.Matches(km, k.Back) {
 		if l.page == pageRules {
 			l.page = pageHelp
 			l.pager = newListPager(l.gameItems(), l.game, gamesIndent)
+		} else if l.page == pageChallenge {
+			l.openInbox()
 		} else {
 			l.page = pageMenu
 			l.refreshFront(hub)
@@ -217,6 +232,9 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 			}
 		case key.Matches(km, k.Quit):
 			return lobbyAction{quit: true}
+		case key.Matches(km, k.Challenges):
+			l.msg = ""
+			l.openInbox()
 		case key.Matches(km, k.Enter):
 			l.msg = ""
 			item := menuItems[l.menu]
@@ -225,6 +243,8 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 			}
 			l.page = item.page
 			switch l.page {
+			case pageInbox:
+				l.openInbox()
 			case pageNew:
 				if l.form.games == nil {
 					// Built when first opened, and kept with its choices: most sessions
@@ -286,6 +306,31 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageRules:
 		l.scroll(km)
+	case pageInbox:
+		if l.scroll(km) || l.post == nil || l.me.Guest {
+			return lobbyAction{}
+		}
+		if key.Matches(km, l.inbox.keys.Refresh) {
+			l.openInbox()
+			return lobbyAction{}
+		}
+		act := l.inbox.update(km, l.post, l.me)
+		switch {
+		case act.start != nil:
+			return lobbyAction{start: act.start}
+		case act.form:
+			if l.chal.form.games == nil {
+				l.chal = newChallengeForm(l.games)
+			}
+			l.page, l.msg = pageChallenge, ""
+		case act.msg != "":
+			l.openInbox()
+			l.msg = act.msg
+		}
+	case pageChallenge:
+		if l.chal.update(km, k) {
+			l.sendChallenge()
+		}
 	case pageQuick:
 		switch {
 		case l.scroll(km):
@@ -321,6 +366,45 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 	return lobbyAction{}
 }
 
+// openInbox shows the page of challenges and friends, read anew.
+func (l *lobby) openInbox() {
+	l.page = pageInbox
+	switch {
+	case l.me.Guest:
+		l.msg = "A guest has no challenges nor friends: connect with an SSH key and a name (ssh NAME@host)."
+	case l.post == nil:
+		l.msg = "This server keeps no challenges."
+	default:
+		if err := l.inbox.load(l.post, l.me, l.games, time.Now()); err != nil {
+			l.msg = "Your challenges cannot be read right now."
+		}
+	}
+}
+
+// sendChallenge sends the challenge of the form, and goes back to the page of challenges saying
+// so, or says why not.
+func (l *lobby) sendChallenge() {
+	name := strings.TrimSpace(l.chal.name.text())
+	switch {
+	case name == "":
+		l.msg = "Type the name of the player to challenge."
+		return
+	case l.post == nil || l.me.Guest:
+		l.msg = "A guest cannot challenge: connect with an SSH key and a name (ssh NAME@host)."
+		return
+	}
+	c, err := l.post.Challenge(l.me, name, l.chal.form.start(), 0, 0)
+	if err != nil {
+		l.msg = sentence(err.Error())
+		return
+	}
+	l.chal.name.reset()
+	l.chal.onName = true
+	l.openInbox()
+	l.msg = ""
+	l.news = fmt.Sprintf("Challenge %s sent to %s: they have %s to answer.", c.ID, c.ToName, LeftText(c.Expires.Sub(time.Now())))
+}
+
 // resize tells the lobby the screen's size; the model calls it before every update.
 func (l *lobby) resize(w, h int) { l.w, l.h = w, h }
 
@@ -328,6 +412,9 @@ func (l *lobby) resize(w, h int) { l.w, l.h = w, h }
 // was the pager's.
 func (l *lobby) scroll(km tea.KeyPressMsg) bool {
 	l.sizePager(l.w, l.h, false)
+	if l.page == pageInbox {
+		return l.inbox.pager.update(km)
+	}
 	return l.pager.update(km)
 }
 
@@ -340,6 +427,8 @@ func (l *lobby) statusLines(st draw.Styles, w, h int, busy bool) []string {
 		return []string{st.Dim.Render("Opening the room…")}
 	case l.msg != "":
 		return wrapped(l.msg, st.Err, w-2, h/2)
+	case l.news != "":
+		return wrapped(l.news, st.Bold, w-2, h/2)
 	}
 	return []string{""}
 }
@@ -354,6 +443,10 @@ func (l *lobby) bodyRows(w, h int, busy bool) int {
 // above it (pagerTop).
 func (l *lobby) sizePager(w, h int, busy bool) {
 	w = min(w, lobbyWidth)
+	if l.page == pageInbox {
+		l.inbox.pager.setSize(w-2, l.bodyRows(w, h, busy)-l.inbox.head())
+		return
+	}
 	l.pager.setSize(w-2, l.bodyRows(w, h, busy)-l.pagerTop(w))
 }
 
@@ -422,6 +515,15 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	case pageMine:
 		body = append(l.mineHead(st), l.pager.view(st.Sel)...)
 		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "replay"), k.Back)
+	case pageInbox:
+		body = l.inbox.view(st)
+		help = []key.Binding{k.Back}
+		if l.post != nil && !l.me.Guest {
+			help = append(l.inbox.bindings(), k.Back)
+		}
+	case pageChallenge:
+		body = l.chal.view(st)
+		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, draw.WithHelp(k.Enter, "send"), k.Back}
 	}
 	who := p.Name
 	if p.Guest {
@@ -620,13 +722,27 @@ type newForm struct {
 	seats []int
 	bots  []int
 	level []int
-	clock int  // in clockChoices, for every game
+	clock int  // in clockChoices (challengeClocks), for every game
 	guest bool // the player has no key: integer options stop at their GuestMax
+	// challenge: the form of a challenge (challengeForm): two seats, no bots, and the clocks of
+	// challengeClocks.
+	challenge bool
 }
 
 // clockChoices are the clocks the new-room form offers: "" is the default (a rated match gets a
-// limit per move, any other none).
-var clockChoices = []string{"", "off", "30s", "1m", "2m", "5m", "3m+2s", "5m+3s", "10m+5s", "15m+10s"}
+// limit per move, any other none); the days a move are correspondence clocks.
+var clockChoices = []string{"", "off", "30s", "1m", "2m", "5m", "3m+2s", "5m+3s", "10m+5s", "15m+10s", "1d", "3d", "7d"}
+
+// challengeClocks are the clocks the challenge form offers, correspondence's first.
+var challengeClocks = []string{"3d", "1d", "2d", "7d", "", "5m", "10m+5s"}
+
+// clocks returns the clocks the form offers.
+func (f *newForm) clocks() []string {
+	if f.challenge {
+		return challengeClocks
+	}
+	return clockChoices
+}
 
 // newNewForm returns the form for games, with every option at its default; a guest's (guest)
 // integer options offer no more than the game allows a guest's room (rules.Option.GuestMax).
@@ -666,13 +782,13 @@ func (f *newForm) fields() []formField {
 			f.vals[gi][o.Key] = stepOption(o, f.vals[gi][o.Key], d, f.guest)
 		}})
 	}
-	if g.MinSeats < g.MaxSeats {
+	if g.MinSeats < g.MaxSeats && !f.challenge {
 		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), "how many players sit at the table", func(d int) {
 			f.seats[gi] = min(g.MaxSeats, max(g.MinSeats, f.seats[gi]+d))
 			f.bots[gi] = min(f.bots[gi], maxBots(f.seats[gi]))
 		}})
 	}
-	if len(g.Bots) > 0 {
+	if len(g.Bots) > 0 && !f.challenge {
 		bots := "none: seats for people"
 		switch n := f.bots[gi]; {
 		case f.seats[gi] == 1:
@@ -691,12 +807,13 @@ func (f *newForm) fields() []formField {
 			}})
 		}
 	}
-	clock := clockChoices[f.clock]
+	clocks := f.clocks()
+	clock := clocks[f.clock]
 	if clock == "" {
 		clock = "auto"
 	}
-	out = append(out, formField{"Clock", clock, "auto: a limit a move if rated; 2m: a move; 10m+5s: each, +5s a move", func(d int) {
-		f.clock = (f.clock + d + len(clockChoices)) % len(clockChoices)
+	out = append(out, formField{"Clock", clock, "auto: a limit a move if rated; 2m: a move; 10m+5s: each, +5s a move; 3d: days a move", func(d int) {
+		f.clock = (f.clock + d + len(clocks)) % len(clocks)
 	}})
 	return out
 }
@@ -757,18 +874,27 @@ func (f newForm) start() Start {
 	for k, v := range f.vals[f.game] {
 		opts[k] = v
 	}
-	if c := clockChoices[f.clock]; c != "" {
+	if c := f.clocks()[f.clock]; c != "" {
 		opts[rooms.ClockOption] = c
 	}
 	st := Start{Mode: ModeNew, Game: g.ID, Options: opts, Seats: f.seats[f.game], Bots: f.bots[f.game]}
-	if len(g.Bots) > 0 {
+	if f.challenge {
+		st.Seats, st.Bots = 2, 0
+	}
+	if len(g.Bots) > 0 && !f.challenge {
 		st.BotLevel = g.Bots[f.level[f.game]].Name
 	}
 	return st
 }
 
 func (f newForm) view(st draw.Styles) []string {
-	lines := []string{st.Bold.Render("New room"), ""}
+	lines := append([]string{st.Bold.Render("New room"), ""}, f.rows(st, f.field)...)
+	return append(lines, st.Dim.Render("Enter creates the room and shows its code to give to friends."))
+}
+
+// rows draws the form's fields, the one picked (none: -1) highlighted, and its help under them.
+func (f newForm) rows(st draw.Styles, picked int) []string {
+	var lines []string
 	fields := f.fields()
 	for i, fl := range fields {
 		val := "‹ " + fl.value + " ›"
@@ -776,14 +902,13 @@ func (f newForm) view(st draw.Styles) []string {
 			val = "< " + fl.value + " >"
 		}
 		row := fmt.Sprintf("%-12s %s", fl.label, val)
-		if i == f.field {
+		if i == picked {
 			row = st.Sel.Render(row)
 		}
 		lines = append(lines, row)
 	}
-	if f.field < len(fields) {
-		lines = append(lines, "", st.Dim.Render(fields[f.field].help))
+	if picked >= 0 && picked < len(fields) {
+		lines = append(lines, "", st.Dim.Render(fields[picked].help))
 	}
-	lines = append(lines, st.Dim.Render("Enter creates the room and shows its code to give to friends."))
 	return lines
 }

@@ -191,11 +191,16 @@ const bell = "\a"
 // the last frame (teaframe.RawFramer): written with the frame, the bell costs no command (a
 // tea.Raw batched with other commands would start several goroutines at every turn).
 func (m Model) FrameRaw() string {
+	raw := m.ring
+	m.ring = ""
 	if r := m.room; r != nil && r.ring {
 		r.ring = false
-		return bell
+		if raw == "" {
+			return bell
+		}
+		raw = bell + raw
 	}
-	return ""
+	return raw
 }
 
 // yourTurn reports whether the snapshot shows a match in which the viewer may act now.

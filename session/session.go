@@ -63,6 +63,12 @@ type Config struct {
 	// Send is the session's program's Send (tea.Program.Send): the model is woken with it when
 	// a room has left a snapshot for it (see wake). A session that opens a room needs it.
 	Send func(tea.Msg)
+	// Post serves correspondence play: the sleeping games of Your games, challenges and
+	// friends; nil offers none.
+	Post Post
+	// NoNotify keeps desktop notifications (OSC 9, OSC 777) from the terminal: the player set
+	// notify=off.
+	NoNotify bool
 }
 
 // ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
@@ -99,6 +105,10 @@ type model struct {
 	busy   bool   // a create or join is under way
 	conn   *conn
 	waker  waker // sends the wakeMsgs of the room's wake-ups (see wake)
+	// ring is what the last notices write to the terminal with the next frame (noticeBytes);
+	// newsTitle the window's title until the next key.
+	ring      string
+	newsTitle string
 }
 
 // conn holds the room subscription of a session, so that the room is left when the connection
@@ -203,6 +213,7 @@ func New(cfg Config) Model {
 	m := Model{&model{cfg: cfg, st: draw.NewStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
+	m.lobby.post = cfg.Post
 	m.lobby.addr = cfg.Address
 	m.lobby.online = cfg.Online
 	m.lobby.refreshFront(cfg.Hub)
@@ -309,11 +320,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Tick(1500*time.Millisecond, func(time.Time) tea.Msg { return quitMsg{} })
 	case quitMsg:
 		return m, tea.Quit
+	case NoticeMsg:
+		m.takeNotice(msg.Notice)
+		return m, nil
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
 			m.leaveRoom()
 			return m, tea.Quit
 		}
+		m.newsTitle = ""
 		if m.notice != "" {
 			return m, nil
 		}
@@ -445,7 +460,10 @@ func (m Model) view(content string) tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "arcade"
-	if m.room != nil && m.room.have && m.replay == nil {
+	switch {
+	case m.newsTitle != "":
+		v.WindowTitle = m.newsTitle // a notice's, until the next key
+	case m.room != nil && m.room.have && m.replay == nil:
 		v.WindowTitle = m.room.title() // "your move · GAME · CODE" when it is the player's turn
 	}
 	return v
