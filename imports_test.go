@@ -32,7 +32,9 @@ var layers = map[string][]string{
 	"sshd":           {"session", "rooms", "rules", "record", "sanitize", "teaframe"},
 	"cluster":        {"cluster/remote", "cluster/wire", "session", "rooms", "rules", "record", "rating", "sanitize", "storage"},
 	"matchlog":       {"rooms", "rules", "record", "rating", "storage"},
-	"cmd/arcade":     {"matchlog", "cluster", "cluster/natsd", "games", "sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
+	// inbox is correspondence play's service (session.Post) over a store it declares.
+	"inbox":      {"session", "rooms", "rules", "record", "rating", "sanitize"},
+	"cmd/arcade": {"matchlog", "inbox", "cluster", "cluster/natsd", "games", "sshd", "session", "rooms", "rules", "record", "sanitize", "hostkeys", "storage", "metrics", "teaframe"},
 	// Leaves used by the upper layers: a Bubble Tea renderer, and Prometheus metrics.
 	"teaframe":            {},
 	"metrics":             {},

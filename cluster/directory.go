@@ -122,8 +122,12 @@ type ServeConfig struct {
 }
 
 // ReserveCode is the rooms.Config.ReserveCode of the node's hub: a create-if-absent of the code
-// in arcade_rooms, naming this node.
+// in arcade_rooms, naming this node. A code with an unfinished match in the replica (a sleeping
+// correspondence room, which has no entry) is not reserved.
 func (n *Node) ReserveCode(code string) (bool, error) {
+	if _, taken := n.cfg.DB.ActiveMatch(code); taken {
+		return false, nil
+	}
 	val, err := json.Marshal(entry{Node: n.id, Summary: rooms.Summary{Code: code, Created: time.Now()}})
 	if err != nil {
 		return false, err

@@ -117,7 +117,7 @@ func (h *Hub) find(code, norm string, by rooms.Player, wait func() bool) (sessio
 		// node for a room lost while the node was cut off: ask.
 		e, err := h.s.n.lookup(norm)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			return h.local(code, by)
+			return h.asleep(code, norm, by)
 		}
 		if err != nil {
 			// The directory did not answer (its leader may have gone with a killed node): the
@@ -189,6 +189,24 @@ func (r movingRoom) rejoin(p rooms.Player, watch bool) (session.Sub, error) {
 		}
 	}
 	return nil, errMoving{r.Code()}
+}
+
+// asleep returns the room of a code the directory does not list: a sleeping correspondence
+// room of the replica is woken here (or, woken by another node meanwhile, is moving: the join
+// waits for it); any other code is looked up here, as a wrong one.
+func (h *Hub) asleep(code, norm string, by rooms.Player) (session.Room, error) {
+	woke, err := h.s.wake(norm)
+	switch {
+	case err != nil:
+		h.s.n.cfg.Warnf("cluster: %v", err)
+		return nil, errMoving{norm}
+	case woke:
+		return h.local(code, by)
+	}
+	if _, ok := h.s.n.cfg.DB.CorrespondenceOf(norm); ok {
+		return nil, errMoving{norm} // another node is waking it: its entry comes
+	}
+	return h.local(code, by)
 }
 
 func (h *Hub) local(code string, by rooms.Player) (session.Room, error) {

@@ -147,12 +147,18 @@ func (s *Store) owner(ctx context.Context, key string) (string, error) {
 
 // publishPlayers stores a change of a player and waits until the replica has it.
 func (s *Store) publishPlayers(c storage.Change) error {
+	_, err := s.publishPlayersSeq(c)
+	return err
+}
+
+// publishPlayersSeq is publishPlayers, which returns the change's position.
+func (s *Store) publishPlayersSeq(c storage.Change) (uint64, error) {
 	if err := s.n.rep.stopped(); err != nil {
-		return fmt.Errorf("%w: %w", rooms.ErrStorageDown, err)
+		return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, err)
 	}
 	data, err := json.Marshal(c)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	ctx, cancel := s.n.request()
 	defer cancel()
@@ -160,9 +166,9 @@ func (s *Store) publishPlayers(c storage.Change) error {
 		return s.n.js.Publish(ctx, subjectPlayers, data)
 	})
 	if err != nil {
-		return fmt.Errorf("store %s: %w", c.Kind, err)
+		return 0, fmt.Errorf("store %s: %w", c.Kind, err)
 	}
-	return s.n.rep.wait(ctx, ack.Sequence)
+	return ack.Sequence, s.n.rep.wait(ctx, ack.Sequence)
 }
 
 // StartMatch records the start of m as its room's unfinished match and returns its ID, once the

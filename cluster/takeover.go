@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arcade/arcade/record"
+	"github.com/arcade/arcade/storage"
 )
 
 // sweep brings the node's rooms' entries up to date and takes over the rooms of nodes that are
@@ -121,16 +123,13 @@ func (s *served) claim(ctx context.Context, code string, val []byte, rev uint64)
 	return 0, err
 }
 
-// unfinished returns the replica's unfinished match of the room.
+// unfinished returns the replica's unfinished match of the room (asleep or not).
 func (n *Node) unfinished(code string) (record.Match, bool, error) {
-	open, _, err := n.cfg.DB.Unfinished()
-	if err != nil {
-		return record.Match{}, false, err
+	m, ok, err := n.cfg.DB.UnfinishedMatch(code)
+	if errors.Is(err, storage.ErrDamaged) {
+		// Not resumed, as a restart resumes no damaged match: arcade check reports it.
+		n.cfg.Warnf("cluster: room %s: %v; not opened", code, err)
+		return m, false, nil
 	}
-	for _, m := range open {
-		if m.Code == code {
-			return m, true, nil
-		}
-	}
-	return record.Match{}, false, nil
+	return m, ok, err
 }

@@ -69,3 +69,12 @@ func (h *Hub) OpenTable(t Table) (*Room, error) {
 	}
 	return r, nil
 }
+
+// NewCode returns a code for a new room, reserved as Create's are (Config.ReserveCode): for a
+// match that begins in the store before its room opens (a correspondence challenge accepted),
+// whose room is then woken (Config.Wake).
+func (h *Hub) NewCode() (string, error) { return h.newCode() }
+
+// Seed returns the seed the room of code would give its match numbered match
+// (Config.NewSeed), for a match that begins in the store before its room opens.
+func (h *Hub) Seed(code string, match int) uint64 { return h.cfg.NewSeed(code, match) }

@@ -190,11 +190,24 @@ func clockShown(raw time.Duration) (shown, next time.Duration) {
 		return 0, 0
 	}
 	shown = raw / time.Second * time.Second
-	if shown > clockFine {
+	switch {
+	case shown >= clockDays:
+		shown = shown / time.Hour * time.Hour // a correspondence clock: "2d 3h"
+	case shown >= clockLong:
+		shown = shown / time.Minute * time.Minute // "5h 12m"
+	case shown > clockFine:
 		shown = shown / (10 * time.Second) * (10 * time.Second)
 	}
 	return shown, raw - shown + clockLate // it shows less once less than shown is left
 }
+
+// clockLong and clockDays are the times left from which a clock shows hours and minutes
+// ("5h 12m"), and days and hours ("2d 3h": a correspondence clock), ticking by the minute and the
+// hour.
+const (
+	clockLong = 2 * time.Hour
+	clockDays = 24 * time.Hour
+)
 
 // clockLate is how long after a clock's value has run out it is drawn again: a tick asked for at
 // the very instant could find the same value left.
@@ -213,6 +226,9 @@ func clockText(st draw.Styles, raw time.Duration) string {
 func clockTextWarning(st draw.Styles, raw, warn time.Duration) string {
 	left, _ := clockShown(raw)
 	clock := fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+	if left >= clockLong {
+		clock = LeftText(left)
+	}
 	if left <= warn {
 		return st.Err.Render(clock)
 	}

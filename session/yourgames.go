@@ -174,10 +174,14 @@ func (y *yourGames) lines(rows int) int {
 	return n + 2
 }
 
-// line describes one of the player's matches at now: "Flic Flac TQNFY · vs bob · your turn
-// 0:12", "Stone Towers K2P9D · vs carol · their turn", "DISCON 7RMWX · waiting for 1 player".
-func (y *yourGames) line(g rooms.Summary, now time.Time) string {
-	mine := g.SeatOf(y.id)
+// line describes one of the player's matches at now (GameLine).
+func (y *yourGames) line(g rooms.Summary, now time.Time) string { return GameLine(g, y.id, now) }
+
+// GameLine describes one of a player's matches (the player of key id) at now, for Your games and
+// `inbox`: "Flic Flac TQNFY · vs bob · your turn 0:12", "Coloretta K7QXM · vs ada · your turn 2d
+// 3h", "Stone Towers K2P9D · vs carol · their turn", "DISCON 7RMWX · waiting for 1 player".
+func GameLine(g rooms.Summary, id string, now time.Time) string {
+	mine := g.SeatOf(id)
 	parts := []string{g.GameName + " " + g.Code}
 	var others []string
 	for i, name := range g.Seats {
@@ -205,8 +209,12 @@ func (y *yourGames) line(g rooms.Summary, now time.Time) string {
 	return strings.Join(parts, " · ")
 }
 
-// turnLeftText writes a turn's time left: "0:12", "9:59", "1:02:03".
+// turnLeftText writes a turn's time left: "0:12", "9:59", "1:02:03", and from a day on in days
+// and hours (LeftText): "2d 3h".
 func turnLeftText(d time.Duration) string {
+	if d >= 24*time.Hour {
+		return LeftText(d)
+	}
 	s := int(d / time.Second)
 	if s >= 3600 {
 		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)

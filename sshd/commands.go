@@ -22,11 +22,18 @@ var errUsage = errors.New("usage")
 
 // request is a parsed command line: a plain-text command, or where an interactive session starts.
 type request struct {
-	plain string // "help", "rooms", "whoami", "leaderboard" or "set"; empty for an interactive session
-	start session.Start
-	game  string // leaderboard: one game, or all
-	json  bool   // leaderboard: JSON instead of a table
-	bell  string // set: "on" or "off"
+	plain string // "help", "rooms", "whoami", "leaderboard", "set" or one of correspondence play's
+	// (post.go: "inbox", "next", "challenge", "accept", "decline", "withdraw", "follow",
+	// "unfollow", "friends"); empty for an interactive session
+	start session.Start // the room to open; challenge: the match's game and options
+	game  string        // leaderboard: one game, or all
+	json  bool          // leaderboard, inbox: JSON instead of a table
+	// set: the setting ("bell", "notify" or "challenges") and its value.
+	set, value string
+	// challenge, follow, unfollow: the player's name (challenge: "" for an open one, whose
+	// rating window is lo to hi); accept, decline, withdraw: the challenge's ID.
+	name, id string
+	lo, hi   int
 }
 
 // maxArgs and maxArgLen bound what a command line may hold; longer is refused, not trimmed.
@@ -61,10 +68,11 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 		return request{plain: "whoami"}, nil
 	case "set":
 		k, v, _ := strings.Cut(strings.ToLower(strings.Join(rest, " ")), "=")
-		if len(rest) != 1 || k != "bell" || (v != "on" && v != "off") {
-			return request{}, fmt.Errorf("%w: set takes bell=on or bell=off", errUsage)
+		onOff := v == "on" || v == "off"
+		if len(rest) != 1 || !(k == "bell" && onOff || k == "notify" && onOff || k == "challenges" && (onOff || v == "friends")) {
+			return request{}, fmt.Errorf("%w: set takes bell=on|off, notify=on|off or challenges=on|friends|off", errUsage)
 		}
-		return request{plain: "set", bell: v}, nil
+		return request{plain: "set", set: k, value: v}, nil
 	case "leaderboard":
 		req := request{plain: "leaderboard"}
 		for _, a := range rest {
@@ -118,6 +126,9 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 		}
 		return request{start: session.Start{Mode: mode, Code: strings.ToUpper(rest[0])}}, nil
 	}
+	if req, ok, err := parsePost(cmd, rest, games); ok {
+		return req, err
+	}
 	return request{}, fmt.Errorf("%w: unknown command %q; try: help", errUsage, sanitize.Line(cmd, 20))
 }
 
@@ -138,6 +149,16 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s set bell=off             no bell when it is your turn (bell=on: back on)
   ssh %[1]s help                     this text
 
+Correspondence play, at your own pace (clock=1d to 14d: days a move):
+  ssh %[1]s inbox [--json]           your games and challenges; exit 0 when one waits for you
+  ssh %[1]s -t next                  the next game where it is your move
+  ssh %[1]s challenge NAME GAME [key=value]   challenge a player (their inbox, or a notice)
+  ssh %[1]s challenge --open GAME [rating=LO-HI]  anyone rated LO to HI may accept
+  ssh %[1]s -t accept ID             accept a challenge and play (decline ID, withdraw ID)
+  ssh %[1]s follow NAME              a friend: friends lists them (unfollow NAME)
+  ssh %[1]s set notify=off           no desktop notification through your terminal
+  ssh %[1]s set challenges=friends   only the players you follow challenge you (on, off)
+
 Room options for new, in every game (each game's own follow it below):
   seats=N       seats at the table, within the game's number of players
   bots=N        seats given to bots (as many as seats: you watch them play)
@@ -145,6 +166,7 @@ Room options for new, in every game (each game's own follow it below):
   clock=off     no clock
   clock=2m      a limit a move (90s, 1h: from 5s to 24h)
   clock=10m+5s  each player 10 minutes for the match, 5 seconds more a move
+  clock=3d      correspondence: 3 days a move (1d to 14d); the room waits for you
 Without clock=, a rated match (every seat a person with a key) gets the server's
 limit a move; any other is untimed. seats=1 is the solo game: its best scores go
 on a solo table beside the ratings.

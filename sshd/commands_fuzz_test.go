@@ -2,6 +2,7 @@ package sshd
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -13,7 +14,9 @@ import (
 	shlex "github.com/anmitsu/go-shlex"
 
 	"github.com/arcade/arcade/games"
+	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/sanitize"
 	"github.com/arcade/arcade/session"
 )
 
@@ -39,6 +42,11 @@ func FuzzParseRequest(f *testing.F) {
 		"replay 2k9xq4m7a8b", "replay", "replay a b",
 		"dance", "\x1b[2Jdance", `join "K7 QXM"`, "join 'unterminated", `new stonetowers size=\`,
 		strings.Repeat("x", 100), strings.Repeat("a ", 20),
+		"inbox", "inbox --json", "inbox x", "next", "friends", "friends now", "accept x7k2m", "accept", "decline X7K2M",
+		"withdraw a b", "follow bob", "follow Bob", "follow b.b", "unfollow bob", "challenge bob coloretta clock=3d",
+		"challenge --open stonetowers clock=1d rating=1400-1600", "challenge bob stonetowers rating=1-2",
+		"challenge bob discon bots=1", "challenge ａda coloretta", "challenge bob", "set notify=off",
+		"set challenges=friends", "set challenges=maybe", "set notify=friends",
 	} {
 		f.Add(line)
 	}
@@ -80,8 +88,33 @@ func checkRequest(t *testing.T, line string, req request) {
 		}
 		return
 	case "set":
-		if req.bell != "on" && req.bell != "off" {
-			t.Fatalf("%q: bell %q", line, req.bell)
+		if ok := req.value == "on" || req.value == "off" || req.set == "challenges" && req.value == "friends"; !ok ||
+			req.set != "bell" && req.set != "notify" && req.set != "challenges" {
+			t.Fatalf("%q: set %q to %q", line, req.set, req.value)
+		}
+		return
+	case "inbox", "next", "friends":
+		return
+	case "accept", "decline", "withdraw":
+		if req.id == "" || req.id != strings.ToLower(req.id) {
+			t.Fatalf("%q: challenge ID %q", line, req.id)
+		}
+		return
+	case "follow", "unfollow":
+		if n, err := sanitize.ParseName(req.name); err != nil || n != req.name {
+			t.Fatalf("%q: name %q", line, req.name)
+		}
+		return
+	case "challenge":
+		if n, err := sanitize.ParseName(req.name); req.name != "" && (err != nil || n != req.name) {
+			t.Fatalf("%q: name %q", line, req.name)
+		}
+		g, ok := rules.FindGame(fuzzGames, req.start.Game)
+		if !ok || req.start.Seats != 2 || req.start.Bots != 0 || (req.name != "" && req.lo+req.hi != 0) {
+			t.Fatalf("%q: challenge %+v", line, req)
+		}
+		if _, err := g.New(withoutClock(req.start.Options), 2, 1); err != nil {
+			t.Fatalf("%q: accepted, but the match cannot be set up: %v", line, err)
 		}
 		return
 	case "":
@@ -125,6 +158,13 @@ func checkRequest(t *testing.T, line string, req request) {
 	}
 }
 
+// withoutClock returns opts without the room's clock, as a game takes them.
+func withoutClock(opts rules.Options) rules.Options {
+	out := maps.Clone(opts)
+	delete(out, rooms.ClockOption)
+	return out
+}
+
 func shlexWords(line string) []string {
 	w, _ := shlex.Split(line, true)
 	return w
@@ -143,7 +183,29 @@ func requestWords(req request) []string {
 		}
 		return w
 	case "set":
-		return []string{"set", "bell=" + req.bell}
+		return []string{"set", req.set + "=" + req.value}
+	case "inbox":
+		if req.json {
+			return []string{"inbox", "--json"}
+		}
+		return []string{"inbox"}
+	case "accept", "decline", "withdraw":
+		return []string{req.plain, req.id}
+	case "follow", "unfollow":
+		return []string{req.plain, req.name}
+	case "challenge":
+		w := []string{"challenge", req.name}
+		if req.name == "" {
+			w[1] = openFlag
+		}
+		w = append(w, req.start.Game)
+		for _, k := range slices.Sorted(maps.Keys(req.start.Options)) {
+			w = append(w, k+"="+req.start.Options[k])
+		}
+		if req.lo+req.hi > 0 {
+			w = append(w, fmt.Sprintf("rating=%d-%d", req.lo, req.hi))
+		}
+		return w
 	case "":
 	default:
 		return []string{req.plain}

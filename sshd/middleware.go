@@ -181,8 +181,19 @@ func (s *Server) route(sess ssh.Session) {
 		_ = sess.Exit(0)
 		return
 	case "set":
-		_ = sess.Exit(s.setBell(sess, req.bell == "on"))
+		if req.set == "bell" {
+			_ = sess.Exit(s.setBell(sess, req.value == "on"))
+		} else {
+			_ = sess.Exit(s.setPref(sess, req.set, req.value))
+		}
 		return
+	case "inbox", "challenge", "decline", "withdraw", "follow", "unfollow", "friends":
+		_ = sess.Exit(s.postStatus(sess, req, s.hostOf(sess)))
+		return
+	case "accept", "next":
+		if !s.postStart(sess, &req) {
+			return
+		}
 	case "leaderboard":
 		if s.cfg.Records == nil {
 			fmt.Fprintln(sess.Stderr(), "arcade: this server keeps no records")
@@ -311,6 +322,8 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		QuickWait: s.cfg.QuickWait,
 		NoBell:    !player.Guest && s.cfg.Prefs != nil && !s.cfg.Prefs.Bell(player.ID),
 		Send:      func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
+		Post:      s.cfg.Post,
+		NoNotify:  !player.Guest && s.cfg.Post != nil && s.cfg.Post.Prefs(player.ID).NoNotify,
 	})
 	// wish's options, with the clamped window, and a filter that bounds every later size (a size
 	// report typed into the input reaches the program too) besides doing what wish's does.
@@ -328,9 +341,14 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 	s.mu.Lock()
 	s.programs[p] = struct{}{}
 	s.mu.Unlock()
+	off := func() {}
+	if s.cfg.Board != nil && !player.Guest { // notices reach the player's sessions (Config.Board)
+		off = s.cfg.Board.Add(player.ID, p.Send)
+	}
 	var once sync.Once
 	return p, fr, func() {
 		once.Do(func() {
+			off()
 			m.Close()
 			s.mu.Lock()
 			delete(s.programs, p)

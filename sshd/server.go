@@ -79,6 +79,12 @@ type Config struct {
 	Prefs Prefs
 	// Records serves leaderboards, profiles and replays; nil keeps no records.
 	Records session.Records
+	// Post serves correspondence play: the inbox, challenges, friends and their settings (the
+	// commands of post.go, the lobby's page); nil offers none.
+	Post session.Post
+	// Board, when not nil, carries notices to the interactive sessions of each player with a
+	// key, who is on it while a session runs.
+	Board *session.Switchboard
 	// Boards makes the board view of each of the hub's games (the catalogue's, games.Boards).
 	Boards session.Boards
 	// KeystrokeObfuscation advertises ping@openssh.com, with which OpenSSH 9.5 and later hide

@@ -184,7 +184,9 @@ func refusesChallenge(tx *bolt.Tx, player, challenger, name string) error {
 // player challenged, or for an open challenge anyone in its window but its challenger: the
 // match c.Match begins, in room c.Code, as a start change begins one, its ID made from seq and
 // c.At, or c.Match.ID for a server alone), AnswerDecline (the player challenged) or
-// AnswerWithdraw (the challenger). It returns what the match's start does to the DB's memory.
+// AnswerWithdraw (the challenger). An accept without a match (a live match, whose room the
+// accepting node opens) only takes the challenge. It returns what the match's start does to the
+// DB's memory.
 func applyAnswer(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
 	ch, ok, err := challengeIn(tx, c.ID)
 	switch {
@@ -221,8 +223,10 @@ func applyAnswer(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
 		return nil, ErrOutOfWindow
 	case ch.Open() && (ignores(tx, c.PlayerID, ch.From) || ignores(tx, ch.From, c.PlayerID)):
 		return nil, ErrNoChallenge // an ignore is never told
-	case c.Match == nil || c.Code == "":
-		return nil, errors.New("an accepted challenge needs its match and room")
+	case c.Match == nil: // a live match: its room is opened by the node that took the challenge
+		return nil, dropChallenge(tx, ch)
+	case c.Code == "":
+		return nil, errors.New("an accepted challenge's match needs its room")
 	}
 	if id, err := binding(tx.Bucket(bucketActive), []byte(c.Code)); err != nil || id != "" {
 		return nil, ErrRoomTaken

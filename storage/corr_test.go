@@ -184,32 +184,32 @@ func TestChallengeAnswers(t *testing.T) {
 	if to, _, _, _ := d.Challenges("SHA256:bob", time.Now()); len(to) != 3 {
 		t.Fatalf("bob has %d challenges", len(to))
 	}
-	if err := d.Answer("dec", "SHA256:carol", AnswerDecline); !errors.Is(err, ErrNotYourChallenge) {
+	if err := d.Decline("dec", "SHA256:carol"); !errors.Is(err, ErrNotYourChallenge) {
 		t.Errorf("carol declines bob's: %v", err)
 	}
-	if err := d.Answer("dec", "SHA256:bob", AnswerDecline); err != nil {
+	if err := d.Decline("dec", "SHA256:bob"); err != nil {
 		t.Error(err)
 	}
-	if err := d.Answer("wdr", "SHA256:bob", AnswerWithdraw); !errors.Is(err, ErrNoChallenge) {
+	if err := d.Withdraw("wdr", "SHA256:bob"); !errors.Is(err, ErrNoChallenge) {
 		t.Errorf("bob withdraws ann's: %v", err)
 	}
-	if err := d.Answer("wdr", "SHA256:ann", AnswerWithdraw); err != nil {
+	if err := d.Withdraw("wdr", "SHA256:ann"); err != nil {
 		t.Error(err)
 	}
 	m := record.Match{Game: "stonetowers", Options: rules.Options{"clock": "3d"}, Seed: 9,
 		Seats: []record.Seat{{PlayerID: "SHA256:bob", Name: "bob"}, {PlayerID: "SHA256:ann", Name: "ann"}},
 		Turn:  &record.Turn{ToMove: []rules.Seat{0}, Due: time.Now().Add(72 * time.Hour)}}
-	if _, err := d.Accept("acc", "SHA256:ann", "ROOM1", m); !errors.Is(err, ErrOwnChallenge) {
+	if _, err := d.Accept("acc", "SHA256:ann", "ROOM1", &m); !errors.Is(err, ErrOwnChallenge) {
 		t.Errorf("ann accepts her own: %v", err)
 	}
-	if _, err := d.Accept("acc", "SHA256:carol", "ROOM1", m); !errors.Is(err, ErrNotYourChallenge) {
+	if _, err := d.Accept("acc", "SHA256:carol", "ROOM1", &m); !errors.Is(err, ErrNotYourChallenge) {
 		t.Errorf("carol accepts bob's: %v", err)
 	}
-	id, err := d.Accept("acc", "SHA256:bob", "ROOM1", m)
+	id, err := d.Accept("acc", "SHA256:bob", "ROOM1", &m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Accept("acc", "SHA256:bob", "ROOM2", m); !errors.Is(err, ErrNoChallenge) {
+	if _, err := d.Accept("acc", "SHA256:bob", "ROOM2", &m); !errors.Is(err, ErrNoChallenge) {
 		t.Errorf("accepted twice: %v", err)
 	}
 	if got, ok := d.ActiveMatch("ROOM1"); !ok || got != id {
@@ -225,7 +225,7 @@ func TestChallengeAnswers(t *testing.T) {
 	if err := d.MakeChallenge(challengeOf("acc2", "bob")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Accept("acc2", "SHA256:bob", "ROOM1", m); !errors.Is(err, ErrRoomTaken) {
+	if _, err := d.Accept("acc2", "SHA256:bob", "ROOM1", &m); !errors.Is(err, ErrRoomTaken) {
 		t.Errorf("accepted into a room with a match: %v", err)
 	}
 
@@ -240,10 +240,10 @@ func TestChallengeAnswers(t *testing.T) {
 	if err := d.MakeChallenge(high); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Accept("hi", "SHA256:carol", "ROOM3", m); !errors.Is(err, ErrOutOfWindow) {
+	if _, err := d.Accept("hi", "SHA256:carol", "ROOM3", &m); !errors.Is(err, ErrOutOfWindow) {
 		t.Errorf("carol (1500) accepts 1700-1900: %v", err)
 	}
-	if _, err := d.Accept("opn", "SHA256:carol", "ROOM3", m); err != nil {
+	if _, err := d.Accept("opn", "SHA256:carol", "ROOM3", &m); err != nil {
 		t.Errorf("carol accepts 1400-1600: %v", err)
 	}
 	if r, err := d.Check(corrGames); err != nil || len(r.Damaged) != 0 {
@@ -272,10 +272,10 @@ func TestChallengeExpiry(t *testing.T) {
 		t.Errorf("expired, listed: %d %d", len(to), len(from))
 	}
 	m := record.Match{Game: "stonetowers", Seats: twoPlayers()}
-	if _, err := d.Accept("c0", "SHA256:bob", "ROOM1", m); !errors.Is(err, ErrChallengeExpired) {
+	if _, err := d.Accept("c0", "SHA256:bob", "ROOM1", &m); !errors.Is(err, ErrChallengeExpired) {
 		t.Errorf("accepting an expired challenge: %v", err)
 	}
-	if err := d.Answer("c1", "SHA256:bob", AnswerDecline); err != nil {
+	if err := d.Decline("c1", "SHA256:bob"); err != nil {
 		t.Errorf("declining an expired one (it goes): %v", err)
 	}
 	if err := d.MakeChallenge(challengeOf("new", "bob")); err != nil {

@@ -126,28 +126,38 @@ func (d *DB) MakeChallenge(ch record.Challenge) error {
 	return d.Do(Change{Kind: ChangeChallenge, Challenge: &ch, At: d.now().UTC()})
 }
 
-// Answer declines (AnswerDecline, the player challenged) or withdraws (AnswerWithdraw, the
-// challenger) the challenge id for the player by, now.
-func (d *DB) Answer(id, by, answer string) error {
-	if answer == AnswerAccept {
-		return errors.New("an accept needs its match: Accept")
-	}
-	return d.Do(Change{Kind: ChangeAnswer, ID: id, PlayerID: by, Answer: answer, At: d.now().UTC()})
+// Decline declines the challenge id to the player by, now (ErrNoChallenge, ErrNotYourChallenge).
+func (d *DB) Decline(id, by string) error {
+	return d.Do(Change{Kind: ChangeAnswer, ID: id, PlayerID: by, Answer: AnswerDecline, At: d.now().UTC()})
 }
 
-// Accept accepts the challenge id for the player by, now: the match m (its seats, seed, options
-// and first turn) begins in room code, unfinished, and Accept returns its ID. Refused, writing
-// nothing, with an error for the player (ErrNoChallenge, ErrChallengeExpired,
-// ErrNotYourChallenge, ErrOwnChallenge, ErrOutOfWindow), or ErrRoomTaken.
-func (d *DB) Accept(id, by, code string, m record.Match) (string, error) {
-	d.mu.Lock()
-	m.ID = d.newID()
-	d.mu.Unlock()
-	err := d.Do(Change{Kind: ChangeAnswer, ID: id, PlayerID: by, Answer: AnswerAccept, Code: code, Match: &m, At: d.now().UTC()})
-	if err != nil {
+// Withdraw withdraws the challenge id of the player by, now (ErrNoChallenge).
+func (d *DB) Withdraw(id, by string) error {
+	return d.Do(Change{Kind: ChangeAnswer, ID: id, PlayerID: by, Answer: AnswerWithdraw, At: d.now().UTC()})
+}
+
+// Accept accepts the challenge id for the player by, now. With a match m (its seats, seed,
+// options and first turn: a correspondence match), m begins in room code, unfinished, and Accept
+// returns its ID; with none (a live match, whose room the caller opens) the challenge is taken
+// and Accept returns "". Refused, writing nothing, with an error for the player
+// (ErrNoChallenge, ErrChallengeExpired, ErrNotYourChallenge, ErrOwnChallenge, ErrOutOfWindow),
+// or ErrRoomTaken.
+func (d *DB) Accept(id, by, code string, m *record.Match) (string, error) {
+	c := Change{Kind: ChangeAnswer, ID: id, PlayerID: by, Answer: AnswerAccept, Code: code, At: d.now().UTC()}
+	if m != nil {
+		mm := *m
+		d.mu.Lock()
+		mm.ID = d.newID()
+		d.mu.Unlock()
+		c.Match = &mm
+	}
+	if err := d.Do(c); err != nil {
 		return "", err
 	}
-	return m.ID, nil
+	if c.Match == nil {
+		return "", nil
+	}
+	return c.Match.ID, nil
 }
 
 // Follow records that player follows other, named name (ErrFollowSelf, ErrUnknownPlayer,

@@ -16,6 +16,7 @@ import (
 	"github.com/arcade/arcade/cluster"
 	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/hostkeys"
+	"github.com/arcade/arcade/inbox"
 	"github.com/arcade/arcade/matchlog"
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
@@ -67,6 +68,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		sshd.Names
 		sshd.Prefs
 		session.Records
+		inbox.Store
 	} = db
 	var cn *clusterNode
 	if cfg.clustered() {
@@ -88,6 +90,11 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		logger.Info("--load-test-seeds: every match's cards and discs follow from its room code; for load tests only")
 		newSeed = rules.DerivedSeed
 	}
+	// Correspondence play: the notices of this process's sessions, the service, and (below) the
+	// scheduler of deadlines and the wake of sleeping rooms.
+	board := &session.Switchboard{}
+	var svc *inbox.Service
+	var deadlines *matchlog.Deadlines
 	hubCfg := rooms.Config{
 		Games:     games.Rules(),
 		MaxRooms:  cfg.maxRooms,
@@ -107,10 +114,22 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	if mx != nil {
 		hubCfg.Refused = mx.refused
 	}
+	hubCfg.TurnNotice = func(id string, n rooms.TurnNotice) { svc.TurnNotice(id, n) }
+	hubCfg.Sleep = func(string) { deadlines.Poke() }
+	var hub *rooms.Hub
+	warnf := func(format string, args ...any) { logger.Warnf(format, args...) }
+	wake := waker(db, func() *rooms.Hub { return hub }, logf, warnf)
 	if cn != nil {
 		hubCfg.ReserveCode = cn.node.ReserveCode // codes unique across the cluster
+	} else {
+		// A code of a sleeping room is taken, though no room is open under it.
+		hubCfg.ReserveCode = func(code string) (bool, error) {
+			_, taken := db.ActiveMatch(code)
+			return !taken, nil
+		}
+		hubCfg.Wake = func(code string) bool { ok, _ := wake(code); return ok }
 	}
-	hub := rooms.NewHub(hubCfg)
+	hub = rooms.NewHub(hubCfg)
 	var sessionHub sshd.Hub = session.Local(hub)
 	var srvRef atomic.Pointer[sshd.Server]  // the SSH server, once made: its sessions for the beats
 	caughtUp := func() error { return nil } // what a backup waits for
@@ -133,7 +152,6 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 			return cn.node.CatchUp(ctx)
 		}
 	} else {
-		warnf := func(format string, args ...any) { logger.Warnf(format, args...) }
 		resumed, err := resume(db, hub, logf, warnf)
 		if err != nil {
 			return withAdvice(fmt.Errorf("resume matches: %w", err), dbPath)
@@ -142,6 +160,17 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 			logger.Info("resumed unfinished matches", "rooms", resumed)
 		}
 	}
+	var tables inbox.Tables = localTables{hub: hub, wake: wake}
+	var news inbox.News = board
+	wakeDue := func(code string) { _, _ = wake(code) }
+	if cn != nil {
+		ch := sessionHub.(*cluster.Hub)
+		tables, wakeDue = ch, ch.WakeDue
+		news = cn.node.Notices(board)
+	}
+	svc = inbox.New(inbox.Config{Store: store, Tables: tables, News: news, MaxUnfinished: cfg.unfinished, Logf: logf})
+	deadlines = matchlog.StartDeadlines(db, wakeDue, logf)
+	defer deadlines.Close()
 	admin, err := listenAdmin(cfg.data)
 	if err != nil {
 		return err
@@ -166,6 +195,8 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		Names:              store,
 		Prefs:              store,
 		Records:            store,
+		Post:               svc,
+		Board:              board,
 		Boards:             games.Boards(),
 
 		KeystrokeObfuscation: cfg.keystrokeObfuscation,
