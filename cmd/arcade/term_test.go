@@ -27,6 +27,9 @@ type player struct {
 	raw   []byte // what the server sent, up to rawLimit bytes
 	mu    sync.Mutex
 	done  chan struct{}
+	// stop ends a player that runs OpenSSH's own client (openSSH); nil for the others, whose
+	// session and connection close ends them.
+	stop func()
 }
 
 // privateKeys remembers each test key's private half, for tests that write key files.
@@ -141,6 +144,10 @@ func (p *player) bells() (int, []string) {
 }
 
 func (p *player) close() {
+	if p.stop != nil {
+		p.stop()
+		return
+	}
 	_ = p.sess.Close()
 	_ = p.conn.Close()
 }

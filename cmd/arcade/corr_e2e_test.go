@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/creack/pty"
+	"github.com/hinshun/vt10x"
+)
+
+// The end-to-end story of correspondence play (issue 35), over OpenSSH's own client: ssh -tt on a
+// PTY of its own for the interactive sessions, plain ssh for the commands with their exit status.
+
+// openSSHArgs are the options of every OpenSSH client of these tests: no configuration, no known
+// hosts, no agent, only the key given.
+func openSSHArgs(addr net.Addr, keyFile string) []string {
+	return []string{"-F", "none", "-p", strconv.Itoa(addr.(*net.TCPAddr).Port),
+		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
+		"-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "LogLevel=ERROR", "-i", keyFile}
+}
+
+// openSSHPath returns OpenSSH's client, skipping the test when it is not installed.
+func openSSHPath(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("ssh")
+	if err != nil {
+		t.Skip("OpenSSH client not installed")
+	}
+	return path
+}
+
+// openSSH runs OpenSSH's client as user with the private key in keyFile on an 80 x 24 PTY (ssh
+// -tt), running command ("" for the lobby); what the server sends is read into a terminal
+// emulator, and kept (player.raw), as connect's players are.
+func openSSH(t *testing.T, addr net.Addr, user, keyFile, command string) *player {
+	t.Helper()
+	args := append(openSSHArgs(addr, keyFile), "-tt", user+"@127.0.0.1")
+	if command != "" {
+		args = append(args, command)
+	}
+	cmd := exec.Command(openSSHPath(t), args...)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+	if err != nil {
+		t.Fatalf("%s: ssh: %v", user, err)
+	}
+	p := &player{t: t, name: user, stdin: tty, vt: vt10x.New(vt10x.WithSize(80, 24)), done: make(chan struct{})}
+	var once sync.Once
+	p.stop = func() {
+		once.Do(func() {
+			_ = cmd.Process.Kill()
+			_ = tty.Close()
+			_ = cmd.Wait()
+		})
+	}
+	go func() {
+		defer close(p.done)
+		buf := make([]byte, 32*1024)
+		for {
+			n, err := tty.Read(buf)
+			if n > 0 {
+				p.mu.Lock()
+				_, _ = p.vt.Write(buf[:n])
+				if len(p.raw) < rawLimit {
+					p.raw = append(p.raw, buf[:n]...)
+				}
+				p.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(p.close)
+	return p
+}
+
+// runSSH runs a plain command with OpenSSH's client as user with the key in keyFile, and
+// returns its output, its errors and its exit status.
+func runSSH(t *testing.T, addr net.Addr, user, keyFile, command string) (stdout, stderr string, status int) {
+	t.Helper()
+	cmd := exec.Command(openSSHPath(t), append(openSSHArgs(addr, keyFile), user+"@127.0.0.1", command)...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		status = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("ssh %s: %v", command, err)
+	}
+	return out.String(), errOut.String(), status
+}
+
+// rawSince returns what the server sent p from byte from on, and the length so far.
+func (p *player) rawSince(from int) (string, int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return string(p.raw[min(from, len(p.raw)):]), len(p.raw)
+}
+
+// typeMove types a move at the room's prompt (:) and waits until p's screen shows after.
+func (p *player) typeMove(move string, after ...string) {
+	p.t.Helper()
+	p.send(":")
+	p.waitFor("move:")
+	p.send(move + "\r")
+	p.waitFor(after...)
+}
+
+var challengeSent = regexp.MustCompile(`Challenge ([2-9a-z]{5}) sent to bob`)
+
+// TestCorrespondenceThroughOpenSSH: ada challenges bob, who has never been in a room, to a
+// Coloretta match of 3 days a move; bob's inbox exits 0 and shows it; bob accepts it and moves;
+// ada, in the lobby, gets the bell and a desktop notification (OSC 9 and OSC 777) in her
+// terminal's bytes; the server is killed with SIGKILL and started again; both move again, ada
+// through next; ada resigns, and the match is rated.
+func TestCorrespondenceThroughOpenSSH(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	openSSHPath(t)
+	bin, data := binary(t), t.TempDir()
+	server, addr := startBinary(t, bin, data)
+	dir := t.TempDir()
+	adaKey, bobKey := writePrivateKey(t, dir, "ada", newKey(t)), writePrivateKey(t, dir, "bob", newKey(t))
+	for _, u := range []struct{ name, key string }{{"ada", adaKey}, {"bob", bobKey}} {
+		if out, _, st := runSSH(t, addr, u.name, u.key, "whoami"); st != 0 || !strings.Contains(out, "name: "+u.name) {
+			t.Fatalf("%s whoami: %d %q", u.name, st, out)
+		}
+	}
+	if out, _, st := runSSH(t, addr, "bob", bobKey, "inbox"); st != 1 || !strings.Contains(out, "Nothing waits") {
+		t.Errorf("bob's empty inbox: status %d, %q", st, out)
+	}
+	out, errOut, st := runSSH(t, addr, "ada", adaKey, "challenge bob coloretta clock=3d rounds=1")
+	m := challengeSent.FindStringSubmatch(out)
+	if st != 0 || m == nil {
+		t.Fatalf("ada's challenge: status %d, %q %q", st, out, errOut)
+	}
+	id := m[1]
+	if _, errOut, st := runSSH(t, addr, "ada", adaKey, "challenge ada coloretta"); st != 1 || !strings.Contains(errOut, "yourself") {
+		t.Errorf("ada challenges ada: %d %q", st, errOut)
+	}
+	out, _, st = runSSH(t, addr, "bob", bobKey, "inbox")
+	if st != 0 || !strings.Contains(out, "Challenges to you") || !strings.Contains(out, id) ||
+		!strings.Contains(out, "ada") || !strings.Contains(out, "Coloretta, clock=3d") {
+		t.Fatalf("bob's inbox: status %d:\n%s", st, out)
+	}
+
+	ada := openSSH(t, addr, "ada", adaKey, "")
+	ada.waitFor("Welcome")
+	_, from := ada.rawSince(0)
+	bob := openSSH(t, addr, "bob", bobKey, "accept "+id)
+	screen := bob.waitFor("Coloretta", "you: bob", "Your turn")
+	code := roomCode(t, screen)
+	bob.typeMove("d", "bob drew")
+	bob.typeMove("p1", "Waiting for ada")
+	ada.waitFor("bob moved in Coloretta " + code + ": your move")
+	raw, _ := ada.rawSince(from)
+	if !strings.Contains(raw, "\x1b]9;arcade: bob moved in Coloretta "+code+": your move") ||
+		!strings.Contains(raw, "\x1b]777;notify;arcade;bob moved in Coloretta "+code) {
+		t.Errorf("ada's terminal got no desktop notification: %q", raw)
+	}
+	if bells := strings.Count(oscs.ReplaceAllString(raw, ""), "\a"); bells == 0 {
+		t.Errorf("ada's terminal's bell did not ring: %q", raw)
+	}
+	if !strings.Contains(raw, "\x1b]2;your move · Coloretta · "+code+"\a") {
+		t.Errorf("ada's window title: %q", raw)
+	}
+	if out, _, st := runSSH(t, addr, "ada", adaKey, "inbox"); st != 0 || !strings.Contains(out, "Coloretta "+code+" · vs bob · your turn ") {
+		t.Errorf("ada's inbox: %d\n%s", st, out)
+	}
+
+	if err := server.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = server.Wait()
+	ada.close()
+	bob.close()
+	_, addr = startBinary(t, bin, data)
+	ada = openSSH(t, addr, "ada", adaKey, "next")
+	ada.waitFor("Coloretta", "you: ada", "Your turn")
+	ada.typeMove("d", "ada drew")
+	ada.typeMove("p2", "Waiting for bob")
+	bob = openSSH(t, addr, "bob", bobKey, "join "+code)
+	bob.waitFor("you: bob", "Your turn")
+	bob.typeMove("d", "bob drew")
+	bob.typeMove("p2", "Waiting for ada")
+	ada.waitFor("Your turn")
+	ada.send("R")
+	ada.waitFor("Resign?")
+	ada.send("\r")
+	for _, p := range []*player{ada, bob} {
+		p.waitFor("GAME OVER", "ada resigned")
+	}
+	board, _, _ := runSSH(t, addr, "ada", adaKey, "leaderboard coloretta")
+	if !regexp.MustCompile(`1\s+bob\s`).MatchString(board) || !regexp.MustCompile(`2\s+ada\s`).MatchString(board) {
+		t.Errorf("the match is not rated:\n%s", board)
+	}
+	if out, _, st := runSSH(t, addr, "bob", bobKey, "inbox"); st != 1 {
+		t.Errorf("bob's inbox after the match: %d\n%s", st, out)
+	}
+}
