@@ -102,7 +102,10 @@ func (s *Store) Accept(id, by, code string, m *record.Match) (string, error) {
 	if m == nil {
 		return "", s.publishTried(c)
 	}
-	if err := s.db.Try(c); err != nil {
+	tried, mm := c, *m
+	mm.ID = "tried" // a replica makes the ID from the change's position (storage.MatchID)
+	tried.Match = &mm
+	if err := s.db.Try(tried); err != nil {
 		return "", err
 	}
 	seq, err := s.publishRoom(code, c)

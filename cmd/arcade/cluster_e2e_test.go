@@ -116,6 +116,20 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 	args := append([]string{"--addr", "127.0.0.1:0", "--data", p.data, "--log-level", "info",
 		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000", "--max-sessions-per-addr", "1000",
 		"--max-startups-per-addr", "100", "--node", p.name}, natsFlags...)
+	t.Cleanup(func() {
+		if !p.dead {
+			_ = p.cmd.Process.Signal(syscall.SIGKILL)
+			_ = p.cmd.Wait()
+		}
+	})
+	c.nodes = append(c.nodes, p)
+	c.run(t, i, args, ready)
+}
+
+// run starts node i's process with args, and sends its address on ready once it accepts SSH.
+func (c *testCluster) run(t *testing.T, i int, args []string, ready chan<- startedNode) {
+	t.Helper()
+	p := c.nodes[i]
 	p.cmd = exec.Command(c.bin, args...)
 	p.cmd.Stderr = p.logs
 	out, err := p.cmd.StdoutPipe()
@@ -125,13 +139,7 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if !p.dead {
-			_ = p.cmd.Process.Signal(syscall.SIGKILL)
-			_ = p.cmd.Wait()
-		}
-	})
-	c.nodes = append(c.nodes, p)
+	p.dead = false
 	go func() {
 		lines := bufio.NewScanner(out)
 		for lines.Scan() {
@@ -165,6 +173,16 @@ func (c *testCluster) awaitSSH(t *testing.T, ready <-chan startedNode, k int) {
 			t.Fatalf("the cluster did not start within %v", deadline)
 		}
 	}
+}
+
+// restart starts node i again, killed before, with its flags and data folder, and waits until it
+// accepts SSH.
+func (c *testCluster) restart(t *testing.T, i int) {
+	t.Helper()
+	fmt.Fprintf(c.nodes[i].logs, "=== restarted\n")
+	ready := make(chan startedNode, 1)
+	c.run(t, i, c.nodes[i].cmd.Args[1:], ready)
+	c.awaitSSH(t, ready, 1)
 }
 
 // addr returns node i's SSH address.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 	"github.com/hinshun/vt10x"
@@ -211,4 +213,109 @@ func TestCorrespondenceThroughOpenSSH(t *testing.T) {
 	if out, _, st := runSSH(t, addr, "bob", bobKey, "inbox"); st != 1 {
 		t.Errorf("bob's inbox after the match: %d\n%s", st, out)
 	}
+}
+
+// TestCorrespondenceAcrossNodes: the same story on a cluster of three nodes, ada on node 1 and bob
+// on node 2: ada's challenge reaches bob's inbox on node 2 (through the stream); bob accepts it
+// there and moves; ada, in the lobby on node 1, gets the bell and the desktop notification
+// (through NATS); node 2 is killed with SIGKILL and started again on its data folder; both move
+// again, ada through next on node 1, bob on node 2; ada resigns, and the match is rated alike on
+// every node.
+func TestCorrespondenceAcrossNodes(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	openSSHPath(t)
+	c := startCluster(t, 3)
+	c.dumpLogs(t)
+	dir := t.TempDir()
+	adaKey, bobKey := writePrivateKey(t, dir, "ada", newKey(t)), writePrivateKey(t, dir, "bob", newKey(t))
+	if _, _, st := runSSH(t, c.addr(0), "ada", adaKey, "whoami"); st != 0 {
+		t.Fatalf("ada's whoami: %d", st)
+	}
+	if _, _, st := runSSH(t, c.addr(1), "bob", bobKey, "whoami"); st != 0 {
+		t.Fatalf("bob's whoami: %d", st)
+	}
+	var out string
+	eventually(t, func() string { // bob's name reaches node 1's replica
+		var errOut string
+		var st int
+		if out, errOut, st = runSSH(t, c.addr(0), "ada", adaKey, "challenge bob coloretta clock=3d rounds=1"); st != 0 {
+			return "ada's challenge: " + errOut
+		}
+		return ""
+	})
+	m := challengeSent.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("ada's challenge: %q", out)
+	}
+	id := m[1]
+	sent := time.Now()
+	eventually(t, func() string {
+		if out, _, st := runSSH(t, c.addr(1), "bob", bobKey, "inbox"); st != 0 || !strings.Contains(out, id) {
+			return "bob's inbox on node 2 lacks the challenge: " + out
+		}
+		return ""
+	})
+	t.Logf("the challenge made on node 1 was in bob's inbox on node 2 %v later", time.Since(sent).Round(10*time.Millisecond))
+
+	ada := openSSH(t, c.addr(0), "ada", adaKey, "")
+	ada.waitFor("Welcome")
+	_, from := ada.rawSince(0)
+	bob := openSSH(t, c.addr(1), "bob", bobKey, "accept "+id)
+	code := roomCode(t, bob.waitFor("Coloretta", "you: bob", "Your turn"))
+	bob.typeMove("d", "bob drew")
+	bob.typeMove("p1", "Waiting for ada")
+	ada.waitFor("bob moved in Coloretta " + code + ": your move")
+	raw, _ := ada.rawSince(from)
+	if !strings.Contains(raw, "\x1b]9;arcade: bob moved in Coloretta "+code+": your move") ||
+		strings.Count(oscs.ReplaceAllString(raw, ""), "\a") == 0 {
+		t.Errorf("ada's terminal on node 1 got no bell or notification: %q", raw)
+	}
+
+	c.kill(t, 1)
+	bob.close()
+	c.restart(t, 1)
+	ada.close()
+	ada = openSSH(t, c.addr(0), "ada", adaKey, "next")
+	ada.waitForWithin(2*deadline, "Coloretta", "you: ada", "Your turn")
+	ada.typeMove("d", "ada drew")
+	ada.typeMove("p2", "Waiting for bob")
+	bob = openSSH(t, c.addr(1), "bob", bobKey, "join "+code)
+	bob.waitForWithin(2*deadline, "you: bob", "Your turn")
+	bob.typeMove("d", "bob drew")
+	bob.typeMove("p2", "Waiting for ada")
+	ada.waitFor("Your turn")
+	ada.send("R")
+	ada.waitFor("Resign?")
+	ada.send("\r")
+	for _, p := range []*player{ada, bob} {
+		p.waitFor("GAME OVER", "ada resigned")
+	}
+	board := c.sameCorrLeaderboards(t, adaKey)
+	if !regexp.MustCompile(`1\s+bob\s`).MatchString(board) || !regexp.MustCompile(`2\s+ada\s`).MatchString(board) {
+		t.Errorf("the match is not rated:\n%s", board)
+	}
+}
+
+// sameCorrLeaderboards waits until every node's Coloretta leaderboard is the same, and returns it.
+func (c *testCluster) sameCorrLeaderboards(t *testing.T, keyFile string) string {
+	t.Helper()
+	var board string
+	eventually(t, func() string {
+		var boards []string
+		for i := range c.nodes {
+			b, _, _ := runSSH(t, c.addr(i), "ada", keyFile, "leaderboard coloretta")
+			boards = append(boards, b)
+		}
+		board = boards[0]
+		for i, b := range boards {
+			if b != board || !strings.Contains(b, "bob") {
+				return fmt.Sprintf("node %d's leaderboard:\n%s\nnode 1's:\n%s", i+1, b, board)
+			}
+		}
+		return ""
+	})
+	return board
 }
