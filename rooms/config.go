@@ -71,6 +71,11 @@ type Config struct {
 	// the room from the store (Restore) and reports true, or false when no sleeping match has
 	// the code. It is called without the hub's lock, concurrently.
 	Wake func(code string) bool
+	// Asleep, when not nil, returns the codes of the correspondence matches the player with the
+	// given ID sits in, open or asleep (the store's index): the share of unfinished matches
+	// (Shares.Unfinished) counts them besides the rooms the player opened. It is called under
+	// the hub's lock: it must be quick and must not call the hub.
+	Asleep func(playerID string) []string
 	// TurnNotice, when not nil, is told each time it becomes the move of a player with a key
 	// who is not connected to the room (a correspondence player elsewhere, or not connected at
 	// all), so that the player's other sessions hear of it. It is called on the room's

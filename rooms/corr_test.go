@@ -296,3 +296,26 @@ func TestLiveTable(t *testing.T) {
 		}
 	})
 }
+
+// TestUnfinishedShareCountsSleepingMatches: the share of unfinished matches counts the
+// correspondence matches a player sits in (Config.Asleep), with the rooms they opened, each once.
+func TestUnfinishedShareCountsSleepingMatches(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var asleep []string
+		h, _ := newTestHub(t, Config{Shares: Shares{Unfinished: 3}, Asleep: func(id string) []string {
+			if id == alice.ID {
+				return asleep
+			}
+			return nil
+		}})
+		r := mustCreate(t, h, rules.Options{ClockOption: "3d"}, 2)
+		asleep = []string{r.Code(), "ZZZZ2"} // one open, one asleep
+		mustCreate(t, h, nil, 2)
+		if _, err := h.Create("race", nil, 2, alice); !errors.Is(err, ErrUnfinishedShare) {
+			t.Errorf("alice's fourth: %v", err)
+		}
+		if _, err := h.Create("race", nil, 2, bob); err != nil {
+			t.Errorf("bob's first: %v", err)
+		}
+	})
+}

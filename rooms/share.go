@@ -59,6 +59,7 @@ func ownerOf(p Player) string {
 // could make way for a new one.
 type held struct {
 	waiting, addrWaiting, unfinished int
+	codes                            map[string]bool // the codes of the owner's unfinished rooms
 	// spare are the owner's Waiting rooms, oldest first; addrSpare the address's.
 	spare, addrSpare []*Room
 }
@@ -79,6 +80,10 @@ func (h *Hub) holdings(owner, source string) held {
 			}
 			if waiting || s.Phase == Playing {
 				c.unfinished++
+				if c.codes == nil {
+					c.codes = map[string]bool{}
+				}
+				c.codes[r.code] = true
 			}
 		}
 		if source != "" && r.source == source && waiting {
@@ -102,6 +107,13 @@ func (h *Hub) checkShares(by Player) (reclaim []*Room, err error) {
 	who := "you already have"
 	if owner != by.ID { // a guest, counted with the other guests of its address
 		who = "the guests of your address already have"
+	}
+	if sh.Unfinished > 0 && h.cfg.Asleep != nil && !by.Guest {
+		for _, code := range h.cfg.Asleep(by.ID) { // its correspondence matches, asleep or not
+			if !c.codes[code] {
+				c.unfinished++
+			}
+		}
 	}
 	if sh.Unfinished > 0 && c.unfinished >= sh.Unfinished {
 		h.cfg.Refused(LimitUnfinished)

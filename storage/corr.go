@@ -305,3 +305,22 @@ func checkCorr(tx *bolt.Tx, r *Report) {
 		return nil
 	})
 }
+
+// CorrespondenceCodes returns the room codes of the unfinished correspondence matches the player
+// sits in, reading the index alone (the share of unfinished matches counts them).
+func (d *DB) CorrespondenceCodes(player string) []string {
+	var out []string
+	_ = d.view(func(tx *bolt.Tx) error {
+		by := tx.Bucket(bucketCorrBy)
+		if by == nil {
+			return nil
+		}
+		prefix := append([]byte(player), 0)
+		cur := by.Cursor()
+		for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Next() {
+			out = append(out, string(k[len(prefix):]))
+		}
+		return nil
+	})
+	return out
+}

@@ -46,6 +46,9 @@ func TestCorrespondenceIndex(t *testing.T) {
 	if err != nil || len(mine) != 1 || mine[0].Code != "CORR1" || mine[0].Clock != "3d" || mine[0].SeatOf("SHA256:bob") != 1 {
 		t.Fatalf("bob's correspondence: %+v, %v", mine, err)
 	}
+	if codes := d.CorrespondenceCodes("SHA256:bob"); !slices.Equal(codes, []string{"CORR1"}) {
+		t.Errorf("bob's codes: %v", codes)
+	}
 	codes, next, err := d.Due(start, 10)
 	if err != nil || len(codes) != 0 || !next.Equal(due1) {
 		t.Errorf("due by the start: %v, next %v, %v", codes, next, err)

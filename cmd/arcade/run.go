@@ -116,6 +116,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	}
 	hubCfg.TurnNotice = func(id string, n rooms.TurnNotice) { svc.TurnNotice(id, n) }
 	hubCfg.Sleep = func(string) { deadlines.Poke() }
+	hubCfg.Asleep = db.CorrespondenceCodes // the share of unfinished matches counts them
 	var hub *rooms.Hub
 	warnf := func(format string, args ...any) { logger.Warnf(format, args...) }
 	wake := waker(db, func() *rooms.Hub { return hub }, logf, warnf)
