@@ -267,3 +267,62 @@ func (f *challengeForm) view(st draw.Styles) []string {
 	lines = append(lines, f.form.rows(st, picked)...)
 	return append(lines, st.Dim.Render("Enter sends it: they are told at once if connected, or find it in their inbox."))
 }
+
+// friendsEvery is how often the lobby's menu reads the player's friends again while it is used
+// (each read asks every node of a cluster who is connected).
+const friendsEvery = 30 * time.Second
+
+// friendsMsg brings the player's friends, read off the UI goroutine.
+type friendsMsg struct{ friends []Friend }
+
+// friendsCmd reads the player's friends for the menu's line, when the menu shows and the ones it
+// has are older than friendsEvery; nil otherwise.
+func (m Model) friendsCmd() tea.Cmd {
+	l := &m.lobby
+	if l.post == nil || l.me.Guest || l.page != pageMenu || l.friendsBusy || time.Since(l.friendsAt) < friendsEvery {
+		return nil
+	}
+	l.friendsBusy = true
+	post, me := l.post, l.me
+	return func() tea.Msg {
+		fs, _ := post.Friends(me)
+		return friendsMsg{fs}
+	}
+}
+
+// takeFriends keeps the friends connected, for the menu's line.
+func (l *lobby) takeFriends(fs []Friend) {
+	l.friendsBusy, l.friendsAt, l.friends = false, time.Now(), l.friends[:0]
+	for _, f := range fs {
+		if f.Online || len(f.Games) > 0 {
+			l.friends = append(l.friends, f)
+		}
+	}
+}
+
+// friendsLine is the menu's line of the friends connected and what they play, the first one's
+// room watched with w: "Friends: bob plays Coloretta K7QXM (w watches) · carol"; "" when none is.
+func (l *lobby) friendsLine() string {
+	if len(l.friends) == 0 {
+		return ""
+	}
+	parts := make([]string, len(l.friends))
+	for i, f := range l.friends {
+		parts[i] = f.Name
+		if len(f.Games) > 0 {
+			parts[i] += " plays " + f.Games[0].GameName + " " + f.Games[0].Code
+		}
+	}
+	if _, ok := l.friendWatched(); ok {
+		parts[0] += " (w watches)"
+	}
+	return "Friends: " + strings.Join(parts, " · ")
+}
+
+// friendWatched returns the room w watches from the menu: the first friend's.
+func (l *lobby) friendWatched() (string, bool) {
+	if len(l.friends) == 0 || len(l.friends[0].Games) == 0 {
+		return "", false
+	}
+	return l.friends[0].Games[0].Code, true
+}

@@ -81,6 +81,11 @@ type lobby struct {
 	chal    challengeForm
 	// news is the last notice's line (takeNotice), shown under the page until the next key.
 	news string
+	// friends are the player's friends connected or playing, as last read (friendsCmd), for the
+	// menu's line; friendsAt when, friendsBusy while a read is under way.
+	friends     []Friend
+	friendsAt   time.Time
+	friendsBusy bool
 }
 
 // frontPage is what the menu says of the rooms: how many wait for players and the newest of them,
@@ -235,6 +240,10 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		case key.Matches(km, k.Challenges):
 			l.msg = ""
 			l.openInbox()
+		case key.Matches(km, k.Watch):
+			if code, ok := l.friendWatched(); ok {
+				return lobbyAction{start: &Start{Mode: ModeWatch, Code: code}}
+			}
 		case key.Matches(km, k.Enter):
 			l.msg = ""
 			item := menuItems[l.menu]
@@ -489,6 +498,9 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		if l.front.top.Code != "" {
 			help = []key.Binding{k.Up, k.Down, enter, draw.WithHelp(k.Newest, "join "+l.front.top.Code), k.Quit}
 		}
+		if code, ok := l.friendWatched(); ok {
+			help = append(help[:len(help)-1], draw.WithHelp(k.Watch, "watch "+code), k.Quit)
+		}
 	case pageNew:
 		body = l.form.view(st)
 		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, draw.WithHelp(k.Enter, "create"), k.Back}
@@ -597,6 +609,9 @@ func (l *lobby) menuHead(st draw.Styles, w int) []string {
 			lines = append(lines, draw.Fit(top, max(w-4, 20)))
 		}
 		lines = append(lines, "")
+	}
+	if f := l.friendsLine(); f != "" {
+		lines = append(lines, draw.Fit(f, max(w-4, 20)), "")
 	}
 	return lines
 }

@@ -217,3 +217,27 @@ func TestChallengeFormGolden(t *testing.T) {
 		t.Errorf("no name:\n%s", s)
 	}
 }
+
+// TestFriendsOnTheMenu: the menu reads the player's friends off its goroutine, shows those
+// connected or playing on a line of their own, and w watches the first one's room.
+func TestFriendsOnTheMenu(t *testing.T) {
+	post := &fakePost{friends: []Friend{{Name: "bob", Online: true, Games: []rooms.Summary{{Code: "4HXQ9", GameName: "Stone Towers"}}},
+		{Name: "eve"}}}
+	m := New(Config{Hub: fakeHub{testGames}, Boards: testBoards, Player: rooms.Player{ID: "SHA256:x", Name: "ann"},
+		Width: 80, Height: 24, Post: post})
+	cmd := m.Init()
+	if cmd == nil {
+		t.Fatal("no read of the friends")
+	}
+	next, _ := m.Update(cmd())
+	m = next.(Model)
+	screen := plain(m.View().Content)
+	if !strings.Contains(screen, "Friends: bob plays Stone Towers 4HXQ9 (w watches)") || strings.Contains(screen, "eve") ||
+		!strings.Contains(screen, "w watch 4HXQ9") {
+		t.Errorf("the menu:\n%s", screen)
+	}
+	checkSize(t, m.View().Content, 80, 24)
+	if _, cmd := m.Update(keyPress("w")); cmd == nil || !m.busy {
+		t.Error("w does not watch bob's room")
+	}
+}

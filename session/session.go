@@ -230,7 +230,7 @@ func New(cfg Config) Model {
 func (m Model) Init() tea.Cmd {
 	switch m.cfg.Start.Mode {
 	case ModeLobby:
-		return nil
+		return m.friendsCmd()
 	case ModeReplay:
 		return m.loadReplay(m.cfg.Start.Match)
 	case ModeQuick:
@@ -322,6 +322,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case NoticeMsg:
 		m.takeNotice(msg.Notice)
+		return m, nil
+	case friendsMsg:
+		m.lobby.takeFriends(msg.friends)
 		return m, nil
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
@@ -419,6 +422,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch {
 	case act.quit:
 		return m, tea.Quit
+	case act.start == nil:
+		return m, m.friendsCmd()
 	case act.start != nil && act.start.Mode == ModeReplay:
 		return m, m.loadReplay(act.start.Match)
 	case act.start != nil && act.start.Mode == ModeQuick:
