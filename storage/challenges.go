@@ -247,6 +247,9 @@ func applyAnswer(tx *bolt.Tx, seq uint64, c Change) (func(*DB), error) {
 	if err := (startEntry{Match: m}).apply(tx); err != nil {
 		return nil, err
 	}
+	if m.Turn != nil {
+		return nil, nil // a correspondence match's binding is read from the file (activeID)
+	}
 	return func(d *DB) { d.active[m.Code] = m.ID }, nil
 }
 

@@ -216,19 +216,11 @@ func (d *DB) UnfinishedMatch(code string) (record.Match, bool, error) {
 	return m, ok, err
 }
 
-// asleepCodes returns the codes of the correspondence matches in the index, which Unfinished
-// leaves out. tx may be read-only.
-func asleepCodes(tx *bolt.Tx) map[string]bool {
+// inCorr reports whether room code's unfinished match is in the index of correspondence play
+// (Unfinished and the DB's memory leave those out). tx may be read-only.
+func inCorr(tx *bolt.Tx, code []byte) bool {
 	b := tx.Bucket(bucketCorr)
-	if b == nil {
-		return nil
-	}
-	out := map[string]bool{}
-	_ = b.ForEach(func(k, _ []byte) error {
-		out[string(k)] = true
-		return nil
-	})
-	return out
+	return b != nil && b.Get(code) != nil
 }
 
 // checkCorr reads every record of correspondence play and its indexes: a record that fails its

@@ -51,9 +51,11 @@ func (d *DB) StartMatch(m record.Match) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("record match start: %w", err)
 	}
-	d.mu.Lock()
-	d.active[m.Code] = m.ID
-	d.mu.Unlock()
+	if m.Turn == nil { // a correspondence match's is read from the file (activeID)
+		d.mu.Lock()
+		d.active[m.Code] = m.ID
+		d.mu.Unlock()
+	}
 	return m.ID, nil
 }
 
@@ -66,9 +68,21 @@ func (d *DB) ActiveMatch(code string) (string, bool) {
 
 func (d *DB) activeID(code string) (string, error) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	id, ok := d.active[code]
-	if !ok {
+	d.mu.Unlock()
+	if ok {
+		return id, nil
+	}
+	// A correspondence match: its binding is read from the file.
+	err := d.view(func(tx *bolt.Tx) error {
+		if !inCorr(tx, []byte(code)) {
+			return nil
+		}
+		var err error
+		id, err = binding(tx.Bucket(bucketActive), []byte(code))
+		return err
+	})
+	if err != nil || id == "" {
 		return "", fmt.Errorf("room %s has no match being recorded", code)
 	}
 	return id, nil
@@ -205,9 +219,8 @@ func (d *DB) Unfinished() ([]record.Match, []Damage, error) {
 	var out []record.Match
 	var bad []Damage
 	err := d.view(func(tx *bolt.Tx) error {
-		asleep := asleepCodes(tx)
 		return tx.Bucket(bucketActive).ForEach(func(code, raw []byte) error {
-			if asleep[string(code)] {
+			if inCorr(tx, code) {
 				return nil
 			}
 			id, err := decodeBinding(code, raw, d.bare)

@@ -301,6 +301,9 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change, rr RatingRules) (func(*DB), 
 		if err := (startEntry{Match: m}).apply(tx); err != nil {
 			return nil, err
 		}
+		if m.Turn != nil {
+			return nil, nil // a correspondence match's binding is read from the file (activeID)
+		}
 		return func(d *DB) { d.active[m.Code] = m.ID }, nil
 	case ChangeMove:
 		id, err := activeIn(tx, c.Code)

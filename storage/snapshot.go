@@ -107,6 +107,9 @@ func (d *DB) Restore(path string) (uint64, error) {
 			return err
 		}
 		return tx.Bucket(bucketActive).ForEach(func(k, v []byte) error {
+			if inCorr(tx, k) {
+				return nil // read from the file when asked (activeID)
+			}
 			if id, err := decodeBinding(k, v, false); err == nil {
 				active[string(k)] = id // a damaged entry is Unfinished's to report, as at open
 			}

@@ -164,8 +164,11 @@ type DB struct {
 	// decodeBinding); a file opened for writing is migrated instead.
 	bare bool
 
-	mu     sync.Mutex
-	active map[string]string // room code -> ID of its unfinished match
+	mu sync.Mutex
+	// active maps room codes to their unfinished matches, but those of correspondence play,
+	// whose rooms sleep: theirs are read from the file (activeID), so that a sleeping match
+	// costs no memory.
+	active map[string]string
 	seq    uint32            // tail of match IDs made in the same millisecond
 
 	skips outcomes // see Outcome
@@ -418,6 +421,9 @@ func (d *DB) view(fn func(*bolt.Tx) error) (err error) {
 func (d *DB) loadActive() error {
 	return d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketActive).ForEach(func(k, v []byte) error {
+			if inCorr(tx, k) {
+				return nil
+			}
 			if id, err := decodeBinding(k, v, d.bare); err == nil {
 				d.active[string(k)] = id // a damaged entry is Unfinished's to report
 			}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -172,6 +173,11 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	svc = inbox.New(inbox.Config{Store: store, Tables: tables, News: news, MaxUnfinished: cfg.unfinished, Logf: logf})
 	deadlines = matchlog.StartDeadlines(db, wakeDue, logf)
 	defer deadlines.Close()
+	// The start read the whole database (the walk of its pages, bbolt's rebuild of its free list,
+	// the rooms' entries): its garbage, a few MiB for a database of thousands of matches, goes
+	// back to the system now, not at the heap's first goal (16 MiB at --gc-percent 400), so that
+	// a server with nobody connected holds what it keeps and no more.
+	debug.FreeOSMemory()
 	admin, err := listenAdmin(cfg.data)
 	if err != nil {
 		return err
