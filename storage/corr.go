@@ -140,21 +140,29 @@ func (d *DB) SetTurn(code string, t record.Turn) error {
 func (d *DB) Correspondence(player string) ([]record.Correspondence, error) {
 	var out []record.Correspondence
 	err := d.view(func(tx *bolt.Tx) error {
-		by := tx.Bucket(bucketCorrBy)
-		if by == nil {
-			return nil
-		}
-		prefix := append([]byte(player), 0)
-		cur := by.Cursor()
-		for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Next() {
-			c, ok, err := corrIn(tx, string(k[len(prefix):]))
-			if err == nil && ok {
+		for _, code := range corrCodes(tx, player) {
+			if c, ok, err := corrIn(tx, code); err == nil && ok {
 				out = append(out, c)
 			}
 		}
 		return nil
 	})
 	return out, err
+}
+
+// corrCodes returns the codes of player's indexed correspondence matches. tx may be read-only.
+func corrCodes(tx *bolt.Tx, player string) []string {
+	by := tx.Bucket(bucketCorrBy)
+	if by == nil {
+		return nil
+	}
+	var out []string
+	prefix := append([]byte(player), 0)
+	cur := by.Cursor()
+	for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Next() {
+		out = append(out, string(k[len(prefix):]))
+	}
+	return out
 }
 
 // CorrespondenceOf returns room code's unfinished correspondence match as the index has it;
@@ -303,15 +311,7 @@ func checkCorr(tx *bolt.Tx, r *Report) {
 func (d *DB) CorrespondenceCodes(player string) []string {
 	var out []string
 	_ = d.view(func(tx *bolt.Tx) error {
-		by := tx.Bucket(bucketCorrBy)
-		if by == nil {
-			return nil
-		}
-		prefix := append([]byte(player), 0)
-		cur := by.Cursor()
-		for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Next() {
-			out = append(out, string(k[len(prefix):]))
-		}
+		out = corrCodes(tx, player)
 		return nil
 	})
 	return out

@@ -169,7 +169,7 @@ type DB struct {
 	// whose rooms sleep: theirs are read from the file (activeID), so that a sleeping match
 	// costs no memory.
 	active map[string]string
-	seq    uint32            // tail of match IDs made in the same millisecond
+	seq    uint32 // tail of match IDs made in the same millisecond
 
 	skips outcomes // see Outcome
 }

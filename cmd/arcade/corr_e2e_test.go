@@ -64,24 +64,7 @@ func openSSH(t *testing.T, addr net.Addr, user, keyFile, command string) *player
 			_ = cmd.Wait()
 		})
 	}
-	go func() {
-		defer close(p.done)
-		buf := make([]byte, 32*1024)
-		for {
-			n, err := tty.Read(buf)
-			if n > 0 {
-				p.mu.Lock()
-				_, _ = p.vt.Write(buf[:n])
-				if len(p.raw) < rawLimit {
-					p.raw = append(p.raw, buf[:n]...)
-				}
-				p.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go p.read(tty)
 	t.Cleanup(p.close)
 	return p
 }
@@ -118,6 +101,18 @@ func (p *player) typeMove(move string, after ...string) {
 	p.waitFor("move:")
 	p.send(move + "\r")
 	p.waitFor(after...)
+}
+
+// resigns has ada resign on her turn, and waits until both screens show the end.
+func resigns(ada, bob *player) {
+	ada.t.Helper()
+	ada.waitFor("Your turn")
+	ada.send("R")
+	ada.waitFor("Resign?")
+	ada.send("\r")
+	for _, p := range []*player{ada, bob} {
+		p.waitFor("GAME OVER", "ada resigned")
+	}
 }
 
 var challengeSent = regexp.MustCompile(`Challenge ([2-9a-z]{5}) sent to bob`)
@@ -199,13 +194,7 @@ func TestCorrespondenceThroughOpenSSH(t *testing.T) {
 	bob.waitFor("you: bob", "Your turn")
 	bob.typeMove("d", "bob drew")
 	bob.typeMove("p2", "Waiting for ada")
-	ada.waitFor("Your turn")
-	ada.send("R")
-	ada.waitFor("Resign?")
-	ada.send("\r")
-	for _, p := range []*player{ada, bob} {
-		p.waitFor("GAME OVER", "ada resigned")
-	}
+	resigns(ada, bob)
 	board, _, _ := runSSH(t, addr, "ada", adaKey, "leaderboard coloretta")
 	if !regexp.MustCompile(`1\s+bob\s`).MatchString(board) || !regexp.MustCompile(`2\s+ada\s`).MatchString(board) {
 		t.Errorf("the match is not rated:\n%s", board)
@@ -286,13 +275,7 @@ func TestCorrespondenceAcrossNodes(t *testing.T) {
 	bob.waitForWithin(2*deadline, "you: bob", "Your turn")
 	bob.typeMove("d", "bob drew")
 	bob.typeMove("p2", "Waiting for ada")
-	ada.waitFor("Your turn")
-	ada.send("R")
-	ada.waitFor("Resign?")
-	ada.send("\r")
-	for _, p := range []*player{ada, bob} {
-		p.waitFor("GAME OVER", "ada resigned")
-	}
+	resigns(ada, bob)
 	board := c.sameCorrLeaderboards(t, adaKey)
 	if !regexp.MustCompile(`1\s+bob\s`).MatchString(board) || !regexp.MustCompile(`2\s+ada\s`).MatchString(board) {
 		t.Errorf("the match is not rated:\n%s", board)

@@ -92,24 +92,7 @@ func attach(t *testing.T, conn *ssh.Client, user, command string) *player {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		defer close(p.done)
-		buf := make([]byte, 32*1024)
-		for {
-			n, err := out.Read(buf)
-			if n > 0 {
-				p.mu.Lock()
-				_, _ = p.vt.Write(buf[:n])
-				if len(p.raw) < rawLimit {
-					p.raw = append(p.raw, buf[:n]...)
-				}
-				p.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go p.read(out)
 	if command == "" {
 		err = sess.Shell()
 	} else {
@@ -120,6 +103,27 @@ func attach(t *testing.T, conn *ssh.Client, user, command string) *player {
 	}
 	t.Cleanup(p.close)
 	return p
+}
+
+// read feeds what the server sends, from out, to the player's terminal emulator and keeps it
+// (raw), until out ends; then it closes done.
+func (p *player) read(out io.Reader) {
+	defer close(p.done)
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := out.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			_, _ = p.vt.Write(buf[:n])
+			if len(p.raw) < rawLimit {
+				p.raw = append(p.raw, buf[:n]...)
+			}
+			p.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // rawLimit bounds the bytes a test player keeps of what the server sent.
