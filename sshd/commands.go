@@ -1,7 +1,6 @@
 package sshd
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -236,73 +235,29 @@ func writeWhoami(w io.Writer, p rooms.Player, notice string) {
 // plainWidth is the width plain-text answers are wrapped to: a terminal's smallest usual width.
 const plainWidth = 80
 
-// leaderboardSize is how many standings, and how many best solo scores, the leaderboard prints
-// per game.
-const leaderboardSize = 50
-
-// soloKey is the key of the best solo scores in the leaderboard's JSON, beside the games' IDs (no
-// game is called so).
-const soloKey = "solo"
-
-// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON, and the
-// best solo scores of the games that may be played alone (MinSeats 1).
-//
-// The JSON of every game is an object: each game's ID -> its standings, and "solo" -> an object of
-// each game that may be played alone -> its best solo scores. The JSON of one game is its
-// standings (an array), or for a game that may be played alone that object with that game alone.
+// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON
+// (session.Leaderboards.WriteJSON), and the best solo scores of the games that may be played
+// alone (MinSeats 1).
 func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, only string, asJSON bool) error {
-	all := map[string]any{}
-	ratings := map[string][]record.Standing{}
-	solo := map[string][]record.SoloScore{}
-	var shown []rules.Game
-	for _, g := range games {
-		if only != "" && g.ID != only {
-			continue
-		}
-		list, err := recs.Leaderboard(g.ID, leaderboardSize)
-		if err != nil {
-			return err
-		}
-		if list == nil {
-			list = []record.Standing{}
-		}
-		all[g.ID], ratings[g.ID] = list, list
-		shown = append(shown, g)
-		if g.MinSeats != 1 {
-			continue
-		}
-		best, err := recs.SoloScores(g.ID, leaderboardSize)
-		if err != nil {
-			return err
-		}
-		if best == nil {
-			best = []record.SoloScore{}
-		}
-		solo[g.ID] = best
-	}
-	if len(solo) > 0 {
-		all[soloKey] = solo
+	l, err := session.ReadLeaderboards(recs, games, only, session.LeaderboardSize)
+	if err != nil {
+		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if only != "" && len(solo) == 0 {
-			return enc.Encode(ratings[only])
-		}
-		return enc.Encode(all)
+		return l.WriteJSON(w)
 	}
-	for i, g := range shown {
+	for i, g := range l.Games {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s\n", g.Name)
-		writeRatings(w, ratings[g.ID])
-		if best, ok := solo[g.ID]; ok {
+		writeRatings(w, l.Ratings[g.ID])
+		if best, ok := l.Solo[g.ID]; ok {
 			fmt.Fprintf(w, "\n%s, best solo scores\n", g.Name)
 			writeSolo(w, best)
 		}
 	}
-	if len(shown) > 0 {
+	if len(l.Games) > 0 {
 		fmt.Fprintln(w, "\nA rating with ? is provisional: too few games to be sure.")
 	}
 	return nil
