@@ -213,31 +213,36 @@ func (r *replayScreen) told() string {
 	return fmt.Sprintf("Move %d: %s %s", r.at, who(mv.Seat), rules.TellMove(r.cur.At(r.at-1), mv.Seat, mv.Move))
 }
 
-// position dresses the position after r.at moves as a spectator's snapshot, with the moves that
-// led there, so the game's board and the room's panel draw it as they draw a live room. After the
-// last move of a finished match, the outcome is the record's, which says how the match ended.
-func (r *replayScreen) position() rooms.Snapshot {
-	state := r.cur.At(r.at)
+// position dresses the position after r.at moves as a spectator's snapshot (ReplaySnapshot).
+func (r *replayScreen) position() rooms.Snapshot { return ReplaySnapshot(r.match, r.game, r.cur, r.at) }
+
+// ReplaySnapshot dresses the position after at moves of match m (of game g, read from cur) as
+// a spectator's snapshot, with the moves that led there, so that a game's boards and the room's
+// panel draw it as they draw a live room: the replay's screens, and the web's pages of a match.
+// After the last move of a finished match, the outcome is the record's, which says how the match
+// ended.
+func ReplaySnapshot(m record.Match, g rules.Game, cur *record.Cursor, at int) rooms.Snapshot {
+	state := cur.At(at)
 	snap := rooms.Snapshot{
-		Code: "replay", GameID: r.game.ID, GameName: r.game.Name, Options: r.match.Options,
+		Code: "replay", GameID: g.ID, GameName: g.Name, Options: m.Options,
 		Phase: rooms.Playing, You: rules.Spectator, ToMove: state.ToMove(),
 		View: state.View(rules.Spectator), Outcome: state.Outcome(),
 	}
-	for _, s := range r.match.Seats {
-		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
+	for _, s := range m.Seats {
+		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Guest: s.Guest, Connected: true})
 	}
-	if r.at == r.cur.Len() && r.match.Finished() && r.match.Outcome.Over {
+	if at == cur.Len() && m.Finished() && m.Outcome.Over {
 		// The end as the room recorded it: the moves may not have ended the match (a player
 		// ran out of time, resigned, agreed a draw), and resigning ranks last.
-		snap.Outcome, snap.Unrated = r.match.Outcome, r.match.Unrated
+		snap.Outcome, snap.Unrated = m.Outcome, m.Unrated
 	}
 	if snap.Outcome.Over {
 		snap.Phase = rooms.Finished
 	}
 	// The log as a room keeps it: boards read the last turn's moves there (Flic Flac's "Last: bob
 	// moved B h8, R c3").
-	snap.Moves = make([]rooms.MoveRecord, r.at)
-	for i, mv := range r.match.Moves[:r.at] {
+	snap.Moves = make([]rooms.MoveRecord, at)
+	for i, mv := range m.Moves[:at] {
 		snap.Moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move}
 	}
 	return snap

@@ -16,12 +16,7 @@ import (
 )
 
 // labelOf returns seat i's letter and name as the room's board calls them.
-func labelOf(b draw.Board, i int) (letter, name string) {
-	if l, ok := b.(draw.SeatLabeler); ok {
-		return l.SeatLabel(i)
-	}
-	return draw.SeatLetter(i), draw.SeatName(i)
-}
+func labelOf(b draw.Board, i int) (letter, name string) { return draw.SeatLabel(b, i) }
 
 // colourOf names seat i as the room's board does: "Red", "Orange", "Seat 2".
 func colourOf(b draw.Board, i int) string {

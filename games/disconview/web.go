@@ -38,7 +38,7 @@ func WebBoard(snap *rooms.Snapshot) template.HTML {
 			x, y := margin+cell*float64(c), margin+cell*float64(r)
 			class := "sq"
 			if sq.Zone >= 0 {
-				class += " zone " + webdraw.SeatClass(int(sq.Zone))
+				class += " zone " + webdraw.ColourClass(discon.SeatName(sq.Zone))
 			}
 			if last[q] {
 				class += " changed"
@@ -54,7 +54,7 @@ func WebBoard(snap *rooms.Snapshot) template.HTML {
 			case len(sq.Pieces) > 0:
 				id := sq.Pieces[0]
 				p := v.Piece(id.Seat, id.Num)
-				s.Circle(x+cell/2, y+cell/2, cell/2-4, "piece "+webdraw.SeatClass(int(id.Seat)))
+				s.Circle(x+cell/2, y+cell/2, cell/2-4, "piece "+webdraw.ColourClass(discon.SeatName(id.Seat)))
 				label := id.String()
 				if len(sq.Pieces) > 1 {
 					label = fmt.Sprintf("%c×%d", discon.SeatLetter(id.Seat), len(sq.Pieces))

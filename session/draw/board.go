@@ -84,3 +84,12 @@ func ViewOf[T any](snap *rooms.Snapshot) (T, bool) {
 	var zero T
 	return zero, false
 }
+
+// SeatLabel returns seat i's letter and name as board names it (SeatLabeler), or the room's:
+// "R" and "Red".
+func SeatLabel(b Board, i int) (letter, name string) {
+	if l, ok := b.(SeatLabeler); ok {
+		return l.SeatLabel(i)
+	}
+	return SeatLetter(i), SeatName(i)
+}

@@ -89,3 +89,6 @@ func (s *SVG) HTML(notes ...string) template.HTML {
 
 // SeatClass is the CSS class of a seat's colour: "s0" for the first seat.
 func SeatClass(seat int) string { return fmt.Sprintf("s%d", seat) }
+
+// ColourClass is the CSS class of a named colour: "c-orange" for "Orange".
+func ColourClass(name string) string { return "c-" + strings.ToLower(name) }
