@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"io"
 	"net/http"
@@ -47,7 +48,8 @@ func start(t *testing.T, tweak func(*web.Config)) *arcade {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: matchlog.Recorder{Log: db}, BotDelay: 20 * time.Millisecond})
+	hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: matchlog.Recorder{Log: db}, BotDelay: 20 * time.Millisecond,
+		Logf: func(string, ...any) {}})
 	cfg := web.Config{Hub: session.Local(hub), Records: db, Boards: games.Boards(), WebBoards: games.WebBoards(),
 		SSH: "-p 2222 arcade.test", Online: func() int { return 3 }, Rate: 1000, Burst: 1000}
 	if tweak != nil {
@@ -299,6 +301,15 @@ func (a *arcade) events(path string, n int) []string {
 // readEvents reads n message events (not "now" nor pings) from an event stream.
 func readEvents(t testing.TB, r io.Reader, n int) []string {
 	t.Helper()
+	out, err := scanEvents(r, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// scanEvents is readEvents for any goroutine: fewer than n events is an error.
+func scanEvents(r io.Reader, n int) ([]string, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	var out []string
@@ -319,9 +330,9 @@ func readEvents(t testing.TB, r io.Reader, n int) []string {
 		}
 	}
 	if len(out) < n {
-		t.Fatalf("%d events of %d: %v", len(out), n, sc.Err())
+		return out, fmt.Errorf("%d events of %d: %v", len(out), n, sc.Err())
 	}
-	return out
+	return out, nil
 }
 
 // TestSpectatorsViewOnly: the web boards are only ever given a spectator's snapshot, whose view
