@@ -177,7 +177,7 @@ func TestCast(t *testing.T) {
 	m := record.Match{ID: "2k9xq4m7a8b", Code: "KCF6G", Game: "stonetowers", Options: opts, Seed: 1,
 		Seats:   []record.Seat{{PlayerID: "SHA256:ann", Name: "ann"}, {Name: "Bo (greedy bot)", Bot: "greedy"}},
 		Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC), Ended: time.Date(2026, 11, 21, 12, 5, 0, 0, time.UTC),
-		Moves: []record.Move{{Seat: 0, Move: "b d4"}, {Seat: 1, Move: "b e5"}, {Seat: 0, Move: "f d4"}, {Seat: 1, Move: "b h8"}},
+		Moves:   []record.Move{{Seat: 0, Move: "b d4"}, {Seat: 1, Move: "b e5"}, {Seat: 0, Move: "f d4"}, {Seat: 1, Move: "b h8"}},
 		Outcome: rules.Outcome{Over: true, Scores: []int{5, 4}, Ranks: []int{1, 2}, Reason: "Blue resigned"}}
 	var out bytes.Buffer
 	if err := web.WriteCast(&out, m, g.Game, g.Board()); err != nil {
