@@ -49,6 +49,7 @@ var menuItems = []struct {
 // lobby is the lobby's state.
 type lobby struct {
 	addr  string     // Config.Address
+	web   WebLinks   // Config.PublicURL
 	keys  *lobbyKeys // shared (lobbyKeyMap)
 	games []rules.Game
 	page  lobbyPage
@@ -489,6 +490,9 @@ func (l *lobby) menuHead(st draw.Styles, w int) []string {
 			lines = append(lines, draw.Fit(top, max(w-4, 20)))
 		}
 		lines = append(lines, "")
+	}
+	if home := l.web.Home(); home != "" {
+		lines = append(lines, st.Dim.Render(draw.Fit("Watch, replay and leaderboards on the web: "+home, max(w-4, 20))), "")
 	}
 	return lines
 }

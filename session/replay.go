@@ -27,7 +27,7 @@ var errNoRecords = errors.New("this server keeps no records of matches")
 // loadReplay reads a match and replays it off the UI goroutine.
 func (m *Model) loadReplay(id string) tea.Cmd {
 	m.busy = true
-	recs, games, boards := m.cfg.Records, m.cfg.Hub.Games(), m.cfg.Boards
+	recs, games, boards, web := m.cfg.Records, m.cfg.Hub.Games(), m.cfg.Boards, WebLinks(m.cfg.PublicURL)
 	return func() tea.Msg {
 		if recs == nil {
 			return replayMsg{err: errNoRecords}
@@ -44,7 +44,9 @@ func (m *Model) loadReplay(id string) tea.Cmd {
 		if err != nil {
 			return replayMsg{err: err}
 		}
-		return replayMsg{screen: newReplayScreen(match, g, cur, boards.board(g.ID))}
+		sc := newReplayScreen(match, g, cur, boards.board(g.ID))
+		sc.web = web
+		return replayMsg{screen: sc}
 	}
 }
 
@@ -65,6 +67,7 @@ type replayTickMsg struct{ gen int }
 // It reads the positions from a record.Cursor, which holds a bounded number of them whatever the
 // match's length.
 type replayScreen struct {
+	web     WebLinks // the web companion's pages (Config.PublicURL)
 	keys    replayKeys
 	match   record.Match
 	game    rules.Game
@@ -286,7 +289,11 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 		told = told[:replayToldLines]
 	}
 	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
-	played := wrapKeepingParens("played "+when+" · "+strings.Join(r.match.Names(), " vs "), w-1) // bots' names are long
+	playedText := "played " + when + " · " + strings.Join(r.match.Names(), " vs ")
+	if link := r.web.Match(r.match.ID); link != "" {
+		playedText += " · " + link
+	}
+	played := wrapKeepingParens(playedText, w-1) // bots' names are long
 	if n := max(1, replayToldLines+1-len(told)); len(played) > n {
 		played = played[:n]
 	}

@@ -127,10 +127,12 @@ type roomScreen struct {
 	gen    uint64
 	parts  roomParts
 	helped helpCache
-	addr   string // Config.Address
-	boardX int    // the column the board starts at, as last drawn (clicks are the board's from there)
-	noBell bool   // Config.NoBell
-	ring   bool   // the bell rings with the next frame (FrameRaw)
+	addr   string   // Config.Address
+	web    WebLinks // Config.PublicURL
+	linked string   // the match link the message line showed last (one message a match)
+	boardX int      // the column the board starts at, as last drawn (clicks are the board's from there)
+	noBell bool     // Config.NoBell
+	ring   bool     // the bell rings with the next frame (FrameRaw)
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
 	replaying bool
 	// moving is the wait for the room to come back on another server (follow), while it moves;
@@ -172,6 +174,10 @@ func (r *roomScreen) apply(snap rooms.Snapshot) {
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.prompt.say("", false)
 		r.side.relabel() // a new match may name the seats otherwise (Flic Flac's shapes)
+	}
+	if link := r.web.Match(snap.Result.MatchID); link != "" && snap.Phase == rooms.Finished && link != r.linked {
+		r.linked = link
+		r.prompt.say("On the web: "+link, false) // the end screen's link, until the next message
 	}
 	if !wasMine && r.yourTurn() && !r.noBell {
 		r.ring = true
@@ -799,6 +805,9 @@ func (r *roomScreen) waitingLines(st draw.Styles, w int) []string {
 	lines := []string{"", st.Bold.Render("Waiting for players."), "",
 		"Give your friends the room code:", "", "      " + st.Title.Render(spaced(s.Code)), "",
 		"They join with:", "  " + sshCommand(r.addr, "join "+s.Code), ""}
+	if link := r.web.Room(s.Code); link != "" {
+		lines = append(lines, "Or watch on the web:", "  "+link, "")
+	}
 	if free > 0 {
 		lines = append(lines, fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, draw.Plural(free)))
 		if s.You != rules.Spectator {

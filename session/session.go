@@ -57,6 +57,9 @@ type Config struct {
 	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
 	// joins them. Empty shows HOST.
 	Address string
+	// PublicURL is the web companion's address as players reach it: the end screen, the replay
+	// and the lobby print links to its pages (WebLinks). Empty prints none.
+	PublicURL string
 	// QuickWait is how long a quick match looks for an opponent before it offers a bot; 0 is
 	// DefaultQuickWait.
 	QuickWait time.Duration
@@ -204,6 +207,7 @@ func New(cfg Config) Model {
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.addr = cfg.Address
+	m.lobby.web = WebLinks(cfg.PublicURL)
 	m.lobby.online = cfg.Online
 	m.lobby.refreshFront(cfg.Hub)
 	m.lobby.resize(m.width, m.height)
@@ -347,6 +351,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.room.noBell = m.cfg.NoBell
 		m.room.clock.send = m.cfg.Send
 		m.room.addr = m.cfg.Address
+		m.room.web = WebLinks(m.cfg.PublicURL)
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
 	case wakeMsg:

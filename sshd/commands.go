@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -193,19 +194,75 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// writeRooms prints the open rooms as a table.
-func writeRooms(w io.Writer, list []rooms.Summary, now time.Time) {
+// writeRooms prints the open rooms as a table; with the web companion's links (links not ""),
+// a last column gives each room's page, as an OSC 8 hyperlink when osc8 is set (the link's
+// text is the address itself either way, so a terminal that drops the sequence shows it too).
+func writeRooms(w io.Writer, list []rooms.Summary, now time.Time, links session.WebLinks, osc8 bool) {
 	if len(list) == 0 {
 		fmt.Fprintln(w, "No open rooms. Create one: new GAME")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE")
+	head := "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE"
+	if links != "" {
+		head += "\tON THE WEB"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.State(now),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s", r.Code, r.GameName, r.State(now),
 			r.SeatList(), r.Free, r.Spectators, age(now.Sub(r.Created)))
+		if link := links.Room(r.Code); link != "" {
+			// The last column is not padded, so the sequence's bytes cost no alignment.
+			fmt.Fprintf(tw, "\t%s", hyperlink(link, osc8))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// hyperlink writes url as an OSC 8 hyperlink whose text is url, or as url alone.
+func hyperlink(url string, osc8 bool) string {
+	if !osc8 {
+		return url
+	}
+	return "\x1b]8;;" + url + "\x1b\\" + url + "\x1b]8;;\x1b\\"
+}
+
+// osc8Terminals are the TERM values, and parts of TERM_PROGRAM, of terminals known to take
+// OSC 8 hyperlinks. A terminal that does not may print the sequence's bytes, so links are plain
+// unless the terminal is known; ARCADE_LINKS=osc8 or plain (sent with SendEnv, as NO_COLOR is)
+// decides for any terminal.
+var osc8Terminals = []string{"kitty", "ghostty", "wezterm", "foot", "alacritty", "contour", "rio", "iterm", "vscode", "tabby", "hyper", "konsole"}
+
+// takesHyperlinks reports whether a session's terminal takes OSC 8 hyperlinks: only with a
+// PTY, whose TERM (or a TERM_PROGRAM or VTE_VERSION the client sent) names a terminal known to.
+func takesHyperlinks(env []string, term string, pty bool) bool {
+	get := func(key string) string {
+		for _, kv := range env {
+			if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+				return v
+			}
+		}
+		return ""
+	}
+	switch strings.ToLower(get("ARCADE_LINKS")) {
+	case "osc8":
+		return true
+	case "plain":
+		return false
+	}
+	if !pty {
+		return false // a pipe, or a file: plain text
+	}
+	if v, err := strconv.Atoi(get("VTE_VERSION")); err == nil && v >= 5000 {
+		return true // GNOME Terminal and the other VTE terminals, since 0.50
+	}
+	for _, t := range osc8Terminals {
+		if strings.Contains(strings.ToLower(term), t) || strings.Contains(strings.ToLower(get("TERM_PROGRAM")), t) {
+			return true
+		}
+	}
+	return false
 }
 
 func age(d time.Duration) string {
