@@ -458,6 +458,15 @@ func clockText(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", secs/60, secs%60)
 }
 
+// who names a seat and its holder: "Red (ann)", or "Red, Bo (easy bot)" for a name that has its
+// own brackets.
+func (sv seatView) who() string {
+	if strings.Contains(sv.Name, "(") {
+		return sv.Label + ", " + sv.Name
+	}
+	return sv.Label + " (" + sv.Name + ")"
+}
+
 // stateText says in a few words where the room is.
 func stateText(snap *rooms.Snapshot, seats []seatView) string {
 	switch snap.Phase {
@@ -476,7 +485,7 @@ func stateText(snap *rooms.Snapshot, seats []seatView) string {
 		var who []string
 		for _, sv := range seats {
 			if sv.ToMove {
-				who = append(who, sv.Label+" ("+sv.Name+")")
+				who = append(who, sv.who())
 			}
 		}
 		if len(who) == 0 {
@@ -494,7 +503,7 @@ func outcomeText(o rules.Outcome, seats []seatView, unrated bool) string {
 	var won []string
 	for _, seat := range o.Winners() {
 		if int(seat) < len(seats) {
-			won = append(won, seats[seat].Label+" ("+seats[seat].Name+")")
+			won = append(won, seats[seat].who())
 		}
 	}
 	var out string

@@ -131,7 +131,7 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request) {
 func toldAt(rp *replay, at int, seats []seatView) string {
 	who := func(seat rules.Seat) string {
 		if int(seat) < len(seats) {
-			return seats[seat].Label + " (" + seats[seat].Name + ")"
+			return seats[seat].who()
 		}
 		return fmt.Sprintf("Seat %d", seat+1)
 	}

@@ -61,10 +61,10 @@ func start(t *testing.T, tweak func(*web.Config)) *arcade {
 	}
 	a := &arcade{t: t, db: db, hub: hub, web: srv, http: httptest.NewServer(srv.Handler())}
 	t.Cleanup(func() {
-		a.http.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_ = srv.Shutdown(ctx)
+		_ = srv.Shutdown(ctx) // first: it ends the event streams, which Close would wait for
+		a.http.Close()
 		hub.Shutdown("")
 		db.Close()
 	})
