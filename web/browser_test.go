@@ -69,8 +69,8 @@ func browser(t *testing.T) context.Context {
 
 // screenSizes are the screenshots' sizes: a laptop's and a phone's.
 var screenSizes = []struct {
-	name string
-	w, h int64
+	name  string
+	w, h  int64
 	phone bool
 }{{"1280x800", 1280, 800, false}, {"390x844", 390, 844, true}}
 
