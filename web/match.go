@@ -84,7 +84,13 @@ type matchPage struct {
 	HasPrev, HasNext                    bool
 	Seats                               []seatView
 	Moves                               []moveView
+	// FirstMove is the number of the first move listed; MovesFrom to MovesTo the moves listed.
+	FirstMove, MovesFrom, MovesTo int
 }
+
+// matchMoves is how many moves a match's page lists, around the one shown: a page stays small
+// however long the match (every move is a link to its position).
+const matchMoves = 80
 
 func (s *Server) matchPage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
@@ -119,7 +125,10 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request) {
 	}
 	p.Seats = s.seatViews(&snap, rp.board, time.Now())
 	p.Told = toldAt(rp, at, p.Seats)
-	for i, mv := range rp.match.Moves {
+	from, to := max(0, at-matchMoves/2), min(n, max(at, 0)+matchMoves/2)
+	p.FirstMove, p.MovesFrom, p.MovesTo = from+1, from+1, to
+	for i := from; i < to; i++ {
+		mv := rp.match.Moves[i]
 		letter, _ := seatLabel(rp.board, int(mv.Seat))
 		p.Moves = append(p.Moves, moveView{N: i + 1, Seat: int(mv.Seat), Letter: letter, Class: seatClass(rp.board, int(mv.Seat)),
 			Move: mv.Move, Current: i+1 == at})

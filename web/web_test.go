@@ -120,6 +120,33 @@ func (a *arcade) recordMatch(code string, seats []record.Seat) string {
 	return id
 }
 
+// recordLong stores a finished Flic Flac match of the easy bot against itself, of up to plies
+// moves, and returns its ID.
+func (a *arcade) recordLong(code string, plies int) string {
+	a.t.Helper()
+	g, _ := games.Find("flicflac")
+	opts, err := g.Game.Resolve(rules.Options{"limit": "2000", "target": "99"})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	_, moves := gametest.PlayBots(a.t, g.Game, opts, 2, 9, g.Game.Bots[0].Bot, func(i int, _ rules.Engine) bool { return i >= plies })
+	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	id, err := a.db.StartMatch(record.Match{Code: code, Game: g.Game.ID, Options: opts, Seed: 9, Started: start,
+		Seats: []record.Seat{{Name: "Ada (easy bot)", Bot: "easy"}, {Name: "Bo (easy bot)", Bot: "easy"}}})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	for i, mv := range moves {
+		if err := a.db.AppendMove(code, i, record.Move{Seat: mv.Seat, Move: mv.Move}); err != nil {
+			a.t.Fatal(err)
+		}
+	}
+	if err := a.db.EndMatch(code, rules.Outcome{Over: true, Scores: []int{1, 1}, Ranks: []int{1, 1}, Reason: "agreed"}, true); err != nil {
+		a.t.Fatal(err)
+	}
+	return id
+}
+
 // players are two keyed players with names bound, as the SSH side binds them.
 func (a *arcade) players() []record.Seat {
 	a.t.Helper()
@@ -228,12 +255,14 @@ func TestPages(t *testing.T) {
 	a.page("/static/", http.StatusNotFound)
 }
 
-// TestPagesAreSmall: a page is under 50 KB before its assets.
+// TestPagesAreSmall: a page is under 50 KB before its assets, a long match's too.
 func TestPagesAreSmall(t *testing.T) {
 	a := start(t, nil)
 	id := a.recordMatch("ROOMA", a.players())
+	long := a.recordLong("ROOMB", 1000)
 	room, _ := a.botRoom("discon", nil, 4, "cat")
-	for _, path := range []string{"/", "/leaderboard/stonetowers", "/@ann", "/m/" + id, "/r/" + room.Code()} {
+	for _, path := range []string{"/", "/leaderboard/stonetowers", "/@ann", "/m/" + id, "/r/" + room.Code(),
+		"/m/" + long, "/m/" + long + "?at=500", "/m/" + long + "?at=0"} {
 		if body := a.page(path, http.StatusOK); len(body) > 50_000 {
 			t.Errorf("%s is %d bytes", path, len(body))
 		}

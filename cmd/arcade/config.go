@@ -51,6 +51,7 @@ type config struct {
 	http           string  // --http: its address
 	publicURL      string  // --public-url: where players reach it, for the links the SSH side prints
 	httpMaxStreams int     // --http-max-streams
+	httpStreamsPer int     // --http-max-streams-per-addr
 	httpRate       float64 // --http-rate: requests a second per address
 
 	gcPercent   gcPercent   // --gc-percent; unset: GOGC, else defaultGCPercent
@@ -138,7 +139,8 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.StringVar(&c.publicAddr, "public-addr", env("PUBLIC_ADDR", ""), "the address players reach the server at, host or host:port, shown in the join commands rooms give; empty: the address each player connected to (ARCADE_PUBLIC_ADDR)")
 	fs.StringVar(&c.http, "http", env("HTTP", ""), "serve the web companion (live rooms, replays, leaderboards, profiles; read-only) on this address, e.g. 127.0.0.1:8080; off when empty (ARCADE_HTTP)")
 	fs.StringVar(&c.publicURL, "public-url", env("PUBLIC_URL", ""), "the web companion's address as players reach it, e.g. https://arcade.example.com: the end screen, rooms, replay and the lobby print links to it; empty: none (ARCADE_PUBLIC_URL)")
-	fs.IntVar(&c.httpMaxStreams, "http-max-streams", envInt("HTTP_MAX_STREAMS", web.DefaultMaxStreams), "live pages (event streams) open at once at most, all addresses together; 16 from one address (ARCADE_HTTP_MAX_STREAMS)")
+	fs.IntVar(&c.httpMaxStreams, "http-max-streams", envInt("HTTP_MAX_STREAMS", web.DefaultMaxStreams), "live pages (event streams) open at once at most, all addresses together (ARCADE_HTTP_MAX_STREAMS)")
+	fs.IntVar(&c.httpStreamsPer, "http-max-streams-per-addr", envInt("HTTP_MAX_STREAMS_PER_ADDR", web.DefaultMaxStreamsPerAddr), "live pages (event streams) open at once from one source address at most, an IPv6 /64 as one (ARCADE_HTTP_MAX_STREAMS_PER_ADDR)")
 	fs.Float64Var(&c.httpRate, "http-rate", envFloat("HTTP_RATE", web.DefaultRate), "web requests a second per source address, in bursts of four times as many (ARCADE_HTTP_RATE)")
 	fs.StringVar(&c.metrics, "metrics", env("METRICS", ""), "serve Prometheus metrics (and /debug/pprof/) on this address, e.g. 127.0.0.1:9100; off when empty (ARCADE_METRICS)")
 	fs.BoolVar(&c.metricsPub, "metrics-public", env("METRICS_PUBLIC", "") == "1",
@@ -282,8 +284,8 @@ func checkWeb(c config) (string, error) {
 			return "", fmt.Errorf("--http %q is not host:port", c.http)
 		}
 	}
-	if c.httpMaxStreams < 1 || c.httpRate <= 0 {
-		return "", fmt.Errorf("--http-max-streams and --http-rate must be positive")
+	if c.httpMaxStreams < 1 || c.httpStreamsPer < 1 || c.httpRate <= 0 {
+		return "", fmt.Errorf("--http-max-streams, --http-max-streams-per-addr and --http-rate must be positive")
 	}
 	if c.publicURL == "" {
 		return "", nil

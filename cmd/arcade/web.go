@@ -22,16 +22,17 @@ import (
 // logged with what it exposes.
 func serveWeb(cfg config, hub session.Hub, recs web.Records, srv *sshd.Server, sshPort int, out io.Writer, logger *log.Logger) (*web.Server, error) {
 	ws, err := web.New(web.Config{
-		Hub:        hub,
-		Records:    recs,
-		Boards:     games.Boards(),
-		WebBoards:  games.WebBoards(),
-		SSH:        webSSH(cfg.publicAddr, cfg.publicURL, sshPort),
-		Online:     srv.Online,
-		Logf:       func(format string, args ...any) { logger.Warnf(format, args...) },
-		MaxStreams: cfg.httpMaxStreams,
-		Rate:       cfg.httpRate,
-		Burst:      int(4 * cfg.httpRate),
+		Hub:               hub,
+		Records:           recs,
+		Boards:            games.Boards(),
+		WebBoards:         games.WebBoards(),
+		SSH:               webSSH(cfg.publicAddr, cfg.publicURL, sshPort),
+		Online:            srv.Online,
+		Logf:              func(format string, args ...any) { logger.Warnf(format, args...) },
+		MaxStreams:        cfg.httpMaxStreams,
+		MaxStreamsPerAddr: cfg.httpStreamsPer,
+		Rate:              cfg.httpRate,
+		Burst:             int(4 * cfg.httpRate),
 	})
 	if err != nil {
 		return nil, err
