@@ -49,6 +49,7 @@ const lingerFor = 30 * time.Second
 type event struct {
 	view liveView
 	sse  []byte // the event as a stream writes it
+	gz   []byte // sse compressed, as a stream that takes gzip writes it (deflate.go)
 	raw  []byte // the HTML it carries
 }
 
@@ -337,7 +338,13 @@ func (w *watcher) event(snap *rooms.Snapshot) *event {
 	if err := w.s.pages["room"].ExecuteTemplate(&html, "live", v); err != nil {
 		w.s.cfg.Logf("web: room %s: %v", w.code, err)
 	}
-	return &event{view: v, sse: sseEvent("", v.Seq, html.Bytes()), raw: html.Bytes()}
+	return newEvent(v, sseEvent("", v.Seq, html.Bytes()), html.Bytes())
+}
+
+// newEvent is an event of view v, its stream's bytes sse (compressed here, once for every stream)
+// and its HTML raw.
+func newEvent(v liveView, sse, raw []byte) *event {
+	return &event{view: v, sse: sse, gz: deflated(sse), raw: raw}
 }
 
 // sseEvent frames data as one Server-Sent Event of type name ("" for a message) with id seq.

@@ -70,7 +70,7 @@ func (f *lobbyFeed) run() {
 		}
 		if f.last == nil || !bytes.Equal(html.Bytes(), f.last.raw) {
 			f.seq++
-			f.last = &event{sse: sseEvent("", f.seq, html.Bytes()), raw: html.Bytes()}
+			f.last = newEvent(liveView{}, sseEvent("", f.seq, html.Bytes()), html.Bytes())
 			for st := range f.streams {
 				st.offer(f.last)
 			}

@@ -78,13 +78,37 @@ func serveStream(w http.ResponseWriter, r *http.Request, ch <-chan *event, done 
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // nginx: pass events on as they come
+	h.Add("Vary", "Accept-Encoding")
+	gz := takesGzip(r)
+	if gz {
+		h.Set("Content-Encoding", "gzip")
+	}
 	w.WriteHeader(http.StatusOK)
-	write := func(b []byte) bool {
+	put := func(b []byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 		if _, err := w.Write(b); err != nil {
 			return false
 		}
 		return rc.Flush() == nil
+	}
+	// write sends bytes of the stream's own (compressed here when the stream is), send an
+	// event's (compressed once for every stream).
+	write := func(b []byte) bool {
+		if gz {
+			b = deflated(b)
+		}
+		return put(b)
+	}
+	send := func(ev *event) bool {
+		if gz {
+			return put(ev.gz)
+		}
+		return put(ev.sse)
+	}
+	if gz {
+		if _, err := w.Write(gzipHeader); err != nil {
+			return
+		}
 	}
 	if !write([]byte("retry: 3000\n\n" + nowEvent())) {
 		return
@@ -96,7 +120,7 @@ func serveStream(w http.ResponseWriter, r *http.Request, ch <-chan *event, done 
 	for {
 		select {
 		case ev := <-ch:
-			if !write(ev.sse) {
+			if !send(ev) {
 				return
 			}
 		case <-ping.C:
@@ -106,7 +130,7 @@ func serveStream(w http.ResponseWriter, r *http.Request, ch <-chan *event, done 
 		case <-done:
 			select { // the last state first
 			case ev := <-ch:
-				write(ev.sse)
+				send(ev)
 			default:
 			}
 			write([]byte("event: end\ndata: the room has closed\n\n"))

@@ -3,9 +3,11 @@ package web_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -229,4 +231,58 @@ func TestPlayerAssets(t *testing.T) {
 	if lic, _ := os.ReadFile("static/player/LICENSE"); !bytes.Contains(lic, []byte("Apache License")) {
 		t.Error("the player's licence is not kept")
 	}
+}
+
+// TestStreamsCompressed: a stream asked with gzip is one gzip stream, each event compressed once
+// for all streams; it decodes to the same events, in a fraction of the bytes.
+func TestStreamsCompressed(t *testing.T) {
+	a := start(t, nil)
+	room, _ := a.botRoom("stonetowers", rules.Options{"size": "12", "turns": "30"}, 2, "cat")
+	read := func(gz bool) (events []string, wire int) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, a.http.URL+"/r/"+room.Code()+"/events", nil)
+		if gz {
+			req.Header.Set("Accept-Encoding", "gzip") // set by hand: the transport leaves the body as it came
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if got := resp.Header.Get("Content-Encoding"); (got == "gzip") != gz {
+			t.Fatalf("Content-Encoding %q, asked gzip: %v", got, gz)
+		}
+		counted := &countingReader{r: resp.Body}
+		var body io.Reader = counted
+		if gz {
+			zr, err := gzip.NewReader(counted)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body = zr
+		}
+		return readEvents(t, body, 3), counted.n
+	}
+	plain, plainBytes := read(false)
+	zipped, zippedBytes := read(true)
+	if !strings.Contains(zipped[0], `<svg class="board"`) || !strings.Contains(plain[0], `<svg class="board"`) {
+		t.Errorf("the events have no board: %.200s", zipped[0])
+	}
+	t.Logf("3 events: %d bytes compressed, %d plain", zippedBytes, plainBytes)
+	if zippedBytes*4 > plainBytes {
+		t.Errorf("3 events: %d bytes compressed, %d plain", zippedBytes, plainBytes)
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }

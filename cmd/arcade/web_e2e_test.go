@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,3 +97,6 @@ func TestWebCompanion(t *testing.T) {
 		}
 	}
 }
+
+// webListening finds the web companion's address in what the server prints.
+var webListening = regexp.MustCompile(`web on http://(\S+)/`)

@@ -2,6 +2,7 @@ package phase
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -348,10 +349,11 @@ func measureWatch(ctx context.Context, srv *server.Server, window time.Duration,
 	return c, nil
 }
 
-// readStream reads the event stream at url until ctx is done, calling seen at its first event
-// and got with each event's bytes.
+// readStream reads the event stream at url until ctx is done, as a browser does (asking for
+// gzip), calling seen at its first event and got with the bytes each event took on the wire.
 func readStream(ctx context.Context, hc *http.Client, url string, seen func(), got func(int, bool)) error {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req.Header.Set("Accept-Encoding", "gzip") // set by hand: the transport leaves the body as it came
 	resp, err := hc.Do(req)
 	if err != nil {
 		return err
@@ -360,12 +362,18 @@ func readStream(ctx context.Context, hc *http.Client, url string, seen func(), g
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("%s: %s", url, resp.Status)
 	}
-	sc := bufio.NewScanner(resp.Body)
+	wire := &countingReader{r: resp.Body}
+	var body io.Reader = wire
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		if body, err = gzip.NewReader(wire); err != nil {
+			return err
+		}
+	}
+	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	n, message, first := 0, false, true
+	message, first, last := false, true, 0
 	for sc.Scan() {
 		line := sc.Bytes()
-		n += len(line) + 1
 		switch {
 		case len(line) == 0:
 			if message {
@@ -373,19 +381,31 @@ func readStream(ctx context.Context, hc *http.Client, url string, seen func(), g
 					seen()
 					first = false
 				}
-				got(n, true)
+				got(wire.n-last, true)
 			}
-			n, message = 0, false
+			last, message = wire.n, false
 		case len(line) > 5 && string(line[:5]) == "data:" && !message:
 			message = true
 		case len(line) > 6 && string(line[:6]) == "event:":
 			message = false
-			n = 0
 			for sc.Scan() && len(sc.Bytes()) > 0 { // a "now" event: not the room's
 			}
+			last = wire.n
 		}
 	}
 	return nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }
 
 // measurePages asks path requests times from 8 clients at once (RANDOM in it replaced by a move
