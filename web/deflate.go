@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 // An event stream is the same bytes for every browser of a room, and a move's event is most of
@@ -16,13 +17,38 @@ import (
 // segments of its events; it has no trailer, as it never ends but by its connection closing,
 // after which the browser has had every event.
 
-// deflated returns data compressed as one segment of a deflate stream.
+// deflaters are the writers deflated compresses with: a writer's tables take a few hundred KB,
+// so they are kept, and Reset (which forgets the history) between events.
+var deflaters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.DefaultCompression)
+	return zw
+}}
+
+// deflated returns data compressed as one segment of a deflate stream: once per event, for
+// every stream.
 func deflated(data []byte) []byte {
 	var b bytes.Buffer
-	zw, _ := flate.NewWriter(&b, flate.DefaultCompression)
+	zw := deflaters.Get().(*flate.Writer)
+	zw.Reset(&b)
 	_, _ = zw.Write(data)
 	_ = zw.Flush() // the sync flush: byte-aligned, and no final block
+	deflaters.Put(zw)
 	return b.Bytes()
+}
+
+// stored returns data as a segment of stored (uncompressed) deflate blocks: what a stream writes
+// of its own (its first line, its clock's "now" events), a few bytes each, for which a
+// compressor of its own would cost the stream its tables.
+func stored(data []byte) []byte {
+	out := make([]byte, 0, len(data)+5*(len(data)/0xffff+1))
+	for {
+		n := min(len(data), 0xffff)
+		out = append(out, 0, byte(n), byte(n>>8), ^byte(n), ^byte(n>>8)) // BFINAL 0, BTYPE 00: stored
+		out = append(out, data[:n]...)
+		if data = data[n:]; len(data) == 0 {
+			return out
+		}
+	}
 }
 
 // gzipHeader starts a gzip stream of deflate, no name, no time, of an unknown system.

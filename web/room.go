@@ -91,11 +91,11 @@ func serveStream(w http.ResponseWriter, r *http.Request, ch <-chan *event, done 
 		}
 		return rc.Flush() == nil
 	}
-	// write sends bytes of the stream's own (compressed here when the stream is), send an
-	// event's (compressed once for every stream).
+	// write sends bytes of the stream's own (as stored blocks when the stream is compressed),
+	// send an event's (compressed once for every stream).
 	write := func(b []byte) bool {
 		if gz {
-			b = deflated(b)
+			b = stored(b)
 		}
 		return put(b)
 	}

@@ -286,3 +286,29 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n += n
 	return n, err
 }
+
+// TestDeflateSegments: segments compressed apart, and stored ones, make one stream that decodes
+// to their data in order, whatever segments it is made of.
+func TestDeflateSegments(t *testing.T) {
+	parts := [][]byte{[]byte("retry: 3000\n\n"), bytes.Repeat([]byte("<rect class=\"sq\"/>"), 500), []byte("event: now\ndata: 1\n\n"),
+		bytes.Repeat([]byte("x"), 70000), bytes.Repeat([]byte("<rect class=\"sq\"/>"), 400)}
+	var stream bytes.Buffer
+	stream.Write([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
+	var want []byte
+	for i, p := range parts {
+		if i%2 == 0 {
+			stream.Write(web.StoredForTest(p))
+		} else {
+			stream.Write(web.DeflatedForTest(p))
+		}
+		want = append(want, p...)
+	}
+	zr, err := gzip.NewReader(&stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(zr)
+	if !bytes.Equal(got, want) || err != io.ErrUnexpectedEOF { // no trailer: a stream ends with its connection
+		t.Errorf("decoded %d bytes of %d (%v)", len(got), len(want), err)
+	}
+}
