@@ -97,13 +97,11 @@ func (f *lobbyFeed) stop() {
 
 // homeEvents is /events: the front page's rooms as they change.
 func (s *Server) homeEvents(w http.ResponseWriter, r *http.Request) {
-	src := source(r)
-	if !s.streams.take(src) {
-		w.Header().Set("Retry-After", "30")
-		http.Error(w, "too many live pages are open; try again later", http.StatusServiceUnavailable)
+	release, ok := s.takeStream(w, r)
+	if !ok {
 		return
 	}
-	defer s.streams.done(src)
+	defer release()
 	st, ok := s.lobby.add()
 	if !ok {
 		http.Error(w, "the server is stopping", http.StatusServiceUnavailable)

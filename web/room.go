@@ -45,16 +45,26 @@ func (s *Server) roomMissing(w http.ResponseWriter, err error) {
 	s.fail(w, http.StatusServiceUnavailable, "The room cannot be watched now", "Try again in a moment.")
 }
 
-// roomEvents is /r/CODE/events: the room's events, each the live part of its page, as moves
-// happen.
-func (s *Server) roomEvents(w http.ResponseWriter, r *http.Request) {
+// takeStream counts one more event stream of the request's address, or answers 503 past the
+// streams' caps (and reports false); release counts it closed.
+func (s *Server) takeStream(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
 	src := source(r)
 	if !s.streams.take(src) {
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, "too many live pages are open; try again later", http.StatusServiceUnavailable)
+		return nil, false
+	}
+	return func() { s.streams.done(src) }, true
+}
+
+// roomEvents is /r/CODE/events: the room's events, each the live part of its page, as moves
+// happen.
+func (s *Server) roomEvents(w http.ResponseWriter, r *http.Request) {
+	release, ok := s.takeStream(w, r)
+	if !ok {
 		return
 	}
-	defer s.streams.done(src)
+	defer release()
 	wt, err := s.watch(r.PathValue("code"))
 	if err != nil {
 		http.Error(w, "no open room has that code", http.StatusNotFound)
