@@ -19,7 +19,7 @@ func TestClusterWeb(t *testing.T) {
 		}
 	}
 	ann := connect(t, c.addr(0), "ann", newKey(t), "new stonetowers bots=2 size=8 turns=40")
-	code := roomCode(t, ann.waitFor("Stone Towers", "room "))
+	code := roomCode(t, ann.waitFor("Stone Towers · room"))
 	other := c.nodes[1].web
 	eventually(t, func() string {
 		if status, home := httpGet(t, other+"/"); status != http.StatusOK || !strings.Contains(home, "/r/"+code) {

@@ -71,7 +71,7 @@ func TestWebCompanion(t *testing.T) {
 	addr := startServerWith(t, "--http", "127.0.0.1:"+strconv.Itoa(port), "--public-url", base, "--bot-delay", "300ms")
 	key := newKey(t)
 	cat := connect(t, addr, "cat", key, "new stonetowers bots=2 size=8 turns=40")
-	code := roomCode(t, cat.waitFor("Stone Towers", "room "))
+	code := roomCode(t, cat.waitFor("Stone Towers · room"))
 
 	if status, home := httpGet(t, base+"/"); status != http.StatusOK || !strings.Contains(home, "/r/"+code) {
 		t.Errorf("the front page (%d) does not list room %s:\n%.2000s", status, code, home)
