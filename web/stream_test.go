@@ -29,8 +29,8 @@ import (
 // TestOneSubscriptionForManyStreams: fifty browsers watching a room are one spectator of it,
 // and a move reaches every one of their streams.
 func TestOneSubscriptionForManyStreams(t *testing.T) {
-	a := start(t, func(c *web.Config) { c.MaxStreamsPerAddr = 100 })
-	room, _ := a.botRoom("stonetowers", rules.Options{"size": "8", "turns": "30"}, 2, "cat")
+	a := startWith(t, func(c *web.Config) { c.MaxStreamsPerAddr = 100 }, 100*time.Millisecond)
+	room, _ := a.botRoom("stonetowers", rules.Options{"size": "12", "turns": "60"}, 2, "cat")
 	before := a.hub.Stats().Subscribers
 	const browsers = 50
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -236,8 +236,8 @@ func TestPlayerAssets(t *testing.T) {
 // TestStreamsCompressed: a stream asked with gzip is one gzip stream, each event compressed once
 // for all streams; it decodes to the same events, in a fraction of the bytes.
 func TestStreamsCompressed(t *testing.T) {
-	a := start(t, nil)
-	room, _ := a.botRoom("stonetowers", rules.Options{"size": "12", "turns": "30"}, 2, "cat")
+	a := startWith(t, nil, 100*time.Millisecond)
+	room, _ := a.botRoom("stonetowers", rules.Options{"size": "12", "turns": "60"}, 2, "cat")
 	read := func(gz bool) (events []string, wire int) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()

@@ -41,14 +41,20 @@ type arcade struct {
 // hostile is a name made to break a page that did not escape it.
 const hostile = `<script>alert("x")</script>`
 
-// start starts a companion; tweak changes its Config first.
+// start starts a companion; tweak changes its Config first. Its bots take 20 ms a move.
 func start(t *testing.T, tweak func(*web.Config)) *arcade {
+	t.Helper()
+	return startWith(t, tweak, 20*time.Millisecond)
+}
+
+// startWith is start with bots that take botDelay a move.
+func startWith(t *testing.T, tweak func(*web.Config), botDelay time.Duration) *arcade {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "arcade.db"), storage.Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: matchlog.Recorder{Log: db}, BotDelay: 20 * time.Millisecond,
+	hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: matchlog.Recorder{Log: db}, BotDelay: botDelay,
 		Logf: func(string, ...any) {}})
 	cfg := web.Config{Hub: session.Local(hub), Records: db, Boards: games.Boards(), WebBoards: games.WebBoards(),
 		SSH: "-p 2222 arcade.test", Online: func() int { return 3 }, Rate: 1000, Burst: 1000}
