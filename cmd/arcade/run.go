@@ -196,7 +196,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		defer closer.Close()
 	}
 	if cfg.http != "" {
-		ws, err := serveWeb(cfg, sessionHub, store, srv, ln.Addr().(*net.TCPAddr).Port, out, logger)
+		ws, err := serveWeb(cfg, sessionHub, store, srv.Online, ln.Addr().(*net.TCPAddr).Port, out, logger)
 		if err != nil {
 			ln.Close()
 			return err

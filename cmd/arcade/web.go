@@ -13,21 +13,20 @@ import (
 
 	"github.com/arcade/arcade/games"
 	"github.com/arcade/arcade/session"
-	"github.com/arcade/arcade/sshd"
 	"github.com/arcade/arcade/web"
 )
 
 // serveWeb starts the web companion on --http, over the same hub and store as the SSH server
 // (in a cluster, the node's: every node serves the same pages). An address off loopback is
 // logged with what it exposes.
-func serveWeb(cfg config, hub session.Hub, recs web.Records, srv *sshd.Server, sshPort int, out io.Writer, logger *log.Logger) (*web.Server, error) {
+func serveWeb(cfg config, hub session.Hub, recs web.Records, online func() int, sshPort int, out io.Writer, logger *log.Logger) (*web.Server, error) {
 	ws, err := web.New(web.Config{
 		Hub:               hub,
 		Records:           recs,
 		Boards:            games.Boards(),
 		WebBoards:         games.WebBoards(),
 		SSH:               webSSH(cfg.publicAddr, cfg.publicURL, sshPort),
-		Online:            srv.Online,
+		Online:            online,
 		Logf:              func(format string, args ...any) { logger.Warnf(format, args...) },
 		MaxStreams:        cfg.httpMaxStreams,
 		MaxStreamsPerAddr: cfg.httpStreamsPer,
