@@ -53,7 +53,7 @@ func WebBoard(snap *rooms.Snapshot) template.HTML {
 	}
 	b.WriteString(`</ol><h3>Cards collected</h3><table class="hands"><thead><tr><th scope="col">Seat</th><th scope="col">Cards</th><th scope="col">Scores now</th><th scope="col">Rounds</th></tr></thead><tbody>`)
 	for _, p := range v.Players {
-		fmt.Fprintf(&b, `<tr><th scope="row" class="%s">%s</th><td>`, webdraw.SeatClass(int(p.Seat)), webdraw.Esc(seatName(int(p.Seat))))
+		fmt.Fprintf(&b, `<tr><th scope="row">%s</th><td>`, webdraw.Esc(seatName(int(p.Seat))))
 		for _, g := range p.Groups {
 			fmt.Fprintf(&b, `<span class="card c-%s">%c %d</span>`, g.Colour, g.Colour.Letter(), g.Count)
 		}
