@@ -84,6 +84,9 @@ func (s *Server) roomEvents(w http.ResponseWriter, r *http.Request) {
 // that does not read is dropped.
 func serveStream(w http.ResponseWriter, r *http.Request, ch <-chan *event, done <-chan struct{}) {
 	rc := http.NewResponseController(w)
+	// The request has been read: its read deadline (readTimeout) does not bound the stream,
+	// whose writes each have theirs.
+	_ = rc.SetReadDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
