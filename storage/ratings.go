@@ -77,7 +77,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 			st.Provisional = st.Rating.Provisional()
 			p.Standings = append(p.Standings, st)
 		}
-		p.Solo = d.soloOf(tx, id)
+		p.Solo = soloOf(tx, id)
 		prefix := []byte(id + "\x00")
 		mc := tx.Bucket(bucketByPlayer).Cursor()
 		matches := tx.Bucket(bucketMatches)
