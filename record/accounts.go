@@ -1,6 +1,18 @@
 package record
 
-import "time"
+import (
+	"errors"
+	"time"
+)
+
+// Errors of logging in that the layers above the store tell apart (storage returns them
+// wrapped, with what to say).
+var (
+	// ErrKeyRevoked: the key was removed from its player; it plays as a guest.
+	ErrKeyRevoked = errors.New("this key was removed from its player")
+	// ErrNameRenamed: an operator renamed the name; its player goes by the new one.
+	ErrNameRenamed = errors.New("the name was renamed")
+)
 
 // Key is one SSH key of a player: a player (the identity that seats, ratings and matches belong
 // to) holds one key or several, linked with a one-time code.

@@ -18,9 +18,10 @@ type Writer interface {
 	// Do writes c; its error is the one applyChange met, or why it could not be stored.
 	Do(c Change) error
 	// Bind is called before a change binds name to player (a claim, a rename): free says the name
-	// is free here (unbound, or released and its date come). A server alone has nothing to do (the
-	// change's apply decides); a cluster's store reserves the name in the cluster's bucket of names,
-	// which decides between nodes, and fails with ErrNameTaken when another player has it.
+	// was released and its date has come, so that it may be taken from its holder. A server alone
+	// has nothing to do (the change's apply decides); a cluster's store reserves the name in the
+	// cluster's bucket of names, which decides between nodes, and fails with ErrNameTaken when
+	// another player has it.
 	Bind(name, player string, free bool) error
 	// Decides reports whether the database decides names itself (a server alone): a cluster's
 	// replica binds what the cluster's bucket of names decided (see applyEnv.strict).
@@ -75,7 +76,7 @@ func (a *Accounts) Login(fp, name string) (string, error) {
 	if !strict {
 		owner, _, _ := a.db.PlayerNamed(name)
 		if owner != id {
-			if err := a.w.Bind(name, id, a.db.NameFree(name, now)); err != nil {
+			if err := a.w.Bind(name, id, a.db.NameReleased(name, now)); err != nil {
 				return "", err
 			}
 		}
@@ -327,7 +328,7 @@ func (a *Accounts) Rename(old, new, by string) error {
 		if err := a.db.Try(c, false); err != nil {
 			return err
 		}
-		if err := a.w.Bind(n, id, a.db.NameFree(n, c.At)); err != nil {
+		if err := a.w.Bind(n, id, a.db.NameReleased(n, c.At)); err != nil {
 			return err
 		}
 	}

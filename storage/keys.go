@@ -31,11 +31,11 @@ const (
 // Errors of keys. Their texts are written for the player.
 var (
 	// ErrKeyRevoked: the key was removed from its player; it plays as a guest. The error is a
-	// *RevokedError.
-	ErrKeyRevoked = errors.New("this key was removed from its player")
+	// *RevokedError. It is record.ErrKeyRevoked, which the layers above match.
+	ErrKeyRevoked = record.ErrKeyRevoked
 	// ErrNameRenamed: an operator renamed the name; the player goes by the new one. The error is
-	// a *RenamedError.
-	ErrNameRenamed = errors.New("the name was renamed")
+	// a *RenamedError. It is record.ErrNameRenamed.
+	ErrNameRenamed = record.ErrNameRenamed
 	// ErrNotYourKey: the fingerprint names none of the player's keys.
 	ErrNotYourKey = errors.New("no key of yours has that fingerprint")
 	// ErrLastKey: a player's last key cannot be removed.
@@ -179,15 +179,17 @@ func (d *DB) LoginCheck(fp, name string, now time.Time, strict bool) (id string,
 	return id, write, err
 }
 
-// NameFree reports whether name is bound to nobody, or was released and its date has come.
-func (d *DB) NameFree(name string, now time.Time) bool {
-	free := false
+// NameReleased reports whether name was released by its holder and its date has come (at now):
+// the next claim takes it from them. (A cluster's node takes it over in the bucket of names, which
+// holds it for them until then.)
+func (d *DB) NameReleased(name string, now time.Time) bool {
+	due := false
 	_ = d.view(func(tx *bolt.Tx) error {
-		owner, ret, retired, err := nameOwner(tx, name, now)
-		free = err == nil && owner == "" && !(retired && ret.Kind == retiredRenamed)
+		ret, ok := retiredOf(tx, name)
+		due = ok && ret.Kind == retiredReleased && !now.Before(ret.Free)
 		return nil
 	})
-	return free
+	return due
 }
 
 // Login binds name to the player of the key fp (a new key: the key itself becomes a player) and
