@@ -269,12 +269,16 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
-// writeWhoami prints the player's name and identity. A guest gets one message saying why it is a
-// guest: notice (the name was refused), or else that no key was used. Lines are wrapped at
-// plainWidth columns.
-func writeWhoami(w io.Writer, p rooms.Player, notice string) {
+// writeWhoami prints the player's name and the key that authenticated, fp, and the player's
+// identity when it is another key's (the first of the player's keys). A guest gets one message
+// saying why it is a guest: notice (the name was refused), or else that no key was used. Lines are
+// wrapped at plainWidth columns.
+func writeWhoami(w io.Writer, p rooms.Player, fp, notice string) {
 	if !p.Guest {
-		fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, p.ID)
+		fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, fp)
+		if fp != p.ID {
+			fmt.Fprintf(w, "player: %s (the first key of %s; keys lists them all)\n", p.ID, p.Name)
+		}
 		return
 	}
 	if notice == "" {

@@ -157,7 +157,7 @@ func TestWhoamiOneMessage(t *testing.T) {
 	} {
 		p, notice := s.player(userSession{user: tc.user, key: tc.key})
 		var out bytes.Buffer
-		writeWhoami(&out, p, notice)
+		writeWhoami(&out, p, p.ID, notice)
 		text := out.String()
 		for _, w := range tc.want {
 			if !strings.Contains(text, w) {

@@ -181,7 +181,11 @@ func (s *Server) route(sess ssh.Session) {
 		return
 	case "whoami":
 		p, notice := s.player(sess)
-		writeWhoami(sess, p, notice)
+		fp := ""
+		if k := sess.PublicKey(); k != nil {
+			fp = gossh.FingerprintSHA256(k)
+		}
+		writeWhoami(sess, p, fp, notice)
 		_ = sess.Exit(0)
 		return
 	case "set":

@@ -182,8 +182,9 @@ func (s *Server) writeKeys(w io.Writer, p rooms.Player, fp string) int {
 		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\n", mark, k.Fingerprint, k.Comment, plainDate(k.Added), used)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n* is the key you use now. keys link makes a code for another key; keys revoke FINGERPRINT\n"+
-		"removes one (never the last); keys comment FINGERPRINT TEXT names one.\n")
+	fmt.Fprintf(w, "\n* is the key you use now. keys link makes a code for another key;\n"+
+		"keys revoke FINGERPRINT removes one (never the last); keys comment FINGERPRINT\n"+
+		"TEXT names one. FINGERPRINT may be its first 6 characters after SHA256:.\n")
 	if free := s.cfg.Accounts.ReleasedUntil(p.Name); !free.IsZero() {
 		fmt.Fprintf(w, "You released %s: anyone may take it from %s (keys keep takes this back).\n", p.Name, plainDate(free))
 	}

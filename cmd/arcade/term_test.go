@@ -27,6 +27,8 @@ type player struct {
 	raw   []byte // what the server sent, up to rawLimit bytes
 	mu    sync.Mutex
 	done  chan struct{}
+	// stop ends a player of OpenSSH's client (connectOpenSSH), which has no conn nor sess.
+	stop func()
 }
 
 // privateKeys remembers each test key's private half, for tests that write key files.
@@ -141,6 +143,10 @@ func (p *player) bells() (int, []string) {
 }
 
 func (p *player) close() {
+	if p.stop != nil {
+		p.stop()
+		return
+	}
 	_ = p.sess.Close()
 	_ = p.conn.Close()
 }
