@@ -74,8 +74,8 @@ func (s *Server) claim(sess ssh.Session) (p rooms.Player, notice string) {
 		s.log.Info("name refused", "name", p.Name, "key", p.ID)
 		g := guest(p.Name)
 		return g, fmt.Sprintf("The name %s belongs to another key, so you play as guest %s (unranked). "+
-			"Pick another name: ssh NAME@host; or, if it is yours, link this key to it: keys link from a key of "+
-			"yours, then ssh %s@host keys claim CODE from this one.", p.Name, g.Name, p.Name)
+			"Pick another name: ssh NAME@host. If the name is yours, link this key to it: keys link from a key "+
+			"of yours, then ssh %s@host keys claim CODE from this one.", p.Name, g.Name, p.Name)
 	case errors.Is(err, record.ErrKeyRevoked):
 		s.log.Info("revoked key", "name", p.Name, "key", p.ID)
 		g := guest(p.Name)

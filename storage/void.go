@@ -11,6 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/arcade/arcade/rating"
 	"github.com/arcade/arcade/record"
 )
 
@@ -109,9 +110,9 @@ func applyVoid(tx *bolt.Tx, c Change) error {
 
 // recompute computes the ratings of game again: every standing of the game is dropped, with its
 // entry in the leaderboard index, and the game's rated matches are rated again in the order they
-// were (bucket rated), each as of its end, as endEntry rated it; a standing's name then follows
-// the renames of its player. A listed match that cannot be read is left out (Check reports it).
-// tx is writable.
+// were (bucket rated), each as of its end, as endEntry rated it (rated, in memory: each standing
+// is written once); a standing's name then follows the renames of its player. A listed match that
+// cannot be read is left out (Check reports it). tx is writable.
 func recompute(tx *bolt.Tx, game string) error {
 	ratings := tx.Bucket(bucketRatings)
 	prefix := append([]byte(game), 0)
@@ -137,9 +138,11 @@ func recompute(tx *bolt.Tx, game string) error {
 			return err
 		}
 	}
-	rated := tx.Bucket(bucketRated)
+	// The matches are rated in memory, as rate would one by one, and each standing written once.
+	standings := map[string]*record.Standing{}
+	var order []string // the players, in the order they first played
 	matches := tx.Bucket(bucketMatches)
-	rc := rated.Cursor()
+	rc := tx.Bucket(bucketRated).Cursor()
 	for k, v := rc.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = rc.Next() {
 		id, err := decodeBinding(k, v, false)
 		if err != nil {
@@ -149,7 +152,27 @@ func recompute(tx *bolt.Tx, game string) error {
 		if ok, err := getJSON(matches, []byte(id), &m); !ok || err != nil || !m.Rated {
 			continue
 		}
-		if err := rate(tx, m, m.Ended); err != nil {
+		before := make([]record.Standing, len(m.Seats))
+		rs := make([]rating.Rating, len(m.Seats))
+		for i, s := range m.Seats {
+			st, ok := standings[s.PlayerID]
+			if !ok {
+				st = &record.Standing{PlayerID: s.PlayerID, Game: game, Rating: rating.Default}
+				standings[s.PlayerID] = st
+				order = append(order, s.PlayerID)
+			}
+			before[i], rs[i] = *st, st.Rating
+		}
+		for i, st := range rateStandings(before, rs, m, m.Ended) {
+			*standings[m.Seats[i].PlayerID] = st
+		}
+	}
+	for _, id := range order {
+		st := *standings[id]
+		if err := putJSON(ratings, pairKey(game, id), st); err != nil {
+			return err
+		}
+		if err := boardMove(tx, game, id, nil, st); err != nil {
 			return err
 		}
 	}

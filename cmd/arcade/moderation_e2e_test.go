@@ -111,8 +111,8 @@ func leaderboardAt(t *testing.T, s site, by actor) string {
 //     against bob at a, ada wins a rated match, which counts for ada;
 //   - from her second key, at a, ada removes the first, which then plays as a guest at b;
 //   - bob ignores carol at a; in a room of b, carol's chat reaches ada, not bob (on a);
-//   - an operator bans carol's key on b's admin socket: her session at b ends, saying why, and
-//     her next connection, at a, is refused with the reason;
+//   - an operator bans carol's key on a's admin socket: her session at b ends, saying why, and
+//     her next connection, at either, is refused with the reason;
 //   - bob wins a second match, ada a third; an operator voids the second at a: the leaderboard, at
 //     a and at b, is byte for byte that of fresh, where only the first and the third were played.
 func moderationStory(t *testing.T, a, b, fresh site) {
@@ -180,14 +180,16 @@ func moderationStory(t *testing.T, a, b, fresh site) {
 		t.Errorf("bob ignores carol and sees her chat:\n%s", s)
 	}
 
-	// An operator bans carol's key.
-	admin(t, b, "ban", carol.fp(), "--reason", "harassing bob")
+	// An operator bans carol's key (at a: her session is at b).
+	admin(t, a, "ban", carol.fp(), "--reason", "harassing bob")
 	c.waitFor("You are banned from this arcade for good: harassing bob.")
-	_, errOut, status := runOpenSSH(t, a.addr, "carol", carol.file, "whoami")
-	if status != 255 || !strings.Contains(errOut, "You are banned from this arcade for good: harassing bob.") {
-		t.Errorf("carol's next connection: exit %d, %q", status, errOut)
+	for _, s := range []site{b, a} {
+		_, errOut, status := runOpenSSH(t, s.addr, "carol", carol.file, "whoami")
+		if status != 255 || !strings.Contains(errOut, "You are banned from this arcade for good: harassing bob.") {
+			t.Errorf("carol's next connection: exit %d, %q", status, errOut)
+		}
 	}
-	if bans := admin(t, a, "list", "bans"); !strings.Contains(bans, carol.fp()) || !strings.Contains(bans, "harassing bob") {
+	if bans := admin(t, b, "list", "bans"); !strings.Contains(bans, carol.fp()) || !strings.Contains(bans, "harassing bob") {
 		t.Errorf("list bans:\n%s", bans)
 	}
 
@@ -236,4 +238,23 @@ func TestModerationOverOpenSSH(t *testing.T) {
 	freshData := t.TempDir()
 	fresh := site{addr: startServerWith(t, "--data", freshData, "--rated-newcomer-moves", "0"), data: freshData}
 	moderationStory(t, s, s, fresh)
+}
+
+// TestModerationAcrossNodes: the same story on two nodes of a cluster: a key linked on one node
+// claims on the other; the rated match, the removal, the ignore, the ban (refused at the other
+// node) and the void (recomputed by every node's replica) reach both.
+func TestModerationAcrossNodes(t *testing.T) {
+	t.Parallel()
+	sshClient(t)
+	c := startClusterWith(t, []string{"--rated-newcomer-moves", "0"}, 2)
+	a := site{addr: c.nodes[0].addr, data: c.nodes[0].data}
+	b := site{addr: c.nodes[1].addr, data: c.nodes[1].data}
+	freshData := t.TempDir()
+	fresh := site{addr: startServerWith(t, "--data", freshData, "--rated-newcomer-moves", "0"), data: freshData}
+	moderationStory(t, a, b, fresh)
+	if t.Failed() {
+		for _, n := range c.nodes {
+			t.Logf("%s log:\n%s", n.name, n.logs.String())
+		}
+	}
 }
