@@ -48,12 +48,14 @@ const maxCommand = 4096
 
 // parseRequest reads the SSH command line (already split into words).
 func parseRequest(args []string, games []rules.Game) (request, error) {
-	if len(args) > maxArgs {
+	// A report's text is bounded by the store (storage.MaxReport: 500 characters, about 100
+	// words), not word by word: only its name is an argument like any other.
+	report := len(args) > 0 && strings.EqualFold(args[0], "report")
+	if len(args) > maxArgs && !report {
 		return request{}, fmt.Errorf("%w: too many arguments", errUsage)
 	}
 	for i, a := range args {
-		// A report's text is bounded by the store (storage.MaxReport), not word by word.
-		if len(a) > maxArgLen && (i < 2 || !strings.EqualFold(args[0], "report")) {
+		if len(a) > maxArgLen && (i < 2 || !report) {
 			return request{}, fmt.Errorf("%w: argument too long", errUsage)
 		}
 	}

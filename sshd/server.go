@@ -156,7 +156,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	programs map[*tea.Program]programOf // whose each interactive session is (Apply)
-	claims   claimLimiter                // wrong link codes per key and address (keys claim)
+	claims   claimLimiter               // wrong link codes per key and address (keys claim)
 	closing  bool
 	active   int
 	byKey    map[string]int       // sessions open per key fingerprint; no zero entries

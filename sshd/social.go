@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
@@ -43,9 +42,9 @@ func (s *Server) social(sess ssh.Session, req request) int {
 	p, notice := s.player(sess)
 	if p.Guest {
 		if notice == "" {
-			notice = "No key was used, so you play as a guest."
+			notice = "No key was used: connect with an SSH key and a name (ssh NAME@host)."
 		}
-		return fail("%s", strings.Join(draw.Wrap(notice+" A guest has no keys, ignores or reports.", plainWidth), "\n"))
+		return fail("a guest has no keys, ignores or reports.\n%s", strings.Join(draw.Wrap(notice, plainWidth), "\n"))
 	}
 	fp := gossh.FingerprintSHA256(key)
 	switch req.plain {
@@ -145,7 +144,7 @@ func (s *Server) claimKey(sess ssh.Session, req request) int {
 	id, err := s.cfg.Accounts.ClaimCode(fp, name, code, comment)
 	if err != nil {
 		s.claims.wrong(fp, src)
-		s.log.Info("link code refused", "name", name, "key", fp, "code", redactCommand("keys claim "+code)[len("keys claim "):], "err", err)
+		s.log.Info("link code refused", "name", name, "key", fp, "code", redactCommand("keys claim " + code)[len("keys claim "):], "err", err)
 		fmt.Fprintf(errOut, "arcade: %v\n", err)
 		return 1
 	}
@@ -159,6 +158,9 @@ func reportBy(p rooms.Player, text string) record.Report {
 	return record.Report{By: p.ID, ByName: p.Name, Text: text}
 }
 
+// maxKeysShown is how many keys a name may hold, as keys says it (storage.MaxKeys).
+const maxKeysShown = 10
+
 // writeKeys lists the player's keys, the one in use marked.
 func (s *Server) writeKeys(w io.Writer, p rooms.Player, fp string) int {
 	keys, err := s.cfg.Accounts.Keys(p.ID)
@@ -167,21 +169,23 @@ func (s *Server) writeKeys(w io.Writer, p rooms.Player, fp string) int {
 		fmt.Fprintln(w, "arcade: the keys cannot be read right now")
 		return 1
 	}
-	fmt.Fprintf(w, "The keys of %s:\n\n", p.Name)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  FINGERPRINT\tCOMMENT\tADDED\tLAST USED")
+	fmt.Fprintf(w, "The keys of %s (%d of at most %d):\n\n", p.Name, len(keys), maxKeysShown)
 	for _, k := range keys {
 		mark := " "
 		if k.Fingerprint == fp {
 			mark = "*"
 		}
-		used := "-"
+		used := "never"
 		if !k.Used.IsZero() {
 			used = plainDate(k.Used)
 		}
-		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\n", mark, k.Fingerprint, k.Comment, plainDate(k.Added), used)
+		// Two lines a key, within 80 columns whatever its comment (at most 40 characters).
+		fmt.Fprintf(w, "%s %s\n    ", mark, k.Fingerprint)
+		if k.Comment != "" {
+			fmt.Fprintf(w, "%s · ", k.Comment)
+		}
+		fmt.Fprintf(w, "added %s, used %s\n", plainDate(k.Added), used)
 	}
-	tw.Flush()
 	fmt.Fprintf(w, "\n* is the key you use now. keys link makes a code for another key;\n"+
 		"keys revoke FINGERPRINT removes one (never the last); keys comment FINGERPRINT\n"+
 		"TEXT names one. FINGERPRINT may be its first 6 characters after SHA256:.\n")
