@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/user"
@@ -90,6 +92,10 @@ func runAdmin(args []string, getenv func(string) string, out, errOut io.Writer) 
 	}
 	path := filepath.Join(data, adminSocket)
 	conn, err := net.Dial("unix", path)
+	if errors.Is(err, fs.ErrPermission) {
+		fmt.Fprintf(errOut, "arcade: %s is not yours to use (%v): admin commands are for the arcade's own user and root\n", path, err)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(errOut, "arcade: no arcade server answers on %s (%v): admin commands go to a running server\n", path, err)
 		return 1
@@ -97,14 +103,13 @@ func runAdmin(args []string, getenv func(string) string, out, errOut io.Writer) 
 	defer conn.Close()
 	line, _ := json.Marshal(adminLine{Args: words, Sudo: getenv("SUDO_USER")})
 	_ = conn.SetDeadline(time.Now().Add(2 * time.Minute)) // a void recomputes a game's ratings
-	if _, err := fmt.Fprintf(conn, "%s%s\n", adminRequest, line); err != nil {
-		fmt.Fprintln(errOut, "arcade:", err)
-		return 1
-	}
+	// A server that refuses the peer answers before it reads: its answer is read even when the
+	// request could not be written.
+	_, werr := fmt.Fprintf(conn, "%s%s\n", adminRequest, line)
 	r := bufio.NewReader(conn)
 	status, err := r.ReadString('\n')
 	if err != nil && status == "" {
-		fmt.Fprintf(errOut, "arcade: the server did not answer: %v\n", err)
+		fmt.Fprintf(errOut, "arcade: the server did not answer: %v\n", cmp.Or(werr, err))
 		return 1
 	}
 	status = strings.TrimSpace(status)
