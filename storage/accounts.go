@@ -217,8 +217,13 @@ func (a *Accounts) Unignore(player, name string) (record.Ignored, error) {
 func (a *Accounts) Ignoring(player string) ([]record.Ignored, error) { return a.db.Ignoring(player) }
 
 // Report stores the report r of the player called name by r.By (named r.ByName); r.Player and
-// r.Name are found from name.
+// r.Name are found from name. A guest ("~name") is reported by the name the room showed, with no
+// player (their address is in the server's log of connections).
 func (a *Accounts) Report(name string, r record.Report) error {
+	if strings.HasPrefix(name, "~") {
+		r.Player, r.Name = "", sanitize.Line(name, 2*sanitize.MaxName)
+		return a.do(Change{Kind: ChangeReport, Report: &r, At: a.now()})
+	}
 	id, latest, err := a.named(name)
 	if err != nil {
 		return err

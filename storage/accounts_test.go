@@ -520,7 +520,10 @@ func TestIgnoreAndReport(t *testing.T) {
 			t.Errorf("report %+v: no error", bad)
 		}
 	}
-	for range ReportsPerDay - 1 {
+	if err := a.Report("~gus", record.Report{By: bobK, ByName: "bob", Text: "a guest's spam"}); err != nil {
+		t.Errorf("a report of a guest: %v", err)
+	}
+	for range ReportsPerDay - 2 {
 		*clock = clock.Add(time.Minute)
 		if err := a.Report("carol", r); err != nil {
 			t.Fatal(err)
@@ -530,7 +533,8 @@ func TestIgnoreAndReport(t *testing.T) {
 		t.Errorf("a report past the day's: %v", err)
 	}
 	reps, _ := a.Reports(0)
-	if len(reps) != ReportsPerDay || reps[0].Seq != ReportsPerDay || reps[9].Name != "carol" || len(reps[9].Chat) != 2 {
+	if len(reps) != ReportsPerDay || reps[0].Seq != ReportsPerDay || reps[9].Name != "carol" || len(reps[9].Chat) != 2 ||
+		reps[8].Name != "~gus" || reps[8].Player != "" {
 		t.Errorf("Reports: %d, newest %+v", len(reps), reps[0])
 	}
 	if r := mustCheck(t, d); !r.Clean() {

@@ -209,25 +209,3 @@ func applyLink(tx *bolt.Tx, c Change) error {
 	}
 	return putKey(tx, record.Key{Fingerprint: c.Key, Player: lc.Player, Comment: c.Comment, Added: c.At.UTC(), Used: day(c.At)})
 }
-
-// CodeOf returns the player a code (by its hash) links to, if it may be claimed at now: the check
-// a cluster's node makes before it publishes a link, as applyLink would.
-func (d *DB) CodeOf(hash string, now time.Time) (player string, err error) {
-	err = d.view(func(tx *bolt.Tx) error {
-		var lc linkCode
-		ok, err := getJSON(tx.Bucket(bucketCodes), []byte(hash), &lc)
-		switch {
-		case err != nil:
-			return err
-		case !ok:
-			return ErrBadCode
-		case !lc.Used.IsZero():
-			return ErrCodeUsed
-		case !now.Before(lc.Expires):
-			return ErrCodeExpired
-		}
-		player = lc.Player
-		return nil
-	})
-	return player, err
-}

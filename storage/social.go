@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -102,8 +103,8 @@ func (d *DB) Ignoring(player string) ([]record.Ignored, error) {
 	return out, err
 }
 
-// applyReport stores the report c.Report, made at c.At: by a player of another player, with a
-// text of at most MaxReport runes and at most MaxReportChat chat lines; a player makes at most
+// applyReport stores the report c.Report, made at c.At: by a player of another player (or of a
+// guest, by the name "~name" the room showed, with no player), with a text of at most MaxReport runes and at most MaxReportChat chat lines; a player makes at most
 // ReportsPerDay a day.
 func applyReport(tx *bolt.Tx, c Change) error {
 	r := c.Report
@@ -114,7 +115,9 @@ func applyReport(tx *bolt.Tx, c Change) error {
 		return ErrReportSelf
 	case playerName(tx, r.By) == "":
 		return errors.New("only a player with a name may report")
-	case playerName(tx, r.Player) == "":
+	case r.Player == "" && (!strings.HasPrefix(r.Name, "~") || sanitize.Line(r.Name, 2*sanitize.MaxName) != r.Name):
+		return ErrUnknownName // a guest is reported by their name, "~name"
+	case r.Player != "" && playerName(tx, r.Player) == "":
 		return ErrUnknownName
 	case len(r.Chat) > MaxReportChat:
 		return fmt.Errorf("a report keeps at most %d chat lines", MaxReportChat)

@@ -56,24 +56,7 @@ func connectOpenSSH(t *testing.T, addr net.Addr, user, keyFile, command string) 
 			_ = cmd.Wait()
 		})
 	}
-	go func() {
-		defer close(p.done)
-		buf := make([]byte, 32*1024)
-		for {
-			n, err := tty.Read(buf)
-			if n > 0 {
-				p.mu.Lock()
-				_, _ = p.vt.Write(buf[:n])
-				if len(p.raw) < rawLimit {
-					p.raw = append(p.raw, buf[:n]...)
-				}
-				p.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go p.read(tty)
 	t.Cleanup(p.close)
 	return p
 }
