@@ -80,9 +80,13 @@ func TestAccountsAcrossNodes(t *testing.T) {
 	if _, err := a3.Ignore(ada1, "carol"); err != nil {
 		t.Fatal(err)
 	}
+	catchUp(t, c.nodes[0])
 	applied := c.nodes[0].db.Applied()
 	if _, err := a1.Ignore(ada1, "nobody"); !errors.Is(err, storage.ErrUnknownName) {
 		t.Errorf("ignore of nobody: %v", err)
+	}
+	if _, err := a1.Ignore(ada1, "ada"); !errors.Is(err, storage.ErrIgnoreSelf) { // refused by the replica's try
+		t.Errorf("ignore of oneself: %v", err)
 	}
 	for _, n := range c.nodes {
 		catchUp(t, n)
