@@ -76,9 +76,9 @@ func (f *fakeSocial) Muted(player string) (record.Mute, bool) {
 	return m, ok
 }
 
-// runCmd runs cmd and the commands of the messages it brings back through m, but those that
+// runModel runs cmd and the commands of the messages it brings back through m, but those that
 // wait (an error's timer): a command that has no message within half a second is left.
-func runCmd(m Model, cmd tea.Cmd) Model {
+func runModel(m Model, cmd tea.Cmd) Model {
 	for range 4 {
 		if cmd == nil {
 			return m
@@ -133,7 +133,7 @@ func TestIgnoredChatIsNotShown(t *testing.T) {
 	}
 	m := New(Config{Hub: Local(hub), Boards: testBoards, Player: bob, Width: 80, Height: 24, Social: social,
 		Start: Start{Mode: ModeJoin, Code: room.Code()}, Send: func(tea.Msg) {}})
-	m = runCmd(m, m.Init())
+	m = runModel(m, m.Init())
 	if m.room == nil {
 		t.Fatal("bob is not in the room")
 	}
@@ -156,15 +156,15 @@ func TestIgnoredChatIsNotShown(t *testing.T) {
 		t.Errorf("bob's screen:\n%s", out)
 	}
 
-	m = runCmd(m, m.chatLine(m.room.sub, "/unignore carol"))
+	m = runModel(m, m.chatLine(m.room.sub, "/unignore carol"))
 	if !chatHas(m, "carol speaks") || !strings.Contains(plain(m.View().Content), "You see the chat of carol again") {
 		t.Errorf("after /unignore, bob's chat: %+v\n%s", m.room.snap.Chat, plain(m.View().Content))
 	}
-	m = runCmd(m, m.chatLine(m.room.sub, "/ignore carol"))
+	m = runModel(m, m.chatLine(m.room.sub, "/ignore carol"))
 	if chatHas(m, "carol speaks") || !strings.Contains(plain(m.View().Content), "You no longer see the chat of") {
 		t.Errorf("after /ignore, bob's chat: %+v\n%s", m.room.snap.Chat, plain(m.View().Content))
 	}
-	m = runCmd(m, m.chatLine(m.room.sub, "/report carol she insults everyone"))
+	m = runModel(m, m.chatLine(m.room.sub, "/report carol she insults everyone"))
 	if len(social.reports) != 1 {
 		t.Fatalf("reports: %+v", social.reports)
 	}
@@ -174,11 +174,11 @@ func TestIgnoredChatIsNotShown(t *testing.T) {
 	}
 
 	social.muted[bob.ID] = record.Mute{Player: bob.ID, Until: time.Date(2030, 1, 2, 3, 4, 0, 0, time.UTC)}
-	m = runCmd(m, m.chatLine(m.room.sub, "hello?"))
+	m = runModel(m, m.chatLine(m.room.sub, "hello?"))
 	if out := plain(m.View().Content); !strings.Contains(out, "An operator muted you until 2030-01-02 03:04 UTC") {
 		t.Errorf("a muted line:\n%s", out)
 	}
-	m = runCmd(m, m.chatLine(m.room.sub, "/frob"))
+	m = runModel(m, m.chatLine(m.room.sub, "/frob"))
 	if out := plain(m.View().Content); !strings.Contains(out, "There is no command /frob") {
 		t.Errorf("an unknown command:\n%s", out)
 	}
@@ -221,7 +221,7 @@ func TestAnnouncementShown(t *testing.T) {
 	}
 	m = New(Config{Hub: Local(hub), Boards: testBoards, Player: rooms.Player{ID: "SHA256:ann", Name: "ann"}, Width: 80, Height: 24,
 		Start: Start{Mode: ModeNew, Game: "stonetowers", Seats: 2}, Send: func(tea.Msg) {}})
-	m = runCmd(m, m.Init())
+	m = runModel(m, m.Init())
 	next, _ = m.Update(AnnounceMsg{Text: "restart at noon"})
 	if out := plain(next.(Model).View().Content); !strings.Contains(out, "Announcement: restart at noon") {
 		t.Errorf("the room:\n%s", out)

@@ -87,7 +87,7 @@ func playToResign(t *testing.T, r, b, loser *player) string {
 	}
 	loser.send("R")
 	loser.waitFor("Resign?")
-	loser.send("R")
+	loser.send("\r")
 	screen := r.waitFor("GAME OVER", "Rated match.")
 	b.waitFor("GAME OVER", "Rated match.")
 	m := matchIDPattern.FindStringSubmatch(screen)
