@@ -258,14 +258,18 @@ func (c *claimLimiter) wrong(ids ...string) {
 func redactCommand(raw string) string {
 	f := strings.Fields(raw)
 	if len(f) >= 3 && strings.EqualFold(f[0], "keys") && strings.EqualFold(f[1], "claim") {
-		code := f[2]
-		if len(code) > 2 {
-			code = code[:2] + "…"
-		}
-		f[2] = code
+		f[2] = codeHint(f[2])
 		return strings.Join(f, " ")
 	}
 	return raw
+}
+
+// codeHint is what a log shows of a link code: its first two characters.
+func codeHint(code string) string {
+	if len(code) > 2 {
+		return code[:2] + "…"
+	}
+	return code
 }
 
 // orderTime formats a time of the moderation for players: the minute, in UTC.

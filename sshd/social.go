@@ -81,7 +81,7 @@ func (s *Server) social(sess ssh.Session, req request) int {
 		if err != nil {
 			return fail("%v", err)
 		}
-		s.log.Info("link code made", "name", p.Name, "player", p.ID, "code", code[:2]+"…")
+		s.log.Info("link code made", "name", p.Name, "player", p.ID, "code", codeHint(code))
 		addr := userAddress(sshAddress(s.cfg.PublicAddr, sess.LocalAddr()), p.Name)
 		fmt.Fprintf(out, "Your code: %s\nIt works once, until %s (10 minutes). From the new key, run:\n\n  ssh %s keys claim %s\n\n"+
 			"and that key is %s's too. Tell it to nobody else.\n", code, orderTime(expires), addr, code, p.Name)
@@ -158,9 +158,6 @@ func reportBy(p rooms.Player, text string) record.Report {
 	return record.Report{By: p.ID, ByName: p.Name, Text: text}
 }
 
-// maxKeysShown is how many keys a name may hold, as keys says it (storage.MaxKeys).
-const maxKeysShown = 10
-
 // writeKeys lists the player's keys, the one in use marked.
 func (s *Server) writeKeys(w io.Writer, p rooms.Player, fp string) int {
 	keys, err := s.cfg.Accounts.Keys(p.ID)
@@ -169,7 +166,7 @@ func (s *Server) writeKeys(w io.Writer, p rooms.Player, fp string) int {
 		fmt.Fprintln(w, "arcade: the keys cannot be read right now")
 		return 1
 	}
-	fmt.Fprintf(w, "The keys of %s (%d of at most %d):\n\n", p.Name, len(keys), maxKeysShown)
+	fmt.Fprintf(w, "The keys of %s:\n\n", p.Name)
 	for _, k := range keys {
 		mark := " "
 		if k.Fingerprint == fp {

@@ -87,9 +87,6 @@ func (a *Accounts) Login(fp, name string) (string, error) {
 // Keys returns the player's keys, the oldest first.
 func (a *Accounts) Keys(player string) ([]record.Key, error) { return a.db.Keys(player) }
 
-// PlayerOf returns the player the key fp plays as (see DB.PlayerOf).
-func (a *Accounts) PlayerOf(fp string) (string, bool) { return a.db.PlayerOf(fp) }
-
 // LinkCode makes a one-time code with which another key joins player, asked by the player's key
 // fp; the code works until expires, once. The code is returned to be shown to the player, never
 // stored or logged (see CodeHash, CodeHint).

@@ -19,8 +19,8 @@ import (
 // A link code joins a new key to a player: a key of the player makes it (keys link), and the new
 // key, connecting with the player's name, claims it (keys claim CODE) within CodeLife. A code is
 // used once. The store keeps only its SHA-256 (bucket codes), so that neither the file, a backup
-// nor a cluster's stream holds a code that works; logs show its first characters at most
-// (CodeHint).
+// nor a cluster's stream holds a code that works; logs show its first two characters at most
+// (package sshd).
 
 // Limits of link codes.
 const (
@@ -105,14 +105,6 @@ func CodeHash(code string) string {
 	}
 	sum := sha256.Sum256([]byte(n))
 	return hex.EncodeToString(sum[:])
-}
-
-// CodeHint returns what a log may show of code: its first two characters.
-func CodeHint(code string) string {
-	if n := normalCode(code); n != "" {
-		return n[:2] + "…"
-	}
-	return "(not a code)"
 }
 
 // applyCode stores the code of hash c.Hash that the key c.Key of c.PlayerID made at c.At, valid
