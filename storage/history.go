@@ -57,3 +57,24 @@ func (d *DB) RatingHistory(id, game string, limit int) ([]record.RatingPoint, er
 	slices.Reverse(out)
 	return out, err
 }
+
+// dropHistory deletes player id's rating history of game (a void computes it again). tx is
+// writable.
+func dropHistory(tx *bolt.Tx, id, game string) error {
+	b := tx.Bucket(bucketHistory)
+	if b == nil {
+		return nil
+	}
+	prefix := []byte(id + "\x00" + game + "\x00")
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

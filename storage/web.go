@@ -37,17 +37,6 @@ func (d *DB) RecentMatches(limit int) ([]record.Match, error) {
 	return out, err
 }
 
-// PlayerID returns the key bound to name (lower case, as the name rule makes it), or "" when no
-// key holds it; a damaged binding is an error wrapping ErrDamaged.
-func (d *DB) PlayerID(name string) (string, error) {
-	var id string
-	err := d.view(func(tx *bolt.Tx) (err error) {
-		id, err = binding(tx.Bucket(bucketNames), []byte(name))
-		return err
-	})
-	return id, err
-}
-
 // LeaderboardPage returns limit standings of game from the offset-th on (0 is the first),
 // ranked as Leaderboard ranks them. The first page of at most cachedPage comes from
 // Leaderboard's cache; a later one skips offset keys of the leaderboard index (keys only,

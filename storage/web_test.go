@@ -86,20 +86,6 @@ func TestRecentMatches(t *testing.T) {
 	}
 }
 
-// TestPlayerID: a bound name gives its key; an unbound one nothing.
-func TestPlayerID(t *testing.T) {
-	d, _ := openTemp(t)
-	if err := d.Claim("SHA256:ann", "ann"); err != nil {
-		t.Fatal(err)
-	}
-	if id, err := d.PlayerID("ann"); err != nil || id != "SHA256:ann" {
-		t.Errorf("ann: %q, %v", id, err)
-	}
-	if id, err := d.PlayerID("nobody"); err != nil || id != "" {
-		t.Errorf("nobody: %q, %v", id, err)
-	}
-}
-
 // TestLeaderboardPage: the pages, put together, are the whole leaderboard, ranks included.
 func TestLeaderboardPage(t *testing.T) {
 	d, _ := openTemp(t)

@@ -360,11 +360,8 @@ func (s *Server) profile(name string) (string, record.Profile, error) {
 	if err != nil || s.cfg.Records == nil {
 		return "", record.Profile{}, fmt.Errorf("%w: %q is not a player's name here", errNoPlayer, sanitize.Line(name, sanitize.MaxName))
 	}
-	id, err := s.cfg.Records.PlayerID(norm)
-	if err != nil {
-		return "", record.Profile{}, err
-	}
-	if id == "" {
+	id, _, ok := s.cfg.Records.PlayerNamed(norm)
+	if !ok {
 		return "", record.Profile{}, fmt.Errorf("%w: nobody plays as %s", errNoPlayer, norm)
 	}
 	prof, err := s.cfg.Records.Profile(id, profileRecent)

@@ -30,8 +30,9 @@ type Records interface {
 	RatingHistory(id, game string, limit int) ([]record.RatingPoint, error)
 	// RecentMatches returns the newest finished matches, newest first, without moves.
 	RecentMatches(limit int) ([]record.Match, error)
-	// PlayerID returns the key bound to a name, "" when none.
-	PlayerID(name string) (string, error)
+	// PlayerNamed returns the player a name is bound to (a renamed player's old name too) and
+	// their latest name; false when nobody holds it.
+	PlayerNamed(name string) (id, latest string, ok bool)
 }
 
 // Config is everything the web companion needs.

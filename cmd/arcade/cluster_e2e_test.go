@@ -48,7 +48,7 @@ type testCluster struct {
 	bin    string
 	nodes  []*clusterProc
 	secret []byte   // the cluster's secret, copied into every node's data folder before it starts
-	extra  []string // flags every node gets besides the common ones
+	extra  []string // flags every node is started with besides the common ones
 }
 
 // startCluster starts n arcade processes, each with an embedded NATS server (routes to the
@@ -58,13 +58,13 @@ type testCluster struct {
 // and it is started once they accept SSH, as a node joining a running cluster is.
 func startCluster(t *testing.T, n int, others ...func(*testCluster) []string) *testCluster {
 	t.Helper()
-	return startClusterWith(t, n, nil, others...)
+	return startClusterWith(t, nil, n, others...)
 }
 
-// startClusterWith is startCluster with flags every node gets (extra).
-func startClusterWith(t *testing.T, n int, extra []string, others ...func(*testCluster) []string) *testCluster {
+// startClusterWith is startCluster with flags for every node besides the common ones.
+func startClusterWith(t *testing.T, flags []string, n int, others ...func(*testCluster) []string) *testCluster {
 	t.Helper()
-	c := &testCluster{bin: binary(t), extra: extra}
+	c := &testCluster{bin: binary(t), extra: flags}
 	c.makeSecret(t)
 	ports := clustertest.FreePorts(t, 2*n)
 	route := func(i int) string { return "127.0.0.1:" + strconv.Itoa(ports[n+i]) }

@@ -11,7 +11,7 @@ import (
 // reaches node 2's event stream), and both nodes' leaderboard JSON is the same.
 func TestClusterWeb(t *testing.T) {
 	t.Parallel()
-	c := startClusterWith(t, 2, []string{"--http", "127.0.0.1:0", "--bot-delay", "300ms"})
+	c := startClusterWith(t, []string{"--http", "127.0.0.1:0", "--bot-delay", "300ms"}, 2)
 	c.dumpLogs(t)
 	for i, p := range c.nodes {
 		if p.web == "" {
