@@ -86,6 +86,7 @@ func (r *roomScreen) help(st draw.Styles, w int) string {
 		prompt := r.keys.Prompt.Help().Key
 		c.keys = slices.DeleteFunc(c.keys, func(b key.Binding) bool { return b.Help().Key == prompt })
 	}
+	c.keys = fitHelp(c.keys, w, r.helpTail())
 	return c.line(st, w, c.keys)
 }
 

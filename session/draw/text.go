@@ -92,6 +92,26 @@ func Fill(words []string, width int) []string {
 	return append(out, line)
 }
 
+// Entries lays a legend's entries out on lines of at most width columns, as many on a line as
+// fit, two spaces between them (one would read as a list's separator); an entry wider than width
+// gets a line of its own.
+func Entries(entries []string, width int) []string {
+	var out []string
+	line := ""
+	for _, e := range entries {
+		switch {
+		case line == "":
+			line = e
+		case TextWidth(line)+2+TextWidth(e) <= width:
+			line += "  " + e
+		default:
+			out = append(out, line)
+			line = e
+		}
+	}
+	return append(out, line)
+}
+
 // oneLine reports whether wrap would return s itself as its one line: s is empty, or its words
 // are separated by single spaces with none before or after, it holds no other white space, and
 // it is at most width columns wide counting as TextWidth does without lipgloss (printable ASCII,

@@ -1,0 +1,154 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arcade/arcade/games/gametest"
+	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/stonetowers"
+)
+
+// compactSizes are the windows between a phone's terminal (60 x 20) and 80 x 24 the compact
+// layouts are checked at, with short wide ones and narrow tall ones.
+var compactSizes = [][2]int{
+	{60, 20}, {61, 20}, {63, 21}, {64, 20}, {66, 22}, {68, 20}, {70, 22}, {72, 23}, {75, 21}, {79, 23},
+	{79, 24}, {80, 23}, {100, 20}, {140, 21}, {60, 24}, {60, 30}, {64, 40}, {70, 26},
+}
+
+// timed is snap with a timed turn for the seat to move, when a match is played.
+func timed(snap rooms.Snapshot) rooms.Snapshot {
+	if snap.Phase == rooms.Playing && len(snap.ToMove) > 0 {
+		snap.Clock = rooms.TurnClock{Seat: snap.ToMove[0], Ends: time.Now().Add(95 * time.Second)}
+	}
+	return snap
+}
+
+// TestCompactScreensFit: at every size from 60 x 20 to 80 x 24 (and short wide and narrow tall
+// windows), every game's room screen in play, with a player gone or away, and at its end, with
+// the board, the move prompt, the rules and the whole panel up, fits the window line by line,
+// cuts nothing with "…", shows the board's whole grid unbroken beside or over the panel (nothing
+// overlaps it), the player's name and the turn's clock; or, where the board cannot fit, says so
+// whole, with the clock.
+func TestCompactScreensFit(t *testing.T) {
+	screens := gameScreens(t)
+	names := make([]string, 0, len(screens))
+	for n := range screens {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		snap := timed(screens[name])
+		for _, size := range compactSizes {
+			w, h := size[0], size[1]
+			for _, keys := range [][]string{nil, {":"}, {"?"}, {"tab"}, {"t"}} {
+				what := fmt.Sprintf("%s at %dx%d after %q", name, w, h, keys)
+				m := newTestModel(w, h)
+				m.room = newRoomScreen(idleSub{}, m.cfg.Player, testGames, testBoards)
+				m.room.apply(snap)
+				_ = m.View() // (the layout a key meets is the one on the screen)
+				m = press(m, keys...)
+				screen := m.View().Content
+				checkSize(t, screen, w, h)
+				out := plain(screen)
+				if strings.Contains(out, "…") {
+					t.Errorf("%s: a line is cut:\n%s", what, out)
+				}
+				lay := m.room.parts.layout
+				small := m.room.small
+				switch {
+				case small:
+					if !strings.Contains(words(out), "needs a window of at least") {
+						t.Errorf("%s: the board does not fit, and the screen does not say so:\n%s", what, out)
+					}
+				case len(keys) == 0 && lay.kind != layoutWide:
+					checkGrid(t, what, m, lay, out)
+				}
+				if snap.Clock.Ends.IsZero() || len(keys) > 0 && keys[0] == "t" {
+					continue
+				}
+				if clock := m.room.clock.turnLine(*m.st); !strings.Contains(out, "1:30") && !strings.Contains(words(out), words(plain(clock))) {
+					t.Errorf("%s: the turn's clock is not on the screen:\n%s", what, out)
+				}
+			}
+		}
+	}
+}
+
+// checkGrid fails the test when the first lines of the board's column as the screen laid it out
+// (as many as the board's smallest drawing has: its grid) are not each on the screen whole, in
+// order, from the body's first line: nothing overlaps or cuts the board.
+func checkGrid(t *testing.T, what string, m Model, lay roomLayout, out string) {
+	t.Helper()
+	if m.room.snap.Phase == rooms.Waiting || m.room.side.showsUp() {
+		return
+	}
+	board := m.room.parts.board.lines
+	lines := strings.Split(out, "\n")
+	for i, g := range board[:min(len(board), lay.minH)] {
+		g = strings.TrimSpace(plain(g))
+		if i+1 >= len(lines) || !strings.Contains(lines[i+1], g) {
+			t.Errorf("%s: the board's line %d, %q, is not whole on the screen's line %d:\n%s", what, i, g, i+1, out)
+			return
+		}
+	}
+}
+
+// TestCompactLayouts: which layout each game's board gets at 60 x 20 and 70 x 22, and what the
+// small windows say Stone Towers needs: a size-16 board plays from 60 x 21 on.
+func TestCompactLayouts(t *testing.T) {
+	screens := gameScreens(t)
+	want := map[string][2]layoutKind{ // at 60 x 20, at 70 x 22
+		"stonetowers/bots": {layoutBeside, layoutBeside},
+		"discon/bots":      {layoutUnder, layoutBeside},
+		"coloretta/bots":   {layoutUnder, layoutBeside},
+		"lhexicon/bots":    {layoutBeside, layoutBeside},
+		"flicflac/bots":    {layoutUnder, layoutUnder},
+	}
+	for name, kinds := range want {
+		for i, size := range [][2]int{{60, 20}, {70, 22}} {
+			m := newTestModel(size[0], size[1])
+			m.room = newRoomScreen(nil, m.cfg.Player, testGames, testBoards)
+			m.room.apply(screens[name])
+			_ = m.View()
+			if got := m.room.parts.layout.kind; got != kinds[i] {
+				t.Errorf("%s at %dx%d: layout %d, want %d", name, size[0], size[1], got, kinds[i])
+			}
+		}
+	}
+	for _, c := range []struct {
+		size, w, h int
+		small      bool
+	}{{12, 60, 20, false}, {15, 60, 20, false}, {16, 60, 20, true}, {16, 60, 21, false}, {16, 59, 21, false}} {
+		m := newTestModel(c.w, c.h)
+		m.room = newRoomScreen(nil, m.cfg.Player, testGames, testBoards)
+		m.room.apply(stoneSized(t, c.size))
+		out := words(plain(m.View().Content))
+		if m.room.small != c.small {
+			t.Errorf("Stone Towers size %d at %dx%d: too small %v, want %v:\n%s", c.size, c.w, c.h, m.room.small, c.small, out)
+		}
+		if c.small && !strings.Contains(out, "needs a window of at least 60 x 21") {
+			t.Errorf("Stone Towers size %d at %dx%d does not say it needs 60 x 21:\n%s", c.size, c.w, c.h, out)
+		}
+	}
+}
+
+// stoneSized is Red's snapshot of a Stone Towers match on a size x size board, 14 moves in.
+func stoneSized(t *testing.T, size int) rooms.Snapshot {
+	t.Helper()
+	snap, _ := stoneOptions(t, rules.Options{"size": fmt.Sprint(size), "turns": "25"}, 14)
+	return snap
+}
+
+// stoneOptions plays plies moves of a seeded Stone Towers match with opts and returns Red's
+// snapshot of it.
+func stoneOptions(t *testing.T, opts rules.Options, plies int) (rooms.Snapshot, rules.Engine) {
+	t.Helper()
+	state, moves := gametest.PlayBots(t, stonetowers.Game, opts, 2, 7, stonetowers.Greedy{},
+		func(i int, _ rules.Engine) bool { return i >= plies })
+	return gametest.Snapshot("K7QXM", stonetowers.Game, state, moves, []string{"ann", "bob"}, defaultChat), state
+}
