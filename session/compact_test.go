@@ -7,10 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/arcade/arcade/games/gametest"
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/coloretta"
 	"github.com/arcade/arcade/rules/stonetowers"
+	"github.com/arcade/arcade/session/draw"
 )
 
 // compactSizes are the windows between a phone's terminal (60 x 20) and 80 x 24 the compact
@@ -152,3 +157,98 @@ func stoneOptions(t *testing.T, opts rules.Options, plies int) (rooms.Snapshot, 
 		func(i int, _ rules.Engine) bool { return i >= plies })
 	return gametest.Snapshot("K7QXM", stonetowers.Game, state, moves, []string{"ann", "bob"}, defaultChat), state
 }
+
+// sizedModel is roomModel on a w x h window: snap's room, a frame drawn (as the program draws one
+// before any key), then keys.
+func sizedModel(t *testing.T, snap rooms.Snapshot, w, h int, keys ...string) Model {
+	t.Helper()
+	m := newTestModel(w, h)
+	m.room = newRoomScreen(idleSub{}, m.cfg.Player, testGames, testBoards)
+	m.room.apply(snap)
+	_ = m.View()
+	return press(m, keys...)
+}
+
+// TestCompactGolden: every game's room in play and at its end at 60 x 20 (a phone's terminal),
+// some at 70 x 22; the whole panel in the board's place (tab, when it is under the board); the
+// message of a board too large for the window (Stone Towers size 16); the lobby, the new-room
+// form, a leaderboard and a replay at 60 x 20. Each fits its window and cuts nothing with "…".
+func TestCompactGolden(t *testing.T) {
+	lhex, lstate := lhexMid(t)
+	coloDrawn, cstate := colorettaMid(t, 5, 22)
+	cstate, err := cstate.Apply(0, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	coloDrawn.View, coloDrawn.ToMove = cstate.View(0), cstate.ToMove()
+	stEnd, dcEnd, lxEnd := playedSnapshot(t, -1), first(disconSnapshot(t, -1)), first(lhexSnapshot(t, nil, 2, 5, -1))
+	coEnd, _ := colorettaPlay(t, 4, rules.Options{"rounds": "2"}, func(int, coloretta.View) bool { return false })
+	screens := []struct {
+		name string
+		snap rooms.Snapshot
+		w, h int
+		keys []string
+		then func(Model) Model
+	}{
+		{name: "stonetowers_play", snap: playedSnapshot(t, 14), w: 60, h: 20},
+		{name: "stonetowers_play", snap: playedSnapshot(t, 14), w: 70, h: 22},
+		{name: "stonetowers_size15", snap: stoneSized(t, 15), w: 60, h: 20},
+		{name: "stonetowers_end", snap: stEnd, w: 60, h: 20},
+		{name: "stonetowers_size16", snap: stoneSized(t, 16), w: 60, h: 20},
+		{name: "discon_play", snap: first(disconSnapshot(t, 12)), w: 60, h: 20},
+		{name: "discon_play", snap: first(disconSnapshot(t, 12)), w: 70, h: 22},
+		{name: "discon_end", snap: dcEnd, w: 60, h: 20},
+		{name: "coloretta_play", snap: first(colorettaMid(t, 3, 30)), w: 60, h: 20},
+		{name: "coloretta_drawn5", snap: coloDrawn, w: 60, h: 20},
+		{name: "coloretta_end", snap: coEnd, w: 60, h: 20},
+		{name: "lhexicon_play", snap: lhex, w: 60, h: 20, then: func(m Model) Model { return spell(t, m, lstate, lhexPlay(t, lstate)) }},
+		{name: "lhexicon_end", snap: lxEnd, w: 60, h: 20},
+		{name: "flicflac_play", snap: flicflacMid(t, 40), w: 60, h: 20, keys: []string{"n"}},
+		{name: "flicflac_panel", snap: flicflacMid(t, 40), w: 60, h: 20, keys: []string{"tab"}},
+		{name: "flicflac_end", snap: flicflacEnd(t), w: 60, h: 20},
+	}
+	for _, c := range screens {
+		t.Run(fmt.Sprintf("%s_%dx%d", c.name, c.w, c.h), func(t *testing.T) {
+			m := sizedModel(t, c.snap, c.w, c.h, c.keys...)
+			if c.then != nil {
+				m = c.then(m)
+			}
+			checkCompact(t, m.View().Content, c.w, c.h)
+		})
+	}
+	lobby := map[string][]string{"lobby": nil, "newform": {"down", "enter", "down", "right", "down", "down", "right"},
+		"leaderboard": {"down", "down", "down", "down", "enter"}}
+	for name, keys := range lobby {
+		t.Run(name+"_60x20", func(t *testing.T) {
+			m := New(Config{Hub: fakeHub{append(testGames, soloGame)}, Boards: testBoards, Records: fakeRecords{},
+				Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: 60, Height: 20})
+			checkCompact(t, press(m, keys...).View().Content, 60, 20)
+		})
+	}
+	t.Run("replay_60x20", func(t *testing.T) {
+		snap := playedSnapshot(t, 12)
+		match := record.Match{ID: "2kq8xm4a7b2", Game: "stonetowers", Options: rules.Options{"size": "12", "turns": "25"},
+			Seed: 7, Started: when, Seats: []record.Seat{{PlayerID: "SHA256:x", Name: "ann"}, {Name: "Bo (greedy bot)", Bot: "greedy"}}}
+		for _, mv := range snap.Moves {
+			match.Moves = append(match.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
+		}
+		r := replayOf(t, match, stonetowers.Game)
+		r.update(keyPress("G"))
+		checkCompact(t, r.view(*draw.NewStyles(false, false), 60, 20), 60, 20)
+	})
+}
+
+// checkCompact checks a screen's size and that nothing is cut with "…", and compares it with the
+// test's golden file.
+func checkCompact(t *testing.T, screen string, w, h int) {
+	t.Helper()
+	checkSize(t, screen, w, h)
+	out := plain(screen)
+	if strings.Contains(out, "…") {
+		t.Errorf("a line is cut:\n%s", out)
+	}
+	golden.RequireEqual(t, out)
+}
+
+// first is a pair's first value.
+func first[A, B any](a A, _ B) A { return a }

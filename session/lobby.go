@@ -386,7 +386,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 			help = []key.Binding{k.Up, k.Down, enter, withHelp(k.Top, "join "+l.front.top.Code), k.Quit}
 		}
 	case pageNew:
-		body = l.form.view(st)
+		body = l.form.view(st, w)
 		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, withHelp(k.Enter, "create"), k.Back}
 	case pageJoin:
 		body = []string{st.Bold.Render("Join a room"), "",
@@ -406,7 +406,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		body = l.rulesView(st)
 		help = append(l.pager.bindings(), k.Back)
 	case pageBoard:
-		body = l.boardView(st)
+		body = l.boardView(st, w)
 		help = []key.Binding{withHelp(k.Left, "game"), withHelp(k.Right, "game"), k.Back}
 	case pageMine:
 		body = append(l.mineHead(st), l.pager.view(st.Sel)...)
@@ -428,7 +428,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	for _, s := range status {
 		out = append(out, draw.Fit(" "+s, w))
 	}
-	out = append(out, l.helped.line(st, w, help))
+	out = append(out, l.helped.line(st, w, fitLobbyHelp(help, w)))
 	if margin > 0 {
 		pad := draw.Spaces(margin)
 		for i, line := range out {
@@ -507,7 +507,14 @@ func (l *lobby) menuView(st draw.Styles, w, h int, busy bool) []string {
 		lines = append(lines, label)
 	}
 	if games {
-		lines = append(lines, "", st.Dim.Render("Games: "+gameNames(l.games)))
+		lines = append(lines, "")
+		names := strings.Split(gameNames(l.games), ", ") // a name stays on one line
+		for i := range len(names) - 1 {
+			names[i] += ","
+		}
+		for _, g := range draw.Fill(append([]string{"Games:"}, names...), w-2) {
+			lines = append(lines, st.Dim.Render(g))
+		}
 	}
 	return lines
 }
@@ -757,7 +764,7 @@ func (f newForm) start() Start {
 	return st
 }
 
-func (f newForm) view(st draw.Styles) []string {
+func (f newForm) view(st draw.Styles, w int) []string {
 	lines := []string{st.Bold.Render("New room"), ""}
 	fields := f.fields()
 	for i, fl := range fields {
@@ -772,8 +779,13 @@ func (f newForm) view(st draw.Styles) []string {
 		lines = append(lines, row)
 	}
 	if f.field < len(fields) {
-		lines = append(lines, "", st.Dim.Render(fields[f.field].help))
+		lines = append(lines, "")
+		for _, l := range wrapKeepingParens(fields[f.field].help, w-2) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
-	lines = append(lines, st.Dim.Render("Enter creates the room and shows its code to give to friends."))
+	for _, l := range draw.Wrap("Enter creates the room and shows its code to give to friends.", w-2) {
+		lines = append(lines, st.Dim.Render(l))
+	}
 	return lines
 }

@@ -327,6 +327,7 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	for _, l := range played {
 		lines = append(lines, draw.Fit(" "+st.Dim.Render(l), w))
 	}
-	lines = append(lines, helpLine(st, w, r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave))
+	keys := fitHelp([]key.Binding{r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave}, w, 2)
+	lines = append(lines, helpLine(st, w, keys...))
 	return strings.Join(lines, "\n")
 }

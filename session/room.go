@@ -524,7 +524,7 @@ func (r *roomScreen) layout(st draw.Styles, w, h int) roomLayout {
 	}
 	ps := &r.parts
 	if k := (sizeKey{gen: r.gen, w: w, h: h}); !ps.sized || ps.sizeOf != k {
-		ps.minW, ps.minH = waitingMinW, waitingMinH
+		ps.minW, ps.minH = max(waitingMinW, 2+draw.TextWidth(sshCommand(r.addr, "join "+r.snap.Code))), waitingMinH
 		if r.snap.Phase != rooms.Waiting {
 			ps.minW, ps.minH = boardMin(r.board, &r.snap, st, w, h-2-compactMsgRows)
 		}
@@ -902,7 +902,7 @@ func wrapParens(s string, width int) []string {
 }
 
 // waitingMinW and waitingMinH are the smallest the room's code is drawn in while seats are free
-// (waitingLines), for a compact window's layout.
+// (waitingLines), for a compact window's layout; wider when the command that joins is.
 const waitingMinW, waitingMinH = 36, 12
 
 // waitingLines fill the board's place while seats are free: the code to give to friends.
@@ -918,9 +918,9 @@ func (r *roomScreen) waitingLines(st draw.Styles, w int) []string {
 		"Give your friends the room code:", "", "      " + st.Title.Render(spaced(s.Code)), "",
 		"They join with:", "  " + sshCommand(r.addr, "join "+s.Code), ""}
 	if free > 0 {
-		lines = append(lines, fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, draw.Plural(free)))
+		lines = append(lines, wrapKeepingParens(fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, draw.Plural(free)), w)...)
 		if s.You != rules.Spectator {
-			lines = append(lines, "Alone? Press b to seat a bot (B picks its level).")
+			lines = append(lines, wrapKeepingParens("Alone? Press b to seat a bot (B picks its level).", w)...)
 		}
 	}
 	return lines

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session/draw"
 )
 
@@ -267,7 +268,11 @@ func smallLines(l roomLayout, snap *rooms.Snapshot, turn string) []string {
 	default:
 		paras = append(paras, "Make the window larger to see the room.")
 	}
-	paras = append(paras, "esc leaves the room.")
+	if snap.Phase == rooms.Playing && snap.You != rules.Spectator {
+		paras = append(paras, "esc leaves the room: it asks first, and your seat waits for you.")
+	} else {
+		paras = append(paras, "esc leaves the room.")
+	}
 	lines := []string{""}
 	for i, p := range paras {
 		if i > 0 {
@@ -298,4 +303,14 @@ func (r *roomScreen) helpTail() int {
 		return 3
 	}
 	return 2
+}
+
+// fitLobbyHelp makes a lobby page's help line fit a window narrower than fullWidth columns: its
+// first keys (the arrows', which every page has) make way, the first first, for the keys that
+// choose and go back, rather than have the line cut.
+func fitLobbyHelp(keys []key.Binding, w int) []key.Binding {
+	for w < fullWidth && helpWidth(keys) > w && len(keys) > 2 {
+		keys = keys[1:]
+	}
+	return keys
 }
