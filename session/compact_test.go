@@ -252,3 +252,47 @@ func checkCompact(t *testing.T, screen string, w, h int) {
 
 // first is a pair's first value.
 func first[A, B any](a A, _ B) A { return a }
+
+// TestCompactLobbyFits: at every size from 60 x 20 to 80 x 24, every page of the lobby (its
+// menu, forms and lists, the help and a game's rules, the leaderboards, the player's matches),
+// and a replay of each layout's game, fit the window and cut nothing with "…".
+func TestCompactLobbyFits(t *testing.T) {
+	pages := map[string][]string{
+		"menu": nil, "new": {"down", "enter"}, "new form": {"down", "enter", "down", "right", "down", "down", "right"},
+		"join": {"down", "down", "enter"}, "rooms": {"down", "down", "down", "enter"},
+		"leaderboard": {"down", "down", "down", "down", "enter"}, "solo": {"down", "down", "down", "down", "enter", "right", "right", "right"},
+		"mine": {"down", "down", "down", "down", "down", "enter"},
+		"help": {"down", "down", "down", "down", "down", "down", "enter", "down"},
+		"rules": {"down", "down", "down", "down", "down", "down", "enter", "down", "enter", " "},
+		"quick": {"enter"},
+	}
+	snap := playedSnapshot(t, 12)
+	match := record.Match{ID: "2kq8xm4a7b2", Game: "stonetowers", Options: rules.Options{"size": "12", "turns": "25"},
+		Seed: 7, Started: when, Seats: []record.Seat{{PlayerID: "SHA256:x", Name: "annabelle"}, {Name: "Bo (greedy bot)", Bot: "greedy"}}}
+	for _, mv := range snap.Moves {
+		match.Moves = append(match.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
+	}
+	for _, size := range compactSizes {
+		w, h := size[0], size[1]
+		for name, keys := range pages {
+			m := New(Config{Hub: listHub{fakeHub{everyGame}, 40}, Boards: testBoards, Records: fakeRecords{},
+				Player: rooms.Player{ID: "SHA256:x", Name: "ann"}, Width: w, Height: h})
+			screen := press(m, keys...).View().Content
+			checkSize(t, screen, w, h)
+			if out := plain(screen); strings.Contains(out, "…") {
+				t.Errorf("%s at %dx%d: a line is cut:\n%s", name, w, h, out)
+			}
+		}
+		r := replayOf(t, match, stonetowers.Game)
+		for _, k := range []string{"", "G"} {
+			if k != "" {
+				r.update(keyPress(k))
+			}
+			screen := r.view(*draw.NewStyles(false, false), w, h)
+			checkSize(t, screen, w, h)
+			if out := plain(screen); strings.Contains(out, "…") {
+				t.Errorf("the replay at %dx%d: a line is cut:\n%s", w, h, out)
+			}
+		}
+	}
+}

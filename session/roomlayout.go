@@ -285,12 +285,11 @@ func smallLines(l roomLayout, snap *rooms.Snapshot, turn string) []string {
 	return lines
 }
 
-// fitHelp makes a help line's keys fit a window narrower than fullWidth columns: the keys before
-// the last tail of them (the rules, leave or cancel, the panel's tab under the board) make way,
-// the nearest to those first, rather than have the line cut. A wider window's line is cut as
-// bubbles' help cuts it.
+// fitHelp makes a help line's keys fit w columns (a small window's, mostly): the keys before the
+// last tail of them (the rules, leave or cancel, the panel's tab under the board) make way, the
+// nearest to those first, rather than have the line cut.
 func fitHelp(keys []key.Binding, w, tail int) []key.Binding {
-	for w < fullWidth && helpWidth(keys) > w && len(keys) > tail {
+	for helpWidth(keys) > w && len(keys) > tail {
 		keys = slices.Delete(keys, len(keys)-tail-1, len(keys)-tail)
 	}
 	return keys
@@ -305,11 +304,11 @@ func (r *roomScreen) helpTail() int {
 	return 2
 }
 
-// fitLobbyHelp makes a lobby page's help line fit a window narrower than fullWidth columns: its
-// first keys (the arrows', which every page has) make way, the first first, for the keys that
-// choose and go back, rather than have the line cut.
+// fitLobbyHelp makes a lobby page's help line fit w columns: its first keys (the arrows', which
+// every page has) make way, the first first, for the keys that choose and go back, rather than
+// have the line cut.
 func fitLobbyHelp(keys []key.Binding, w int) []key.Binding {
-	for w < fullWidth && helpWidth(keys) > w && len(keys) > 2 {
+	for helpWidth(keys) > w && len(keys) > 2 {
 		keys = keys[1:]
 	}
 	return keys
