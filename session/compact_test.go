@@ -261,8 +261,8 @@ func TestCompactLobbyFits(t *testing.T) {
 		"menu": nil, "new": {"down", "enter"}, "new form": {"down", "enter", "down", "right", "down", "down", "right"},
 		"join": {"down", "down", "enter"}, "rooms": {"down", "down", "down", "enter"},
 		"leaderboard": {"down", "down", "down", "down", "enter"}, "solo": {"down", "down", "down", "down", "enter", "right", "right", "right"},
-		"mine": {"down", "down", "down", "down", "down", "enter"},
-		"help": {"down", "down", "down", "down", "down", "down", "enter", "down"},
+		"mine":  {"down", "down", "down", "down", "down", "enter"},
+		"help":  {"down", "down", "down", "down", "down", "down", "enter", "down"},
 		"rules": {"down", "down", "down", "down", "down", "down", "enter", "down", "enter", " "},
 		"quick": {"enter"},
 	}

@@ -299,7 +299,7 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	bodyH := h - 2 - len(told) - len(played)
 	lines := []string{draw.Fit(header, w)}
 	if lay.kind == layoutSmall {
-		for _, l := range smallLines(lay, &snap, "") {
+		for _, l := range smallLines(lay, &snap, "", bodyH) {
 			lines = append(lines, draw.Fit(l, w))
 		}
 		lines = block(lines, w, bodyH+1)

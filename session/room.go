@@ -647,11 +647,11 @@ func (r *roomScreen) smallBody(st draw.Styles, lay roomLayout, w, h int) []strin
 	if turn == "" && r.yourTurn() {
 		turn = "It is your turn"
 	}
+	n := max(h-2, 1) // the header and the body's rows
 	rows := append(ps.rows[:0], r.header(st, w))
-	for _, l := range smallLines(lay, &r.snap, turn) {
+	for _, l := range smallLines(lay, &r.snap, turn, n-1) {
 		rows = append(rows, draw.Fit(l, w))
 	}
-	n := max(h-2, 1) // the header and the body's rows
 	for len(rows) < n {
 		rows = append(rows, "")
 	}

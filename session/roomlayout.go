@@ -250,35 +250,56 @@ func (r bodyRow) appendRow(buf []byte) []byte {
 	return buf
 }
 
-// smallLines are the body of a room whose board does not fit the window (layoutSmall): what
-// window it needs, that the match goes on (with turn, whose turn it is and its clock), and how to
-// leave, wrapped whole to the window's width.
-func smallLines(l roomLayout, snap *rooms.Snapshot, turn string) []string {
-	w := l.w
-	var paras []string
-	paras = append(paras, fmt.Sprintf("This board needs a window of at least %d x %d; this one is %d x %d.", l.needW, l.needH, l.w, l.h))
+// smallLines are the body of a room whose board does not fit the window (layoutSmall), rows
+// lines at most: what window it needs, that the match goes on, whose turn it is with its clock,
+// and how to leave, each wrapped whole to the window's width, with blank lines between them when
+// there is room; on a window too small for all, the least needed ("the match goes on") first
+// makes way.
+func smallLines(l roomLayout, snap *rooms.Snapshot, turn string, rows int) []string {
+	w := max(l.w-2, 1)
+	need := fmt.Sprintf("This board needs a window of at least %d x %d; this one is %d x %d.", l.needW, l.needH, l.w, l.h)
+	var goesOn, leave string
 	switch snap.Phase {
 	case rooms.Playing:
-		paras = append(paras, "The match goes on: make the window larger to see the board.")
-		if turn != "" {
-			paras = append(paras, turn+".")
-		}
+		goesOn = "The match goes on: make the window larger to see the board."
 	case rooms.Finished:
-		paras = append(paras, "The match is over: make the window larger to see how it ended.")
+		goesOn = "The match is over: make the window larger to see how it ended."
 	default:
-		paras = append(paras, "Make the window larger to see the room.")
+		goesOn = "Make the window larger to see the room."
 	}
-	if snap.Phase == rooms.Playing && snap.You != rules.Spectator {
-		paras = append(paras, "esc leaves the room: it asks first, and your seat waits for you.")
+	if turn != "" && snap.Phase == rooms.Playing {
+		turn += "."
 	} else {
-		paras = append(paras, "esc leaves the room.")
+		turn = ""
 	}
-	lines := []string{""}
-	for i, p := range paras {
-		if i > 0 {
+	leave = "esc leaves the room."
+	if snap.Phase == rooms.Playing && snap.You != rules.Spectator {
+		leave = "esc leaves the room: it asks first, and your seat waits for you."
+	}
+	paras := [][]string{wrapKeepingParens(need, w), wrapKeepingParens(goesOn, w), draw.Wrap(turn, w), draw.Wrap(leave, w)}
+	if turn == "" {
+		paras = slices.Delete(paras, 2, 3)
+	}
+	count := func(blanks bool) int {
+		n := 0
+		for _, p := range paras {
+			n += len(p)
+			if blanks {
+				n++
+			}
+		}
+		return n
+	}
+	if count(false) > rows {
+		paras = slices.Delete(paras, 1, 2) // the match goes on: the turn's line says so
+	}
+	blanks := count(true) <= rows
+	var lines []string
+	for _, p := range paras {
+		if blanks {
 			lines = append(lines, "")
 		}
-		for _, line := range wrapKeepingParens(p, max(w-2, 1)) {
+		for _, line := range p {
 			lines = append(lines, " "+line)
 		}
 	}
