@@ -109,10 +109,16 @@ func (l *roomLayout) place(w, bodyH int, drawBoard func(width, height int) []str
 		l.boardW, l.panelW, l.margin = colW, panelW, margin
 		return lines
 	case layoutBeside:
-		// The board as wide as at 80 columns, or what the narrowest panel leaves; the panel
-		// takes the rest, up to panelWideWidth, and the two are centred as one block.
+		// The board as wide as at 80 columns, or what the narrowest panel leaves; then as wide as
+		// its grid, the lines under it wrapped to that, so that the panel keeps its place as they
+		// change (the cursor's square said in words). The panel takes the rest, up to
+		// panelWideWidth, and the two are centred as one block.
 		colW := min(w-compactPanelMin-1, fullWidth-panelWidth-1)
 		lines := trimBlankTail(drawBoard(colW, bodyH))
+		if _, _, g := l.grid(lines); g < colW {
+			colW = g
+			lines = trimBlankTail(drawBoard(colW, bodyH))
+		}
 		l.boardW = max(min(drawnWidth(lines), colW), 1)
 		l.panelW = min(panelWideWidth, w-l.boardW-1)
 		l.margin = (w - l.boardW - 1 - l.panelW) / 2
@@ -120,11 +126,16 @@ func (l *roomLayout) place(w, bodyH int, drawBoard func(width, height int) []str
 	case layoutUnder:
 		// The board over the panel: it draws the lines under its grid while it leaves the panel
 		// underRowsWant rows, and a blank line parts them when the panel keeps a row for itself.
+		// Its grid is centred; the lines under it start where it does.
 		boardH := max(l.minH, min(bodyH-underRowsMin, bodyH-1-underRowsWant))
 		lines := trimBlankTail(drawBoard(w, boardH))
+		lead, drawn, _ := l.grid(lines)
+		if l.margin = (w-(drawn-lead))/2 - lead; l.margin > 0 { // (a board may centre itself)
+			lines = trimBlankTail(drawBoard(w-l.margin, boardH))
+		}
+		l.margin = max(l.margin, 0)
 		lines = lines[:min(len(lines), boardH)]
-		l.boardW = max(min(drawnWidth(lines), w), 1)
-		l.margin = (w - l.boardW) / 2
+		l.boardW = max(min(drawnWidth(lines), w-l.margin), 1)
 		l.boardRows = len(lines)
 		if bodyH-l.boardRows > underRowsMin+1 {
 			l.boardRows++
@@ -135,6 +146,26 @@ func (l *roomLayout) place(w, bodyH int, drawBoard func(width, height int) []str
 		return cutBlanks(lines, l.boardW)
 	}
 	return nil
+}
+
+// grid is where the board's grid is drawn in lines (the first minH of them, which the lines of
+// text under it do not widen): from column lead (the spaces its lines all start with) to column
+// drawn (its widest line's end but trailing spaces), in columns columns (its widest line's, its
+// spaces too: a square's last column may be one), at least its smallest drawing's width both.
+func (l roomLayout) grid(lines []string) (lead, drawn, columns int) {
+	lead = -1
+	for _, g := range lines[:min(len(lines), l.minH)] {
+		plain := strings.TrimRight(ansi.Strip(g), " ")
+		if plain == "" {
+			continue
+		}
+		if n := len(plain) - len(strings.TrimLeft(plain, " ")); lead < 0 || n < lead {
+			lead = n
+		}
+		drawn, columns = max(drawn, draw.TextWidth(plain)), max(columns, draw.TextWidth(g))
+	}
+	lead = max(lead, 0)
+	return lead, max(drawn, lead+l.minW, 1), max(columns, lead+l.minW, 1)
 }
 
 // panelRows is how many of the body's bodyH rows the panel under the board has.
