@@ -548,7 +548,9 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 	}
 	lines = append(lines, p.ratingLines(st, w)...)
 	if id := s.Result.MatchID; id != "" {
-		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
+		for _, l := range draw.Wrap("match "+id+" · v replay", w) {
+			lines = append(lines, st.Dim.Render(draw.Fit(l, w)))
+		}
 	}
 	return append(lines, "")
 }
@@ -617,8 +619,10 @@ func (p *roomPanel) ratingLines(st draw.Styles, w int) []string {
 		change := fmt.Sprintf("%s → %s (%+d)", shownRating(c.Before, c.BeforeProvisional),
 			shownRating(c.After, c.Provisional), int(math.Round(c.After))-int(math.Round(c.Before)))
 		name := s.Seats[i].Name
-		if room := max(w-draw.TextWidth(change)-1, 4); draw.TextWidth(name) > room {
-			name = draw.Fit(name, room)
+		if draw.TextWidth(name)+1+draw.TextWidth(change) > w { // the change under the name, whole
+			indent := draw.Spaces(min(2, w-draw.TextWidth(change)))
+			lines = append(lines, draw.Fit(name, w), indent+st.Bold.Render(change))
+			continue
 		}
 		lines = append(lines, name+" "+st.Bold.Render(change))
 	}
