@@ -300,3 +300,33 @@ func TestCompactLobbyFits(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelUpCycle: where the panel is under the board (DISCON at 60 x 20), tab shows the whole
+// panel in the board's place with the chat, tab again with the moves, and again the board; esc
+// takes the panel away, and so does a key meant for the board, which does nothing else (no
+// piece is picked unseen). Each screen drawn from the parts is a fresh drawing's.
+func TestPanelUpCycle(t *testing.T) {
+	m := sizedModel(t, first(disconSnapshot(t, 12)), 60, 20)
+	st := *m.st
+	step := func(k string, want ...string) {
+		t.Helper()
+		m = press(m, k)
+		out := plain(m.View().Content)
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("after %s the screen lacks %q:\n%s", k, w, out)
+			}
+		}
+		checkFresh(t, "after "+k, m.room, st, 60, 20)
+	}
+	step("tab", "chat · tab: moves", "tab moves", "esc board")
+	step("tab", "moves · tab: board", "tab board")
+	step("tab", "    a   b   c", "tab panel")
+	step("tab", "chat · tab: moves")
+	step("esc", "    a   b   c", "tab panel", "esc leave")
+	step("tab", "chat · tab: moves")
+	step("enter", "    a   b   c", "esc leave") // the panel goes; no piece is picked
+	if m.room.boardTakes(escKey) {
+		t.Error("enter on the panel picked a piece on the board")
+	}
+}

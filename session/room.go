@@ -540,7 +540,7 @@ func (r *roomScreen) helpPart(st draw.Styles, kind layoutKind, w int) string {
 		return r.help(st, w)
 	}
 	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, leaving: r.prompt.askingLeave(),
-		layout: kind, up: r.side.showsUp(), theme: themeOf(st)}
+		layout: kind, up: r.side.showsUp(), moves: r.side.showMoves, theme: themeOf(st)}
 	l, _ := r.parts.help.get(k, func() []string { return []string{r.help(st, w)} }).at(0)
 	return l
 }

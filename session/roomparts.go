@@ -127,6 +127,7 @@ type (
 		leaving bool // the room asks whether to leave
 		layout  layoutKind
 		up      bool // the whole panel shows in the board's place
+		moves   bool // (there, with the moves: tab goes back to the board)
 		theme
 	}
 	// panelKey: the panel's head and status (with the away seats' countdowns for the head).
