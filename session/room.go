@@ -502,6 +502,9 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 	lay := r.layout(st, w, h)
 	r.side.under, r.small = lay.kind == layoutUnder, lay.kind == layoutSmall
 	msg := r.promptLines(st, w, lay.msgRows(h))
+	if lay.kind != layoutWide && r.focus == focusBoard && r.prompt.msg == "" {
+		msg = nil // a small window's board has the empty message line's row too
+	}
 	n := len(msg)
 	if r.moving != nil {
 		n++

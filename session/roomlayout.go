@@ -137,7 +137,7 @@ func (l *roomLayout) place(w, bodyH int, drawBoard func(width, height int) []str
 		lines = lines[:min(len(lines), boardH)]
 		l.boardW = max(min(drawnWidth(lines), w-l.margin), 1)
 		l.boardRows = len(lines)
-		if bodyH-l.boardRows > underRowsMin+1 {
+		if bodyH-l.boardRows > 3 { // (and the panel keeps three)
 			l.boardRows++
 		}
 		l.seatsW = min(underSeatsMax, (w-1)/2)

@@ -160,7 +160,10 @@ func (b *colorettaBoard) compact(v coloretta.View, snap *rooms.Snapshot, st draw
 			line := b.stackLine(i, s, cursor && i == b.cur, snap, st)
 			if i == 0 && v.HasDrawn {
 				line = draw.Fit(line, colorettaStackWidth) + st.Dim.Render("drawn ") +
-					cardStyle(st, v.Drawn).Bold(true).Render(v.Drawn.Label()) + " " + v.Drawn.String()
+					cardStyle(st, v.Drawn).Bold(true).Render(v.Drawn.Label())
+				if name := v.Drawn.String(); name != v.Drawn.Label() {
+					line += " " + name // "C cyan", not "+2 +2"
+				}
 			}
 			lines = append(lines, line)
 		}
