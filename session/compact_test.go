@@ -288,6 +288,10 @@ func TestCompactLobbyFits(t *testing.T) {
 			}
 		}
 		r := replayOf(t, match, stonetowers.Game)
+		if out := words(plain(r.view(*draw.NewStyles(false, false), 44, 14))); !strings.Contains(out, "needs a window of at least") ||
+			!strings.Contains(out, "esc goes back to the lobby.") {
+			t.Errorf("a replay too large for its window does not say so, or where esc goes:\n%s", out)
+		}
 		for _, k := range []string{"", "G"} {
 			if k != "" {
 				r.update(keyPress(k))

@@ -219,7 +219,7 @@ func (r *replayScreen) told() string {
 func (r *replayScreen) position() rooms.Snapshot {
 	state := r.cur.At(r.at)
 	snap := rooms.Snapshot{
-		Code: "replay", GameID: r.game.ID, GameName: r.game.Name, Options: r.match.Options,
+		Code: replayCode, GameID: r.game.ID, GameName: r.game.Name, Options: r.match.Options,
 		Phase: rooms.Playing, You: rules.Spectator, ToMove: state.ToMove(),
 		View: state.View(rules.Spectator), Outcome: state.Outcome(),
 	}
@@ -242,6 +242,10 @@ func (r *replayScreen) position() rooms.Snapshot {
 	}
 	return snap
 }
+
+// replayCode is the code of a replay's snapshot (position): no room's, which are five letters and
+// digits in capitals.
+const replayCode = "replay"
 
 // snapshot is position with the moves around the current one listed where a room shows its chat.
 func (r *replayScreen) snapshot() rooms.Snapshot {

@@ -287,13 +287,16 @@ func (r bodyRow) appendRow(buf []byte) []byte {
 // there is room; on a window too small for all, the least needed ("the match goes on") first
 // makes way.
 func smallLines(l roomLayout, snap *rooms.Snapshot, turn string, rows int) []string {
+	replaying := snap.Code == replayCode
 	w := max(l.w-2, 1)
 	need := fmt.Sprintf("This board needs a window of at least %d x %d; this one is %d x %d.", l.needW, l.needH, l.w, l.h)
 	var goesOn, leave string
-	switch snap.Phase {
-	case rooms.Playing:
+	switch {
+	case replaying:
+		goesOn = "Make the window larger to see the board."
+	case snap.Phase == rooms.Playing:
 		goesOn = "The match goes on: make the window larger to see the board."
-	case rooms.Finished:
+	case snap.Phase == rooms.Finished:
 		goesOn = "The match is over: make the window larger to see how it ended."
 	default:
 		goesOn = "Make the window larger to see the room."
@@ -303,9 +306,13 @@ func smallLines(l roomLayout, snap *rooms.Snapshot, turn string, rows int) []str
 	} else {
 		turn = ""
 	}
-	leave = "esc leaves the room."
-	if snap.Phase == rooms.Playing && snap.You != rules.Spectator {
+	switch {
+	case replaying:
+		leave = "esc goes back to the lobby."
+	case snap.Phase == rooms.Playing && snap.You != rules.Spectator:
 		leave = "esc leaves the room: it asks first, and your seat waits for you."
+	default:
+		leave = "esc leaves the room."
 	}
 	paras := [][]string{wrapKeepingParens(need, w), wrapKeepingParens(goesOn, w), draw.Wrap(turn, w), draw.Wrap(leave, w)}
 	if turn == "" {
