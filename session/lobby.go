@@ -452,7 +452,7 @@ func (l *lobby) menuRows(w, h int, busy bool) (rows int, games bool) {
 		return 0, true
 	}
 	avail -= 2 // the block's title and blank line
-	if withGames := avail - 1 - len(l.gamesLines(draw.Styles{}, w)); withGames >= yourGamesMax || withGames >= len(l.yours.games) {
+	if withGames := avail - 1 - len(l.appendGames(nil, draw.Styles{}, w)); withGames >= yourGamesMax || withGames >= len(l.yours.games) {
 		return withGames, true
 	}
 	return avail, false
@@ -507,21 +507,23 @@ func (l *lobby) menuView(st draw.Styles, w, h int, busy bool) []string {
 		lines = append(lines, label)
 	}
 	if games {
-		lines = append(append(lines, ""), l.gamesLines(st, w)...)
+		lines = l.appendGames(append(lines, ""), st, w)
 	}
 	return lines
 }
 
-// gamesLines are the list of the games under the menu, wrapped to w columns, a game's name on
-// one line.
-func (l *lobby) gamesLines(st draw.Styles, w int) []string {
+// appendGames appends the list of the games under the menu, wrapped to w columns (a game's name
+// on one line), to lines and returns them.
+func (l *lobby) appendGames(lines []string, st draw.Styles, w int) []string {
+	if line := "Games: " + gameNames(l.games); draw.TextWidth(line) <= w-2 {
+		return append(lines, st.Dim.Render(line))
+	}
 	names := strings.Split(gameNames(l.games), ", ")
 	for i := range len(names) - 1 {
 		names[i] += ","
 	}
-	lines := draw.Fill(append([]string{"Games:"}, names...), w-2)
-	for i, g := range lines {
-		lines[i] = st.Dim.Render(g)
+	for _, g := range draw.Fill(append([]string{"Games:"}, names...), w-2) {
+		lines = append(lines, st.Dim.Render(g))
 	}
 	return lines
 }

@@ -238,38 +238,34 @@ func (b *disconBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height i
 		}
 		lines = append(lines, b.rows[r])
 	}
-	// Under the grid, each whole, what fits in height, the first first.
-	fits := func(more int) bool { return height <= 0 || len(lines)+more <= height }
-	if !fits(1) {
+	// Under the grid, each whole, what fits in height (a small window's), the first first.
+	if height > 0 && len(lines)+1 > height {
 		return lines
 	}
 	lines = append(lines, "")
 	if snap.Phase == rooms.Finished {
-		if tv := towerValues(v, st, width); fits(len(tv)) {
+		if tv := towerValues(v, st, width); height <= 0 || len(lines)+len(tv) <= height {
 			lines = append(lines, tv...)
 		}
 		return lines
 	}
 	if seated {
-		here := append(draw.Wrap(b.describe(v, st), width), draw.Wrap(b.selection(v, snap, st), width)...)
-		if !fits(len(here)) {
-			return lines
+		n := len(lines)
+		lines = draw.AppendWrap(lines, b.describe(v, st), width)
+		lines = append(draw.AppendWrap(lines, b.selection(v, snap, st), width), "")
+		if height > 0 && len(lines) > height {
+			return lines[:n]
 		}
-		lines = append(lines, here...)
-		if !fits(1) {
-			return lines
-		}
-		lines = append(lines, "")
 	}
-	if hs := b.towerHeights(v, st); fits(len(hs)) {
-		lines = append(lines, hs...)
-	} else {
+	hs := b.towerHeights(v, st)
+	if height > 0 && len(lines)+len(hs) > height {
 		return lines
 	}
+	lines = append(lines, hs...)
 	if b.legend == nil || b.legendW != width {
 		b.legend, b.legendW = disconLegend(st, width), width
 	}
-	if fits(len(b.legend)) {
+	if height <= 0 || len(lines)+len(b.legend) <= height {
 		lines = append(lines, b.legend...)
 	}
 	return lines
@@ -590,13 +586,13 @@ func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []
 	}
 	var lines []string
 	if v.Turn >= 0 {
-		lines = append(lines, draw.Wrap(fmt.Sprintf("%s: %d move%s left",
-			st.Colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, draw.Plural(v.MovesLeft)), width)...)
+		lines = draw.AppendWrap(lines, fmt.Sprintf("%s: %d move%s left",
+			st.Colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, draw.Plural(v.MovesLeft)), width)
 	}
-	lines = append(lines, draw.Wrap("Variant "+v.Variant.String(), width)...)
-	lines = append(lines, draw.Wrap(disconLimits(v), width)...)
+	lines = draw.AppendWrap(lines, "Variant "+v.Variant.String(), width)
+	lines = draw.AppendWrap(lines, disconLimits(v), width)
 	rounds := v.QuietLimit / max(1, v.Seats)
-	lines = append(lines, draw.Wrap(fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, draw.PartSep(st), v.QuietRounds, rounds), width)...)
+	lines = draw.AppendWrap(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, draw.PartSep(st), v.QuietRounds, rounds), width)
 	if v.Note != "" {
 		lines = append(lines, draw.Wrap(v.Note, width)...)
 	}

@@ -151,9 +151,10 @@ func (b *stoneBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height in
 		b.row = row
 	}
 	if seated {
-		under := draw.Wrap(b.describe(v, snap.You, v.ToMove == snap.You, st), width)
-		if height <= 0 || len(lines)+1+len(under) <= height {
-			lines = append(append(lines, ""), under...)
+		n := len(lines)
+		lines = draw.AppendWrap(append(lines, ""), b.describe(v, snap.You, v.ToMove == snap.You, st), width)
+		if height > 0 && len(lines) > height {
+			lines = lines[:n] // (a small window's) the line under the board does not fit
 		}
 	}
 	return lines
@@ -336,19 +337,23 @@ func (b *stoneBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []s
 	if !ok {
 		return nil
 	}
-	turns := fmt.Sprintf("%s %d · %s %d", st.SeatStyle(0).Render("R"), v.TurnsLeft[0], st.SeatStyle(1).Render("B"), v.TurnsLeft[1])
-	lines := []string{"Turns left: " + turns}
+	lines := []string{fmt.Sprintf("Turns left: %s %d · %s %d",
+		st.SeatStyle(0).Render("R"), v.TurnsLeft[0], st.SeatStyle(1).Render("B"), v.TurnsLeft[1])}
 	if draw.TextWidth(lines[0]) > width {
-		lines[0] = "Turns: " + turns // a narrow panel's
+		lines[0] = "Turns: " + lines[0][len("Turns left: "):] // a narrow panel's
 	}
 	if lm := v.LastMove; lm != nil {
 		who := st.SeatStyle(int(lm.Seat)).Render(stonetowers.SeatName(lm.Seat))
-		lines = append(lines, draw.Wrap(fmt.Sprintf("Last: %s %s", who, pastTense(lm.Move)), width)...)
+		lines = draw.AppendWrap(lines, fmt.Sprintf("Last: %s %s", who, pastTense(lm.Move)), width)
 		if d := dominoSummary(v); d != "" {
 			lines = append(lines, draw.Wrap(d, width)...)
 		}
 	}
-	for _, l := range draw.Wrap("R2 castle·r flag·* changed", width) {
+	const legend = "R2 castle·r flag·* changed"
+	if draw.TextWidth(legend) <= width {
+		return append(lines, st.Dim.Render(legend))
+	}
+	for _, l := range draw.Wrap(legend, width) { // a narrow panel's
 		lines = append(lines, st.Dim.Render(l))
 	}
 	return lines

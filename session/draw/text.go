@@ -73,6 +73,15 @@ func Wrap(s string, width int) []string {
 	return out
 }
 
+// AppendWrap appends s wrapped to width columns (Wrap) to lines and returns them: a line that fits
+// as it is, without a slice of its own.
+func AppendWrap(lines []string, s string, width int) []string {
+	if oneLine(s, width) {
+		return append(lines, s)
+	}
+	return append(lines, Wrap(s, width)...)
+}
+
 // Fill lays words out on lines of at most width columns, one space between them, as many on a
 // line as fit (a word wider than width gets a line of its own); no words make one empty line.
 func Fill(words []string, width int) []string { return fill(words, " ", width) }
