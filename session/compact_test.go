@@ -334,3 +334,26 @@ func TestPanelUpCycle(t *testing.T) {
 		t.Error("enter on the panel picked a piece on the board")
 	}
 }
+
+// TestBoardsFitTheirMinSize: every game's board, drawn in its smallest size (draw.Sizer), draws
+// within it, its lines whole: in play, a player gone or away, and at the end.
+func TestBoardsFitTheirMinSize(t *testing.T) {
+	st := *draw.NewStyles(false, false)
+	for name, snap := range gameScreens(t) {
+		b := testBoards.board(snap.GameID)
+		s, ok := b.(draw.Sizer)
+		if !ok {
+			t.Errorf("%s: the board does not say its smallest size", name)
+			continue
+		}
+		w, h := s.MinSize(&snap)
+		lines := trimBlankTail(b.View(&snap, st, w, h))
+		if len(lines) > h || drawnWidth(lines) > w {
+			t.Errorf("%s: drawn in %d x %d, the board takes %d x %d:\n%s", name, w, h, drawnWidth(lines), len(lines),
+				plain(strings.Join(lines, "\n")))
+		}
+		if out := plain(strings.Join(lines, "\n")); strings.Contains(out, "…") {
+			t.Errorf("%s: a line is cut:\n%s", name, out)
+		}
+	}
+}
