@@ -354,13 +354,19 @@ func fitHelp(keys []key.Binding, w, tail int) []key.Binding {
 	return keys
 }
 
-// helpTail is how many keys end the room's help line whatever else it shows (helpKeys): the
-// rules and leave (or cancel), and under the board the panel's tab before them.
-func (r *roomScreen) helpTail() int {
-	if r.side.under && r.focus == focusBoard {
-		return 3
+// helpTail is how many of keys, the room's help line's, end it whatever else it shows
+// (helpKeys): esc, and before it the rules and, under the board, the panel's tab, when there.
+func (r *roomScreen) helpTail(keys []key.Binding) int {
+	n := min(1, len(keys))
+	for i := len(keys) - 2; i >= 0 && i >= len(keys)-3; i-- {
+		switch keys[i].Help().Key {
+		case r.keys.Rules.Help().Key, panelKeyMap.Moves.Help().Key:
+			n++
+			continue
+		}
+		break
 	}
-	return 2
+	return n
 }
 
 // fitLobbyHelp makes a lobby page's help line fit w columns: its first keys (the arrows', which

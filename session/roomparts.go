@@ -120,14 +120,14 @@ type (
 	}
 	// helpKey: the help line, but for the rules' (whose keys follow the pager's scroll).
 	helpKey struct {
-		gen     uint64
-		focus   focus
-		w       int
-		moving  bool
-		leaving bool // the room asks whether to leave
-		layout  layoutKind
-		up      bool // the whole panel shows in the board's place
-		moves   bool // (there, with the moves: tab goes back to the board)
+		gen    uint64
+		focus  focus
+		w      int
+		moving bool
+		asked  string // what yes to the question asked does ("leave", "resign"), or ""
+		layout layoutKind
+		up     bool // the whole panel shows in the board's place
+		moves  bool // (there, with the moves: tab goes back to the board)
 		theme
 	}
 	// panelKey: the panel's head and status (with the away seats' countdowns for the head).
