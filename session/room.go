@@ -97,6 +97,16 @@ type roomScreen struct {
 	// moving is the wait for the room to come back on another server (follow), while it moves;
 	// sub is then a movingSub.
 	moving *following
+	// chat sends a chat line (the session's chatLine: its commands, a mute); nil: sub.Chat.
+	chat func(text string) tea.Cmd
+}
+
+// sayChat sends a chat line typed in the room.
+func (r *roomScreen) sayChat(text string) tea.Cmd {
+	if r.chat != nil {
+		return r.chat(text)
+	}
+	return actionCmd(func() error { return r.sub.Chat(text) })
 }
 
 // playing reports whether the viewer holds a seat of a match being played.
@@ -347,9 +357,7 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		r.prompt.open(lineMove, r.move) // (the notation shows under the board while it is open)
 	case key.Matches(km, k.Chat):
 		r.focus = focusChat
-		r.prompt.open(lineChat, func(text string) tea.Cmd {
-			return actionCmd(func() error { return r.sub.Chat(text) })
-		})
+		r.prompt.open(lineChat, r.sayChat)
 	case key.Matches(km, r.side.keys.Moves):
 		r.side, cmd = r.side.Update(km)
 		return cmd, false, true

@@ -27,6 +27,8 @@ type player struct {
 	raw   []byte // what the server sent, up to rawLimit bytes
 	mu    sync.Mutex
 	done  chan struct{}
+	// stop ends a player of OpenSSH's client (connectOpenSSH), which has no conn nor sess.
+	stop func()
 }
 
 // privateKeys remembers each test key's private half, for tests that write key files.
@@ -101,24 +103,7 @@ func attachSized(t *testing.T, conn *ssh.Client, user, command string, w, h int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		defer close(p.done)
-		buf := make([]byte, 32*1024)
-		for {
-			n, err := out.Read(buf)
-			if n > 0 {
-				p.mu.Lock()
-				_, _ = p.vt.Write(buf[:n])
-				if len(p.raw) < rawLimit {
-					p.raw = append(p.raw, buf[:n]...)
-				}
-				p.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go p.read(out)
 	if command == "" {
 		err = sess.Shell()
 	} else {
@@ -129,6 +114,27 @@ func attachSized(t *testing.T, conn *ssh.Client, user, command string, w, h int)
 	}
 	t.Cleanup(p.close)
 	return p
+}
+
+// read feeds what the server sends, read from out, to the player's terminal until out ends, and
+// then closes done.
+func (p *player) read(out io.Reader) {
+	defer close(p.done)
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := out.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			_, _ = p.vt.Write(buf[:n])
+			if len(p.raw) < rawLimit {
+				p.raw = append(p.raw, buf[:n]...)
+			}
+			p.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // rawLimit bounds the bytes a test player keeps of what the server sent.
@@ -164,6 +170,10 @@ func (p *player) resize(w, h int) {
 }
 
 func (p *player) close() {
+	if p.stop != nil {
+		p.stop()
+		return
+	}
 	_ = p.sess.Close()
 	_ = p.conn.Close()
 }
