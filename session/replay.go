@@ -238,7 +238,7 @@ func (r *replayScreen) position() rooms.Snapshot { return ReplaySnapshot(r.match
 func ReplaySnapshot(m record.Match, g rules.Game, cur *record.Cursor, at int) rooms.Snapshot {
 	state := cur.At(at)
 	snap := rooms.Snapshot{
-		Code: "replay", GameID: g.ID, GameName: g.Name, Options: m.Options,
+		Code: replayCode, GameID: g.ID, GameName: g.Name, Options: m.Options,
 		Phase: rooms.Playing, You: rules.Spectator, ToMove: state.ToMove(),
 		View: state.View(rules.Spectator), Outcome: state.Outcome(),
 	}
@@ -261,6 +261,10 @@ func ReplaySnapshot(m record.Match, g rules.Game, cur *record.Cursor, at int) ro
 	}
 	return snap
 }
+
+// replayCode is the code of a replay's snapshot (position): no room's, which are five letters and
+// digits in capitals.
+const replayCode = "replay"
 
 // snapshot is position with the moves around the current one listed where a room shows its chat.
 func (r *replayScreen) snapshot() rooms.Snapshot {
@@ -293,11 +297,22 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	header := st.Title.Render(r.game.Name) + st.Dim.Render(" · replay of match ") + st.Bold.Render(r.match.ID) +
 		st.Dim.Render(state)
 	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}, replaying: true}
+	// The body's layout, as a room's (roomlayout.go).
+	bw, bh := 0, 0
+	if compactWindow(w, h) {
+		bw, bh = boardMin(r.board, &snap, st, w, h-2-compactMsgRows)
+	}
+	lay := layoutFor(w, h, bw, bh)
 	// A long move takes more lines (a Flic Flac turn's end tells its captures, its captors and
 	// the end of the game), up to replayToldLines; the line of who played when keeps the rest.
+	// A small window keeps its rows for the board: the lines its layout leaves.
+	toldMost, playedMost := replayToldLines, replayToldLines+1
+	if most := lay.msgRows(h); most > 0 {
+		toldMost, playedMost = max(1, most-1), most
+	}
 	told := wrapKeepingParens(r.told(), w-1)
-	if len(told) > replayToldLines {
-		told = told[:replayToldLines]
+	if len(told) > toldMost {
+		told = told[:toldMost]
 	}
 	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
 	playedText := "played " + when + " · " + strings.Join(r.match.Names(), " vs ")
@@ -305,16 +320,29 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 		playedText += " · " + link
 	}
 	played := wrapKeepingParens(playedText, w-1) // bots' names are long
-	if n := max(1, replayToldLines+1-len(told)); len(played) > n {
+	if n := max(0, min(playedMost-len(told), replayToldLines+1-len(told))); len(played) > n {
 		played = played[:n]
 	}
 	bodyH := h - 2 - len(told) - len(played)
-	left, boardW, panelW, margin := boardColumn(w, func(width int) []string { return r.board.View(&snap, st, width, bodyH) })
-	left = block(left, boardW, bodyH)
-	panel := block(room.panel(st, panelW, bodyH), panelW, bodyH)
 	lines := []string{draw.Fit(header, w)}
-	for i := range bodyH {
-		lines = append(lines, draw.Spaces(margin)+left[i]+" "+panel[i])
+	if lay.kind == layoutSmall {
+		for _, l := range smallLines(lay, &snap, "", bodyH) {
+			lines = append(lines, draw.Fit(l, w))
+		}
+		lines = block(lines, w, bodyH+1)
+	} else {
+		left := linesOf(lay.place(w, bodyH, func(width, height int) []string { return r.board.View(&snap, st, width, height) }))
+		var panel, under *lineSet
+		if lay.kind == layoutUnder {
+			room.show()
+			seats, rest := room.side.ViewUnder(st, lay.seatsW, lay.panelW, lay.panelRows(bodyH))
+			panel, under = linesOf(seats), linesOf(rest)
+		} else {
+			panel = linesOf(room.panel(st, lay.panelW, bodyH))
+		}
+		for i := range bodyH {
+			lines = append(lines, string(lay.row(i, left, panel, under, false).appendRow(nil)))
+		}
 	}
 	play := r.keys.Play
 	if r.playing {
@@ -326,6 +354,7 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	for _, l := range played {
 		lines = append(lines, draw.Fit(" "+st.Dim.Render(l), w))
 	}
-	lines = append(lines, helpLine(st, w, r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave))
+	keys := fitHelp([]key.Binding{r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave}, w, 2)
+	lines = append(lines, helpLine(st, w, keys...))
 	return strings.Join(lines, "\n")
 }
