@@ -242,7 +242,7 @@ func (n *Node) setup(ctx context.Context) error {
 			return fmt.Errorf("cluster: bucket %s: %w", b.cfg.Bucket, err)
 		}
 	}
-	n.dir, n.beats = jsKV{dir}, jsKV{beats}
+	n.dir, n.beats = newJSKV(n.nc, dir), newJSKV(n.nc, beats)
 	n.snaps, err = n.js.ObjectStore(ctx, bucketSnapshots)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		n.snaps, err = n.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucketSnapshots, Replicas: r,
