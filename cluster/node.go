@@ -159,12 +159,23 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 // may not answer a request (several nodes create the stream at once), or not place its replicas
 // yet (its meta leader has not heard from every server).
 func (n *Node) setupRetrying(ctx context.Context) error {
+	var doubted time.Time // since when setup has said, without a break, that the stream is gone
 	for {
 		// Short attempts: a create that several nodes send at once may get no answer at all.
 		actx, cancel := context.WithTimeout(ctx, time.Second+rand.N(time.Second))
 		err := n.setup(actx)
 		cancel()
-		if err == nil || ctx.Err() != nil || errors.Is(err, ErrStreamGone) {
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		switch {
+		case !errors.Is(err, ErrStreamGone):
+			doubted = time.Time{}
+		case !errors.As(err, new(doubtful)):
+			return err
+		case doubted.IsZero():
+			doubted = time.Now()
+		case time.Since(doubted) >= streamDoubt:
 			return err
 		}
 		n.cfg.Logf("cluster: setting up the stream and buckets: %v; trying again", err)
@@ -188,7 +199,7 @@ func (n *Node) setup(ctx context.Context) error {
 	n.stream, err = n.js.Stream(ctx, streamName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		if applied > 0 {
-			return streamGone("it is missing, and this node's replica has applied changes up to %d", applied)
+			return doubtful{streamGone("it is missing, and this node's replica has applied changes up to %d", applied)}
 		}
 		n.stream, err = n.js.CreateStream(ctx, jetstream.StreamConfig{
 			Name:        streamName,
