@@ -38,6 +38,8 @@ import (
 //
 //	go test -tags nemesis -run Nemesis -count=1 -v ./cmd/arcade
 //	NEMESIS_DURATION=1h NEMESIS_SEED=7 go test -tags nemesis -run Nemesis -timeout 2h -v ./cmd/arcade
+//
+// NEMESIS_KEEP=DIR keeps the nodes' data folders in DIR when the run fails.
 
 const (
 	nemesisGames = 4  // games played at once in a short run, each by two players on two nodes
@@ -104,7 +106,10 @@ func runNemesis(t *testing.T, seed uint64, dur time.Duration) {
 	began := time.Now()
 	creds := filepath.Join(t.TempDir(), "secret")
 	var px *clustertest.Proxy
-	c := startCluster(t, 3, func(c *testCluster) []string {
+	// Matches end only by their moves: the nemesis is about what is stored and where, and a run on
+	// a loaded machine may keep players out of their rooms for longer than a clock or a seat's
+	// grace would wait (a match over on time is dropped from the directory when taken over).
+	c := startClusterWith(t, []string{"--move-limit", "0", "--seat-grace", "2h"}, 3, func(c *testCluster) []string {
 		if err := os.WriteFile(creds, c.secret, 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -112,6 +117,21 @@ func runNemesis(t *testing.T, seed uint64, dur time.Duration) {
 		return []string{"--nats", "nats://" + px.Addr(), "--nats-creds", creds}
 	})
 	c.dumpLogs(t)
+	if keep := os.Getenv("NEMESIS_KEEP"); keep != "" {
+		// A failed run by hand keeps the nodes' data folders (replicas, NATS's storage) to read.
+		t.Cleanup(func() {
+			if !t.Failed() {
+				return
+			}
+			for _, p := range c.nodes {
+				dst := filepath.Join(keep, p.name)
+				if out, err := exec.Command("cp", "-a", p.data, dst).CombinedOutput(); err != nil {
+					t.Logf("keep %s: %v: %s", p.name, err, out)
+				}
+			}
+			t.Logf("the nodes' data folders are in %s", keep)
+		})
+	}
 	n := &nemesis{t: t, c: c, px: px, up: []bool{true, true, true, true}}
 	t.Cleanup(n.healAll)
 	t.Logf("seed %d, duration %v: the cluster started in %v", seed, dur, time.Since(began).Round(100*time.Millisecond))
