@@ -48,7 +48,9 @@ type jsKV struct {
 	bucket string
 }
 
-func newJSKV(nc *nats.Conn, b jetstream.KeyValue) jsKV { return jsKV{kv: b, nc: nc, bucket: b.Bucket()} }
+func newJSKV(nc *nats.Conn, b jetstream.KeyValue) jsKV {
+	return jsKV{kv: b, nc: nc, bucket: b.Bucket()}
+}
 
 // msgGetResponse is JetStream's answer to a stream message get ($JS.API.STREAM.MSG.GET).
 type msgGetResponse struct {

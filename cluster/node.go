@@ -87,8 +87,8 @@ type Node struct {
 	nc     *nats.Conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
-	made   time.Time // when the stream was made: the replica follows that stream only
-	names  jetstream.KeyValue
+	made   time.Time             // when the stream was made: the replica follows that stream only
+	names  kv                    // arcade_names
 	dir    kv                    // arcade_rooms
 	beats  kv                    // arcade_nodes
 	quick  jetstream.KeyValue    // the quick-match pool (quick.go)
@@ -230,12 +230,12 @@ func (n *Node) setup(ctx context.Context) error {
 		return streamGone("it was made at %s, and this node's replica follows the one made at %s", made, origin)
 	}
 	n.made = info.Created
-	var dir, beats jetstream.KeyValue
+	var names, dir, beats jetstream.KeyValue
 	buckets := []struct {
 		kv  *jetstream.KeyValue
 		cfg jetstream.KeyValueConfig
 	}{
-		{&n.names, jetstream.KeyValueConfig{Bucket: bucketNames, Replicas: r, Storage: jetstream.FileStorage,
+		{&names, jetstream.KeyValueConfig{Bucket: bucketNames, Replicas: r, Storage: jetstream.FileStorage,
 			Description: "lower-case name -> the key it is bound to"}},
 		{&dir, jetstream.KeyValueConfig{Bucket: bucketRooms, Replicas: r, Storage: jetstream.FileStorage,
 			Description: "room code -> hosting node and summary"}},
@@ -253,7 +253,7 @@ func (n *Node) setup(ctx context.Context) error {
 			return fmt.Errorf("cluster: bucket %s: %w", b.cfg.Bucket, err)
 		}
 	}
-	n.dir, n.beats = newJSKV(n.nc, dir), newJSKV(n.nc, beats)
+	n.names, n.dir, n.beats = newJSKV(n.nc, names), newJSKV(n.nc, dir), newJSKV(n.nc, beats)
 	n.snaps, err = n.js.ObjectStore(ctx, bucketSnapshots)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		n.snaps, err = n.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucketSnapshots, Replicas: r,
