@@ -105,7 +105,7 @@ func (s *Store) Accept(id, by, code string, m *record.Match) (string, error) {
 	tried, mm := c, *m
 	mm.ID = "tried" // a replica makes the ID from the change's position (storage.MatchID)
 	tried.Match = &mm
-	if err := s.db.Try(tried); err != nil {
+	if err := s.db.Try(tried, true); err != nil {
 		return "", err
 	}
 	seq, err := s.publishRoom(code, c)
@@ -123,18 +123,14 @@ func (s *Store) Accept(id, by, code string, m *record.Match) (string, error) {
 	return storage.MatchID(seq, c.At), nil
 }
 
-// publishTried tries c on the replica (its refusal is returned, nothing published), publishes it
-// on the players' subject, and once the replica has it returns the refusal the replica met, if
-// any (a change of another node's came first).
+// publishTried tries c on the replica (its refusal is returned, nothing published), then
+// publishes it (Store.Do: on the players' subject, with the refusal the replica met once it
+// applied it, when another node's change came first).
 func (s *Store) publishTried(c storage.Change) error {
-	if err := s.db.Try(c); err != nil {
+	if err := s.db.Try(c, true); err != nil {
 		return err
 	}
-	seq, err := s.publishPlayersSeq(c)
-	if err != nil {
-		return err
-	}
-	return s.db.Outcome(seq)
+	return s.Do(c)
 }
 
 // wake opens the sleeping correspondence room of code on this node: its entry is created in the

@@ -257,15 +257,18 @@ func (f *challengeForm) update(km tea.KeyPressMsg, k *lobbyKeys) (submit bool) {
 	return false
 }
 
-// view draws the form.
-func (f *challengeForm) view(st draw.Styles) []string {
+// view draws the form on w columns.
+func (f *challengeForm) view(st draw.Styles, w int) []string {
 	lines := []string{st.Bold.Render("Challenge a player"), "", f.name.view(st, 30), ""}
 	picked := f.form.field
 	if f.onName { // no field is picked while the name is typed
 		picked = -1
 	}
-	lines = append(lines, f.form.rows(st, picked)...)
-	return append(lines, st.Dim.Render("Enter sends it: they are told at once if connected, or find it in their inbox."))
+	lines = append(lines, f.form.rows(st, picked, w)...)
+	for _, l := range draw.Wrap("Enter sends it: they are told at once if connected, or find it in their inbox.", w-2) {
+		lines = append(lines, st.Dim.Render(l))
+	}
+	return lines
 }
 
 // friendsEvery is how often the lobby's menu reads the player's friends again while it is used
@@ -301,22 +304,35 @@ func (l *lobby) takeFriends(fs []Friend) {
 }
 
 // friendsLine is the menu's line of the friends connected and what they play, the first one's
-// room watched with w: "Friends: bob plays Coloretta K7QXM (w watches) · carol"; "" when none is.
-func (l *lobby) friendsLine() string {
+// room watched with w, on width columns: "Friends: bob plays Coloretta K7QXM (w watches) ·
+// carol", the friends that do not fit told as "+2 more"; "" when none is connected.
+func (l *lobby) friendsLine(width int) string {
 	if len(l.friends) == 0 {
 		return ""
 	}
-	parts := make([]string, len(l.friends))
+	line := "Friends:"
 	for i, f := range l.friends {
-		parts[i] = f.Name
+		part := f.Name
 		if len(f.Games) > 0 {
-			parts[i] += " plays " + f.Games[0].GameName + " " + f.Games[0].Code
+			part += " plays " + f.Games[0].GameName + " " + f.Games[0].Code
 		}
+		if _, ok := l.friendWatched(); ok && i == 0 {
+			part += " (w watches)"
+		}
+		sep := " "
+		if i > 0 {
+			sep = " · "
+		}
+		more := ""
+		if rest := len(l.friends) - i - 1; rest > 0 {
+			more = fmt.Sprintf(" +%d more", rest)
+		}
+		if i > 0 && draw.TextWidth(line+sep+part+more) > width {
+			return line + fmt.Sprintf(" +%d more", len(l.friends)-i)
+		}
+		line += sep + part
 	}
-	if _, ok := l.friendWatched(); ok {
-		parts[0] += " (w watches)"
-	}
-	return "Friends: " + strings.Join(parts, " · ")
+	return line
 }
 
 // friendWatched returns the room w watches from the menu: the first friend's.

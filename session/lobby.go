@@ -52,6 +52,7 @@ var menuItems = []struct {
 // lobby is the lobby's state.
 type lobby struct {
 	addr  string     // Config.Address
+	web   WebLinks   // Config.PublicURL
 	keys  *lobbyKeys // shared (lobbyKeyMap)
 	games []rules.Game
 	page  lobbyPage
@@ -502,7 +503,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 			help = append(help[:len(help)-1], draw.WithHelp(k.Watch, "watch "+code), k.Quit)
 		}
 	case pageNew:
-		body = l.form.view(st)
+		body = l.form.view(st, w)
 		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, draw.WithHelp(k.Enter, "create"), k.Back}
 	case pageJoin:
 		body = []string{st.Bold.Render("Join a room"), "",
@@ -522,7 +523,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		body = l.rulesView(st)
 		help = append(l.pager.bindings(), k.Back)
 	case pageBoard:
-		body = l.boardView(st)
+		body = l.boardView(st, w)
 		help = []key.Binding{draw.WithHelp(k.Left, "game"), draw.WithHelp(k.Right, "game"), k.Back}
 	case pageMine:
 		body = append(l.mineHead(st), l.pager.view(st.Sel)...)
@@ -534,7 +535,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 			help = append(l.inbox.bindings(), k.Back)
 		}
 	case pageChallenge:
-		body = l.chal.view(st)
+		body = l.chal.view(st, w)
 		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, draw.WithHelp(k.Enter, "send"), k.Back}
 	}
 	who := p.Name
@@ -553,7 +554,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	for _, s := range status {
 		out = append(out, draw.Fit(" "+s, w))
 	}
-	out = append(out, l.helped.line(st, w, help))
+	out = append(out, l.helped.line(st, w, fitLobbyHelp(help, w)))
 	if margin > 0 {
 		pad := draw.Spaces(margin)
 		for i, line := range out {
@@ -572,7 +573,7 @@ func (l *lobby) menuRows(w, h int, busy bool) (rows int, games bool) {
 		return 0, true
 	}
 	avail -= 2 // the block's title and blank line
-	if withGames := avail - 2; withGames >= yourGamesMax || withGames >= len(l.yours.games) {
+	if withGames := avail - 1 - len(l.appendGames(nil, draw.Styles{}, w)); withGames >= yourGamesMax || withGames >= len(l.yours.games) {
 		return withGames, true
 	}
 	return avail, false
@@ -610,8 +611,12 @@ func (l *lobby) menuHead(st draw.Styles, w int) []string {
 		}
 		lines = append(lines, "")
 	}
-	if f := l.friendsLine(); f != "" {
-		lines = append(lines, draw.Fit(f, max(w-4, 20)), "")
+	if home := l.web.Home(); home != "" {
+		lines = append(lines, st.Dim.Render(draw.Fit("Watch, replay and leaderboards on the web: "+home, max(w-4, 20))), "")
+	}
+	if f := l.friendsLine(max(w-4, 20)); f != "" {
+		lines = append(lines, wrapped(f, draw.Paint{}, max(w-4, 20), 2)...)
+		lines = append(lines, "")
 	}
 	return lines
 }
@@ -630,7 +635,23 @@ func (l *lobby) menuView(st draw.Styles, w, h int, busy bool) []string {
 		lines = append(lines, label)
 	}
 	if games {
-		lines = append(lines, "", st.Dim.Render("Games: "+gameNames(l.games)))
+		lines = l.appendGames(append(lines, ""), st, w)
+	}
+	return lines
+}
+
+// appendGames appends the list of the games under the menu, wrapped to w columns (a game's name
+// on one line), to lines and returns them.
+func (l *lobby) appendGames(lines []string, st draw.Styles, w int) []string {
+	if line := "Games: " + gameNames(l.games); draw.TextWidth(line) <= w-2 {
+		return append(lines, st.Dim.Render(line))
+	}
+	names := strings.Split(gameNames(l.games), ", ")
+	for i := range len(names) - 1 {
+		names[i] += ","
+	}
+	for _, g := range draw.Fill(append([]string{"Games:"}, names...), w-2) {
+		lines = append(lines, st.Dim.Render(g))
 	}
 	return lines
 }
@@ -902,13 +923,17 @@ func (f newForm) start() Start {
 	return st
 }
 
-func (f newForm) view(st draw.Styles) []string {
-	lines := append([]string{st.Bold.Render("New room"), ""}, f.rows(st, f.field)...)
-	return append(lines, st.Dim.Render("Enter creates the room and shows its code to give to friends."))
+func (f newForm) view(st draw.Styles, w int) []string {
+	lines := append([]string{st.Bold.Render("New room"), ""}, f.rows(st, f.field, w)...)
+	for _, l := range draw.Wrap("Enter creates the room and shows its code to give to friends.", w-2) {
+		lines = append(lines, st.Dim.Render(l))
+	}
+	return lines
 }
 
-// rows draws the form's fields, the one picked (none: -1) highlighted, and its help under them.
-func (f newForm) rows(st draw.Styles, picked int) []string {
+// rows draws the form's fields, the one picked (none: -1) highlighted, and its help under them,
+// wrapped to w columns.
+func (f newForm) rows(st draw.Styles, picked, w int) []string {
 	var lines []string
 	fields := f.fields()
 	for i, fl := range fields {
@@ -923,7 +948,10 @@ func (f newForm) rows(st draw.Styles, picked int) []string {
 		lines = append(lines, row)
 	}
 	if picked >= 0 && picked < len(fields) {
-		lines = append(lines, "", st.Dim.Render(fields[picked].help))
+		lines = append(lines, "")
+		for _, l := range wrapKeepingParens(fields[picked].help, w-2) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	return lines
 }

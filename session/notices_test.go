@@ -241,3 +241,21 @@ func TestFriendsOnTheMenu(t *testing.T) {
 		t.Error("w does not watch bob's room")
 	}
 }
+
+// TestCompactInboxFits: the page of challenges and friends, the challenge form and the menu's
+// line of friends fit every size from 60 x 20 to 80 x 24, and cut nothing.
+func TestCompactInboxFits(t *testing.T) {
+	for _, size := range compactSizes {
+		w, h := size[0], size[1]
+		for name, keys := range map[string][]string{"challenges": nil, "form": {"n"}, "menu": {"esc"}} {
+			m, post := inboxModel(w, h)
+			post.friends = append(post.friends, Friend{Name: "annabelle-long", Online: true}, Friend{Name: "zed", Online: true})
+			m.lobby.takeFriends(post.friends)
+			screen := press(m, keys...).View().Content
+			checkSize(t, screen, w, h)
+			if out := plain(screen); strings.Contains(out, "…") {
+				t.Errorf("%s at %dx%d: a line is cut:\n%s", name, w, h, out)
+			}
+		}
+	}
+}

@@ -112,9 +112,9 @@ func applyChallenge(tx *bolt.Tx, c Change) error {
 		return errors.New("a challenge needs an ID, its challenger, a game and a time")
 	case ch.To == ch.From:
 		return ErrChallengeSelf
-	case nameOf(tx, ch.From) == "":
+	case playerName(tx, ch.From) == "":
 		return errors.New("only a player with a name may challenge")
-	case !ch.Open() && nameOf(tx, ch.To) == "":
+	case !ch.Open() && playerName(tx, ch.To) == "":
 		return ErrUnknownPlayer
 	}
 	if _, ok, _ := challengeIn(tx, ch.ID); ok {

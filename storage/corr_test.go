@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -378,50 +379,59 @@ func TestCorrespondenceOnAReplica(t *testing.T) {
 	}
 }
 
-// TestSchema3Migrated: a file of schema 3 (before correspondence play) is read as it is
-// read-only, with no correspondence match, and migrated to schema 4 when opened for writing.
-func TestSchema3Migrated(t *testing.T) {
-	path, _ := filled(t, 1, 2)
-	raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := raw.Update(func(tx *bolt.Tx) error {
-		for _, name := range corrBuckets {
-			if err := tx.DeleteBucket(name); err != nil {
-				return err
+// TestOlderSchemasMigrated: a file of schema 4 (before correspondence play), or of schema 3
+// (before keys too), is read as it is read-only, with no correspondence match, and migrated to
+// schema 5 when opened for writing, with every bucket.
+func TestOlderSchemasMigrated(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		drop   [][]byte
+	}{
+		{"4", corrBuckets},
+		{"3", slices.Concat(accountBuckets, corrBuckets)},
+	} {
+		path, _ := filled(t, 1, 2)
+		raw, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := raw.Update(func(tx *bolt.Tx) error {
+			for _, name := range c.drop {
+				if err := tx.DeleteBucket(name); err != nil {
+					return err
+				}
 			}
+			return tx.Bucket(bucketMeta).Put(keySchema, []byte(c.schema))
+		}); err != nil {
+			t.Fatal(err)
 		}
-		return tx.Bucket(bucketMeta).Put(keySchema, []byte("3"))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
-	ro, err := Open(path, Options{LockTimeout: time.Second, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c, _ := ro.Correspondence("SHA256:ann"); len(c) != 0 {
-		t.Errorf("schema 3: %+v", c)
-	}
-	if r, err := ro.Check(corrGames); err != nil || len(r.Damaged) != 0 {
-		t.Errorf("check of schema 3: %+v %v", r.Damaged, err)
-	}
-	ro.Close()
-	d, err := Open(filepath.Clean(path), Options{LockTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	_ = d.view(func(tx *bolt.Tx) error {
-		if v := string(tx.Bucket(bucketMeta).Get(keySchema)); v != "4" {
-			t.Errorf("schema %q", v)
+		raw.Close()
+		ro, err := Open(path, Options{LockTimeout: time.Second, ReadOnly: true})
+		if err != nil {
+			t.Fatalf("schema %s read-only: %v", c.schema, err)
 		}
-		for _, name := range corrBuckets {
-			if tx.Bucket(name) == nil {
-				t.Errorf("no bucket %s", name)
+		if m, _ := ro.Correspondence("SHA256:ann"); len(m) != 0 {
+			t.Errorf("schema %s: %+v", c.schema, m)
+		}
+		if r, err := ro.Check(corrGames); err != nil || len(r.Damaged) != 0 {
+			t.Errorf("check of schema %s: %+v %v", c.schema, r.Damaged, err)
+		}
+		ro.Close()
+		d, err := Open(filepath.Clean(path), Options{LockTimeout: time.Second})
+		if err != nil {
+			t.Fatalf("schema %s: %v", c.schema, err)
+		}
+		_ = d.view(func(tx *bolt.Tx) error {
+			if v := string(tx.Bucket(bucketMeta).Get(keySchema)); v != strconv.Itoa(SchemaVersion) {
+				t.Errorf("schema %s migrated to %q", c.schema, v)
 			}
-		}
-		return nil
-	})
+			for _, name := range allBuckets {
+				if tx.Bucket(name) == nil {
+					t.Errorf("schema %s migrated: no bucket %s", c.schema, name)
+				}
+			}
+			return nil
+		})
+		d.Close()
+	}
 }

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"errors"
-	"sync"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -43,80 +42,6 @@ var corrChanges = map[ChangeKind]func(*bolt.Tx, Change) error{
 	ChangeFollow:    applyFollow,
 	ChangeUnfollow:  applyUnfollow,
 	ChangePrefs:     applyPrefs,
-}
-
-// Do applies c to the database of a server alone, in the group commit, and returns once it is
-// committed, or the error that refused it (nothing written). The change's time (At) is the
-// caller's; the position of a replica (Apply) is not touched.
-func (d *DB) Do(c Change) error {
-	var after func(*DB)
-	err := d.writes.do(func(tx *bolt.Tx) error {
-		after = nil
-		return safeCall(func(tx *bolt.Tx) error {
-			var err error
-			after, err = applyChange(tx, 0, c, d.rules)
-			return err
-		}, tx)
-	})
-	if err != nil {
-		return err
-	}
-	if after != nil {
-		d.mu.Lock()
-		after(d)
-		d.mu.Unlock()
-	}
-	return nil
-}
-
-// Try returns the error applying c now would meet, writing nothing: its transaction is rolled
-// back. A cluster's node tries a change on its replica before it publishes it.
-func (d *DB) Try(c Change) error {
-	tx, err := d.db.Begin(true)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback() }()
-	return safeCall(func(tx *bolt.Tx) error {
-		_, err := applyChange(tx, 0, c, d.rules)
-		return err
-	}, tx)
-}
-
-// maxOutcomes is the number of skipped changes whose errors Outcome remembers.
-const maxOutcomes = 1024
-
-// outcomes remembers the errors of the latest changes Apply skipped, by position.
-type outcomes struct {
-	mu    sync.Mutex
-	errs  map[uint64]error
-	order []uint64
-}
-
-// remember records that the change at seq was skipped with err.
-func (d *DB) remember(seq uint64, err error) {
-	o := &d.skips
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.errs == nil {
-		o.errs = map[uint64]error{}
-	}
-	if _, ok := o.errs[seq]; !ok {
-		o.order = append(o.order, seq)
-	}
-	o.errs[seq] = err
-	if len(o.order) > maxOutcomes {
-		delete(o.errs, o.order[0])
-		o.order = o.order[1:]
-	}
-}
-
-// Outcome returns the error of the change at position seq if Apply skipped it lately (among the
-// last maxOutcomes skipped), nil otherwise: the change applied, or long ago.
-func (d *DB) Outcome(seq uint64) error {
-	d.skips.mu.Lock()
-	defer d.skips.mu.Unlock()
-	return d.skips.errs[seq]
 }
 
 // MakeChallenge stores ch (its ID, challenger, challenged or none, game and options set), made

@@ -31,9 +31,9 @@ func applyFollow(tx *bolt.Tx, c Change) error {
 	switch {
 	case c.Target == c.PlayerID:
 		return ErrFollowSelf
-	case c.At.IsZero() || nameOf(tx, c.PlayerID) == "":
+	case c.At.IsZero() || playerName(tx, c.PlayerID) == "":
 		return errors.New("a follow needs a player with a name and a time")
-	case nameOf(tx, c.Target) == "":
+	case playerName(tx, c.Target) == "":
 		return ErrUnknownPlayer
 	}
 	b := tx.Bucket(bucketFollows)
@@ -62,7 +62,7 @@ func applyPrefs(tx *bolt.Tx, c Change) error {
 		return errors.New("settings needed")
 	case c.Prefs.Challenges != "" && c.Prefs.Challenges != record.ChallengesFriends && c.Prefs.Challenges != record.ChallengesOff:
 		return ErrBadPrefs
-	case nameOf(tx, c.PlayerID) == "":
+	case playerName(tx, c.PlayerID) == "":
 		return ErrNoPlayer
 	}
 	return putJSON(tx.Bucket(bucketPrefs), []byte(c.PlayerID), *c.Prefs)
@@ -103,24 +103,11 @@ func prefsIn(tx *bolt.Tx, player string) record.Prefs {
 	return p
 }
 
-// bucketIgnores is where a player's ignores of others are kept (player NUL other), the bucket of
-// the moderation of players (issue 36): the one place "does who ignore whom" is read.
-var bucketIgnores = []byte("ignores")
-
-// ignores reports whether who ignores whom: whom never sees who's name, and who never hears of
-// whom (challenges, friends). A file without ignores ignores no one.
+// ignores reports whether who ignores whom (the bucket of ignores, social.go): whom never sees
+// who's name, and who never hears of whom (challenges, friends).
 func ignores(tx *bolt.Tx, who, whom string) bool {
 	b := tx.Bucket(bucketIgnores)
-	return b != nil && b.Get([]byte(who+"\x00"+whom)) != nil
-}
-
-// nameOf returns the name of player id, "" when the store has no player of that ID.
-func nameOf(tx *bolt.Tx, id string) string {
-	var p player
-	if ok, err := getJSON(tx.Bucket(bucketPlayers), []byte(id), &p); !ok || err != nil {
-		return ""
-	}
-	return p.Name
+	return b != nil && b.Get(ignoreKey(who, whom)) != nil
 }
 
 // Follows returns whom player follows, with the names they go by now.
@@ -129,7 +116,7 @@ func (d *DB) Follows(player string) ([]record.Follow, error) {
 	err := d.view(func(tx *bolt.Tx) error {
 		out = followsOf(tx, player)
 		for i := range out {
-			if n := nameOf(tx, out[i].Player); n != "" {
+			if n := playerName(tx, out[i].Player); n != "" {
 				out[i].Name = n
 			}
 		}
@@ -177,29 +164,12 @@ func (d *DB) Player(name string) (id, current string, err error) {
 	if perr != nil {
 		return "", "", ErrUnknownPlayer
 	}
-	err = d.view(func(tx *bolt.Tx) error {
-		owner, err := binding(tx.Bucket(bucketNames), []byte(name))
-		if err != nil {
-			return err
-		}
-		if owner == "" {
-			return ErrUnknownPlayer
-		}
-		id, current = owner, nameOf(tx, owner)
-		if current == "" {
-			current = name
-		}
-		return nil
-	})
-	return id, current, err
-}
-
-// Name returns the name player goes by, "" when the store has no such player.
-func (d *DB) Name(player string) string {
-	var n string
-	_ = d.view(func(tx *bolt.Tx) error {
-		n = nameOf(tx, player)
-		return nil
-	})
-	return n
+	id, current, ok := d.PlayerNamed(name)
+	switch {
+	case !ok:
+		return "", "", ErrUnknownPlayer
+	case current == "":
+		current = name
+	}
+	return id, current, nil
 }

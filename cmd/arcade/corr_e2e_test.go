@@ -1,91 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
-	"github.com/hinshun/vt10x"
 )
 
-// The end-to-end story of correspondence play (issue 35), over OpenSSH's own client: ssh -tt on a
-// PTY of its own for the interactive sessions, plain ssh for the commands with their exit status.
-
-// openSSHArgs are the options of every OpenSSH client of these tests: no configuration, no known
-// hosts, no agent, only the key given.
-func openSSHArgs(addr net.Addr, keyFile string) []string {
-	return []string{"-F", "none", "-p", strconv.Itoa(addr.(*net.TCPAddr).Port),
-		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
-		"-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "LogLevel=ERROR", "-i", keyFile}
-}
-
-// openSSHPath returns OpenSSH's client, skipping the test when it is not installed.
-func openSSHPath(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("ssh")
-	if err != nil {
-		t.Skip("OpenSSH client not installed")
-	}
-	return path
-}
-
-// openSSH runs OpenSSH's client as user with the private key in keyFile on an 80 x 24 PTY (ssh
-// -tt), running command ("" for the lobby); what the server sends is read into a terminal
-// emulator, and kept (player.raw), as connect's players are.
-func openSSH(t *testing.T, addr net.Addr, user, keyFile, command string) *player {
-	t.Helper()
-	args := append(openSSHArgs(addr, keyFile), "-tt", user+"@127.0.0.1")
-	if command != "" {
-		args = append(args, command)
-	}
-	cmd := exec.Command(openSSHPath(t), args...)
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
-	if err != nil {
-		t.Fatalf("%s: ssh: %v", user, err)
-	}
-	p := &player{t: t, name: user, stdin: tty, vt: vt10x.New(vt10x.WithSize(80, 24)), done: make(chan struct{})}
-	var once sync.Once
-	p.stop = func() {
-		once.Do(func() {
-			_ = cmd.Process.Kill()
-			_ = tty.Close()
-			_ = cmd.Wait()
-		})
-	}
-	go p.read(tty)
-	t.Cleanup(p.close)
-	return p
-}
-
-// runSSH runs a plain command with OpenSSH's client as user with the key in keyFile, and
-// returns its output, its errors and its exit status.
-func runSSH(t *testing.T, addr net.Addr, user, keyFile, command string) (stdout, stderr string, status int) {
-	t.Helper()
-	cmd := exec.Command(openSSHPath(t), append(openSSHArgs(addr, keyFile), user+"@127.0.0.1", command)...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		status = exit.ExitCode()
-	case err != nil:
-		t.Fatalf("ssh %s: %v", command, err)
-	}
-	return out.String(), errOut.String(), status
-}
+// The end-to-end story of correspondence play (issue 35), over OpenSSH's own client (openssh_test.go):
+// ssh -tt on a PTY of its own for the interactive sessions, plain ssh for the commands with their
+// exit status.
 
 // rawSince returns what the server sent p from byte from on, and the length so far.
 func (p *player) rawSince(from int) (string, int) {
@@ -127,38 +53,38 @@ func TestCorrespondenceThroughOpenSSH(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	openSSHPath(t)
+	sshClient(t)
 	bin, data := binary(t), t.TempDir()
 	server, addr := startBinary(t, bin, data)
 	dir := t.TempDir()
 	adaKey, bobKey := writePrivateKey(t, dir, "ada", newKey(t)), writePrivateKey(t, dir, "bob", newKey(t))
 	for _, u := range []struct{ name, key string }{{"ada", adaKey}, {"bob", bobKey}} {
-		if out, _, st := runSSH(t, addr, u.name, u.key, "whoami"); st != 0 || !strings.Contains(out, "name: "+u.name) {
+		if out, _, st := runOpenSSH(t, addr, u.name, u.key, "whoami"); st != 0 || !strings.Contains(out, "name: "+u.name) {
 			t.Fatalf("%s whoami: %d %q", u.name, st, out)
 		}
 	}
-	if out, _, st := runSSH(t, addr, "bob", bobKey, "inbox"); st != 1 || !strings.Contains(out, "Nothing waits") {
+	if out, _, st := runOpenSSH(t, addr, "bob", bobKey, "inbox"); st != 1 || !strings.Contains(out, "Nothing waits") {
 		t.Errorf("bob's empty inbox: status %d, %q", st, out)
 	}
-	out, errOut, st := runSSH(t, addr, "ada", adaKey, "challenge bob coloretta clock=3d rounds=1")
+	out, errOut, st := runOpenSSH(t, addr, "ada", adaKey, "challenge bob coloretta clock=3d rounds=1")
 	m := challengeSent.FindStringSubmatch(out)
 	if st != 0 || m == nil {
 		t.Fatalf("ada's challenge: status %d, %q %q", st, out, errOut)
 	}
 	id := m[1]
-	if _, errOut, st := runSSH(t, addr, "ada", adaKey, "challenge ada coloretta"); st != 1 || !strings.Contains(errOut, "yourself") {
+	if _, errOut, st := runOpenSSH(t, addr, "ada", adaKey, "challenge ada coloretta"); st != 1 || !strings.Contains(errOut, "yourself") {
 		t.Errorf("ada challenges ada: %d %q", st, errOut)
 	}
-	out, _, st = runSSH(t, addr, "bob", bobKey, "inbox")
+	out, _, st = runOpenSSH(t, addr, "bob", bobKey, "inbox")
 	if st != 0 || !strings.Contains(out, "Challenges to you") || !strings.Contains(out, id) ||
 		!strings.Contains(out, "ada") || !strings.Contains(out, "Coloretta, clock=3d") {
 		t.Fatalf("bob's inbox: status %d:\n%s", st, out)
 	}
 
-	ada := openSSH(t, addr, "ada", adaKey, "")
+	ada := connectOpenSSH(t, addr, "ada", adaKey, "")
 	ada.waitFor("Welcome")
 	_, from := ada.rawSince(0)
-	bob := openSSH(t, addr, "bob", bobKey, "accept "+id)
+	bob := connectOpenSSH(t, addr, "bob", bobKey, "accept "+id)
 	screen := bob.waitFor("Coloretta", "you: bob", "Your turn")
 	code := roomCode(t, screen)
 	bob.typeMove("d", "bob drew")
@@ -175,7 +101,7 @@ func TestCorrespondenceThroughOpenSSH(t *testing.T) {
 	if !strings.Contains(raw, "\x1b]2;your move · Coloretta · "+code+"\a") {
 		t.Errorf("ada's window title: %q", raw)
 	}
-	if out, _, st := runSSH(t, addr, "ada", adaKey, "inbox"); st != 0 || !strings.Contains(out, "Coloretta "+code+" · vs bob · your turn ") {
+	if out, _, st := runOpenSSH(t, addr, "ada", adaKey, "inbox"); st != 0 || !strings.Contains(out, "Coloretta "+code+" · vs bob · your turn ") {
 		t.Errorf("ada's inbox: %d\n%s", st, out)
 	}
 
@@ -186,20 +112,20 @@ func TestCorrespondenceThroughOpenSSH(t *testing.T) {
 	ada.close()
 	bob.close()
 	_, addr = startBinary(t, bin, data)
-	ada = openSSH(t, addr, "ada", adaKey, "next")
+	ada = connectOpenSSH(t, addr, "ada", adaKey, "next")
 	ada.waitFor("Coloretta", "you: ada", "Your turn")
 	ada.typeMove("d", "ada drew")
 	ada.typeMove("p2", "Waiting for bob")
-	bob = openSSH(t, addr, "bob", bobKey, "join "+code)
+	bob = connectOpenSSH(t, addr, "bob", bobKey, "join "+code)
 	bob.waitFor("you: bob", "Your turn")
 	bob.typeMove("d", "bob drew")
 	bob.typeMove("p2", "Waiting for ada")
 	resigns(ada, bob)
-	board, _, _ := runSSH(t, addr, "ada", adaKey, "leaderboard coloretta")
+	board, _, _ := runOpenSSH(t, addr, "ada", adaKey, "leaderboard coloretta")
 	if !regexp.MustCompile(`1\s+bob\s`).MatchString(board) || !regexp.MustCompile(`2\s+ada\s`).MatchString(board) {
 		t.Errorf("the match is not rated:\n%s", board)
 	}
-	if out, _, st := runSSH(t, addr, "bob", bobKey, "inbox"); st != 1 {
+	if out, _, st := runOpenSSH(t, addr, "bob", bobKey, "inbox"); st != 1 {
 		t.Errorf("bob's inbox after the match: %d\n%s", st, out)
 	}
 }
@@ -215,22 +141,22 @@ func TestCorrespondenceAcrossNodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	openSSHPath(t)
+	sshClient(t)
 	c := startCluster(t, 3)
 	c.dumpLogs(t)
 	dir := t.TempDir()
 	adaKey, bobKey := writePrivateKey(t, dir, "ada", newKey(t)), writePrivateKey(t, dir, "bob", newKey(t))
-	if _, _, st := runSSH(t, c.addr(0), "ada", adaKey, "whoami"); st != 0 {
+	if _, _, st := runOpenSSH(t, c.addr(0), "ada", adaKey, "whoami"); st != 0 {
 		t.Fatalf("ada's whoami: %d", st)
 	}
-	if _, _, st := runSSH(t, c.addr(1), "bob", bobKey, "whoami"); st != 0 {
+	if _, _, st := runOpenSSH(t, c.addr(1), "bob", bobKey, "whoami"); st != 0 {
 		t.Fatalf("bob's whoami: %d", st)
 	}
 	var out string
 	eventually(t, func() string { // bob's name reaches node 1's replica
 		var errOut string
 		var st int
-		if out, errOut, st = runSSH(t, c.addr(0), "ada", adaKey, "challenge bob coloretta clock=3d rounds=1"); st != 0 {
+		if out, errOut, st = runOpenSSH(t, c.addr(0), "ada", adaKey, "challenge bob coloretta clock=3d rounds=1"); st != 0 {
 			return "ada's challenge: " + errOut
 		}
 		return ""
@@ -242,17 +168,17 @@ func TestCorrespondenceAcrossNodes(t *testing.T) {
 	id := m[1]
 	sent := time.Now()
 	eventually(t, func() string {
-		if out, _, st := runSSH(t, c.addr(1), "bob", bobKey, "inbox"); st != 0 || !strings.Contains(out, id) {
+		if out, _, st := runOpenSSH(t, c.addr(1), "bob", bobKey, "inbox"); st != 0 || !strings.Contains(out, id) {
 			return "bob's inbox on node 2 lacks the challenge: " + out
 		}
 		return ""
 	})
 	t.Logf("the challenge made on node 1 was in bob's inbox on node 2 %v later", time.Since(sent).Round(10*time.Millisecond))
 
-	ada := openSSH(t, c.addr(0), "ada", adaKey, "")
+	ada := connectOpenSSH(t, c.addr(0), "ada", adaKey, "")
 	ada.waitFor("Welcome")
 	_, from := ada.rawSince(0)
-	bob := openSSH(t, c.addr(1), "bob", bobKey, "accept "+id)
+	bob := connectOpenSSH(t, c.addr(1), "bob", bobKey, "accept "+id)
 	code := roomCode(t, bob.waitFor("Coloretta", "you: bob", "Your turn"))
 	bob.typeMove("d", "bob drew")
 	bob.typeMove("p1", "Waiting for ada")
@@ -267,11 +193,11 @@ func TestCorrespondenceAcrossNodes(t *testing.T) {
 	bob.close()
 	c.restart(t, 1)
 	ada.close()
-	ada = openSSH(t, c.addr(0), "ada", adaKey, "next")
+	ada = connectOpenSSH(t, c.addr(0), "ada", adaKey, "next")
 	ada.waitForWithin(2*deadline, "Coloretta", "you: ada", "Your turn")
 	ada.typeMove("d", "ada drew")
 	ada.typeMove("p2", "Waiting for bob")
-	bob = openSSH(t, c.addr(1), "bob", bobKey, "join "+code)
+	bob = connectOpenSSH(t, c.addr(1), "bob", bobKey, "join "+code)
 	bob.waitForWithin(2*deadline, "you: bob", "Your turn")
 	bob.typeMove("d", "bob drew")
 	bob.typeMove("p2", "Waiting for ada")
@@ -289,7 +215,7 @@ func (c *testCluster) sameCorrLeaderboards(t *testing.T, keyFile string) string 
 	eventually(t, func() string {
 		var boards []string
 		for i := range c.nodes {
-			b, _, _ := runSSH(t, c.addr(i), "ada", keyFile, "leaderboard coloretta")
+			b, _, _ := runOpenSSH(t, c.addr(i), "ada", keyFile, "leaderboard coloretta")
 			boards = append(boards, b)
 		}
 		board = boards[0]
