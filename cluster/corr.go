@@ -139,7 +139,7 @@ func (s *Store) publishTried(c storage.Change) error {
 // when the replica has no correspondence match of the code.
 func (s *served) wake(code string) (bool, error) {
 	n := s.n
-	if _, ok := n.cfg.DB.CorrespondenceOf(code); !ok {
+	if n.cfg.DB == nil || !asleepIn(n.cfg.DB, code) {
 		return false, nil
 	}
 	ctx, cancel := n.request()
@@ -168,6 +168,12 @@ func (s *served) wake(code string) (bool, error) {
 		return false, fmt.Errorf("wake room %s: %w", code, err)
 	}
 	return true, s.openHeld(code)
+}
+
+// asleepIn reports whether db has an unfinished correspondence match in room code.
+func asleepIn(db *storage.DB, code string) bool {
+	_, ok := db.CorrespondenceOf(code)
+	return ok
 }
 
 // openHeld opens, from the replica, the room of code's unfinished match, whose entry names this

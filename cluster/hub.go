@@ -172,9 +172,19 @@ func (r movingRoom) Join(p rooms.Player, watch bool) (session.Sub, error) {
 	return waitMoving(r.h.s.n, r.wait, func() (session.Sub, error) { return r.rejoin(p, watch) })
 }
 
-// rejoin joins the room on the node the directory names now.
+// rejoin joins the room on the node the directory names now; a room that has no entry any more
+// went to sleep (its node closed it, the directory dropped it): it is woken, here or elsewhere.
 func (r movingRoom) rejoin(p rooms.Player, watch bool) (session.Sub, error) {
 	e, lerr := r.h.s.n.lookup(r.Code())
+	if errors.Is(lerr, jetstream.ErrKeyNotFound) {
+		if db := r.h.s.n.cfg.DB; db != nil && asleepIn(db, r.Code()) {
+			room, err := r.h.asleep(r.Code(), r.Code(), p)
+			if err != nil {
+				return nil, err
+			}
+			return room.Join(p, watch)
+		}
+	}
 	var en entry
 	if lerr == nil && json.Unmarshal(e.Value(), &en) == nil && en.Node != "" {
 		if en.Node == r.h.s.n.id {
@@ -203,7 +213,7 @@ func (h *Hub) asleep(code, norm string, by rooms.Player) (session.Room, error) {
 	case woke:
 		return h.local(code, by)
 	}
-	if _, ok := h.s.n.cfg.DB.CorrespondenceOf(norm); ok {
+	if db := h.s.n.cfg.DB; db != nil && asleepIn(db, norm) {
 		return nil, errMoving{norm} // another node is waking it: its entry comes
 	}
 	return h.local(code, by)

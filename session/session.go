@@ -299,6 +299,12 @@ func (m *Model) open(st Start) tea.Cmd {
 		}
 		botsOnly := st.Mode == ModeNew && st.Bots >= st.Seats
 		sub, err := room.Join(p, st.Mode == ModeWatch || botsOnly)
+		if errors.Is(err, rooms.ErrRoomClosed) && st.Mode != ModeNew {
+			// A correspondence room that went to sleep as it was found: found again, it wakes.
+			if room, err = hub.Find(st.Code, p); err == nil {
+				sub, err = room.Join(p, st.Mode == ModeWatch)
+			}
+		}
 		if err != nil {
 			return joinedMsg{err: err}
 		}
