@@ -123,7 +123,8 @@ func (s *Service) game(id string) (rules.Game, bool) {
 }
 
 // Games returns open with p's correspondence matches whose rooms sleep added (their turn and
-// deadline as the store's index has them), for rooms.Yours.
+// deadline as the store's index has them), for rooms.Yours; a correspondence room open on
+// another node of a cluster, whose summary says no turn, gets the index's. open is not changed.
 func (s *Service) Games(p rooms.Player, open []rooms.Summary) []rooms.Summary {
 	if p.Guest {
 		return open
@@ -133,12 +134,22 @@ func (s *Service) Games(p rooms.Player, open []rooms.Summary) []rooms.Summary {
 		s.cfg.Logf("inbox: %s's correspondence: %v", p.ID, err)
 		return open
 	}
-	out := open
+	out := slices.Clip(open) // appended to, and its elements changed: a copy of theirs at need
+	changed := false
 	for _, c := range asleep {
-		if slices.ContainsFunc(open, func(o rooms.Summary) bool { return o.Code == c.Code }) {
-			continue // awake: the room's own summary says it
+		i := slices.IndexFunc(open, func(o rooms.Summary) bool { return o.Code == c.Code })
+		switch {
+		case i < 0:
+			out = append(out, s.summaryOf(c))
+		case open[i].Phase == rooms.Playing && len(open[i].ToMove) == 0:
+			// Awake on another node, whose summary does not say whose move it is: the index
+			// does, as of the replica.
+			if !changed {
+				out, changed = slices.Clone(out), true
+			}
+			asleep := s.summaryOf(c)
+			out[i].ToMove, out[i].Clock = asleep.ToMove, asleep.Clock
 		}
-		out = append(out, s.summaryOf(c))
 	}
 	return out
 }

@@ -320,3 +320,28 @@ type ignoring struct {
 }
 
 func (s ignoring) Ignores(who, whom string) bool { return s.who[[2]string{who, whom}] }
+
+// TestGamesOfAnotherNode: a correspondence room open on another node of a cluster, whose
+// summary says no turn, is told with the index's turn: its player's next finds it.
+func TestGamesOfAnotherNode(t *testing.T) {
+	svc, db, hub, _ := service(t, 0)
+	c, err := svc.Challenge(ada, "bob", start("coloretta", "3d"), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := svc.Accept(bob, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, _ := db.CorrespondenceOf(code)
+	remote := []rooms.Summary{{Code: code, GameID: "coloretta", GameName: "Coloretta", Phase: rooms.Playing,
+		Seats: []string{cr.Seats[0].Name, cr.Seats[1].Name}, Players: []string{cr.Seats[0].PlayerID, cr.Seats[1].PlayerID}}}
+	hub.CloseRoom(code, "moved")
+	games := svc.Games(bob, remote)
+	if len(games) != 1 || !games[0].ToPlay(games[0].SeatOf(bob.ID)) || !games[0].Clock.Ends.Equal(cr.Turn.Due) {
+		t.Errorf("bob's games %+v", games)
+	}
+	if remote[0].ToMove != nil {
+		t.Error("the list given was changed")
+	}
+}
