@@ -108,13 +108,8 @@ func (s *Store) Accept(id, by, code string, m *record.Match) (string, error) {
 	if err := s.db.Try(tried, true); err != nil {
 		return "", err
 	}
-	seq, err := s.publishRoom(code, c)
+	seq, err := s.publishRoomApplied(code, c)
 	if err != nil {
-		return "", err
-	}
-	ctx, cancel := s.n.request()
-	defer cancel()
-	if err := s.n.rep.wait(ctx, seq); err != nil {
 		return "", err
 	}
 	if err := s.db.Outcome(seq); err != nil {

@@ -202,16 +202,22 @@ func (s *Store) publishPlayers(c storage.Change) (uint64, error) {
 // StartMatch records the start of m as its room's unfinished match and returns its ID, once the
 // replica has it (storage.DB.StartMatch).
 func (s *Store) StartMatch(m record.Match) (string, error) {
-	seq, err := s.publishRoom(m.Code, storage.Change{Kind: storage.ChangeStart, Code: m.Code, Match: &m, At: m.Started})
+	seq, err := s.publishRoomApplied(m.Code, storage.Change{Kind: storage.ChangeStart, Code: m.Code, Match: &m, At: m.Started})
 	if err != nil {
 		return "", err
 	}
+	return storage.MatchID(seq, m.Started), nil
+}
+
+// publishRoomApplied is publishRoom, which returns once this node's replica has the change too.
+func (s *Store) publishRoomApplied(code string, c storage.Change) (uint64, error) {
+	seq, err := s.publishRoom(code, c)
+	if err != nil {
+		return 0, err
+	}
 	ctx, cancel := s.n.request()
 	defer cancel()
-	if err := s.n.rep.wait(ctx, seq); err != nil {
-		return "", err
-	}
-	return storage.MatchID(seq, m.Started), nil
+	return seq, s.n.rep.wait(ctx, seq)
 }
 
 // AppendMove records a move of the room's unfinished match: it returns once JetStream has
@@ -236,14 +242,9 @@ func (s *Store) SetSeats(code string, seats []record.Seat) error {
 // EndMatch records the end of the room's unfinished match, rated by every replica as of now,
 // and returns once this node's replica has it, ratings included (storage.DB.EndMatch).
 func (s *Store) EndMatch(code string, out rules.Outcome, unrated bool) error {
-	seq, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeEnd, Code: code, Outcome: out,
+	_, err := s.publishRoomApplied(code, storage.Change{Kind: storage.ChangeEnd, Code: code, Outcome: out,
 		Unrated: unrated, At: time.Now().UTC()})
-	if err != nil {
-		return err
-	}
-	ctx, cancel := s.n.request()
-	defer cancel()
-	return s.n.rep.wait(ctx, seq)
+	return err
 }
 
 // publishRoom stores c on the room's subject and returns its sequence once JetStream has stored

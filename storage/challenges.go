@@ -44,7 +44,6 @@ var (
 	ErrNotYourChallenge = errors.New("that challenge is not for you")
 	ErrOwnChallenge     = errors.New("that challenge is yours: withdraw it instead")
 	ErrOutOfWindow      = errors.New("your rating in the game is outside the challenge's window")
-	ErrUnknownPlayer    = errors.New("no player has that name")
 	ErrRoomTaken        = errors.New("the room's code has an unfinished match")
 )
 
@@ -115,7 +114,7 @@ func applyChallenge(tx *bolt.Tx, c Change) error {
 	case playerName(tx, ch.From) == "":
 		return errors.New("only a player with a name may challenge")
 	case !ch.Open() && playerName(tx, ch.To) == "":
-		return ErrUnknownPlayer
+		return ErrUnknownName
 	}
 	if _, ok, _ := challengeIn(tx, ch.ID); ok {
 		return fmt.Errorf("challenge ID %s is taken", ch.ID)

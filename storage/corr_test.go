@@ -117,7 +117,7 @@ func TestChallengeRefusals(t *testing.T) {
 	}
 	ghost := challengeOf("c1", "")
 	ghost.To, ghost.ToName = "SHA256:ghost", "ghost"
-	if err := d.MakeChallenge(ghost); !errors.Is(err, ErrUnknownPlayer) {
+	if err := d.MakeChallenge(ghost); !errors.Is(err, ErrUnknownName) {
 		t.Errorf("a player of no name: %v", err)
 	}
 	if err := d.SetPrefs("SHA256:bob", record.Prefs{Challenges: record.ChallengesOff}); err != nil {
@@ -312,7 +312,7 @@ func TestFollows(t *testing.T) {
 	if err := d.Follow("SHA256:ann", "SHA256:ann", "ann"); !errors.Is(err, ErrFollowSelf) {
 		t.Errorf("ann follows ann: %v", err)
 	}
-	if err := d.Follow("SHA256:ann", "SHA256:ghost", "ghost"); !errors.Is(err, ErrUnknownPlayer) {
+	if err := d.Follow("SHA256:ann", "SHA256:ghost", "ghost"); !errors.Is(err, ErrUnknownName) {
 		t.Errorf("ann follows a ghost: %v", err)
 	}
 	if err := d.Unfollow("SHA256:ann", "SHA256:bob"); err != nil {

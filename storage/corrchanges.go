@@ -46,7 +46,7 @@ var corrChanges = map[ChangeKind]func(*bolt.Tx, Change) error{
 
 // MakeChallenge stores ch (its ID, challenger, challenged or none, game and options set), made
 // now; it expires after ChallengeLife. Refused, writing nothing, with an error for the player:
-// ErrChallengeSelf, ErrTooManyChallenges, ErrUnknownPlayer, or a *ChallengeRefused.
+// ErrChallengeSelf, ErrTooManyChallenges, ErrUnknownName, or a *ChallengeRefused.
 func (d *DB) MakeChallenge(ch record.Challenge) error {
 	return d.Do(Change{Kind: ChangeChallenge, Challenge: &ch, At: d.now().UTC()})
 }
@@ -85,7 +85,7 @@ func (d *DB) Accept(id, by, code string, m *record.Match) (string, error) {
 	return c.Match.ID, nil
 }
 
-// Follow records that player follows other, named name (ErrFollowSelf, ErrUnknownPlayer,
+// Follow records that player follows other, named name (ErrFollowSelf, ErrUnknownName,
 // ErrTooManyFollows); following twice is once.
 func (d *DB) Follow(player, other, name string) error {
 	return d.Do(Change{Kind: ChangeFollow, PlayerID: player, Target: other, Name: name, At: d.now().UTC()})

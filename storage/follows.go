@@ -26,34 +26,67 @@ var (
 	ErrBadPrefs       = errors.New("challenges= takes on, friends or off")
 )
 
-// applyFollow records that c.PlayerID follows c.Target (named c.Name) from c.At.
-func applyFollow(tx *bolt.Tx, c Change) error {
+// relation is a bucket of players' relations to other players, keyed player NUL other: whom a
+// player ignores (social.go), whom they follow; at most max each.
+type relation struct {
+	bucket                []byte
+	max                   int
+	self, tooMany, absent error // the refusals of oneself, of one too many, of none to remove
+}
+
+// followRelation is the relation of following.
+var followRelation = relation{bucket: bucketFollows, max: MaxFollows, self: ErrFollowSelf,
+	tooMany: ErrTooManyFollows, absent: ErrNotFollowing}
+
+// add records that c.PlayerID has the relation to c.Target, as rec: refused for oneself, for a
+// target that is no player, and past max; a relation there already is left as it is.
+func (r relation) add(tx *bolt.Tx, c Change, rec any) error {
 	switch {
 	case c.Target == c.PlayerID:
-		return ErrFollowSelf
-	case c.At.IsZero() || playerName(tx, c.PlayerID) == "":
-		return errors.New("a follow needs a player with a name and a time")
+		return r.self
 	case playerName(tx, c.Target) == "":
-		return ErrUnknownPlayer
+		return ErrUnknownName
 	}
-	b := tx.Bucket(bucketFollows)
-	if b.Get(pairKey(c.PlayerID, c.Target)) != nil {
+	b, k := tx.Bucket(r.bucket), pairKey(c.PlayerID, c.Target)
+	if b.Get(k) != nil {
 		return nil // already: nothing changes
 	}
-	if len(followsOf(tx, c.PlayerID)) >= MaxFollows {
-		return ErrTooManyFollows
+	if r.count(tx, c.PlayerID) >= r.max {
+		return r.tooMany
 	}
-	return putJSON(b, pairKey(c.PlayerID, c.Target), record.Follow{Player: c.Target, Name: c.Name, At: c.At.UTC()})
+	return putJSON(b, k, rec)
+}
+
+// remove forgets that c.PlayerID has the relation to c.Target.
+func (r relation) remove(tx *bolt.Tx, c Change) error {
+	b, k := tx.Bucket(r.bucket), pairKey(c.PlayerID, c.Target)
+	if b.Get(k) == nil {
+		return r.absent
+	}
+	return b.Delete(k)
+}
+
+// count counts player's relations, reading keys only.
+func (r relation) count(tx *bolt.Tx, player string) int {
+	n := 0
+	prefix := append([]byte(player), 0)
+	cur := tx.Bucket(r.bucket).Cursor()
+	for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Next() {
+		n++
+	}
+	return n
+}
+
+// applyFollow records that c.PlayerID follows c.Target (named c.Name) from c.At.
+func applyFollow(tx *bolt.Tx, c Change) error {
+	if c.At.IsZero() || playerName(tx, c.PlayerID) == "" {
+		return errors.New("a follow needs a player with a name and a time")
+	}
+	return followRelation.add(tx, c, record.Follow{Player: c.Target, Name: c.Name, At: c.At.UTC()})
 }
 
 // applyUnfollow forgets that c.PlayerID follows c.Target.
-func applyUnfollow(tx *bolt.Tx, c Change) error {
-	b := tx.Bucket(bucketFollows)
-	if b.Get(pairKey(c.PlayerID, c.Target)) == nil {
-		return ErrNotFollowing
-	}
-	return b.Delete(pairKey(c.PlayerID, c.Target))
-}
+func applyUnfollow(tx *bolt.Tx, c Change) error { return followRelation.remove(tx, c) }
 
 // applyPrefs sets c.PlayerID's settings to c.Prefs.
 func applyPrefs(tx *bolt.Tx, c Change) error {
@@ -157,17 +190,17 @@ func (d *DB) Refuses(player, challenger, name string) error {
 	return err
 }
 
-// Player returns the player a name is bound to and the name they go by now; ErrUnknownPlayer
+// Player returns the player a name is bound to and the name they go by now; ErrUnknownName
 // when no player holds the name (or it breaks the name rule).
 func (d *DB) Player(name string) (id, current string, err error) {
 	name, perr := sanitize.ParseName(name)
 	if perr != nil {
-		return "", "", ErrUnknownPlayer
+		return "", "", ErrUnknownName
 	}
 	id, current, ok := d.PlayerNamed(name)
 	switch {
 	case !ok:
-		return "", "", ErrUnknownPlayer
+		return "", "", ErrUnknownName
 	case current == "":
 		current = name
 	}

@@ -43,32 +43,17 @@ var (
 // ignoreKey returns the bucket ignores' key of player ignoring other.
 func ignoreKey(player, other string) []byte { return []byte(player + "\x00" + other) }
 
+// ignoreRelation is the relation of ignoring (follows.go's relation).
+var ignoreRelation = relation{bucket: bucketIgnores, max: MaxIgnores, self: ErrIgnoreSelf,
+	tooMany: ErrTooManyIgnores, absent: ErrNotIgnoring}
+
 // applyIgnore records that c.PlayerID ignores c.Target (named c.Name), from c.At.
 func applyIgnore(tx *bolt.Tx, c Change) error {
-	switch {
-	case c.Target == c.PlayerID:
-		return ErrIgnoreSelf
-	case playerName(tx, c.Target) == "":
-		return ErrUnknownName
-	}
-	b := tx.Bucket(bucketIgnores)
-	if b.Get(ignoreKey(c.PlayerID, c.Target)) != nil {
-		return nil // already: nothing changes
-	}
-	if len(ignoring(tx, c.PlayerID)) >= MaxIgnores {
-		return ErrTooManyIgnores
-	}
-	return putJSON(b, ignoreKey(c.PlayerID, c.Target), record.Ignored{Player: c.Target, Name: c.Name, At: c.At.UTC()})
+	return ignoreRelation.add(tx, c, record.Ignored{Player: c.Target, Name: c.Name, At: c.At.UTC()})
 }
 
 // applyUnignore forgets that c.PlayerID ignores c.Target.
-func applyUnignore(tx *bolt.Tx, c Change) error {
-	b := tx.Bucket(bucketIgnores)
-	if b.Get(ignoreKey(c.PlayerID, c.Target)) == nil {
-		return ErrNotIgnoring
-	}
-	return b.Delete(ignoreKey(c.PlayerID, c.Target))
-}
+func applyUnignore(tx *bolt.Tx, c Change) error { return ignoreRelation.remove(tx, c) }
 
 // ignoring returns whom player ignores. tx may be read-only.
 func ignoring(tx *bolt.Tx, player string) []record.Ignored {
