@@ -98,7 +98,7 @@ type model struct {
 	intro  string // Config.Notice, shown in front of the room or replay until a key is pressed
 	busy   bool   // a create or join is under way
 	conn   *conn
-	waker  waker // sends the wakeMsgs of the room's wake-ups (see wake)
+	waker  waker // sends the wakeMsgs of the room's wake-ups (see wake) and the clock's ticks
 }
 
 // conn holds the room subscription of a session, so that the room is left when the connection
@@ -201,7 +201,7 @@ func (m Model) Close() {
 // New returns the model of one session.
 func New(cfg Config) Model {
 	m := Model{&model{cfg: cfg, st: draw.NewStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
-		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
+		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight), waker: waker{send: cfg.Send}}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.addr = cfg.Address
 	m.lobby.online = cfg.Online
@@ -345,7 +345,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.conn.set(msg.sub)
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
 		m.room.noBell = m.cfg.NoBell
-		m.room.clock.send = m.cfg.Send
+		m.room.clock.ticks = &m.waker
 		m.room.addr = m.cfg.Address
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already

@@ -74,13 +74,14 @@ type Renderer struct {
 	query    bool // ask the terminal about synchronized output and Unicode widths
 
 	// send delivers a message to the program (its Send); set by NewProgram before the program
-	// runs, read by frameTimer's goroutine.
+	// runs, read by the pacer's goroutine.
 	send func(tea.Msg)
 
 	// Set on the program's goroutine only.
-	pending    bool        // a frame has been asked for and not drawn yet
-	frameTimer *time.Timer // sends frameMsg Coalesce after a frame is asked for
-	latest     tea.Model   // the model after the last message, for Close
+	pending bool      // a frame has been asked for and not drawn yet
+	latest  tea.Model // the model after the last message, for Close
+
+	pacer pacer // sends the frameMsgs (pacer.go)
 
 	mu      sync.Mutex // everything below; frames, resizes and Close
 	width   int
@@ -140,10 +141,11 @@ func New(w io.Writer, o Options) *Renderer {
 // upstream's, tea.WithFPS(1) slows the one left to once a second). The program's model wraps m; its
 // View is empty, and r calls m's View itself, once per frame. Use r for one program only.
 //
-// A frame is asked for with a timer that sends the program a message (one timer per renderer,
-// reset for each frame), not with a command. The timer's function runs on a goroutine of its own,
-// as a command does; but a frame's command batched with the model's own (tea.Batch) would cost
-// more goroutines for every message, one of them waiting for the slowest command of the batch.
+// A frame is asked for from the renderer's own goroutine, which sends the program a message
+// Coalesce after the message that asked for it, and stays while frames keep coming (pacer.go),
+// not with a command: a command, or a timer's function, runs on a goroutine of its own, one per
+// frame; and a frame's command batched with the model's own (tea.Batch) would cost more
+// goroutines for every message, one of them waiting for the slowest command of the batch.
 func (r *Renderer) NewProgram(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
 	r.latest = m
 	opts = append(slices.Clip(opts), tea.WithoutRenderer(), tea.WithFPS(1))
@@ -155,17 +157,8 @@ func (r *Renderer) NewProgram(m tea.Model, opts ...tea.ProgramOption) *tea.Progr
 // askFrame has a frameMsg sent to the program Coalesce from now. Program's goroutine only.
 func (r *Renderer) askFrame() {
 	r.pending = true
-	if r.frameTimer == nil {
-		r.frameTimer = time.AfterFunc(r.coalesce, r.sendFrame)
-		return
-	}
-	r.frameTimer.Reset(r.coalesce)
-}
-
-// sendFrame sends a frameMsg to the program; Send returns at once once the program has ended.
-func (r *Renderer) sendFrame() {
 	if r.send != nil {
-		r.send(frameMsg{})
+		r.pacer.ask(r.coalesce, r.send)
 	}
 }
 
@@ -506,9 +499,7 @@ func writeModes(w io.StringWriter, last, v *tea.View) {
 // renderer does when a program ends. Call it after the program has returned, before the session
 // closes. Later frames draw nothing.
 func (r *Renderer) Close() {
-	if r.frameTimer != nil {
-		r.frameTimer.Stop()
-	}
+	r.pacer.stop()
 	if r.pending && r.latest != nil {
 		r.draw(r.latest.View()) // the program has returned: nothing else calls the model now
 	}
