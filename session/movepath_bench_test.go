@@ -67,6 +67,7 @@ func benchMovePath(b *testing.B, spectators int, paced bool) {
 type progress struct {
 	Model
 	plies, drawn *atomic.Int64
+	in           *atomic.Bool // the room screen has its first snapshot: the session has joined
 	moved        chan struct{}
 }
 
@@ -74,6 +75,7 @@ func (p progress) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := p.Model.Update(msg)
 	p.Model = next.(Model)
 	if p.room != nil && p.room.have {
+		p.in.Store(true)
 		p.plies.Store(int64(len(p.room.snap.Moves)))
 		select {
 		case p.moved <- struct{}{}:
@@ -101,107 +103,143 @@ func (p progress) ViewLines() (tea.View, []string) {
 func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, paced bool, count func() uint64) (int, uint64, time.Duration) {
 	b.StopTimer()
 	defer b.StartTimer()
+	pr := openPlayRoom(b, hub, "p", spectators, paced)
+	defer pr.close()
+	settle()
+	before, start := count(), time.Now()
+	played := pr.play(most)
+	d := time.Since(start)
+	settle()
+	return played, count() - before, d
+}
+
+// settle waits for the goroutines a move started (commands, timers' functions), which end once
+// its frames are drawn: until the count of goroutines stops falling.
+func settle() {
+	for last := -1; ; time.Sleep(2 * time.Millisecond) {
+		n := runtime.NumGoroutine()
+		if n == last {
+			return
+		}
+		last = n
+	}
+}
+
+// playedRoom is a room of hub with two players and spectators, each a Bubble Tea program drawn
+// by teaframe into io.Discard, and a shadow of its match that gives the legal moves.
+type playedRoom struct {
+	tb    testing.TB
+	all   []*playSession
+	moved chan struct{}
+	state rules.Engine
+	paced bool
+	plies int
+}
+
+// playSession is a session of a playedRoom.
+type playSession struct {
+	p     *tea.Program
+	fr    *teaframe.Renderer
+	m     Model
+	plies atomic.Int64
+	drawn atomic.Int64
+	in    atomic.Bool
+	done  chan struct{}
+}
+
+// openPlayRoom opens a Stone Towers room on an 8 x 8 board, seats two players and has the
+// spectators watch, and waits until every session shows the room. The sessions' players are
+// named by name and their number: name0 and name1 play.
+func openPlayRoom(tb testing.TB, hub *rooms.Hub, name string, spectators int, paced bool) *playedRoom {
+	tb.Helper()
 	opts := rules.Options{"size": "8"}
-	room, err := hub.Create("stonetowers", opts, 2, rooms.Player{ID: "SHA256:p0", Name: "p0"})
+	room, err := hub.Create("stonetowers", opts, 2, rooms.Player{ID: "SHA256:" + name + "0", Name: name + "0"})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	code := room.Code()
-	type session struct {
-		p     *tea.Program
-		fr    *teaframe.Renderer
-		m     Model
-		plies atomic.Int64
-		drawn atomic.Int64
-		done  chan struct{}
-	}
-	moved := make(chan struct{}, 1)
-	var all []*session
+	pr := &playedRoom{tb: tb, moved: make(chan struct{}, 1), paced: paced}
 	for i := range 2 + spectators {
-		s := &session{done: make(chan struct{})}
+		s := &playSession{done: make(chan struct{})}
 		mode := ModeJoin
 		if i >= 2 {
 			mode = ModeWatch
 		}
 		s.fr = teaframe.New(io.Discard, teaframe.Options{Width: 80, Height: 24, Profile: colorprofile.TrueColor})
 		s.m = New(Config{Hub: Local(hub), Boards: testBoards, Width: 80, Height: 24,
-			Player: rooms.Player{ID: "SHA256:p" + strconv.Itoa(i), Name: "p" + strconv.Itoa(i)},
+			Player: rooms.Player{ID: "SHA256:" + name + strconv.Itoa(i), Name: name + strconv.Itoa(i)},
 			Start:  Start{Mode: mode, Code: code}, Send: func(msg tea.Msg) { s.p.Send(msg) }})
-		s.p = s.fr.NewProgram(progress{Model: s.m, plies: &s.plies, drawn: &s.drawn, moved: moved}, tea.WithInput(nil),
+		s.p = s.fr.NewProgram(progress{Model: s.m, plies: &s.plies, drawn: &s.drawn, in: &s.in, moved: pr.moved}, tea.WithInput(nil),
 			tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24), tea.WithoutSignalHandler())
 		go func() {
 			defer close(s.done)
 			_, _ = s.p.Run()
 		}()
-		all = append(all, s)
+		pr.all = append(pr.all, s)
 		if i < 2 { // seat the players in order
-			for deadline := time.Now().Add(time.Minute); hub.Stats().Subscribers <= i; time.Sleep(time.Millisecond) {
+			for deadline := time.Now().Add(time.Minute); !s.in.Load(); time.Sleep(time.Millisecond) {
 				if time.Now().After(deadline) {
-					b.Fatal("a player never joined")
+					tb.Fatal("a player never joined")
 				}
 			}
 		}
 	}
-	defer func() {
-		for _, s := range all {
-			s.p.Quit()
-			<-s.done
-			s.fr.Close()
-			s.m.Close()
-		}
-	}()
 	// A shadow of the room's match gives the legal moves (the room's seed is 1).
-	state, err := stonetowers.Game.New(opts, 2, 1)
-	if err != nil {
-		b.Fatal(err)
+	if pr.state, err = stonetowers.Game.New(opts, 2, 1); err != nil {
+		tb.Fatal(err)
 	}
-	waitAll := func(plies int) {
-		deadline := time.After(time.Minute)
-		for {
-			ok := true
-			for _, s := range all {
-				ok = ok && s.plies.Load() >= int64(plies) && (!paced || s.drawn.Load() >= int64(plies))
-			}
-			if ok {
-				return
-			}
-			select {
-			case <-moved:
-			case <-deadline:
-				b.Fatalf("the sessions never took ply %d", plies)
-			}
+	pr.wait(0)
+	return pr
+}
+
+// wait waits until every session has taken ply plies (paced: and drawn it).
+func (pr *playedRoom) wait(plies int) {
+	deadline := time.After(time.Minute)
+	for {
+		ok := true
+		for _, s := range pr.all {
+			ok = ok && s.plies.Load() >= int64(plies) && (!pr.paced || s.drawn.Load() >= int64(plies))
+		}
+		if ok {
+			return
+		}
+		select {
+		case <-pr.moved:
+		case <-deadline:
+			pr.tb.Fatalf("the sessions never took ply %d", plies)
 		}
 	}
-	waitAll(0)
-	settle := func() {
-		// The goroutines a move started (commands, timers' functions) end once its frames are
-		// drawn: wait for the count of goroutines to stop falling.
-		for last := -1; ; time.Sleep(2 * time.Millisecond) {
-			n := runtime.NumGoroutine()
-			if n == last {
-				return
-			}
-			last = n
-		}
-	}
-	settle()
-	before, start := count(), time.Now()
+}
+
+// play plays at most most moves of the match, each typed by its player at the move prompt, and
+// returns how many it played (fewer once the match is over).
+func (pr *playedRoom) play(most int) int {
 	played := 0
-	for ; played < most && !state.Outcome().Over; played++ {
-		seat := state.ToMove()[0]
-		move := state.Legal(seat)[0]
-		if state, err = state.Apply(seat, move); err != nil {
-			b.Fatal(err)
+	for ; played < most && !pr.state.Outcome().Over; played++ {
+		seat := pr.state.ToMove()[0]
+		move := pr.state.Legal(seat)[0]
+		var err error
+		if pr.state, err = pr.state.Apply(seat, move); err != nil {
+			pr.tb.Fatal(err)
 		}
-		p := all[seat].p
+		p := pr.all[seat].p
 		p.Send(keyPress(":"))
 		for _, r := range move {
 			p.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
 		}
 		p.Send(keyPress("enter"))
-		waitAll(played + 1)
+		pr.plies++
+		pr.wait(pr.plies)
 	}
-	d := time.Since(start)
-	settle()
-	return played, count() - before, d
+	return played
+}
+
+// close ends every session's program and leaves the room.
+func (pr *playedRoom) close() {
+	for _, s := range pr.all {
+		s.p.Quit()
+		<-s.done
+		s.fr.Close()
+		s.m.Close()
+	}
 }
