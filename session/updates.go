@@ -113,15 +113,18 @@ func (w *waker) start() {
 }
 
 // run sends a wakeMsg for each kick and the ticks armed, until no kick has come for wakeLinger
-// and no tick is armed.
+// and no tick is armed. Its linger's timer is never moved earlier while it waits (which has the
+// runtime scan the heap of timers, every session's): it fires wakeLinger after it was set and,
+// while messages were sent since, is set again for what is left of wakeLinger after the last.
 func (w *waker) run() {
 	idle := time.NewTimer(wakeLinger)
 	defer idle.Stop()
+	last := time.Now()
 	for {
 		select {
 		case <-w.kick:
 			w.send(wakeMsg{})
-			idle.Reset(wakeLinger)
+			last = time.Now()
 		case <-w.tick.C:
 			w.mu.Lock()
 			due := !w.tickAt.IsZero() && !time.Now().Before(w.tickAt) // else armed again since
@@ -132,9 +135,13 @@ func (w *waker) run() {
 			w.mu.Unlock()
 			if due {
 				w.send(tickMsg{gen: gen})
+				last = time.Now()
 			}
-			idle.Reset(wakeLinger)
 		case <-idle.C:
+			if left := wakeLinger - time.Since(last); left > 0 {
+				idle.Reset(left)
+				continue
+			}
 			w.mu.Lock()
 			if len(w.kick) > 0 || !w.tickAt.IsZero() { // a wake-up came as the wait ended, or a tick waits
 				w.mu.Unlock()

@@ -20,10 +20,18 @@ import (
 const pacerLinger = 5 * time.Second
 
 // pacer sends a renderer's frameMsgs. The zero pacer is ready.
+//
+// Its two timers are never moved while they wait: the runtime keeps timers in a heap per P, and
+// a timer reset while it waits is fixed in the heap later by a scan of the whole heap
+// (timers.adjust), thousands of sessions' timers. The pause is reset only once it has fired: a
+// frame is asked for only once the last one has been drawn (Renderer.pending). The linger fires
+// pacerLinger after it was set and, while frames came since, is set again for what is left of
+// pacerLinger after the last one.
 type pacer struct {
 	mu      sync.Mutex
-	running bool          // the goroutine runs; it ends only with asks empty
-	asks    chan struct{} // a frame is asked for; capacity one, made at the first request
+	running bool          // the goroutine runs; it ends only with no frame asked for
+	asked   bool          // a frame has been asked for and not sent yet
+	pause   *time.Timer   // fires when the frame asked for is due; made at the first request
 	done    chan struct{} // closed by stop: the goroutine ends at once
 	stopped bool
 }
@@ -37,16 +45,15 @@ func (p *pacer) ask(wait time.Duration, send func(tea.Msg)) {
 	if p.stopped {
 		return
 	}
-	if p.asks == nil {
-		p.asks, p.done = make(chan struct{}, 1), make(chan struct{})
+	if p.pause == nil {
+		p.pause, p.done = time.NewTimer(wait), make(chan struct{})
+	} else {
+		p.pause.Reset(wait)
 	}
-	select {
-	case p.asks <- struct{}{}:
-	default: // one is waiting already
-	}
+	p.asked = true
 	if !p.running {
 		p.running = true
-		go p.run(wait, send)
+		go p.run(send)
 	}
 }
 
@@ -56,32 +63,35 @@ func (p *pacer) stop() {
 	defer p.mu.Unlock()
 	if !p.stopped && p.done != nil {
 		close(p.done)
+		p.pause.Stop()
 	}
 	p.stopped = true
 }
 
-// run sends a frameMsg wait after each ask, until no ask has come for pacerLinger after the last
-// frame, or stop. send is the program's Send, which returns at once once the program has ended.
-func (p *pacer) run(wait time.Duration, send func(tea.Msg)) {
-	t := time.NewTimer(pacerLinger)
-	defer t.Stop()
+// run sends a frameMsg each time the pause ends, until no frame has been asked for for
+// pacerLinger after the last one it sent, or stop. send is the program's Send, which returns at
+// once once the program has ended.
+func (p *pacer) run(send func(tea.Msg)) {
+	linger := time.NewTimer(pacerLinger)
+	defer linger.Stop()
+	last := time.Now()
 	for {
 		select {
-		case <-p.asks:
-			if wait > 0 {
-				t.Reset(wait)
-				select {
-				case <-t.C:
-				case <-p.done:
-					return
-				}
-			}
-			send(frameMsg{})
-			t.Reset(pacerLinger)
-		case <-t.C:
+		case <-p.pause.C:
 			p.mu.Lock()
-			if len(p.asks) > 0 { // an ask came as the wait ended
+			p.asked = false
+			p.mu.Unlock()
+			send(frameMsg{})
+			last = time.Now()
+		case <-linger.C:
+			if left := pacerLinger - time.Since(last); left > 0 {
+				linger.Reset(left)
+				continue
+			}
+			p.mu.Lock()
+			if p.asked { // asked for as the wait ended
 				p.mu.Unlock()
+				linger.Reset(pacerLinger)
 				continue
 			}
 			p.running = false
