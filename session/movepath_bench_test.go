@@ -85,8 +85,8 @@ func (p progress) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return p, cmd
 }
 
-func (p progress) ViewLines() (tea.View, []string) {
-	v, lines := p.Model.ViewLines()
+func (p progress) ViewPieces() (tea.View, [][]string) {
+	v, lines := p.Model.ViewPieces()
 	if p.room != nil && p.room.have {
 		p.drawn.Store(int64(len(p.room.snap.Moves)))
 		select {

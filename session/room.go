@@ -516,21 +516,37 @@ func (r *roomScreen) view(st draw.Styles, w, h int) string {
 // viewLines draws the room as lines: the body's, then the message line and the help line, each
 // part drawn again only when what it shows has changed (roomParts). The slice is new at every call.
 func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
+	pieces := r.viewPieces(st, w, h)
+	lines := make([]string, len(pieces))
+	for i, p := range pieces {
+		lines[i] = strings.Join(p, "")
+	}
+	return lines
+}
+
+// viewPieces is viewLines with each line in pieces, as the renderer takes them
+// (teaframe.PieceViewer): a row of the body is its board line and its panel line beside it, with
+// the spaces that fit them, not a string made of them. The slices are the screen's until the
+// next call.
+func (r *roomScreen) viewPieces(st draw.Styles, w, h int) [][]string {
+	ps := &r.parts
+	singles := ps.singles[:0] // the lines of one piece, under the body
 	if !r.have {
-		return []string{"", "  Entering the room…"}
+		singles = append(singles, "", "  Entering the room…")
+		ps.singles, ps.screen = singles, ps.screen[:0]
+		return ps.addSingles()
 	}
 	msg := r.promptLines(st, w)
 	n := len(msg)
 	if r.moving != nil {
 		n++
 	}
-	body := r.body(st, w, h-n+1)
-	lines := make([]string, 0, len(body)+n+1)
-	lines = append(lines, body...)
+	ps.screen = append(ps.screen[:0], r.body(st, w, h-n+1)...)
 	if r.moving != nil {
-		lines = append(lines, draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
+		singles = append(singles, draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
 	}
-	return append(append(lines, msg...), r.helpPart(st, w))
+	ps.singles = append(append(singles, msg...), r.helpPart(st, w))
+	return ps.addSingles()
 }
 
 // helpPart is the help line (help), drawn again when what the board and the panel show, the
@@ -559,9 +575,9 @@ func (r *roomScreen) promptLines(st draw.Styles, w int) []string {
 }
 
 // body draws the header, the board's column and the side panel, h lines in all, from their parts,
-// each drawn again only when what it shows has changed; a row is composed again only when a part
-// it shows has. The lines are the screen's until the next call.
-func (r *roomScreen) body(st draw.Styles, w, h int) []string {
+// each drawn again only when what it shows has changed: each row in pieces, its board line and
+// its panel line beside it. The rows are the screen's until the next call.
+func (r *roomScreen) body(st draw.Styles, w, h int) [][]string {
 	ps := &r.parts
 	bodyH := h - 3
 	if r.focus == focusRules {
@@ -594,22 +610,18 @@ func (r *roomScreen) body(st draw.Styles, w, h int) []string {
 	}).at(0)
 	panel := r.panelParts(st, ps.panelW, bodyH)
 
-	ps.rows = slices.Grow(ps.rows[:0], bodyH+1)[:bodyH+1]
-	ps.from = slices.Grow(ps.from, bodyH+1)[:bodyH+1]
-	ps.rows[0] = header
+	ps.rows = reuseRows(ps.rows, bodyH+1)
+	ps.rows[0] = append(ps.rows[0][:0], header)
 	r.boardX = ps.margin
 	for i := range bodyH {
 		l, lw := left.at(i)
 		p, pw := panel.at(i)
-		from := rowFrom{left: l, panel: p, margin: ps.margin, boardW: ps.boardW, panelW: ps.panelW}
-		if ps.from[i+1] == from && ps.rows[i+1] != "" {
-			continue
+		row := ps.rows[i+1][:0]
+		if ps.margin > 0 {
+			row = append(row, draw.Spaces(ps.margin))
 		}
-		buf := append(ps.buf[:0], draw.Spaces(ps.margin)...)
-		buf = draw.AppendFitWidth(buf, l, lw, ps.boardW)
-		buf = draw.AppendFitWidth(append(buf, ' '), p, pw, ps.panelW)
-		ps.rows = draw.KeepLine(ps.rows, i+1, buf)
-		ps.from[i+1], ps.buf = from, buf
+		row = draw.AppendFitPieces(row, l, lw, ps.boardW)
+		ps.rows[i+1] = draw.AppendFitPieces(append(row, " "), p, pw, ps.panelW)
 	}
 	return ps.rows
 }
@@ -627,16 +639,16 @@ func (r *roomScreen) header(st draw.Styles, w int) string {
 }
 
 // rulesBody draws the header and the rules, which take the whole body, the panel's columns too,
-// so that their lines fit. The rows drawn are composed again when the rules close.
-func (r *roomScreen) rulesBody(st draw.Styles, w, h int) []string {
+// so that their lines fit, each row one piece.
+func (r *roomScreen) rulesBody(st draw.Styles, w, h int) [][]string {
 	ps := &r.parts
-	rows := append(ps.rows[:0], r.header(st, w))
-	for _, l := range r.rulesLines(st, w, h-3) {
-		rows = append(rows, draw.Fit(l, w))
+	lines := r.rulesLines(st, w, h-3)
+	ps.rows = reuseRows(ps.rows, len(lines)+1)
+	ps.rows[0] = append(ps.rows[0][:0], r.header(st, w))
+	for i, l := range lines {
+		ps.rows[i+1] = append(ps.rows[i+1][:0], draw.Fit(l, w))
 	}
-	ps.rows = rows
-	clear(ps.from[:cap(ps.from)])
-	return rows
+	return ps.rows
 }
 
 // panelParts draws the side panel in w x h cells from its parts (roomPanel.View draws the same

@@ -166,19 +166,32 @@ type roomParts struct {
 
 	panel   lineSet  // the panel's lines in this frame, from its parts
 	scratch []string // scratch space for a part's lines as drawn, reused
-	rows    []string
-	from    []rowFrom // what each of rows was composed from
-	buf     []byte    // scratch space for a row, reused
+	// The screen in this frame: the body's rows, each in pieces (the board's line, the panel's,
+	// the spaces between: never joined), the lines under it, and the screen's lines, all reused
+	// from frame to frame.
+	rows    [][]string
+	singles []string
+	screen  [][]string
+}
+
+// addSingles appends the lines of singles to the screen's, each a piece, and returns them.
+func (ps *roomParts) addSingles() [][]string {
+	for i := range ps.singles {
+		ps.screen = append(ps.screen, ps.singles[i:i+1:i+1])
+	}
+	return ps.screen
+}
+
+// reuseRows returns rows with n rows, each row's slice reused where rows had one.
+func reuseRows(rows [][]string, n int) [][]string {
+	if cap(rows) < n {
+		rows = slices.Grow(rows[:cap(rows)], n-cap(rows))
+	}
+	return rows[:n]
 }
 
 // titleKey is what the window's title says.
 type titleKey struct{ game, code string }
-
-// rowFrom is what a row of the body was composed from: its board and panel lines, in a layout.
-type rowFrom struct {
-	left, panel            string
-	margin, boardW, panelW int
-}
 
 // sameLook reports whether the board and the panel draw b as they drew a: the snapshots differ
 // at most in the chat (the panel's foot has a key of its own) and in what neither draws (the

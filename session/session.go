@@ -433,6 +433,29 @@ func (m Model) ViewLines() (tea.View, []string) {
 	return m.view(""), lines
 }
 
+// ViewPieces is ViewLines with each line in pieces (teaframe.PieceViewer): the room's rows are
+// its board's line and its panel's, with the spaces between, not joined. The slices are the
+// screen's until the next call.
+func (m Model) ViewPieces() (tea.View, [][]string) {
+	if !m.roomShown() {
+		v, lines := m.ViewLines()
+		pieces := make([][]string, len(lines))
+		for i := range lines {
+			pieces[i] = lines[i : i+1 : i+1]
+		}
+		return v, pieces
+	}
+	pieces := m.room.viewPieces(*m.st, m.width, m.height)
+	if m.cfg.ASCII {
+		for _, line := range pieces {
+			for i, p := range line {
+				line[i] = draw.ASCIIOnly(p) // the screen's slices, made again at the next call
+			}
+		}
+	}
+	return m.view(""), pieces
+}
+
 // view is the view of the screen whose text is content.
 func (m Model) view(content string) tea.View {
 	v := tea.NewView(content)

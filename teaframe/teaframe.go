@@ -19,7 +19,8 @@
 // would need what the terminal shows around it, kept in cell buffers, which this package does
 // without. A frame compares only the lines of the view whose text changed, the old text parsed
 // next to the new where they differ, and sends the cells that differ (altscreen.go), in one
-// Write. It holds no cell buffers between frames, only the view's lines: Bubble Tea's renderer,
+// Write. A model may give its view as lines (LineViewer), or as lines in pieces (PieceViewer),
+// so that a line made of parts it keeps is never joined. It holds no cell buffers between frames, only the view's lines: Bubble Tea's renderer,
 // and ultraviolet's TerminalRenderer under it, keep two screen-sized cell buffers per session,
 // parse the whole view and compare every cell at each frame.
 //
@@ -88,15 +89,15 @@ type Renderer struct {
 	height  int
 	profile colorprofile.Profile
 	method  ansi.Method
-	syncd   bool     // wrap frames in synchronized output (the terminal said it can)
-	coreOn  bool     // the terminal's Unicode core mode (2027) has been turned on
-	lines   []string // the lines of the frame on screen
-	pens    []string // the SGR parameters in effect at each line's start
-	spare   []string // the array of the frame before's pens, for the next frame's
-	last    tea.View // the view on screen (its Content empty: see lines), once shown
-	shown   bool     // a frame has been drawn
-	area    size     // the part of the screen the view on screen covers
-	clear   bool     // redraw everything at the next frame
+	syncd   bool       // wrap frames in synchronized output (the terminal said it can)
+	coreOn  bool       // the terminal's Unicode core mode (2027) has been turned on
+	lines   [][]string // the lines of the frame on screen, in pieces (the arrays are the renderer's)
+	pens    []string   // the SGR parameters in effect at each line's start
+	spare   []string   // the array of the frame before's pens, for the next frame's
+	last    tea.View   // the view on screen (its Content empty: see lines), once shown
+	shown   bool       // a frame has been drawn
+	area    size       // the part of the screen the view on screen covers
+	clear   bool       // redraw everything at the next frame
 	closed  bool
 	frames  int
 }
@@ -205,10 +206,14 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if rf, ok := m.inner.(RawFramer); ok {
 			raw = rf.FrameRaw()
 		}
-		if lv, ok := m.inner.(LineViewer); ok {
-			v, lines := lv.ViewLines()
+		switch inner := m.inner.(type) {
+		case PieceViewer:
+			v, pieces := inner.ViewPieces()
+			r.drawFrame(v, frameLines{pieces: pieces}, raw)
+		case LineViewer:
+			v, lines := inner.ViewLines()
 			r.drawLines(v, lines, raw)
-		} else {
+		default:
 			r.drawLines(m.inner.View(), nil, raw)
 		}
 		return m, nil
@@ -269,17 +274,6 @@ func (r *Renderer) modeReport(msg tea.ModeReportMsg) {
 	}
 }
 
-// lastLines returns lines, only the last height of them when there are more.
-func lastLines(lines []string, height int) []string {
-	if height <= 0 {
-		return nil
-	}
-	if len(lines) > height {
-		lines = lines[len(lines)-height:]
-	}
-	return lines
-}
-
 // LineViewer is implemented by models that can give their view as lines: a frame then needs
 // neither the joined text of the view nor its splitting again. ViewLines returns the view (its
 // Content ignored) and its lines, which must be what strings.Split(View().Content, "\n") would
@@ -287,6 +281,83 @@ func lastLines(lines []string, height int) []string {
 // reuse its array.
 type LineViewer interface {
 	ViewLines() (tea.View, []string)
+}
+
+// PieceViewer is implemented by models whose lines are made of pieces they keep, such as a
+// board's row beside a panel's line: ViewPieces returns the view (its Content ignored) and its
+// lines, each given as its pieces, whose text one after the other is the line's (what
+// strings.Split(View().Content, "\n") would return). A line is compared with the last frame's
+// piece by piece, and a changed one is assembled in a scratch buffer only to be compared, so the
+// model need not join the pieces, nor keep the joined line, at every frame. A piece holds whole
+// escape sequences. The renderer keeps the pieces (the strings) until the next frame, not the
+// slices: the model may reuse them at its next call.
+type PieceViewer interface {
+	ViewPieces() (tea.View, [][]string)
+}
+
+// frameLines are a view's lines, as strings (lines) or in pieces (pieces, when lines is nil).
+type frameLines struct {
+	lines  []string
+	pieces [][]string
+}
+
+func (f frameLines) len() int {
+	if f.lines != nil {
+		return len(f.lines)
+	}
+	return len(f.pieces)
+}
+
+// at returns line i's pieces (a string line is one piece, without a copy).
+func (f frameLines) at(i int) []string {
+	if f.lines != nil {
+		return f.lines[i : i+1 : i+1]
+	}
+	return f.pieces[i]
+}
+
+// last returns the last n lines, all of them when there are fewer.
+func (f frameLines) last(n int) frameLines {
+	if k := f.len() - max(n, 0); k > 0 {
+		if f.lines != nil {
+			f.lines = f.lines[k:]
+		} else {
+			f.pieces = f.pieces[k:]
+		}
+	}
+	return f
+}
+
+// blank reports whether the view is empty: no lines, or one empty line.
+func (f frameLines) blank() bool {
+	switch f.len() {
+	case 0:
+		return true
+	case 1:
+		for _, p := range f.at(0) {
+			if p != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// samePieces reports whether two lines are the same pieces.
+func samePieces(a, b []string) bool { return slices.Equal(a, b) }
+
+// same reports whether the lines of the frame on screen, old, are f's, piece by piece.
+func (f frameLines) same(old [][]string) bool {
+	if f.len() != len(old) {
+		return false
+	}
+	for i := range old {
+		if !samePieces(old[i], f.at(i)) {
+			return false
+		}
+	}
+	return true
 }
 
 // draw shows view v, sending only what changed since the last frame.
@@ -307,6 +378,12 @@ func (r *Renderer) drawLines(v tea.View, lines []string, raw string) {
 	if lines == nil {
 		lines = strings.Split(v.Content, "\n")
 	}
+	r.drawFrame(v, frameLines{lines: lines}, raw)
+}
+
+// drawFrame shows view v whose text is lines (v.Content is ignored) on the alternate screen,
+// sending only what changed since the last frame, then raw.
+func (r *Renderer) drawFrame(v tea.View, lines frameLines, raw string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -315,16 +392,16 @@ func (r *Renderer) drawLines(v tea.View, lines []string, raw string) {
 	v.Content = ""
 	v.AltScreen = true // every view is drawn on the alternate screen (package doc)
 	area := size{r.width, r.height}
-	if len(lines) == 0 || len(lines) == 1 && lines[0] == "" {
+	if lines.blank() {
 		area.h = 0
 	}
-	lines = lastLines(lines, area.h)
+	lines = lines.last(area.h)
 	first := !r.shown
 	var last *tea.View
 	if !first {
 		last = &r.last
 	}
-	if !first && !r.clear && area == r.area && viewEqual(last, &v) && slices.Equal(lines, r.lines) {
+	if !first && !r.clear && area == r.area && viewEqual(last, &v) && lines.same(r.lines) {
 		if raw != "" { // nothing changed on the screen: raw alone
 			frames.Add(1)
 			frameBytes.Add(uint64(len(raw)))
@@ -402,7 +479,7 @@ var framePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // drawAlt writes into body the bytes that turn the alternate screen showing view last (nil
 // before the first frame) into one showing view v (see altscreen.go); first says that the
 // terminal has shown no frame yet. Called with r.mu held.
-func (r *Renderer) drawAlt(body *bytes.Buffer, last, v *tea.View, lines []string, area size, first bool) {
+func (r *Renderer) drawAlt(body *bytes.Buffer, last, v *tea.View, lines frameLines, area size, first bool) {
 	if first && r.query {
 		body.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
 	}
@@ -413,10 +490,28 @@ func (r *Renderer) drawAlt(body *bytes.Buffer, last, v *tea.View, lines []string
 	pens := altFrame(body, r.profile, r.method, area.w, r.lines, r.pens, lines, full, r.spare)
 	r.pens, r.spare = pens, r.pens
 	clear(r.spare) // they point into the last frame's lines
-	r.lines = lines
+	r.keepLines(lines)
 	if c := v.Cursor; c != nil {
 		body.WriteString(ansi.CursorPosition(c.X+1, c.Y+1))
 	}
+}
+
+// keepLines makes lines the lines on screen, in the renderer's own arrays (reused from frame to
+// frame): the pieces are kept, not the model's slices. Called with r.mu held.
+func (r *Renderer) keepLines(lines frameLines) {
+	n := lines.len()
+	if cap(r.lines) < n {
+		r.lines = slices.Grow(r.lines[:cap(r.lines)], n-cap(r.lines))
+	}
+	kept := r.lines[:n]
+	for i := range kept {
+		kept[i] = append(kept[i][:0], lines.at(i)...)
+	}
+	for i := n; i < len(r.lines); i++ {
+		clear(r.lines[i]) // the pieces of lines no longer shown
+		r.lines[i] = r.lines[i][:0]
+	}
+	r.lines = kept
 }
 
 // unicodeCore turns the terminal's Unicode core mode on, once, when the terminal has said it has
@@ -436,6 +531,11 @@ func (r *Renderer) Draw(v tea.View) { r.draw(v) }
 
 // DrawLines is Draw for a view given as lines (see LineViewer).
 func (r *Renderer) DrawLines(v tea.View, lines []string) { r.drawLines(v, lines, "") }
+
+// DrawPieces is Draw for a view given as lines in pieces (see PieceViewer).
+func (r *Renderer) DrawPieces(v tea.View, lines [][]string) {
+	r.drawFrame(v, frameLines{pieces: lines}, "")
+}
 
 // writeModes queues the terminal mode changes from last's view to v's (all of them for the first
 // frame), as Bubble Tea's renderer does.

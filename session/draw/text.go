@@ -47,6 +47,25 @@ func AppendFitWidth(buf []byte, s string, w, width int) []byte {
 	return buf
 }
 
+// AppendFitPieces appends to pieces the pieces of AppendFitWidth's text: s and the spaces that
+// pad it to width columns (none empty), or s cut to width. w must be TextWidth(s). A line is
+// fitted without being copied.
+func AppendFitPieces(pieces []string, s string, w, width int) []string {
+	switch {
+	case width <= 0:
+		return pieces
+	case w > width:
+		return append(pieces, ansi.Truncate(s, width, "…"))
+	}
+	if s != "" {
+		pieces = append(pieces, s)
+	}
+	if w < width {
+		pieces = append(pieces, Spaces(width-w))
+	}
+	return pieces
+}
+
 // blanks is a line of spaces wider than any screen, for spaces to cut from.
 const blanks = "                                                                                " +
 	"                                                                                " +
