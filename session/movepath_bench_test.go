@@ -23,7 +23,8 @@ import (
 // asks the room, the room judges the move and leaves a snapshot for each of the two players and
 // the spectators, whose programs take it and draw a frame. It reports the goroutines created per
 // move (runtime/metrics "/sched/goroutines-created:goroutines"), from the keys until every session
-// has taken the move and the goroutines started meanwhile have ended. The rooms have no Recorder:
+// has taken the move and the goroutines started meanwhile have ended, and the bytes and objects
+// allocated per move on the way (runtime/metrics "/gc/heap/allocs"). The rooms have no Recorder:
 // the store's share is BenchmarkGroupCommit's (package storage). Unpaced, the next move is typed
 // as soon as every session has taken the last, faster than a frame's wait (teaframe's Coalesce),
 // so that several moves share a frame; paced, only once every session has drawn the last move's
@@ -44,21 +45,27 @@ func benchMovePath(b *testing.B, spectators int, paced bool) {
 	hub := rooms.NewHub(rooms.Config{Games: testGames, BotDelay: -1, Logf: func(string, ...any) {},
 		NewSeed: func(string, int) uint64 { return 1 }})
 	defer hub.Shutdown("bench over")
-	created := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
-	count := func() uint64 {
-		metrics.Read(created)
-		return created[0].Value.Uint64()
+	counters := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}, {Name: "/gc/heap/allocs:bytes"},
+		{Name: "/gc/heap/allocs:objects"}}
+	count := func() [3]uint64 {
+		metrics.Read(counters)
+		return [3]uint64{counters[0].Value.Uint64(), counters[1].Value.Uint64(), counters[2].Value.Uint64()}
 	}
-	var total, moves uint64
+	var total [3]uint64
+	var moves uint64
 	var elapsed time.Duration
 	for played := 0; played < b.N; {
-		n, g, d := playRoom(b, hub, spectators, b.N-played, paced, count)
+		n, c, d := playRoom(b, hub, spectators, b.N-played, paced, count)
 		played += n
 		moves += uint64(n)
-		total += g
+		for i := range total {
+			total[i] += c[i]
+		}
 		elapsed += d
 	}
-	b.ReportMetric(float64(total)/float64(moves), "goroutines/move")
+	b.ReportMetric(float64(total[0])/float64(moves), "goroutines/move")
+	b.ReportMetric(float64(total[1])/float64(moves), "B/move")
+	b.ReportMetric(float64(total[2])/float64(moves), "allocs/move")
 	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(moves), "ns/move")
 }
 
@@ -99,8 +106,9 @@ func (p progress) ViewPieces() (tea.View, [][]string) {
 
 // playRoom opens a room with two players and the spectators, each a program, and plays at most
 // max moves of a match in it; paced, each move waits for every session's frame of the last. It
-// returns the moves played, the goroutines created meanwhile and the time they took.
-func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, paced bool, count func() uint64) (int, uint64, time.Duration) {
+// returns the moves played, how much the counters (count) went up meanwhile and the time they
+// took.
+func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, paced bool, count func() [3]uint64) (int, [3]uint64, time.Duration) {
 	b.StopTimer()
 	defer b.StartTimer()
 	pr := openPlayRoom(b, hub, "p", spectators, paced)
@@ -110,7 +118,11 @@ func playRoom(b *testing.B, hub *rooms.Hub, spectators, most int, paced bool, co
 	played := pr.play(most)
 	d := time.Since(start)
 	settle()
-	return played, count() - before, d
+	after := count()
+	for i := range after {
+		after[i] -= before[i]
+	}
+	return played, after, d
 }
 
 // settle waits for the goroutines a move started (commands, timers' functions), which end once

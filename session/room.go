@@ -530,23 +530,26 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 // next call.
 func (r *roomScreen) viewPieces(st draw.Styles, w, h int) [][]string {
 	ps := &r.parts
-	singles := ps.singles[:0] // the lines of one piece, under the body
+	ps.flat, ps.ends = ps.flat[:0], ps.ends[:0]
 	if !r.have {
-		singles = append(singles, "", "  Entering the room…")
-		ps.singles, ps.screen = singles, ps.screen[:0]
-		return ps.addSingles()
+		ps.addLine("")
+		ps.addLine("  Entering the room…")
+		return ps.lines()
 	}
 	msg := r.promptLines(st, w)
 	n := len(msg)
 	if r.moving != nil {
 		n++
 	}
-	ps.screen = append(ps.screen[:0], r.body(st, w, h-n+1)...)
+	r.body(st, w, h-n+1)
 	if r.moving != nil {
-		singles = append(singles, draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
+		ps.addLine(draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
 	}
-	ps.singles = append(append(singles, msg...), r.helpPart(st, w))
-	return ps.addSingles()
+	for _, l := range msg {
+		ps.addLine(l)
+	}
+	ps.addLine(r.helpPart(st, w))
+	return ps.lines()
 }
 
 // helpPart is the help line (help), drawn again when what the board and the panel show, the
@@ -575,13 +578,14 @@ func (r *roomScreen) promptLines(st draw.Styles, w int) []string {
 }
 
 // body draws the header, the board's column and the side panel, h lines in all, from their parts,
-// each drawn again only when what it shows has changed: each row in pieces, its board line and
-// its panel line beside it. The rows are the screen's until the next call.
-func (r *roomScreen) body(st draw.Styles, w, h int) [][]string {
+// each drawn again only when what it shows has changed, and adds them to the screen's lines: each
+// row in pieces, its board line and its panel line beside it.
+func (r *roomScreen) body(st draw.Styles, w, h int) {
 	ps := &r.parts
 	bodyH := h - 3
 	if r.focus == focusRules {
-		return r.rulesBody(st, w, h)
+		r.rulesBody(st, w, h)
+		return
 	}
 	r.show()
 	th := themeOf(st)
@@ -610,20 +614,18 @@ func (r *roomScreen) body(st draw.Styles, w, h int) [][]string {
 	}).at(0)
 	panel := r.panelParts(st, ps.panelW, bodyH)
 
-	ps.rows = reuseRows(ps.rows, bodyH+1)
-	ps.rows[0] = append(ps.rows[0][:0], header)
+	ps.addLine(header)
 	r.boardX = ps.margin
 	for i := range bodyH {
 		l, lw := left.at(i)
 		p, pw := panel.at(i)
-		row := ps.rows[i+1][:0]
 		if ps.margin > 0 {
-			row = append(row, draw.Spaces(ps.margin))
+			ps.flat = append(ps.flat, draw.Spaces(ps.margin))
 		}
-		row = draw.AppendFitPieces(row, l, lw, ps.boardW)
-		ps.rows[i+1] = draw.AppendFitPieces(append(row, " "), p, pw, ps.panelW)
+		ps.flat = draw.AppendFitPieces(ps.flat, l, lw, ps.boardW)
+		ps.flat = draw.AppendFitPieces(append(ps.flat, " "), p, pw, ps.panelW)
+		ps.endLine()
 	}
-	return ps.rows
 }
 
 // header is the line over the body: the game, the room's code and phase, and who the viewer is.
@@ -639,16 +641,13 @@ func (r *roomScreen) header(st draw.Styles, w int) string {
 }
 
 // rulesBody draws the header and the rules, which take the whole body, the panel's columns too,
-// so that their lines fit, each row one piece.
-func (r *roomScreen) rulesBody(st draw.Styles, w, h int) [][]string {
+// so that their lines fit, and adds them to the screen's lines.
+func (r *roomScreen) rulesBody(st draw.Styles, w, h int) {
 	ps := &r.parts
-	lines := r.rulesLines(st, w, h-3)
-	ps.rows = reuseRows(ps.rows, len(lines)+1)
-	ps.rows[0] = append(ps.rows[0][:0], r.header(st, w))
-	for i, l := range lines {
-		ps.rows[i+1] = append(ps.rows[i+1][:0], draw.Fit(l, w))
+	ps.addLine(r.header(st, w))
+	for _, l := range r.rulesLines(st, w, h-3) {
+		ps.addLine(draw.Fit(l, w))
 	}
-	return ps.rows
 }
 
 // panelParts draws the side panel in w x h cells from its parts (roomPanel.View draws the same

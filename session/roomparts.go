@@ -166,28 +166,34 @@ type roomParts struct {
 
 	panel   lineSet  // the panel's lines in this frame, from its parts
 	scratch []string // scratch space for a part's lines as drawn, reused
-	// The screen in this frame: the body's rows, each in pieces (the board's line, the panel's,
-	// the spaces between: never joined), the lines under it, and the screen's lines, all reused
-	// from frame to frame.
-	rows    [][]string
-	singles []string
-	screen  [][]string
+	// The screen's lines in this frame, in pieces: the body's rows are the board's line, the
+	// panel's and the spaces between, never joined; every line's pieces are in flat, one line
+	// after the other, line i ending at ends[i]; screen is the lines as slices of flat. All are
+	// reused from frame to frame.
+	flat   []string
+	ends   []int32
+	screen [][]string
 }
 
-// addSingles appends the lines of singles to the screen's, each a piece, and returns them.
-func (ps *roomParts) addSingles() [][]string {
-	for i := range ps.singles {
-		ps.screen = append(ps.screen, ps.singles[i:i+1:i+1])
+// addLine adds a line of one piece to the screen's lines.
+func (ps *roomParts) addLine(l string) {
+	ps.flat = append(ps.flat, l)
+	ps.endLine()
+}
+
+// endLine ends the screen's line whose pieces are the last added.
+func (ps *roomParts) endLine() { ps.ends = append(ps.ends, int32(len(ps.flat))) }
+
+// lines returns the screen's lines, each its pieces.
+func (ps *roomParts) lines() [][]string {
+	ps.screen = ps.screen[:0]
+	start := int32(0)
+	for _, end := range ps.ends {
+		ps.screen = append(ps.screen, ps.flat[start:end:end])
+		start = end
 	}
+	clear(ps.flat[len(ps.flat):cap(ps.flat)]) // pieces of the frames before
 	return ps.screen
-}
-
-// reuseRows returns rows with n rows, each row's slice reused where rows had one.
-func reuseRows(rows [][]string, n int) [][]string {
-	if cap(rows) < n {
-		rows = slices.Grow(rows[:cap(rows)], n-cap(rows))
-	}
-	return rows[:n]
 }
 
 // titleKey is what the window's title says.
