@@ -532,6 +532,7 @@ func (r *roomScreen) viewPieces(st draw.Styles, w, h int) [][]string {
 	ps := &r.parts
 	ps.flat, ps.ends = ps.flat[:0], ps.ends[:0]
 	if !r.have {
+		ps.layout = bodyLayout{} // flat holds no rows
 		ps.addLine("")
 		ps.addLine("  Entering the room…")
 		return ps.lines()
@@ -616,15 +617,30 @@ func (r *roomScreen) body(st draw.Styles, w, h int) {
 
 	ps.addLine(header)
 	r.boardX = ps.margin
+	// Each row is rowPieces pieces (margin, board line, its padding, a space, panel line, its
+	// padding), so that a row keeps its place in ps.flat from frame to frame: a row whose board
+	// and panel lines are those of the last frame, in the same layout, is left as it is there.
+	layout := bodyLayout{margin: ps.margin, boardW: ps.boardW, panelW: ps.panelW, rows: bodyH}
+	n := 1 + rowPieces*bodyH
+	same := ps.layout == layout && cap(ps.flat) >= n
+	ps.layout = layout
+	if cap(ps.flat) < n {
+		ps.flat = slices.Grow(ps.flat, n-len(ps.flat))
+	}
+	ps.flat = ps.flat[:n]
 	for i := range bodyH {
 		l, lw := left.at(i)
 		p, pw := panel.at(i)
-		if ps.margin > 0 {
-			ps.flat = append(ps.flat, draw.Spaces(ps.margin))
+		end := 1 + rowPieces*(i+1)
+		ps.ends = append(ps.ends, int32(end))
+		row := ps.flat[end-rowPieces : end]
+		if same && row[1] == l && row[4] == p {
+			continue
 		}
-		ps.flat = draw.AppendFitPieces(ps.flat, l, lw, ps.boardW)
-		ps.flat = draw.AppendFitPieces(append(ps.flat, " "), p, pw, ps.panelW)
-		ps.endLine()
+		row[0] = draw.Spaces(ps.margin)
+		row[1], row[2] = draw.FitPieces(l, lw, ps.boardW)
+		row[3] = " "
+		row[4], row[5] = draw.FitPieces(p, pw, ps.panelW)
 	}
 }
 
@@ -644,6 +660,7 @@ func (r *roomScreen) header(st draw.Styles, w int) string {
 // so that their lines fit, and adds them to the screen's lines.
 func (r *roomScreen) rulesBody(st draw.Styles, w, h int) {
 	ps := &r.parts
+	ps.layout = bodyLayout{} // the rows in pieces are drawn again when the rules close
 	ps.addLine(r.header(st, w))
 	for _, l := range r.rulesLines(st, w, h-3) {
 		ps.addLine(draw.Fit(l, w))

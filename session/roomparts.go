@@ -173,7 +173,15 @@ type roomParts struct {
 	flat   []string
 	ends   []int32
 	screen [][]string
+	layout bodyLayout // the layout of the body's rows in flat
 }
+
+// rowPieces is how many pieces a row of the body is made of (roomScreen.body).
+const rowPieces = 6
+
+// bodyLayout is how the body's rows lie in roomParts.flat: the board's margin and the columns of
+// the board and the panel, and the rows (none: not in pieces).
+type bodyLayout struct{ margin, boardW, panelW, rows int }
 
 // addLine adds a line of one piece to the screen's lines.
 func (ps *roomParts) addLine(l string) {

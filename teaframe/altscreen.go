@@ -521,19 +521,19 @@ func keepPen(pen string) string {
 // being the same (commonStart) to where the rest of both is the same text at the same column
 // (parsePair), and only the cells in between are compared.
 func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Method, width int,
-	oldLines [][]string, oldPens []string, lines frameLines, full bool, pens []string) []string {
+	oldLines frameLines, oldPens []string, lines frameLines, full bool, pens []string) []string {
 	a := altWriter{out: out, profile: profile, width: width, x: -1}
 	if full {
 		a.setPen("")
 		out.WriteString(ansi.CursorHomePosition + ansi.EraseEntireScreen)
 		a.x, a.y = 0, 0
-		oldLines, oldPens = nil, nil
+		oldLines, oldPens = frameLines{}, nil
 	}
 	var sc *scratch
-	n := lines.len()
+	n, oldN := lines.len(), oldLines.len()
 	pens = slices.Grow(pens[:0], n+1)[:n+1]
 	pen, oldPen := "", ""
-	for y := range max(n, len(oldLines)) {
+	for y := range max(n, oldN) {
 		var now, was []string // the line's pieces now and in the last frame
 		if y < n {
 			now = lines.at(y)
@@ -541,9 +541,9 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 		} else if y == n {
 			pens[y] = pen
 		}
-		hadOld := y < len(oldLines)
+		hadOld := y < oldN
 		if hadOld {
-			was, oldPen = oldLines[y], oldPens[y]
+			was, oldPen = oldLines.at(y), oldPens[y]
 		}
 		if hadOld && y < n && oldPen == pen && samePieces(was, now) {
 			// The same text from the same style: the same cells. Only the style at its end is
@@ -597,7 +597,7 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 			pen = keepPen(pen)
 		}
 	}
-	if n >= len(oldLines) {
+	if n >= oldN {
 		pens[n] = pen
 	}
 	if sc != nil {
@@ -613,6 +613,11 @@ func nextPen(oldPens []string, y int, pieces []string, pen string) string {
 	if y+1 < len(oldPens) {
 		return oldPens[y+1]
 	}
+	return endPens(pieces, pen)
+}
+
+// endPens is endPen of pieces one after the other.
+func endPens(pieces []string, pen string) string {
 	for _, p := range pieces {
 		pen = endPen(p, pen)
 	}

@@ -91,13 +91,15 @@ type Renderer struct {
 	method  ansi.Method
 	syncd   bool       // wrap frames in synchronized output (the terminal said it can)
 	coreOn  bool       // the terminal's Unicode core mode (2027) has been turned on
-	lines   [][]string // the lines of the frame on screen, in pieces (the arrays are the renderer's)
-	pens    []string   // the SGR parameters in effect at each line's start
-	spare   []string   // the array of the frame before's pens, for the next frame's
-	last    tea.View   // the view on screen (its Content empty: see lines), once shown
-	shown   bool       // a frame has been drawn
-	area    size       // the part of the screen the view on screen covers
-	clear   bool       // redraw everything at the next frame
+	lines   frameLines // the lines of the frame on screen, their pieces kept in the renderer's arrays
+	flat    []string   // the arrays the pieces of frames in pieces are kept in (keepLines)
+	ends    []int32
+	pens    []string // the SGR parameters in effect at each line's start
+	spare   []string // the array of the frame before's pens, for the next frame's
+	last    tea.View // the view on screen (its Content empty: see lines), once shown
+	shown   bool     // a frame has been drawn
+	area    size     // the part of the screen the view on screen covers
+	clear   bool     // redraw everything at the next frame
 	closed  bool
 	frames  int
 }
@@ -295,34 +297,50 @@ type PieceViewer interface {
 	ViewPieces() (tea.View, [][]string)
 }
 
-// frameLines are a view's lines, as strings (lines) or in pieces (pieces, when lines is nil).
+// frameLines are a view's lines: in pieces (pieces), or the pieces of every line one after the
+// other (flat), line i ending at ends[i], or with ends nil one piece a line (lines given as
+// strings, and the renderer's copy of them).
 type frameLines struct {
-	lines  []string
 	pieces [][]string
+	flat   []string
+	ends   []int32
 }
 
+// linesOf is lines as frameLines, without a copy.
+func linesOf(lines []string) frameLines { return frameLines{flat: lines} }
+
 func (f frameLines) len() int {
-	if f.lines != nil {
-		return len(f.lines)
+	switch {
+	case f.pieces != nil:
+		return len(f.pieces)
+	case f.ends == nil:
+		return len(f.flat)
 	}
-	return len(f.pieces)
+	return len(f.ends)
 }
 
 // at returns line i's pieces (a string line is one piece, without a copy).
 func (f frameLines) at(i int) []string {
-	if f.lines != nil {
-		return f.lines[i : i+1 : i+1]
+	switch {
+	case f.pieces != nil:
+		return f.pieces[i]
+	case f.ends == nil:
+		return f.flat[i : i+1 : i+1]
 	}
-	return f.pieces[i]
+	start := int32(0)
+	if i > 0 {
+		start = f.ends[i-1]
+	}
+	return f.flat[start:f.ends[i]:f.ends[i]]
 }
 
-// last returns the last n lines, all of them when there are fewer.
+// last returns the last n lines, all of them when there are fewer (lines as given, not kept).
 func (f frameLines) last(n int) frameLines {
 	if k := f.len() - max(n, 0); k > 0 {
-		if f.lines != nil {
-			f.lines = f.lines[k:]
-		} else {
+		if f.pieces != nil {
 			f.pieces = f.pieces[k:]
+		} else {
+			f.flat = f.flat[k:]
 		}
 	}
 	return f
@@ -345,15 +363,20 @@ func (f frameLines) blank() bool {
 }
 
 // samePieces reports whether two lines are the same pieces.
-func samePieces(a, b []string) bool { return slices.Equal(a, b) }
+func samePieces(a, b []string) bool {
+	if len(a) == 1 && len(b) == 1 {
+		return a[0] == b[0]
+	}
+	return slices.Equal(a, b)
+}
 
-// same reports whether the lines of the frame on screen, old, are f's, piece by piece.
-func (f frameLines) same(old [][]string) bool {
-	if f.len() != len(old) {
+// same reports whether f's lines are old's, piece by piece.
+func (f frameLines) same(old frameLines) bool {
+	if f.len() != old.len() {
 		return false
 	}
-	for i := range old {
-		if !samePieces(old[i], f.at(i)) {
+	for i := range f.len() {
+		if !samePieces(old.at(i), f.at(i)) {
 			return false
 		}
 	}
@@ -378,7 +401,7 @@ func (r *Renderer) drawLines(v tea.View, lines []string, raw string) {
 	if lines == nil {
 		lines = strings.Split(v.Content, "\n")
 	}
-	r.drawFrame(v, frameLines{lines: lines}, raw)
+	r.drawFrame(v, linesOf(lines), raw)
 }
 
 // drawFrame shows view v whose text is lines (v.Content is ignored) on the alternate screen,
@@ -496,22 +519,22 @@ func (r *Renderer) drawAlt(body *bytes.Buffer, last, v *tea.View, lines frameLin
 	}
 }
 
-// keepLines makes lines the lines on screen, in the renderer's own arrays (reused from frame to
-// frame): the pieces are kept, not the model's slices. Called with r.mu held.
+// keepLines makes lines the lines on screen. Lines given as strings are kept as they are (the
+// model does not change them: LineViewer); lines in pieces have their pieces copied into the
+// renderer's own arrays (reused from frame to frame): the strings are kept, not the model's
+// slices (PieceViewer). Called with r.mu held.
 func (r *Renderer) keepLines(lines frameLines) {
-	n := lines.len()
-	if cap(r.lines) < n {
-		r.lines = slices.Grow(r.lines[:cap(r.lines)], n-cap(r.lines))
+	if lines.pieces == nil {
+		r.lines = lines
+		return
 	}
-	kept := r.lines[:n]
-	for i := range kept {
-		kept[i] = append(kept[i][:0], lines.at(i)...)
+	flat, ends := r.flat[:0], r.ends[:0]
+	for i := range lines.len() {
+		flat = append(flat, lines.at(i)...)
+		ends = append(ends, int32(len(flat)))
 	}
-	for i := n; i < len(r.lines); i++ {
-		clear(r.lines[i]) // the pieces of lines no longer shown
-		r.lines[i] = r.lines[i][:0]
-	}
-	r.lines = kept
+	clear(flat[len(flat):cap(flat)]) // the pieces of the frame before, no longer shown
+	r.lines, r.flat, r.ends = frameLines{flat: flat, ends: ends}, flat, ends
 }
 
 // unicodeCore turns the terminal's Unicode core mode on, once, when the terminal has said it has

@@ -47,23 +47,17 @@ func AppendFitWidth(buf []byte, s string, w, width int) []byte {
 	return buf
 }
 
-// AppendFitPieces appends to pieces the pieces of AppendFitWidth's text: s and the spaces that
-// pad it to width columns (none empty), or s cut to width. w must be TextWidth(s). A line is
-// fitted without being copied.
-func AppendFitPieces(pieces []string, s string, w, width int) []string {
+// FitPieces returns AppendFitWidth's text in two pieces: s and the spaces that pad it to width
+// columns, or s cut to width and "" (both "" for a width of 0 or less). w must be TextWidth(s).
+// A line is fitted without being copied.
+func FitPieces(s string, w, width int) (text, pad string) {
 	switch {
 	case width <= 0:
-		return pieces
+		return "", ""
 	case w > width:
-		return append(pieces, ansi.Truncate(s, width, "…"))
+		return ansi.Truncate(s, width, "…"), ""
 	}
-	if s != "" {
-		pieces = append(pieces, s)
-	}
-	if w < width {
-		pieces = append(pieces, Spaces(width-w))
-	}
-	return pieces
+	return s, Spaces(width - w)
 }
 
 // blanks is a line of spaces wider than any screen, for spaces to cut from.
