@@ -145,8 +145,8 @@ func New(w io.Writer, o Options) *Renderer {
 // View is empty, and r calls m's View itself, once per frame. Use r for one program only.
 //
 // A frame is asked for from the renderer's own goroutine, which sends the program a message
-// Coalesce after the message that asked for it, and stays while frames keep coming (pacer.go),
-// not with a command: a command, or a timer's function, runs on a goroutine of its own, one per
+// Coalesce after the message that asked for it, and runs from the first frame to Close
+// (pacer.go), not with a command: a command, or a timer's function, runs on a goroutine of its own, one per
 // frame; and a frame's command batched with the model's own (tea.Batch) would cost more
 // goroutines for every message, one of them waiting for the slowest command of the batch.
 func (r *Renderer) NewProgram(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
