@@ -44,7 +44,7 @@ type PlayResult struct {
 	// goroutines' stacks per session likewise; 0 when the server's metrics could not say.
 	HeapPerSession, StacksPerSession float64 `json:",omitempty"`
 	Threads                          int
-	ClientCPUShare float64
+	ClientCPUShare                   float64
 	// ClientCollections counts the load tool's own collections that ended while the moves were
 	// measured: its clients' delays in one show up as the server's latency (see quietCollector).
 	ClientCollections uint64
