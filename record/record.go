@@ -54,6 +54,9 @@ type Match struct {
 	Unrated bool `json:"unrated,omitempty"`
 	// Rated is set when the match changed ratings.
 	Rated bool `json:"rated,omitempty"`
+	// Voided is set when an operator voided the match: it no longer counts for ratings (Rated is
+	// unset, and the ratings were recomputed without it).
+	Voided bool `json:"voided,omitempty"`
 	// Moves is the move log; in listings (Summary) it may be left empty.
 	Moves []Move `json:"moves,omitempty"`
 	// Plies is the number of moves, kept even where Moves is left out.

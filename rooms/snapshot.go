@@ -136,6 +136,9 @@ type ChatLine struct {
 	From string
 	Text string
 	At   time.Time
+	// Player is the ID of who said it (Player.ID); empty for system lines. A session hides the
+	// lines of the players its player ignores by it.
+	Player string
 }
 
 // ChatLines is the number of chat lines a room keeps.

@@ -115,7 +115,7 @@ func (s *Sub) Chat(text string) error {
 			return ErrSlowDown
 		}
 		s.chatTimes = append(s.chatTimes, now)
-		r.addChat(ChatLine{From: s.player.Name, Text: text, At: now})
+		r.addChat(ChatLine{From: s.player.Name, Text: text, At: now, Player: s.player.ID})
 		r.broadcast()
 		return nil
 	})

@@ -15,7 +15,7 @@ import (
 // and the move prompt's, at every move) draws each help line once.
 func TestHelpCacheKeepsAlternatingLines(t *testing.T) {
 	st := *draw.NewStyles(false, false)
-	k := newRoomKeys()
+	k := draw.NewKeys()
 	board := []key.Binding{k.Prompt, k.Chat, k.Rules, k.Leave}
 	prompt := []key.Binding{promptKeyMap.Send, promptKeyMap.Cancel}
 	var c helpCache
@@ -72,7 +72,7 @@ func TestHelpLineCache(t *testing.T) {
 // than the line.
 func TestHelpLineIsBubblesHelp(t *testing.T) {
 	var pool []key.Binding
-	for _, km := range []any{newRoomKeys(), promptKeyMap} {
+	for _, km := range []any{draw.NewKeys(), promptKeyMap, lobbyKeyMap} {
 		v := reflect.ValueOf(km)
 		for i := range v.NumField() {
 			if b, ok := v.Field(i).Interface().(key.Binding); ok {

@@ -49,6 +49,7 @@ var menuItems = []struct {
 // lobby is the lobby's state.
 type lobby struct {
 	addr  string     // Config.Address
+	web   WebLinks   // Config.PublicURL
 	keys  *lobbyKeys // shared (lobbyKeyMap)
 	games []rules.Game
 	page  lobbyPage
@@ -189,8 +190,13 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		defer l.refreshFront(hub)
 		rows, _ := l.menuRows(min(l.w, lobbyWidth), l.h, false)
 		switch {
-		case key.Matches(km, k.Top) && l.front.top.Code != "":
+		case key.Matches(km, k.Newest) && l.front.top.Code != "":
 			return lobbyAction{start: &Start{Mode: ModeJoin, Code: l.front.top.Code}}
+		case key.Matches(km, k.First): // the first of Your games, else the menu's first item
+			l.yours.sel, l.menu = -1, 0
+			l.yours.enter(true, rows)
+		case key.Matches(km, k.Last):
+			l.yours.sel, l.menu = -1, len(menuItems)-1
 		case l.yours.focused() && !key.Matches(km, k.Quit):
 			code, move := l.yours.update(km, rows)
 			switch {
@@ -290,6 +296,12 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageBoard:
 		switch {
+		case key.Matches(km, k.First):
+			l.game = 0
+			l.loadBoard()
+		case key.Matches(km, k.Last):
+			l.game = len(l.games) - 1
+			l.loadBoard()
 		case key.Matches(km, k.Left):
 			l.game = (l.game + len(l.games) - 1) % len(l.games)
 			l.loadBoard()
@@ -383,34 +395,34 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		}
 		help = []key.Binding{k.Up, k.Down, enter, k.Quit}
 		if l.front.top.Code != "" {
-			help = []key.Binding{k.Up, k.Down, enter, withHelp(k.Top, "join "+l.front.top.Code), k.Quit}
+			help = []key.Binding{k.Up, k.Down, enter, draw.WithHelp(k.Newest, "join "+l.front.top.Code), k.Quit}
 		}
 	case pageNew:
-		body = l.form.view(st)
-		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, withHelp(k.Enter, "create"), k.Back}
+		body = l.form.view(st, w)
+		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, draw.WithHelp(k.Enter, "create"), k.Back}
 	case pageJoin:
 		body = []string{st.Bold.Render("Join a room"), "",
 			"Type the code your friend gave you (5 letters and digits).", "",
 			"  " + l.code.view(st, 30)}
-		help = []key.Binding{withHelp(k.Enter, "join"), k.Back}
+		help = []key.Binding{draw.WithHelp(k.Enter, "join"), k.Back}
 	case pageRooms:
 		body = l.roomsView(st)
-		help = append(l.pager.bindings(), withHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back)
+		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back)
 	case pageQuick:
 		body = append(quickHead(st, w), l.pager.view(st.Sel)...)
-		help = append(l.pager.bindings(), withHelp(k.Enter, "play"), k.Back)
+		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "play"), k.Back)
 	case pageHelp:
 		body = append(l.helpHead(st, w), l.pager.view(st.Sel)...)
-		help = append(l.pager.bindings(), withHelp(k.Enter, "rules"), k.Back)
+		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "rules"), k.Back)
 	case pageRules:
 		body = l.rulesView(st)
 		help = append(l.pager.bindings(), k.Back)
 	case pageBoard:
-		body = l.boardView(st)
-		help = []key.Binding{withHelp(k.Left, "game"), withHelp(k.Right, "game"), k.Back}
+		body = l.boardView(st, w)
+		help = []key.Binding{draw.WithHelp(k.Left, "game"), draw.WithHelp(k.Right, "game"), k.Back}
 	case pageMine:
 		body = append(l.mineHead(st), l.pager.view(st.Sel)...)
-		help = append(l.pager.bindings(), withHelp(k.Enter, "replay"), k.Back)
+		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "replay"), k.Back)
 	}
 	who := p.Name
 	if p.Guest {
@@ -428,7 +440,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	for _, s := range status {
 		out = append(out, draw.Fit(" "+s, w))
 	}
-	out = append(out, l.helped.line(st, w, help))
+	out = append(out, l.helped.line(st, w, fitLobbyHelp(help, w)))
 	if margin > 0 {
 		pad := draw.Spaces(margin)
 		for i, line := range out {
@@ -436,11 +448,6 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		}
 	}
 	return strings.Join(out, "\n")
-}
-
-func withHelp(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
 }
 
 // menuRows returns how many lines the menu's page on a w x h screen gives the games of its "Your
@@ -452,7 +459,7 @@ func (l *lobby) menuRows(w, h int, busy bool) (rows int, games bool) {
 		return 0, true
 	}
 	avail -= 2 // the block's title and blank line
-	if withGames := avail - 2; withGames >= yourGamesMax || withGames >= len(l.yours.games) {
+	if withGames := avail - 1 - len(l.appendGames(nil, draw.Styles{}, w)); withGames >= yourGamesMax || withGames >= len(l.yours.games) {
 		return withGames, true
 	}
 	return avail, false
@@ -490,6 +497,9 @@ func (l *lobby) menuHead(st draw.Styles, w int) []string {
 		}
 		lines = append(lines, "")
 	}
+	if home := l.web.Home(); home != "" {
+		lines = append(lines, st.Dim.Render(draw.Fit("Watch, replay and leaderboards on the web: "+home, max(w-4, 20))), "")
+	}
 	return lines
 }
 
@@ -507,7 +517,23 @@ func (l *lobby) menuView(st draw.Styles, w, h int, busy bool) []string {
 		lines = append(lines, label)
 	}
 	if games {
-		lines = append(lines, "", st.Dim.Render("Games: "+gameNames(l.games)))
+		lines = l.appendGames(append(lines, ""), st, w)
+	}
+	return lines
+}
+
+// appendGames appends the list of the games under the menu, wrapped to w columns (a game's name
+// on one line), to lines and returns them.
+func (l *lobby) appendGames(lines []string, st draw.Styles, w int) []string {
+	if line := "Games: " + gameNames(l.games); draw.TextWidth(line) <= w-2 {
+		return append(lines, st.Dim.Render(line))
+	}
+	names := strings.Split(gameNames(l.games), ", ")
+	for i := range len(names) - 1 {
+		names[i] += ","
+	}
+	for _, g := range draw.Fill(append([]string{"Games:"}, names...), w-2) {
+		lines = append(lines, st.Dim.Render(g))
 	}
 	return lines
 }
@@ -737,6 +763,10 @@ func (f *newForm) update(km tea.KeyPressMsg, k *lobbyKeys) {
 		fields[f.field].step(-1)
 	case key.Matches(km, k.Right):
 		fields[f.field].step(1)
+	case key.Matches(km, k.First):
+		f.field = 0
+	case key.Matches(km, k.Last):
+		f.field = len(fields) - 1
 	}
 	f.field = min(f.field, len(f.fields())-1)
 }
@@ -757,7 +787,7 @@ func (f newForm) start() Start {
 	return st
 }
 
-func (f newForm) view(st draw.Styles) []string {
+func (f newForm) view(st draw.Styles, w int) []string {
 	lines := []string{st.Bold.Render("New room"), ""}
 	fields := f.fields()
 	for i, fl := range fields {
@@ -772,8 +802,13 @@ func (f newForm) view(st draw.Styles) []string {
 		lines = append(lines, row)
 	}
 	if f.field < len(fields) {
-		lines = append(lines, "", st.Dim.Render(fields[f.field].help))
+		lines = append(lines, "")
+		for _, l := range wrapKeepingParens(fields[f.field].help, w-2) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
-	lines = append(lines, st.Dim.Render("Enter creates the room and shows its code to give to friends."))
+	for _, l := range draw.Wrap("Enter creates the room and shows its code to give to friends.", w-2) {
+		lines = append(lines, st.Dim.Render(l))
+	}
 	return lines
 }

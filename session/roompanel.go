@@ -22,9 +22,7 @@ type panelKeys struct {
 }
 
 // panelKeyMap is the key map every room's panel shares; it never changes.
-var panelKeyMap = panelKeys{
-	Moves: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "moves")),
-}
+var panelKeyMap = panelKeys{Moves: draw.KeyMap.Moves}
 
 // roomPanel is the side panel right of a room's board: the seats with their scores and notes,
 // whose turn it is and the turn's clock (roomClock), the result and ratings at the end, what the
@@ -37,6 +35,8 @@ type roomPanel struct {
 	clock     *roomClock
 	showMoves bool // the moves at the foot, in place of the chat
 	replaying bool // a replay's panel: its chat is the replay's move list, under a plain rule
+	under     bool // the room lays the panel out under the board (layoutUnder)
+	up        bool // under the board: the whole panel shows in the board's place
 	chat      chatCache
 	labels    []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
 	labelsIn  theme
@@ -57,13 +57,52 @@ func (p *roomPanel) show(snap *rooms.Snapshot, board draw.Board, clock *roomCloc
 // otherwise (Flic Flac's shapes).
 func (p *roomPanel) relabel() { p.labels = nil }
 
+// panelMode is how the room shows its panel.
+type panelMode uint8
+
+const (
+	panelBeside panelMode = iota // right of the board (or of the rules)
+	panelUnder                   // under the board, in two columns of the rows it leaves
+	panelUp                      // the whole panel in the board's place (tab, while under it)
+)
+
+// mode is how the room shows the panel now.
+func (p *roomPanel) mode() panelMode {
+	switch {
+	case !p.under:
+		return panelBeside
+	case p.up:
+		return panelUp
+	}
+	return panelUnder
+}
+
+// showsUp reports whether the whole panel shows in the board's place.
+func (p *roomPanel) showsUp() bool { return p.mode() == panelUp }
+
 // Update takes the panel's keys: tab shows the moves in place of the chat, or the chat again.
+// Under the board, where the rows it leaves are few, tab shows the whole panel with the chat in
+// the board's place, then with the moves, then the board again.
 func (p roomPanel) Update(msg tea.Msg) (roomPanel, tea.Cmd) {
-	if km, ok := msg.(tea.KeyPressMsg); ok && p.keys != nil && key.Matches(km, p.keys.Moves) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.keys == nil || !key.Matches(km, p.keys.Moves) {
+		return p, nil
+	}
+	switch {
+	case !p.under:
 		p.showMoves = !p.showMoves
+	case !p.up:
+		p.up, p.showMoves = true, false
+	case !p.showMoves:
+		p.showMoves = true
+	default:
+		p.up, p.showMoves = false, false
 	}
 	return p, nil
 }
+
+// close takes the whole panel out of the board's place (esc).
+func (p *roomPanel) close() { p.up, p.showMoves = false, false }
 
 // View draws the panel in w x h cells: seats and scores, the game's status, then chat and log
 // (or the moves). It keeps what it drew that the next frame may draw again: the chat as wrapped,
@@ -78,10 +117,31 @@ func (p *roomPanel) View(st draw.Styles, w, h int) []string {
 	return append(lines, p.tailLines(st, w, h-len(lines))...)
 }
 
+// ViewUnder draws the panel under the board, as the room screen draws it in parts: the seats in
+// wA columns, and in wB the clock's lines but their blank one, whose turn it is or the result,
+// the status and the foot, rows lines at most.
+func (p *roomPanel) ViewUnder(st draw.Styles, wA, wB, rows int) (seats, rest []string) {
+	seats = p.seatsLines(nil, st, wA)
+	if p.ticking() {
+		clock := p.clock.View(st, wB)
+		rest = append(rest, clock[:len(clock)-1]...)
+	}
+	rest = p.statusLines(p.turnPart(rest, st, wB), st, wB)
+	return seats, append(rest, p.tailLines(st, wB, rows-len(rest))...)
+}
+
 // headLines append the top of the panel to lines and return them: the seats and their scores,
 // the watchers, a blank line, then the result, or whose turn it is (the clock's lines follow
 // them, when ticking).
 func (p *roomPanel) headLines(lines []string, st draw.Styles, w int) []string {
+	lines = p.seatsLines(lines, st, w)
+	lines = append(lines, "")
+	return p.turnPart(lines, st, w)
+}
+
+// seatsLines append the seats, with their scores and notes, and the watchers to lines and return
+// them.
+func (p *roomPanel) seatsLines(lines []string, st draw.Styles, w int) []string {
 	s := p.snap
 	for i, seat := range s.Seats {
 		mark := " "
@@ -127,8 +187,12 @@ func (p *roomPanel) headLines(lines []string, st draw.Styles, w int) []string {
 	if s.Spectators > 0 {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %d watching", s.Spectators)))
 	}
-	lines = append(lines, "")
-	switch s.Phase {
+	return lines
+}
+
+// turnPart appends the result, or whose turn it is, to lines and returns them.
+func (p *roomPanel) turnPart(lines []string, st draw.Styles, w int) []string {
+	switch p.snap.Phase {
 	case rooms.Finished:
 		lines = append(lines, p.result(st, w)...)
 	case rooms.Playing:
@@ -158,7 +222,9 @@ func (p *roomPanel) statusLines(lines []string, st draw.Styles, w int) []string 
 		lines = append(lines, p.board.Status(s, st, w)...)
 	}
 	if anyAbandoned(p.snap) {
-		lines = append(lines, st.Err.Render("A player has gone."), "b: a bot takes the seat", "x: end the match unrated")
+		lines = append(lines, st.Err.Render("A player has gone."))
+		lines = append(lines, wrapKeepingParens("b: a bot takes the seat", w)...)
+		lines = append(lines, wrapKeepingParens("x: end the match unrated", w)...)
 	}
 	if s.Unrated {
 		for _, l := range draw.Wrap("Ended unrated: "+s.Outcome.Reason, w) {
@@ -171,13 +237,19 @@ func (p *roomPanel) statusLines(lines []string, st draw.Styles, w int) []string 
 // rule is the rule over the chat or the moves, drawn again when the panel's width, styles or
 // foot change.
 func (p *roomPanel) rule(st draw.Styles, w int) string {
-	k := ruleKey{w: w, theme: themeOf(st), showMoves: p.showMoves, replaying: p.replaying}
+	k := ruleKey{w: w, theme: themeOf(st), showMoves: p.showMoves, replaying: p.replaying, mode: p.mode()}
 	if p.ruled != "" && p.ruleOf == k {
 		return p.ruled
 	}
 	switch {
 	case p.replaying:
 		p.ruled = st.Dim.Render(strings.Repeat("─", w))
+	case k.mode == panelUnder:
+		p.ruled = panelRule(st, "tab: chat, moves", w)
+	case k.mode == panelUp && p.showMoves:
+		p.ruled = panelRule(st, "moves · tab: board", w)
+	case k.mode == panelUp:
+		p.ruled = panelRule(st, "chat · tab: moves", w)
 	case p.showMoves:
 		p.ruled = panelRule(st, "moves · tab: chat", w)
 	default:
@@ -191,6 +263,7 @@ func (p *roomPanel) rule(st draw.Styles, w int) string {
 type ruleKey struct {
 	w                    int
 	showMoves, replaying bool
+	mode                 panelMode
 	theme
 }
 
@@ -253,10 +326,17 @@ func (p *roomPanel) movesTail(st draw.Styles, w, room int) []string {
 // seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",
 // "(you)", "✓again"), score on the right. When they do not fit on one line, the notes go to a
 // second line under the name, so that neither the name nor a note is cut.
+//
+// A panel narrower than panelWidth (a small window's) labels a seat by its letter alone, or its
+// name unpadded when it has no letter ("▶R ann", "▶Seat 1 ann"), and indents the lines under it
+// by two columns.
 func (p *roomPanel) seatLines(st draw.Styles, i int, mark, name string, extra []string, score string, w int) []string {
 	label := mark + p.seatLabel(st, i) + " "
 	room := w - len(score) - 1
 	indent := draw.Spaces(draw.TextWidth(label) - 1)
+	if w < panelWidth {
+		label, indent = mark+p.shortLabel(st, i)+" ", "  "
+	}
 	first := func(s string) string { return draw.Fit(s, room) + " " + st.Bold.Render(score) }
 	all := strings.Join(extra, "")
 	switch {
@@ -422,6 +502,16 @@ func (p *roomPanel) seatLabel(st draw.Styles, i int) string {
 	return p.labels[i]
 }
 
+// shortLabel draws seat i's letter, or its name when it has none, in its colour, for a narrow
+// panel.
+func (p *roomPanel) shortLabel(st draw.Styles, i int) string {
+	letter, colour := labelOf(p.board, i)
+	if letter == "" {
+		letter = colour
+	}
+	return seatStyleOf(p.board, st, i).Render(letter)
+}
+
 // result says who won, or alone, the score.
 func (p *roomPanel) result(st draw.Styles, w int) []string {
 	s := p.snap
@@ -450,11 +540,15 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 		}
 	}
 	if !s.Unrated && len(s.Seats) > 1 && (!p.replaying || s.Result.Ratings != nil) { // a replay's seats do not say
-		lines = append(lines, st.Dim.Render(ratedText(s)))
+		for _, l := range draw.Wrap(ratedText(s), w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	lines = append(lines, p.ratingLines(st, w)...)
 	if id := s.Result.MatchID; id != "" {
-		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
+		for _, l := range draw.Wrap("match "+id+" · v replay", w) {
+			lines = append(lines, st.Dim.Render(draw.Fit(l, w)))
+		}
 	}
 	return append(lines, "")
 }
@@ -523,8 +617,10 @@ func (p *roomPanel) ratingLines(st draw.Styles, w int) []string {
 		change := fmt.Sprintf("%s → %s (%+d)", shownRating(c.Before, c.BeforeProvisional),
 			shownRating(c.After, c.Provisional), int(math.Round(c.After))-int(math.Round(c.Before)))
 		name := s.Seats[i].Name
-		if room := max(w-draw.TextWidth(change)-1, 4); draw.TextWidth(name) > room {
-			name = draw.Fit(name, room)
+		if draw.TextWidth(name)+1+draw.TextWidth(change) > w { // the change under the name, whole
+			indent := draw.Spaces(min(2, w-draw.TextWidth(change)))
+			lines = append(lines, draw.Fit(name, w), indent+st.Bold.Render(change))
+			continue
 		}
 		lines = append(lines, name+" "+st.Bold.Render(change))
 	}

@@ -57,22 +57,32 @@ type Config struct {
 	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
 	// joins them. Empty shows HOST.
 	Address string
+	// PublicURL is the web companion's address as players reach it: the end screen, the replay
+	// and the lobby print links to its pages (WebLinks). Empty prints none.
+	PublicURL string
 	// QuickWait is how long a quick match looks for an opponent before it offers a bot; 0 is
 	// DefaultQuickWait.
 	QuickWait time.Duration
 	// Send is the session's program's Send (tea.Program.Send): the model is woken with it when
 	// a room has left a snapshot for it (see wake). A session that opens a room needs it.
 	Send func(tea.Msg)
+	// Social keeps whom players ignore, their reports and mutes (social.go); nil keeps none.
+	Social Social
 }
 
 // ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
 type ShutdownMsg struct{ Notice string }
 
-// Minimum terminal sizes; smaller gets a clear message instead of a broken screen. Larger than
-// the maximum is drawn at the maximum: a client cannot make the server build huge frames.
+// Terminal sizes. The screens are laid out for fullWidth x fullHeight; a smaller window down to
+// the minimum (a phone's terminal) gets compact layouts (roomlayout.go), and a smaller one still a
+// clear message instead of a broken screen (a room's says what its board needs, and the match
+// goes on). Larger than the maximum is drawn at the maximum: a client cannot make the server
+// build huge frames.
 const (
-	minWidth, minHeight = 80, 24
-	maxWidth, maxHeight = 320, 120
+	fullWidth, fullHeight = 80, 24
+	minWidth, minHeight   = 60, 20
+	maxWidth, maxHeight   = 320, 120
+	tinyWidth, tinyHeight = 30, 10 // the smallest the messages of a window too small are drawn in
 )
 
 // Model is one player's terminal: the lobby, or a room. Create it with New.
@@ -99,6 +109,8 @@ type model struct {
 	busy   bool   // a create or join is under way
 	conn   *conn
 	waker  waker // sends the wakeMsgs of the room's wake-ups (see wake) and the clock's ticks
+	// ignored: whom the player ignores, whose chat the room screen is not given (social.go).
+	ignored ignores
 }
 
 // conn holds the room subscription of a session, so that the room is left when the connection
@@ -204,9 +216,11 @@ func New(cfg Config) Model {
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight), waker: waker{send: cfg.Send}}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.addr = cfg.Address
+	m.lobby.web = WebLinks(cfg.PublicURL)
 	m.lobby.online = cfg.Online
 	m.lobby.refreshFront(cfg.Hub)
 	m.lobby.resize(m.width, m.height)
+	m.loadIgnores()
 	if cfg.Start.Mode == ModeLobby {
 		m.lobby.msg = cfg.Notice
 	} else {
@@ -309,6 +323,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Tick(1500*time.Millisecond, func(time.Time) tea.Msg { return quitMsg{} })
 	case quitMsg:
 		return m, tea.Quit
+	case AnnounceMsg:
+		m.announce(msg.Text)
+		return m, nil
+	case saidMsg:
+		m.say(msg.text)
+		return m, nil
+	case ignoredMsg:
+		return m, m.takeIgnored(msg)
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
 			m.leaveRoom()
@@ -343,10 +365,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			panic("session: Config.Send is nil, and a room's snapshots need it")
 		}
 		m.conn.set(msg.sub)
+		m.loadIgnores() // ignores made elsewhere since (ssh host ignore NAME) hold from this room on
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
+		sub := msg.sub
+		m.room.chat = func(text string) tea.Cmd { return m.chatLine(sub, text) }
 		m.room.noBell = m.cfg.NoBell
 		m.room.clock.ticks = &m.waker
 		m.room.addr = m.cfg.Address
+		m.room.web = WebLinks(m.cfg.PublicURL)
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
 	case wakeMsg:
@@ -365,6 +391,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.replay = msg.screen
+		switch {
+		case m.room != nil:
+			m.replay.backTo(backRoom)
+		case m.lobby.page == pageMine:
+			m.replay.backTo(backMatches)
+		}
 		return m, nil
 	}
 	if m.quick != nil {
@@ -424,7 +456,7 @@ func (m Model) ViewLines() (tea.View, []string) {
 		v := m.View()
 		return v, strings.Split(v.Content, "\n")
 	}
-	lines := m.room.viewLines(*m.st, m.width, m.height)
+	lines := m.room.viewLines(*m.st, max(m.width, tinyWidth), max(m.height, tinyHeight))
 	if m.cfg.ASCII {
 		for i, l := range lines {
 			lines[i] = draw.ASCIIOnly(l)
@@ -470,8 +502,7 @@ func (m Model) view(content string) tea.View {
 
 // roomShown reports whether the screen shows the room (render draws m.room).
 func (m Model) roomShown() bool {
-	return m.notice == "" && m.intro == "" && m.width >= minWidth && m.height >= minHeight && m.replay == nil &&
-		m.room != nil
+	return m.notice == "" && m.intro == "" && m.replay == nil && m.room != nil
 }
 
 func (m Model) render() string {
@@ -479,20 +510,22 @@ func (m Model) render() string {
 	if m.notice != "" {
 		return noticeView(*m.st, m.notice, "", w)
 	}
+	// A room and a replay say themselves what window their board needs (in tinyWidth x
+	// tinyHeight at least: a window smaller still shows what of it fits).
+	if m.roomShown() {
+		return m.room.view(*m.st, max(w, tinyWidth), max(h, tinyHeight))
+	}
+	if m.replay != nil && m.intro == "" {
+		return m.replay.view(*m.st, max(w, tinyWidth), max(h, tinyHeight))
+	}
 	if w < minWidth || h < minHeight {
 		return tooSmall(w, h, *m.st)
 	}
 	if m.intro != "" {
 		return introView(*m.st, m.intro, w, h)
 	}
-	if m.replay != nil {
-		return m.replay.view(*m.st, w, h)
-	}
 	if m.quick != nil {
 		return m.quick.view(*m.st, m.lobby.helped, w, h)
-	}
-	if m.room != nil {
-		return m.room.view(*m.st, w, h)
 	}
 	return m.lobby.view(*m.st, m.cfg.Player, w, h, m.busy)
 }
@@ -548,7 +581,7 @@ func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
 	}
 	snap, fresh, closed := Latest(m.room.sub)
 	if fresh {
-		m.room.apply(snap)
+		m.applySnapshot(snap)
 	}
 	if closed && m.room.have && moved(m.room.sub) {
 		return m, m.follow() // the room comes back on another server

@@ -1,10 +1,10 @@
 package sshd
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,11 +22,17 @@ var errUsage = errors.New("usage")
 
 // request is a parsed command line: a plain-text command, or where an interactive session starts.
 type request struct {
-	plain string // "help", "rooms", "whoami", "leaderboard" or "set"; empty for an interactive session
+	plain string // "help", "rooms", "whoami", "leaderboard", "set", "keys", "ignore", "unignore" or
+	// "report"; empty for an interactive session
 	start session.Start
 	game  string // leaderboard: one game, or all
 	json  bool   // leaderboard: JSON instead of a table
 	bell  string // set: "on" or "off"
+	// keys: the subcommand ("" lists the keys); ignore, unignore, report: the name. args: the
+	// rest (keys claim: the code and the comment; keys revoke and comment: the fingerprint, and
+	// the comment; report: the text).
+	sub  string
+	args []string
 }
 
 // maxArgs and maxArgLen bound what a command line may hold; longer is refused, not trimmed.
@@ -42,11 +48,14 @@ const maxCommand = 4096
 
 // parseRequest reads the SSH command line (already split into words).
 func parseRequest(args []string, games []rules.Game) (request, error) {
-	if len(args) > maxArgs {
+	// A report's text is bounded by the store (storage.MaxReport: 500 characters, about 100
+	// words), not word by word: only its name is an argument like any other.
+	report := len(args) > 0 && strings.EqualFold(args[0], "report")
+	if len(args) > maxArgs && !report {
 		return request{}, fmt.Errorf("%w: too many arguments", errUsage)
 	}
-	for _, a := range args {
-		if len(a) > maxArgLen {
+	for i, a := range args {
+		if len(a) > maxArgLen && (i < 2 || !report) {
 			return request{}, fmt.Errorf("%w: argument too long", errUsage)
 		}
 	}
@@ -65,6 +74,22 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 			return request{}, fmt.Errorf("%w: set takes bell=on or bell=off", errUsage)
 		}
 		return request{plain: "set", bell: v}, nil
+	case "keys":
+		return parseKeys(rest)
+	case "ignore", "unignore":
+		if len(rest) > 1 || (cmd == "unignore" && len(rest) == 0) {
+			return request{}, fmt.Errorf("%w: %s takes a name, e.g. %s carol (ignore alone lists whom you ignore)", errUsage, cmd, cmd)
+		}
+		req := request{plain: cmd}
+		if len(rest) == 1 {
+			req.sub = rest[0]
+		}
+		return req, nil
+	case "report":
+		if len(rest) == 0 {
+			return request{}, fmt.Errorf("%w: report takes a name and what happened, e.g. report carol insults in room K7QXM", errUsage)
+		}
+		return request{plain: "report", sub: rest[0], args: rest[1:]}, nil
 	case "leaderboard":
 		req := request{plain: "leaderboard"}
 		for _, a := range rest {
@@ -121,6 +146,27 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 	return request{}, fmt.Errorf("%w: unknown command %q; try: help", errUsage, sanitize.Line(cmd, 20))
 }
 
+// parseKeys reads the words after keys: a subcommand and its arguments.
+func parseKeys(rest []string) (request, error) {
+	req := request{plain: "keys"}
+	if len(rest) == 0 {
+		return req, nil
+	}
+	req.sub, req.args = strings.ToLower(rest[0]), rest[1:]
+	n := len(req.args)
+	switch {
+	case req.sub == "list" && n == 0, req.sub == "link" && n == 0, req.sub == "release" && n == 0,
+		req.sub == "keep" && n == 0, req.sub == "claim" && n >= 1, req.sub == "revoke" && n == 1,
+		req.sub == "comment" && n >= 1:
+		if req.sub == "list" {
+			req.sub = ""
+		}
+		return req, nil
+	}
+	return request{}, fmt.Errorf("%w: keys takes list, link, claim CODE [COMMENT], revoke FINGERPRINT, "+
+		"comment FINGERPRINT TEXT, release or keep", errUsage)
+}
+
 // writeHelp prints the usage text. What each game's `new` opens and every room option it takes
 // come from the catalogue and from session.ParseNew itself, so the text cannot drift from them.
 func writeHelp(w io.Writer, host string, games []rules.Game) {
@@ -136,6 +182,9 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s rooms                    list open rooms
   ssh %[1]s whoami                   your name and the key that identifies you
   ssh %[1]s set bell=off             no bell when it is your turn (bell=on: back on)
+  ssh %[1]s keys                     your keys (keys link, claim, revoke, comment, release, keep)
+  ssh %[1]s ignore NAME              no longer see NAME's chat (unignore NAME; ignore: the list)
+  ssh %[1]s report NAME [TEXT]       tell the operators (in a room: /report NAME, with its chat)
   ssh %[1]s help                     this text
 
 Room options for new, in every game (each game's own follow it below):
@@ -150,7 +199,10 @@ limit a move; any other is untimed. seats=1 is the solo game: its best scores go
 on a solo table beside the ratings.
 
 Your name is your SSH user name (ssh NAME@host): 1 to %[2]d of a-z, 0-9, - and _,
-starting and ending with a letter or digit. The first key to use a name keeps it.
+starting and ending with a letter or digit. The first key to use a name keeps it;
+more keys join it with a code: keys link from a key of yours, then, from the new
+key, ssh NAME@host keys claim CODE. In a room's chat, /ignore NAME, /unignore NAME
+and /report NAME [TEXT] do as the commands above.
 `, host, sanitize.MaxName)
 	for _, g := range games {
 		fmt.Fprintf(w, "\n%s (%s): %s\n", g.Name, g.ID, g.Summary)
@@ -194,19 +246,75 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// writeRooms prints the open rooms as a table.
-func writeRooms(w io.Writer, list []rooms.Summary, now time.Time) {
+// writeRooms prints the open rooms as a table; with the web companion's links (links not ""),
+// a last column gives each room's page, as an OSC 8 hyperlink when osc8 is set (the link's
+// text is the address itself either way, so a terminal that drops the sequence shows it too).
+func writeRooms(w io.Writer, list []rooms.Summary, now time.Time, links session.WebLinks, osc8 bool) {
 	if len(list) == 0 {
 		fmt.Fprintln(w, "No open rooms. Create one: new GAME")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE")
+	head := "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE"
+	if links != "" {
+		head += "\tON THE WEB"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.State(now),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s", r.Code, r.GameName, r.State(now),
 			r.SeatList(), r.Free, r.Spectators, age(now.Sub(r.Created)))
+		if link := links.Room(r.Code); link != "" {
+			// The last column is not padded, so the sequence's bytes cost no alignment.
+			fmt.Fprintf(tw, "\t%s", hyperlink(link, osc8))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// hyperlink writes url as an OSC 8 hyperlink whose text is url, or as url alone.
+func hyperlink(url string, osc8 bool) string {
+	if !osc8 {
+		return url
+	}
+	return "\x1b]8;;" + url + "\x1b\\" + url + "\x1b]8;;\x1b\\"
+}
+
+// osc8Terminals are the TERM values, and parts of TERM_PROGRAM, of terminals known to take
+// OSC 8 hyperlinks. A terminal that does not may print the sequence's bytes, so links are plain
+// unless the terminal is known; ARCADE_LINKS=osc8 or plain (sent with SendEnv, as NO_COLOR is)
+// decides for any terminal.
+var osc8Terminals = []string{"kitty", "ghostty", "wezterm", "foot", "alacritty", "contour", "rio", "iterm", "vscode", "tabby", "hyper", "konsole"}
+
+// takesHyperlinks reports whether a session's terminal takes OSC 8 hyperlinks: only with a
+// PTY, whose TERM (or a TERM_PROGRAM or VTE_VERSION the client sent) names a terminal known to.
+func takesHyperlinks(env []string, term string, pty bool) bool {
+	get := func(key string) string {
+		for _, kv := range env {
+			if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+				return v
+			}
+		}
+		return ""
+	}
+	switch strings.ToLower(get("ARCADE_LINKS")) {
+	case "osc8":
+		return true
+	case "plain":
+		return false
+	}
+	if !pty {
+		return false // a pipe, or a file: plain text
+	}
+	if v, err := strconv.Atoi(get("VTE_VERSION")); err == nil && v >= 5000 {
+		return true // GNOME Terminal and the other VTE terminals, since 0.50
+	}
+	for _, t := range osc8Terminals {
+		if strings.Contains(strings.ToLower(term), t) || strings.Contains(strings.ToLower(get("TERM_PROGRAM")), t) {
+			return true
+		}
+	}
+	return false
 }
 
 func age(d time.Duration) string {
@@ -219,12 +327,16 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
-// writeWhoami prints the player's name and identity. A guest gets one message saying why it is a
-// guest: notice (the name was refused), or else that no key was used. Lines are wrapped at
-// plainWidth columns.
-func writeWhoami(w io.Writer, p rooms.Player, notice string) {
+// writeWhoami prints the player's name and the key that authenticated, fp, and the player's
+// identity when it is another key's (the first of the player's keys). A guest gets one message
+// saying why it is a guest: notice (the name was refused), or else that no key was used. Lines are
+// wrapped at plainWidth columns.
+func writeWhoami(w io.Writer, p rooms.Player, fp, notice string) {
 	if !p.Guest {
-		fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, p.ID)
+		fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, fp)
+		if fp != p.ID {
+			fmt.Fprintf(w, "player: %s (the first key of %s; keys lists them all)\n", p.ID, p.Name)
+		}
 		return
 	}
 	if notice == "" {
@@ -236,73 +348,29 @@ func writeWhoami(w io.Writer, p rooms.Player, notice string) {
 // plainWidth is the width plain-text answers are wrapped to: a terminal's smallest usual width.
 const plainWidth = 80
 
-// leaderboardSize is how many standings, and how many best solo scores, the leaderboard prints
-// per game.
-const leaderboardSize = 50
-
-// soloKey is the key of the best solo scores in the leaderboard's JSON, beside the games' IDs (no
-// game is called so).
-const soloKey = "solo"
-
-// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON, and the
-// best solo scores of the games that may be played alone (MinSeats 1).
-//
-// The JSON of every game is an object: each game's ID -> its standings, and "solo" -> an object of
-// each game that may be played alone -> its best solo scores. The JSON of one game is its
-// standings (an array), or for a game that may be played alone that object with that game alone.
+// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON
+// (session.Leaderboards.WriteJSON), and the best solo scores of the games that may be played
+// alone (MinSeats 1).
 func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, only string, asJSON bool) error {
-	all := map[string]any{}
-	ratings := map[string][]record.Standing{}
-	solo := map[string][]record.SoloScore{}
-	var shown []rules.Game
-	for _, g := range games {
-		if only != "" && g.ID != only {
-			continue
-		}
-		list, err := recs.Leaderboard(g.ID, leaderboardSize)
-		if err != nil {
-			return err
-		}
-		if list == nil {
-			list = []record.Standing{}
-		}
-		all[g.ID], ratings[g.ID] = list, list
-		shown = append(shown, g)
-		if g.MinSeats != 1 {
-			continue
-		}
-		best, err := recs.SoloScores(g.ID, leaderboardSize)
-		if err != nil {
-			return err
-		}
-		if best == nil {
-			best = []record.SoloScore{}
-		}
-		solo[g.ID] = best
-	}
-	if len(solo) > 0 {
-		all[soloKey] = solo
+	l, err := session.ReadLeaderboards(recs, games, only, session.LeaderboardSize)
+	if err != nil {
+		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if only != "" && len(solo) == 0 {
-			return enc.Encode(ratings[only])
-		}
-		return enc.Encode(all)
+		return l.WriteJSON(w)
 	}
-	for i, g := range shown {
+	for i, g := range l.Games {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s\n", g.Name)
-		writeRatings(w, ratings[g.ID])
-		if best, ok := solo[g.ID]; ok {
+		writeRatings(w, l.Ratings[g.ID])
+		if best, ok := l.Solo[g.ID]; ok {
 			fmt.Fprintf(w, "\n%s, best solo scores\n", g.Name)
 			writeSolo(w, best)
 		}
 	}
-	if len(shown) > 0 {
+	if len(l.Games) > 0 {
 		fmt.Fprintln(w, "\nA rating with ? is provisional: too few games to be sure.")
 	}
 	return nil

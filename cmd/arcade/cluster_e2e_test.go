@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +38,7 @@ type clusterProc struct {
 	data string
 	cmd  *exec.Cmd
 	addr net.Addr
+	web  string // the web companion's base URL, when the node serves one (--http)
 	logs *syncBuffer
 	dead bool
 }
@@ -45,7 +47,8 @@ type clusterProc struct {
 type testCluster struct {
 	bin    string
 	nodes  []*clusterProc
-	secret []byte // the cluster's secret, copied into every node's data folder before it starts
+	secret []byte   // the cluster's secret, copied into every node's data folder before it starts
+	extra  []string // flags every node is started with besides the common ones
 }
 
 // startCluster starts n arcade processes, each with an embedded NATS server (routes to the
@@ -55,7 +58,13 @@ type testCluster struct {
 // and it is started once they accept SSH, as a node joining a running cluster is.
 func startCluster(t *testing.T, n int, others ...func(*testCluster) []string) *testCluster {
 	t.Helper()
-	c := &testCluster{bin: binary(t)}
+	return startClusterWith(t, nil, n, others...)
+}
+
+// startClusterWith is startCluster with flags for every node besides the common ones.
+func startClusterWith(t *testing.T, flags []string, n int, others ...func(*testCluster) []string) *testCluster {
+	t.Helper()
+	c := &testCluster{bin: binary(t), extra: flags}
 	c.makeSecret(t)
 	ports := clustertest.FreePorts(t, 2*n)
 	route := func(i int) string { return "127.0.0.1:" + strconv.Itoa(ports[n+i]) }
@@ -115,7 +124,7 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 	// town's, not one player's (a nemesis run plays 16 games, 32 players and their rejoins).
 	args := append([]string{"--addr", "127.0.0.1:0", "--data", p.data, "--log-level", "info",
 		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000", "--max-sessions-per-addr", "1000",
-		"--max-startups-per-addr", "100", "--node", p.name}, natsFlags...)
+		"--max-startups-per-addr", "100", "--node", p.name}, append(slices.Clone(c.extra), natsFlags...)...)
 	p.cmd = exec.Command(c.bin, args...)
 	p.cmd.Stderr = p.logs
 	out, err := p.cmd.StdoutPipe()
@@ -135,6 +144,9 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 	go func() {
 		lines := bufio.NewScanner(out)
 		for lines.Scan() {
+			if m := webListening.FindStringSubmatch(lines.Text()); m != nil {
+				p.web = "http://" + m[1] // before the SSH server's line, which ready waits for
+			}
 			if m := listening.FindStringSubmatch(lines.Text()); m != nil {
 				addr, err := net.ResolveTCPAddr("tcp", m[1])
 				if err == nil {

@@ -324,17 +324,17 @@ func TestGlobalRequests(t *testing.T) {
 	q.waitFor("Welcome")
 }
 
-// TestWindowChanges: the client's window changes reach the program: too small gets the message,
-// and back to 80 x 24 the lobby again, the last of a quick burst of changes winning.
+// TestWindowChanges: the client's window changes reach the program: smaller than 60 x 20 gets the
+// message, and back to 80 x 24 the lobby again, the last of a quick burst of changes winning.
 func TestWindowChanges(t *testing.T) {
 	t.Parallel()
 	addr := startServerWith(t)
 	p := connect(t, addr, "win", newKey(t), "")
 	p.waitFor("Welcome")
-	if err := p.sess.WindowChange(20, 60); err != nil {
+	if err := p.sess.WindowChange(16, 50); err != nil {
 		t.Fatal(err)
 	}
-	p.waitFor("needs at least 80 x 24")
+	p.waitFor("arcade needs at least")
 	for _, w := range []int{70, 90, 75, 100, 80} {
 		if err := p.sess.WindowChange(24, w); err != nil {
 			t.Fatal(err)
@@ -427,8 +427,8 @@ func TestTurnBellAndTitleThroughSSH(t *testing.T) {
 }
 
 // TestEndingEarlyThroughSSH: a draw offered (=) and accepted (=) ends the match drawn; in the
-// rematch, R twice before the first move aborts it; against a bot, U takes back a move and the
-// bot's reply.
+// rematch, R and enter before the first move abort it; against a bot, u takes back a move and
+// the bot's reply.
 func TestEndingEarlyThroughSSH(t *testing.T) {
 	t.Parallel()
 	addr := startServer(t)
@@ -448,7 +448,7 @@ func TestEndingEarlyThroughSSH(t *testing.T) {
 	alice.waitFor("playing", "you: alice (Blue)")
 	bob.send("R")
 	bob.waitFor("Abort the match?")
-	bob.send("R")
+	bob.send("\r")
 	alice.waitFor("GAME OVER", "Match ended.", "bob aborted")
 
 	carol := connect(t, addr, "carol", newKey(t), "new stonetowers size=8 turns=10 bots=1")
@@ -457,6 +457,6 @@ func TestEndingEarlyThroughSSH(t *testing.T) {
 	carol.waitFor("move:")
 	carol.send("b d4\r")
 	carol.waitFor("Your turn", "Turns left: R 9 · B 9")
-	carol.send("U")
+	carol.send("u")
 	carol.waitFor("last move is taken", "back (2 moves)", "Turns left: R 10 · B 10")
 }

@@ -6,8 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +25,7 @@ import (
 	"github.com/arcade/arcade/session"
 	"github.com/arcade/arcade/sshd"
 	"github.com/arcade/arcade/storage"
+	"github.com/arcade/arcade/web"
 )
 
 // dbFile is the database's file name in the data folder.
@@ -64,10 +67,10 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	// stream and reads from db, the node's replica of it.
 	var store interface {
 		matchlog.Log
-		sshd.Names
 		sshd.Prefs
-		session.Records
+		web.Records
 	} = db
+	var writer storage.Writer = db // the writes of keys, players and operators
 	var cn *clusterNode
 	if cfg.clustered() {
 		if cn, err = joinCluster(ctx, cfg, db, logger); err != nil {
@@ -75,7 +78,9 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		}
 		defer cn.close()
 		store = cn.node.Store()
+		writer = cn.node.Store()
 	}
+	accounts := storage.NewAccounts(db, writer)
 	logf := func(format string, args ...any) { logger.Infof(format, args...) }
 	var rec rooms.Recorder = matchlog.Recorder{Log: store}
 	var mx *serverMetrics // --metrics: figures observed from outside the hub and the SSH server
@@ -147,7 +152,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		return err
 	}
 	defer admin.Close()
-	go serveAdmin(admin, db, caughtUp, logf)
+	go serveAdmin(admin, db, accounts, caughtUp, logf)
 	var refused func(string) // nil: refusals are not counted
 	if mx != nil {
 		refused = mx.refused
@@ -163,7 +168,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		ConnRate:           cfg.connRate,
 		ConnBurst:          cfg.connBurst,
 		Logger:             logger,
-		Names:              store,
+		Accounts:           accounts,
 		Prefs:              store,
 		Records:            store,
 		Boards:             games.Boards(),
@@ -174,6 +179,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		MaxStartups:        cfg.startups,
 		MaxStartupsPerAddr: cfg.startupsPer,
 		PublicAddr:         cfg.publicAddr,
+		PublicURL:          cfg.publicURL,
 		QuickWait:          cfg.quickWait,
 		Refused:            refused,
 	}, sessionHub)
@@ -181,6 +187,10 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		return err
 	}
 	srvRef.Store(srv)
+	// Every change that acts on sessions (a kick, a ban, a key removed, an announcement), made on
+	// this node or applied from the cluster's stream, is carried out on this server's sessions.
+	db.Watch(func(c storage.Change) { srv.Apply(orderOf(c)) })
+	defer db.Watch(nil)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -192,6 +202,18 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 			return err
 		}
 		defer closer.Close()
+	}
+	if cfg.http != "" {
+		ws, err := serveWeb(cfg, sessionHub, store, srv.Online, ln.Addr().(*net.TCPAddr).Port, out, logger)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = ws.Shutdown(ctx)
+		}()
 	}
 	fmt.Fprintf(out, "arcade listening on %s\nhost key %s\nplay: ssh -p %d localhost\n",
 		ln.Addr(), hostkeys.Fingerprint(signer), ln.Addr().(*net.TCPAddr).Port)
@@ -227,4 +249,26 @@ func zeroMeansNone(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// orderOf is what a change that acts on sessions asks of them (sshd.Order).
+func orderOf(c storage.Change) sshd.Order {
+	o := sshd.Order{Kind: string(c.Kind), Name: c.Name, Text: c.Text, At: c.At, Until: c.Until}
+	switch c.Kind {
+	case storage.ChangeKick:
+		o.Player = c.PlayerID
+	case storage.ChangeRevoke:
+		o.Key = c.Key
+	case storage.ChangeBan:
+		kind, target, _ := strings.Cut(c.Target, " ")
+		switch kind {
+		case record.BanKey:
+			o.Key = target
+		case record.BanPlayer:
+			o.Player = target
+		case record.BanAddr:
+			o.Addr, _ = netip.ParsePrefix(target)
+		}
+	}
+	return o
 }

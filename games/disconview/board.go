@@ -17,9 +17,11 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// disconKeys are the DISCON board's bindings.
+// disconKeys are the DISCON board's bindings: the grammar's (draw.KeyMap), and L. Cancel (esc)
+// and StepBack (backspace) both un-pick: the pick is the one step of a turn. L only switches what
+// the next move does, which enter then plays: a capital, but nothing is given up by it.
 type disconKeys struct {
-	Up, Down, Left, Right, Act, Leave, Unselect key.Binding
+	Up, Down, Left, Right, Act, Leave, Cancel, StepBack key.Binding
 }
 
 // disconBoard draws a DISCON board with a cursor. Each square is four columns: a marker ('>' the
@@ -58,16 +60,13 @@ type disconBoard struct {
 func NewBoard() draw.Board { return newDisconBoard() }
 
 func newDisconBoard() *disconBoard {
+	k := &draw.KeyMap // the grammar of every game, and L, DISCON's own
 	b := &disconBoard{rowGlyphs: new([discon.Size][discon.Size]disconGlyph), keys: disconKeys{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
-		Down:     key.NewBinding(key.WithKeys("down", "j")),
-		Left:     key.NewBinding(key.WithKeys("left", "h")),
-		Right:    key.NewBinding(key.WithKeys("right", "l")),
-		Act:      key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
-		Leave:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
-		Unselect: key.NewBinding(key.WithKeys("u", "backspace", "esc"), key.WithHelp("u", "un-pick")),
+		Up: k.Up, Down: k.Down, Left: k.Left, Right: k.Right, Act: k.Act,
+		Leave:  key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
+		Cancel: k.Cancel, StepBack: k.StepBack,
 	}}
-	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // u is told beside the board
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // esc and bksp are told beside the board
 	return b
 }
 
@@ -99,10 +98,10 @@ func (b *disconBoard) settle(v *discon.View, snap *rooms.Snapshot) {
 
 // TakesKey claims esc while the viewer has a piece picked or the next move set to leave the
 // tower behind: esc drops them, and the room asks whether to leave only when there is nothing to
-// drop (draw.KeyTaker). esc is one of Unselect's keys.
+// drop (draw.KeyTaker).
 func (b *disconBoard) TakesKey(km tea.KeyPressMsg, snap *rooms.Snapshot) bool {
 	v, ok := draw.ViewRef[discon.View](snap)
-	if !ok || km.String() != "esc" {
+	if !ok || !key.Matches(km, b.keys.Cancel) {
 		return false
 	}
 	b.settle(v, snap)
@@ -150,7 +149,7 @@ func (b *disconBoard) key(msg tea.KeyPressMsg, v *discon.View, snap *rooms.Snaps
 		return b.act(v, snap)
 	case key.Matches(msg, k.Leave):
 		b.leave = !b.leave
-	case key.Matches(msg, k.Unselect):
+	case key.Matches(msg, k.Cancel), key.Matches(msg, k.StepBack):
 		b.sel, b.leave = 0, false
 	}
 	b.cur = discon.At(r, c)
@@ -238,20 +237,42 @@ func (b *disconBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height i
 		}
 		lines = append(lines, b.rows[r])
 	}
+	// Under the grid, each whole, what fits in height (a small window's), the first first.
+	if height > 0 && len(lines)+1 > height {
+		return lines
+	}
 	lines = append(lines, "")
 	if snap.Phase == rooms.Finished {
-		return append(lines, towerValues(v, st, width)...)
+		if tv := towerValues(v, st, width); height <= 0 || len(lines)+len(tv) <= height {
+			lines = append(lines, tv...)
+		}
+		return lines
 	}
 	if seated {
-		lines = append(lines, draw.Wrap(b.describe(v, st), width)...)
-		lines = append(lines, draw.Wrap(b.selection(v, snap, st), width)...)
-		lines = append(lines, "")
+		n := len(lines)
+		lines = draw.AppendWrap(lines, b.describe(v, st), width)
+		lines = append(draw.AppendWrap(lines, b.selection(v, snap, st), width), "")
+		if height > 0 && len(lines) > height {
+			return lines[:n]
+		}
 	}
-	lines = append(lines, b.towerHeights(v, st)...)
+	hs := b.towerHeights(v, st)
+	if height > 0 && len(lines)+len(hs) > height {
+		return lines
+	}
+	lines = append(lines, hs...)
 	if b.legend == nil || b.legendW != width {
 		b.legend, b.legendW = disconLegend(st, width), width
 	}
-	return append(lines, b.legend...)
+	if height <= 0 || len(lines)+len(b.legend) <= height {
+		lines = append(lines, b.legend...)
+	}
+	return lines
+}
+
+// MinSize is the grid alone (draw.Sizer).
+func (b *disconBoard) MinSize(*rooms.Snapshot) (int, int) {
+	return disconLeft + disconCell*discon.Size, disconTop + discon.Size
 }
 
 // towerHeights returns towerHeights(v, st), drawn again only when a height has changed.
@@ -481,10 +502,15 @@ func disconLegend(st draw.Styles, width int) []string {
 		discs = append(discs, discStyle(st, c).Render(string(c.Letter()))+st.Dim.Render(" "+c.String()))
 	}
 	zone := zoneMark(0, draw.Styles{ASCII: st.ASCII})
-	return []string{
-		draw.Fit(strings.Join(discs, "  ")+st.Dim.Render("  P3 stack of 3"), width),
-		draw.Fit(st.Dim.Render("R3 Red's piece 3  ")+zone+st.Dim.Render(" home zone  "+lastGlyph(st)+" last turn  + jump"), width),
+	first := strings.Join(discs, "  ") + st.Dim.Render("  P3 stack of 3")
+	second := st.Dim.Render("R3 Red's piece 3  ") + zone + st.Dim.Render(" home zone  "+lastGlyph(st)+" last turn  + jump")
+	if draw.TextWidth(first) <= width && draw.TextWidth(second) <= width {
+		return []string{draw.Fit(first, width), draw.Fit(second, width)}
 	}
+	// A narrow column (a small window's): the legend's entries on as many lines as they take.
+	entries := append(discs, st.Dim.Render("P3 stack of 3"), st.Dim.Render("R3 Red's piece 3"), zone+st.Dim.Render(" home zone"),
+		st.Dim.Render(lastGlyph(st)+" last turn"), st.Dim.Render("+ jump"))
+	return draw.Entries(entries, width)
 }
 
 // towerLetters writes storeys bottom to top as letters, e.g. "VVP".
@@ -549,7 +575,7 @@ func (b *disconBoard) selection(v *discon.View, snap *rooms.Snapshot, st draw.St
 		return fmt.Sprintf("%s has no tower to leave (L)", p.ID)
 	}
 	return strings.Join([]string{st.Bold.Render(p.ID.String()) + " picked", fmt.Sprintf("%d jump%s", n, draw.Plural(n)),
-		leave, "u un-picks"}, draw.PartSep(st))
+		leave, "esc drops"}, draw.PartSep(st))
 }
 
 func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string {
@@ -559,12 +585,13 @@ func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []
 	}
 	var lines []string
 	if v.Turn >= 0 {
-		lines = append(lines, fmt.Sprintf("%s: %d move%s left",
-			st.Colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, draw.Plural(v.MovesLeft)))
+		lines = draw.AppendWrap(lines, fmt.Sprintf("%s: %d move%s left",
+			st.Colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, draw.Plural(v.MovesLeft)), width)
 	}
-	lines = append(lines, "Variant "+v.Variant.String(), disconLimits(v))
+	lines = draw.AppendWrap(lines, "Variant "+v.Variant.String(), width)
+	lines = draw.AppendWrap(lines, disconLimits(v), width)
 	rounds := v.QuietLimit / max(1, v.Seats)
-	lines = append(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, draw.PartSep(st), v.QuietRounds, rounds))
+	lines = draw.AppendWrap(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, draw.PartSep(st), v.QuietRounds, rounds), width)
 	if v.Note != "" {
 		lines = append(lines, draw.Wrap(v.Note, width)...)
 	}

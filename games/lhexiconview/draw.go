@@ -261,7 +261,7 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 	b.tall = height >= tallHeight
 	lines := b.rows(v, st, seated)
 	lines = append(lines, draw.Wrap(rackLine(v, snap, st, b.c.used(len(v.Rack)), b.c.give), width)...)
-	var under []string
+	var under [][]string // each whole, what fits in height, the first first
 	var hints [][]string // dropped from the last when the lines do not fit
 	switch {
 	case snap.Phase == rooms.Finished || v.Outcome.Over:
@@ -275,20 +275,25 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 		if why != "" {
 			over = "The game is over: " + why + "."
 		}
-		under = append(under, draw.Wrap(st.Bold.Render(over), width)...)
+		under = append(under, draw.Wrap(st.Bold.Render(over), width))
 	case myTurn(v, snap):
-		under = append(under, draw.Wrap(b.composing(v, st), width)...)
-		under = append(under, draw.Wrap(b.cursorLine(v, st), width)...)
+		under = append(under, draw.Wrap(b.composing(v, st), width))
+		under = append(under, draw.Wrap(b.cursorLine(v, st), width))
 		hints = b.hints(v, st, width)
 	case mayAnswer(v, snap):
 		under = append(under, draw.Wrap(st.Bold.Render(strings.ToUpper(v.Pending)+" may be challenged:")+
-			" C challenges it, A accepts it.", width)...)
-		under = append(under, draw.Wrap(b.cursorLine(v, st), width)...)
+			" C challenges it, A accepts it.", width))
+		under = append(under, draw.Wrap(b.cursorLine(v, st), width))
 	case seated:
-		under = append(under, draw.Wrap(b.cursorLine(v, st), width)...)
-		hints = [][]string{{st.Dim.Render("Arrows move the cursor; you play on your turn.")}}
+		under = append(under, draw.Wrap(b.cursorLine(v, st), width))
+		hints = [][]string{draw.Wrap(st.Dim.Render("Arrows move the cursor; you play on your turn."), width)}
 	}
-	lines = append(lines, under...)
+	for _, u := range under {
+		if height > 0 && len(lines)+len(u) > height {
+			return lines // (a small window's: the hints would not fit either)
+		}
+		lines = append(lines, u...)
+	}
 	hints = append(hints, legend(st, width))
 	for _, h := range hints {
 		if len(lines)+len(h) > height {
@@ -297,6 +302,21 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 		lines = append(lines, h...)
 	}
 	return lines
+}
+
+// MinSize is the board drawn a line a row, with the rack's line (draw.Sizer).
+func (b *lhexBoard) MinSize(snap *rooms.Snapshot) (int, int) {
+	v, ok := draw.ViewRef[lhexicon.View](snap)
+	if !ok {
+		return 0, 0
+	}
+	w := 0
+	for r := range 2*lhexicon.Side - 1 {
+		n := lhexicon.RowLen(r)
+		w = max(w, indent(r)+lhexLeft+2*n+2+len(fmt.Sprintf("%c%d", 'a'+r, n)))
+	}
+	rack := draw.Wrap(rackLine(v, snap, *draw.NewStyles(true, false), make([]bool, len(v.Rack)), nil), w)
+	return w, 2*lhexicon.Side - 1 + len(rack)
 }
 
 // rackLine shows the viewer's rack with each tile's value ("Rack C3 R1 ?0 Qu10"), the tiles the
@@ -370,26 +390,24 @@ func (b *lhexBoard) composing(v *lhexicon.View, st draw.Styles) string {
 			return st.Bold.Render("Exchange:") + fmt.Sprintf(" type the tiles to give back (bank %d).", v.Bank)
 		}
 		return st.Bold.Render("Exchange:") + fmt.Sprintf(" enter gives back %d tile%s.", n, plural(n))
-	case modePass:
-		return st.Bold.Render("Pass your turn?") + " enter passes, another key cancels."
-	case modeEnd:
-		return st.Bold.Render("End the game?") + " enter ends it, another key cancels."
 	case modeSwap:
 		hs := make([]string, len(c.swaps))
 		for i, h := range c.swaps {
 			hs[i] = fmt.Sprintf("%s (%s)", h, tileName(v.Board[h].Letter()))
 		}
 		return st.Bold.Render("Swap") + " the blank on " + strings.Join(hs, " and ") +
-			" for your tile: enter swaps; S on a blank adds or drops it."
+			" for your tile: enter swaps; s on a blank adds or drops it."
 	}
 	if len(c.steps) == 0 {
 		switch {
 		case c.blank:
 			return st.Bold.Render("*") + " the next letter you type is played with the blank."
+		case c.mode == modeWord:
+			return st.Bold.Render("Word:") + " type its letters; the first goes on " + b.cur.String() + "."
 		case sumBoard(v) == 0:
-			return "First word: on the centre (+). Type a rack letter."
+			return "First word: on the centre (+); enter starts it."
 		}
-		return "Type a rack letter on an empty hex to begin a word."
+		return "enter starts a word on the cursor's hex."
 	}
 	word := b.wordText()
 	p, err := v.Preview(c.move())
@@ -477,19 +495,21 @@ func (b *lhexBoard) cursorLine(v *lhexicon.View, st draw.Styles) string {
 func (b *lhexBoard) hints(v *lhexicon.View, st draw.Styles, width int) [][]string {
 	sep := draw.PartSep(st)
 	line := func(parts ...string) []string { return draw.Wrap(st.Dim.Render(strings.Join(parts, sep)), width) }
-	switch b.c.mode {
-	case modeExchange:
+	arrows := "←→↑↓ move"
+	if st.ASCII {
+		arrows = "arrows move"
+	}
+	switch {
+	case b.c.mode == modeExchange:
 		return [][]string{line("letters pick", "* blank", "bksp undo", "esc cancels")}
-	case modePlay:
-		arrows := "←→↑↓ move"
-		if st.ASCII {
-			arrows = "arrows move"
-		}
-		more := []string{"space marks a tile", "esc clears", "S swaps a blank"}
+	case b.c.mode == modeWord || b.c.blank:
+		return [][]string{line(arrows, "letters place", "* blank", "bksp undo"), line("space marks a tile", "esc clears")}
+	case b.c.mode == modeNone:
+		more := []string{"space marks a tile", "s swaps a blank", "p pass"}
 		if v.Seats == 1 {
-			more = []string{"space marks a tile", "esc clears", "S swap", "E end"}
+			more = append(more, "e end")
 		}
-		return [][]string{line(arrows, "letters place", "* blank", "bksp undo"), line(more...)}
+		return [][]string{line(arrows, "enter starts a word", "x exchange"), line(more...)}
 	}
 	return nil
 }
