@@ -220,49 +220,43 @@ func (n *notices) list() ([]string, []TurnNotice) {
 	return slices.Clone(n.got), slices.Clone(n.n)
 }
 
-// TestCorrespondenceTable: a table of a correspondence clock starts its match at once with its
-// players seated, not connected, the player named First to move; a move tells the other, who is
-// not connected, that it is their move.
-func TestCorrespondenceTable(t *testing.T) {
+// TestTurnNotice: a move tells the player to move, who is not connected to the room, that it is
+// their move, with the mover's name and the deadline; a player connected to it is told nothing;
+// a table of a correspondence clock is refused (its match begins in the store).
+func TestTurnNotice(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tn := &notices{}
 		h, _ := newTestHub(t, Config{TurnNotice: tn.notify, SleepAfter: -1})
-		for _, first := range []Player{alice, bob} {
-			r, err := h.OpenTable(Table{Game: "race", Options: rules.Options{"target": "10", ClockOption: "3d"},
-				Players: []Player{alice, bob}, First: first.ID})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := r.summary.Load()
-			if s.Phase != Playing || s.SeatOf(first.ID) != int(s.ToMove[0]) {
-				t.Fatalf("first %s: %+v", first.Name, s)
-			}
-			f := mustJoin(t, r, first, false)
-			snap := waitFor(t, f, "the match", func(s Snapshot) bool { return s.Phase == Playing })
-			if snap.You != snap.ToMove[0] || snap.Seats[1-snap.You].Connected {
-				t.Fatalf("first %s: you %d, seats %+v", first.Name, snap.You, snap.Seats)
-			}
-			if got, _ := tn.list(); len(got) != 0 {
-				t.Fatalf("notices at the start: %v", got)
-			}
-			mustMove(t, f, "1")
-			other := alice
-			if first == alice {
-				other = bob
-			}
-			got, n := tn.list()
-			if !slices.Equal(got, []string{other.ID + " " + r.Code()}) || n[0].By != first.Name ||
-				!n[0].Ends.Equal(time.Now().Add(3*Day)) || n[0].GameName != "Race" {
-				t.Errorf("notices %v %+v", got, n)
-			}
-			tn.mu.Lock()
-			tn.got, tn.n = nil, nil
-			tn.mu.Unlock()
+		r, err := h.Create("race", rules.Options{"target": "10", ClockOption: "3d"}, 2, alice)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, err := h.OpenTable(Table{Game: "race", Options: rules.Options{ClockOption: "3d"}, Players: []Player{alice, alice}}); !errors.Is(err, ErrTableSeats) {
+		a := mustJoin(t, r, alice, false)
+		b := mustJoin(t, r, bob, false)
+		snap := waitFor(t, a, "the match", func(s Snapshot) bool { return s.Phase == Playing })
+		first, other := a, b
+		if snap.ToMove[0] != snap.You {
+			first, other = b, a
+		}
+		mustMove(t, first, "1")
+		if got, _ := tn.list(); len(got) != 0 {
+			t.Fatalf("a connected player was told: %v", got)
+		}
+		first.Leave()
+		time.Sleep(time.Hour)
+		mustMove(t, other, "1")
+		got, n := tn.list()
+		if !slices.Equal(got, []string{first.Player().ID + " " + r.Code()}) || n[0].By != other.Player().Name ||
+			!n[0].Ends.Equal(time.Now().Add(3*Day)) || n[0].GameName != "Race" {
+			t.Errorf("notices %v %+v", got, n)
+		}
+		if _, err := h.OpenTable(Table{Game: "race", Options: rules.Options{ClockOption: "3d"}, Players: []Player{alice, bob}}); !errors.Is(err, ErrTableClock) {
+			t.Errorf("a table of a correspondence clock: %v", err)
+		}
+		if _, err := h.OpenTable(Table{Game: "race", Players: []Player{alice, alice}}); !errors.Is(err, ErrTableSeats) {
 			t.Errorf("a table of alice twice: %v", err)
 		}
-		if _, err := h.OpenTable(Table{Game: "race", Options: rules.Options{ClockOption: "3d"}, Players: []Player{alice, dave}}); !errors.Is(err, ErrTableSeats) {
+		if _, err := h.OpenTable(Table{Game: "race", Players: []Player{alice, dave}}); !errors.Is(err, ErrTableSeats) {
 			t.Errorf("a table with a guest: %v", err)
 		}
 	})

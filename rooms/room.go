@@ -84,8 +84,6 @@ type Room struct {
 	// turnFrom is when a restored correspondence turn began, for the clock's first arming.
 	turnFrom time.Time
 
-	// A table (OpenTable): the player who moves first in the first match, "" none.
-	firstID string
 	// asleep: the room stopped as a correspondence room nobody watched (sleep), its match
 	// unfinished, to be woken from the store (Config.Wake).
 	asleep bool
@@ -428,13 +426,6 @@ func (r *Room) startMatch() {
 		return
 	}
 	r.engine, r.seed = eng, seed
-	opener := rules.Spectator // a table's player who moves first is there: not told
-	if r.firstID != "" {
-		r.seatFirst(eng)
-		if to := eng.ToMove(); len(to) > 0 {
-			opener = to[0]
-		}
-	}
 	r.match++
 	r.moves = nil
 	r.result = EndResult{}
@@ -471,35 +462,7 @@ func (r *Room) startMatch() {
 	r.armTurn(true)
 	r.armClock()
 	r.kickBots()
-	r.tellTurns(opener, "")
-	if len(r.subs) == 0 {
-		r.armEmpty() // a table started for players not connected
-	}
-}
-
-// seatFirst puts the player of firstID on the seat that moves first in eng, the seats keeping
-// their order around the table (a table's first match: the player who accepted a challenge
-// moves first). Room goroutine only.
-func (r *Room) seatFirst(eng rules.Engine) {
-	id := r.firstID
-	r.firstID = ""
-	to := eng.ToMove()
-	at := r.seatOf(id)
-	if len(to) == 0 || at < 0 || int(to[0]) == at {
-		return
-	}
-	n := len(r.seats)
-	shift := (at - int(to[0]) + n) % n
-	rotated := make([]*seatState, n)
-	for i := range rotated {
-		rotated[i] = r.seats[(i+shift)%n]
-	}
-	r.seats = rotated
-	for s := range r.subs {
-		if s.seat >= 0 {
-			s.setSeat((s.seat - rules.Seat(shift) + rules.Seat(n)) % rules.Seat(n))
-		}
-	}
+	r.tellTurns(rules.Spectator, "")
 }
 
 // tellTurns tells the players whose move it has become, and who are not connected to the room,

@@ -8,24 +8,26 @@ import (
 	"github.com/arcade/arcade/rules"
 )
 
-// Table describes a room opened for given players, as a challenge accepted opens one: its game,
-// options (with the clock) and the players, in the order of their seats.
+// Table describes a room opened for given players, as a live challenge accepted opens one: its
+// game, options (with the clock) and the players, in the order of their seats.
 type Table struct {
 	Game    string
 	Options rules.Options
 	Players []Player
-	// First is the ID of the player who moves first in the match (one of Players: the seats
-	// keep their order around the table); "" leaves the seats as they are.
-	First string
 }
 
-// ErrTableSeats: a table's players do not fill the game's seats, or one is there twice.
-var ErrTableSeats = errors.New("a table needs one distinct player with a key a seat")
+// Errors of OpenTable.
+var (
+	// ErrTableSeats: a table's players do not fill the game's seats, or one is there twice.
+	ErrTableSeats = errors.New("a table needs one distinct player with a key a seat")
+	// ErrTableClock: a table of a correspondence clock, whose match begins in the store
+	// (NewCode, then Config.Wake), not in a room waiting for its players.
+	ErrTableClock = errors.New("a table of a correspondence clock begins in the store")
+)
 
-// OpenTable opens a room for t's players, counted against no one's shares. With a correspondence
-// clock (Clock.Correspondence) the match starts at once, every seat held by its player, connected
-// or not (they are told, Config.TurnNotice); with any other, the room waits with each seat kept
-// for its player, and the match starts when they have all joined.
+// OpenTable opens a room for t's players, counted against no one's shares, that waits with each
+// seat kept for its player: nobody else may take it, and the match starts when they have all
+// joined.
 func (h *Hub) OpenTable(t Table) (*Room, error) {
 	if len(t.Players) == 0 {
 		return nil, ErrTableSeats
@@ -37,6 +39,9 @@ func (h *Hub) OpenTable(t Table) (*Room, error) {
 		}
 		seen[p.ID] = true
 	}
+	if c, _, err := splitClock(t.Options); err == nil && c != nil && c.Correspondence() {
+		return nil, ErrTableClock
+	}
 	r, err := h.create(t.Game, t.Options, len(t.Players), t.Players[0], false)
 	if err != nil {
 		return nil, err
@@ -45,22 +50,11 @@ func (h *Hub) OpenTable(t Table) (*Room, error) {
 		if r.phase != Waiting {
 			return fmt.Errorf("table %s: the room is %s", r.code, r.phase)
 		}
-		corr := r.corr()
 		for i, p := range t.Players {
 			p.Name = cleanName(p.Name)
-			if corr {
-				r.seats[i].player = p
-			} else {
-				r.seats[i].held = p
-			}
+			r.seats[i].held = p
 		}
-		r.firstID = t.First
-		if corr {
-			r.startMatch()
-			r.broadcast()
-		} else {
-			r.publish(nil)
-		}
+		r.publish(nil)
 		return nil
 	})
 	if err != nil {
