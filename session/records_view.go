@@ -152,7 +152,10 @@ func resultFor(m record.Match, me string) string {
 		scores[i] = fmt.Sprint(s)
 	}
 	res := fmt.Sprintf("%s %s %s", word, strings.Join(scores, "-"), vs)
-	if m.Rateable() && !m.Rated { // between keys, yet not rated: the rules against farming
+	switch {
+	case m.Casual: // settings that are not standard
+		res += ", casual"
+	case m.Rateable() && !m.Rated: // between keys, yet not rated: the rules against farming
 		res += ", unrated"
 	}
 	return res

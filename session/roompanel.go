@@ -439,7 +439,7 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 	case len(win) == len(s.Seats):
 		head = "A draw!"
 	case len(win) == 1:
-		head = names[0] + " wins" + score(s.Outcome.Scores, int(win[0]), len(s.Seats)) + "!"
+		head = names[0] + " wins" + score(s.Outcome, int(win[0]), len(s.Seats)) + "!"
 	default:
 		head = strings.Join(names, " and ") + " share the win!"
 	}
@@ -470,13 +470,13 @@ func rematchNotes(s *rooms.Snapshot, seat int) []string {
 }
 
 // score is the final score of a two-seat match, the winner's first: " 33-26"; "" for another
-// number of seats, or when the score did not decide the match (a resignation or a clock run out
-// with the winner not ahead, before they scored).
-func score(scores []int, first, seats int) string {
-	if seats != 2 || len(scores) != 2 || first > 1 || scores[first] == 0 || scores[first] < scores[1-first] {
+// number of seats, or when the score did not decide the match (rules.Outcome.WinningScore).
+func score(out rules.Outcome, first, seats int) string {
+	won, lost, ok := out.WinningScore(rules.Seat(first))
+	if seats != 2 || !ok {
 		return ""
 	}
-	return fmt.Sprintf(" %d-%d", scores[first], scores[1-first])
+	return fmt.Sprintf(" %d-%d", won, lost)
 }
 
 // ratedText says whether the match counts for the ratings: by the recorded rating changes when
