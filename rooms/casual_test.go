@@ -102,7 +102,7 @@ func TestResumedRoomKeepsItsMode(t *testing.T) {
 		rec := &recorder{}
 		h, _ := newTestHub(t, Config{Recorder: rec, SeatGrace: time.Minute})
 		r, err := h.Restore(Resume{Code: "K7QXM", GameID: "race", Options: rules.Options{"target": "10"}, Seed: 5,
-			Seats: []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}},
+			Seats:  []SeatInfo{{PlayerID: alice.ID, Name: alice.Name}, {PlayerID: bob.ID, Name: bob.Name}},
 			Casual: casual})
 		if err != nil {
 			t.Fatal(err)
