@@ -1,7 +1,5 @@
 package rooms
 
-import "slices"
-
 // A room has two chats, as on lichess. The room's chat (Snapshot.Chat) is everyone's: the
 // players' lines, the system's, and the spectators' between matches. While a match is played a
 // spectator's line goes to the spectators' chat instead (Snapshot.SpectatorChat), which every
@@ -28,11 +26,30 @@ func (r *Room) openSpectatorChat() {
 	if len(r.watchers) == 0 {
 		return
 	}
-	merged := make([]ChatLine, 0, len(r.chat)+len(r.watchers))
-	merged = append(append(merged, r.chat...), r.watchers...)
-	slices.SortStableFunc(merged, func(a, b ChatLine) int { return a.At.Compare(b.At) })
+	merged := MergeChats(r.chat, r.watchers)
 	r.chat = merged[max(0, len(merged)-ChatLines):]
 	r.watchers = nil
+}
+
+// MergeChats returns the lines of a and b, each oldest first, as one chat in the order they were
+// said (a's first of lines said at the same time): a new slice, or a or b itself when the other
+// is empty.
+func MergeChats(a, b []ChatLine) []ChatLine {
+	switch {
+	case len(b) == 0:
+		return a
+	case len(a) == 0:
+		return b
+	}
+	out := make([]ChatLine, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].At.Before(a[0].At) {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // appendLine returns lines with line after them, keeping the last ChatLines, in a new slice:

@@ -18,7 +18,9 @@ import (
 
 // panelKeys are the side panel's keys.
 type panelKeys struct {
-	Moves key.Binding // the match's moves in place of the chat, or the chat again
+	// Moves turns the panel's foot: the chat, the spectators' chat (a player's, during a match
+	// that someone watches: roomchat.go), the match's moves, and the chat again.
+	Moves key.Binding
 }
 
 // panelKeyMap is the key map every room's panel shares; it never changes.
@@ -28,14 +30,17 @@ var panelKeyMap = panelKeys{
 
 // roomPanel is the side panel right of a room's board: the seats with their scores and notes,
 // whose turn it is and the turn's clock (roomClock), the result and ratings at the end, what the
-// board says of the match (draw.Board.Status), then the chat, or the match's moves, at its foot
-// (tab switches). It draws the snapshot the room shows it (show).
+// board says of the match (draw.Board.Status), then the chat, the spectators' chat or the match's
+// moves at its foot (tab turns them). It draws the snapshot the room shows it (show).
 type roomPanel struct {
 	keys      *panelKeys // shared (panelKeyMap); nil in a replay's panel, which takes no keys
 	snap      *rooms.Snapshot
 	board     draw.Board
 	clock     *roomClock
 	showMoves bool // the moves at the foot, in place of the chat
+	// showSpectators: the spectators' chat at the foot, in place of the room's, while the
+	// viewer plays a match that has a spectators' tab (spectatorTab; roomchat.go)
+	showSpectators bool
 	replaying bool // a replay's panel: its chat is the replay's move list, under a plain rule
 	chat      chatCache
 	labels    []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
@@ -57,10 +62,20 @@ func (p *roomPanel) show(snap *rooms.Snapshot, board draw.Board, clock *roomCloc
 // otherwise (Flic Flac's shapes).
 func (p *roomPanel) relabel() { p.labels = nil }
 
-// Update takes the panel's keys: tab shows the moves in place of the chat, or the chat again.
+// Update takes the panel's keys: tab turns the foot from the chat to the spectators' chat (when
+// it has that tab), to the moves, and to the chat again.
 func (p roomPanel) Update(msg tea.Msg) (roomPanel, tea.Cmd) {
 	if km, ok := msg.(tea.KeyPressMsg); ok && p.keys != nil && key.Matches(km, p.keys.Moves) {
-		p.showMoves = !p.showMoves
+		switch {
+		case p.showMoves:
+			p.showMoves = false
+		case p.showingSpectators():
+			p.showSpectators, p.showMoves = false, true
+		case p.spectatorTab():
+			p.showSpectators = true
+		default:
+			p.showSpectators, p.showMoves = false, true
+		}
 	}
 	return p, nil
 }
@@ -168,34 +183,50 @@ func (p *roomPanel) statusLines(lines []string, st draw.Styles, w int) []string 
 	return append(lines, p.rule(st, w))
 }
 
-// rule is the rule over the chat or the moves, drawn again when the panel's width, styles or
-// foot change.
+// rule is the rule over the foot, which says what the foot shows and what tab shows next; drawn
+// again when the panel's width, styles or label change.
 func (p *roomPanel) rule(st draw.Styles, w int) string {
-	k := ruleKey{w: w, theme: themeOf(st), showMoves: p.showMoves, replaying: p.replaying}
+	k := ruleKey{w: w, theme: themeOf(st), label: p.ruleLabel()}
 	if p.ruled != "" && p.ruleOf == k {
 		return p.ruled
 	}
-	switch {
-	case p.replaying:
+	if k.label == "" {
 		p.ruled = st.Dim.Render(strings.Repeat("─", w))
-	case p.showMoves:
-		p.ruled = panelRule(st, "moves · tab: chat", w)
-	default:
-		p.ruled = panelRule(st, "tab: moves", w)
+	} else {
+		p.ruled = panelRule(st, k.label, w)
 	}
 	p.ruleOf = k
 	return p.ruled
 }
 
+// ruleLabel is what the rule over the foot says: what it shows, and what tab shows next; "" for
+// a replay's, whose foot is its move list.
+func (p *roomPanel) ruleLabel() string {
+	switch {
+	case p.replaying:
+		return ""
+	case p.showMoves:
+		return "moves · tab: chat"
+	case p.showingSpectators():
+		return "spectators · tab: moves"
+	case p.spectatorTab():
+		if n := len(p.snap.SpectatorChat); n > 0 {
+			return fmt.Sprintf("tab: spectators (%d)", n)
+		}
+		return "tab: spectators"
+	}
+	return "tab: moves"
+}
+
 // ruleKey is what the panel's rule shows.
 type ruleKey struct {
-	w                    int
-	showMoves, replaying bool
+	w     int
+	label string
 	theme
 }
 
-// tailLines fill the foot of the panel, room lines at most: chat and log, or the moves, newest
-// last.
+// tailLines fill the foot of the panel, room lines at most: chat and log, the spectators' chat,
+// or the moves, newest last.
 func (p *roomPanel) tailLines(st draw.Styles, w, room int) []string {
 	if p.showMoves && !p.replaying {
 		return p.movesTail(st, w, room)
@@ -370,38 +401,6 @@ func breakNotation(s string, width int) (head, rest string) {
 	return strings.TrimRight(string(runes[:cut]), " "), strings.TrimLeft(string(runes[cut:]), " ")
 }
 
-// chatCache holds the chat as last wrapped for the panel: the panel is drawn again at every
-// snapshot, and the chat changes far less often (a room replaces its chat slice, never changes
-// it). It is keyed by the chat, the width and the styles.
-type chatCache struct {
-	from   []rooms.ChatLine
-	w      int
-	theme  theme
-	lines  []string
-	starts []int // the index in lines of each message's first line
-}
-
-// chatLines returns the snapshot's chat wrapped to w columns, oldest first. The result is shared
-// with the cache: callers must not modify it.
-func (p *roomPanel) chatLines(st draw.Styles, w int) []string {
-	c := &p.chat
-	if c.lines != nil && c.w == w && c.theme == themeOf(st) && slices.Equal(c.from, p.snap.Chat) {
-		return c.lines
-	}
-	var lines []string
-	var starts []int
-	for _, l := range p.snap.Chat {
-		starts = append(starts, len(lines))
-		if l.From == "" {
-			lines = append(lines, wrapKeepingParens(st.Dim.Render("· ")+l.Text, w)...)
-		} else {
-			lines = append(lines, draw.Wrap(st.Bold.Render(l.From+":")+" "+l.Text, w)...)
-		}
-	}
-	*c = chatCache{from: p.snap.Chat, w: w, theme: themeOf(st), lines: lines, starts: starts}
-	return lines
-}
-
 // seatLabel draws seat i's letter and colour name in its colour, eight columns for the panel:
 // "R Red   ". Each seat's is drawn once for the room's board and the styles.
 func (p *roomPanel) seatLabel(st draw.Styles, i int) string {
@@ -449,7 +448,7 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
-	if !s.Unrated && len(s.Seats) > 1 && (!p.replaying || s.Result.Ratings != nil) { // a replay's seats do not say
+	if !s.Unrated && len(s.Seats) > 1 { // (a replay's snapshot says Casual from its record)
 		lines = append(lines, st.Dim.Render(ratedText(s)))
 	}
 	lines = append(lines, p.ratingLines(st, w)...)
@@ -480,10 +479,9 @@ func score(out rules.Outcome, first, seats int) string {
 }
 
 // ratedText says whether the match counts for the ratings: by the recorded rating changes when
-// they are known, else by the room's seats as the room rates them (two or more, every one a
-// person with a key).
+// they are known, else as the room rates its matches (ratedRoom).
 func ratedText(s *rooms.Snapshot) string {
-	rated := len(s.Seats) >= 2 && !slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Bot != "" || x.Guest })
+	rated := ratedRoom(s)
 	if s.Result.Ratings != nil {
 		rated = slices.ContainsFunc(s.Result.Ratings, func(c rooms.RatingChange) bool { return c.Rated })
 	}
@@ -491,6 +489,27 @@ func ratedText(s *rooms.Snapshot) string {
 		return "Rated match."
 	}
 	return "Casual match: not rated."
+}
+
+// ratedRoom reports whether the snapshot's room rates its matches, as the room decides (rooms:
+// Room.rated): its settings are standard (not Casual) and it has two seats or more, every one a
+// person with a key (a free seat counts as one). The seats are read here too, so that a
+// snapshot from a node that does not say Casual is judged as it was.
+func ratedRoom(s *rooms.Snapshot) bool {
+	return !s.Casual && len(s.Seats) >= 2 &&
+		!slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Bot != "" || x.Guest })
+}
+
+// roomMode is how a room's header and lists say whether its matches are rated: "rated",
+// "casual", or "" for a room played alone.
+func roomMode(s *rooms.Snapshot) string {
+	switch {
+	case len(s.Seats) < 2:
+		return ""
+	case ratedRoom(s):
+		return rooms.ModeRated
+	}
+	return rooms.ModeCasual
 }
 
 // nameWithTag names a seat's player with its tag in brackets, "bob (Blue)"; a name that ends in
