@@ -42,7 +42,7 @@ IN EVERY ROOM
   tab  the moves, or the chat again            ?    these rules
   R    resign (twice); before the first move it aborts the match, unrated
   =    offer a draw, or accept your opponent's (two players)
-  U    ask to take back your last move, or agree (unrated matches)
+  U    ask to take back your last move, or agree (casual matches)
   esc  cancel: un-pick a piece, clear a word or a typed line, close these rules; with nothing to cancel, it asks before you leave (enter leaves): your seat waits for you, but your turns run on
 `
 
