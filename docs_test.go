@@ -474,19 +474,19 @@ func TestDocsCommands(t *testing.T) {
 	}
 }
 
-// TestDocsRoomKeys: README.md's Play section tells every key of the room screen's key map
-// (session/keys.go, newRoomKeys): a one-character key in backquotes (`R`), a named one (esc) as a
-// word. Only the first key of each binding is looked for.
+// TestDocsRoomKeys: README.md's Play section tells every key of the key grammar every room and
+// board shares (session/draw/keys.go, NewKeys): a one-character key in backquotes (`R`), a named
+// one (esc) as a word. Only the first key of each binding is looked for.
 func TestDocsRoomKeys(t *testing.T) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "session/keys.go", nil, 0)
+	f, err := parser.ParseFile(fset, "session/draw/keys.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var keys []string
 	for _, decl := range f.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || fn.Name.Name != "newRoomKeys" {
+		if !ok || fn.Name.Name != "NewKeys" {
 			continue
 		}
 		ast.Inspect(fn, func(n ast.Node) bool {
@@ -506,7 +506,7 @@ func TestDocsRoomKeys(t *testing.T) {
 		})
 	}
 	if len(keys) == 0 {
-		t.Fatal("no keys found in session/keys.go's newRoomKeys")
+		t.Fatal("no keys found in session/draw/keys.go's NewKeys")
 	}
 	sec := section(t, readDoc(t, "README.md"), "## Play")
 	for _, k := range keys {

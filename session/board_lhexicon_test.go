@@ -41,9 +41,13 @@ func lhexMid(t *testing.T) (rooms.Snapshot, *lhexicon.State) {
 	return snap, state
 }
 
-// keyMsg is the key press of k: "up", "enter", "space" or one character.
+// keyMsg is the key press of k: "up", "enter", "space", "backspace", "tab" or one character.
 func keyMsg(k string) tea.KeyPressMsg {
 	switch k {
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":
@@ -63,11 +67,12 @@ func keyMsg(k string) tea.KeyPressMsg {
 }
 
 // spell types a play's keys into the room: the cursor from the centre to each hex (up or down to
-// its row, then along it), the letter ('*' first for a blank) or space on a tile already there.
+// its row, then along it), the letter ('*' first for a blank; enter first on the first empty hex
+// of a word not yet started) or space on a tile already there.
 func spell(t *testing.T, m Model, state *lhexicon.State, mv lhexicon.Move) Model {
 	t.Helper()
 	hexes, _ := mv.Cells()
-	cur := lhexicon.Centre
+	cur, started := lhexicon.Centre, false
 	send := func(k string) {
 		next, _ := m.Update(keyMsg(k))
 		m = next.(Model)
@@ -107,9 +112,13 @@ func spell(t *testing.T, m Model, state *lhexicon.State, mv lhexicon.Move) Model
 		case tl.IsBlank():
 			send("*")
 			send(tl.Spell()[:1])
+		case !started:
+			send("enter")
+			send(tl.Spell()[:1])
 		default:
 			send(tl.Spell()[:1])
 		}
+		started = true
 		cur = lhexRoomCursor(t, m)
 	}
 	return m
@@ -190,7 +199,7 @@ func TestLhexiconASCIIGolden(t *testing.T) {
 }
 
 // TestLhexiconChallengeGolden: under check=challenge, bob sees ann's first word awaiting his
-// answer: the panel and the board say C challenges, A accepts.
+// answer: the panel and the board say c challenges, a accepts.
 func TestLhexiconChallengeGolden(t *testing.T) {
 	snap, state := lhexSnapshot(t, rules.Options{"check": "challenge"}, 2, 3, 0)
 	e, err := state.Apply(0, lhexPlay(t, state).String())
@@ -202,7 +211,7 @@ func TestLhexiconChallengeGolden(t *testing.T) {
 	snap.Seats[0].Name, snap.Seats[1].Name = "bob", "ann"
 	out := plain(roomModel(t, snap).View().Content)
 	golden.RequireEqual(t, out)
-	for _, want := range []string{"may be challenged", "C challenge"} {
+	for _, want := range []string{"may be challenged", "c challenge"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, out)
 		}
@@ -233,43 +242,39 @@ func TestWideLhexiconGolden(t *testing.T) {
 	checkCentred(t, out, 120, 2)
 }
 
-// TestLhexiconLettersAreTiles: on the player's turn t is a letter for the board, not chat (the
-// help line drops "t chat"), and esc clears a word before it leaves the room; off turn t opens
-// chat again.
+// TestLhexiconLettersAreTiles: on the player's turn with no word started, t opens the chat as in
+// every game; once a word is started (enter) the letters are tiles, t and R among them, not chat
+// nor resign (the help line drops "t chat"), and esc clears the word before it leaves the room.
 func TestLhexiconLettersAreTiles(t *testing.T) {
-	snap, state := lhexMid(t)
-	m := roomModel(t, snap)
-	next, _ := m.Update(keyMsg("t"))
-	m = next.(Model)
-	out := plain(m.View().Content)
-	if m.room.focus != focusBoard || strings.Contains(out, "t chat") {
-		t.Fatalf("t on ann's turn: focus %v, help line with t chat:\n%s", m.room.focus, out)
+	snap, _ := lhexMid(t)
+	m := press(roomModel(t, snap), "t")
+	if m.room.focus != focusChat {
+		t.Fatalf("t on ann's turn with no word started does not open the chat:\n%s", plain(m.View().Content))
 	}
-	for _, k := range []string{"right", "right", "right", "p"} { // h11 is empty; P is on the rack
-		next, _ = m.Update(keyMsg(k))
+	m = press(m, "esc")
+	for _, k := range []string{"right", "right", "right", "enter", "p"} { // h11 is empty; P is on the rack
+		next, _ := m.Update(keyMsg(k))
 		m = next.(Model)
 	}
-	if !strings.Contains(plain(m.View().Content), "Rack -- ") {
-		t.Fatalf("p did not place the P:\n%s", plain(m.View().Content))
+	out := plain(m.View().Content)
+	if !strings.Contains(out, "Rack -- ") {
+		t.Fatalf("p did not place the P:\n%s", out)
+	}
+	if m.room.focus != focusBoard || strings.Contains(out, "t chat") {
+		t.Fatalf("a word started: focus %v, help line with t chat:\n%s", m.room.focus, out)
+	}
+	m = press(m, "t", "R")
+	if m.room.focus != focusBoard || m.room.prompt.asking() {
+		t.Fatalf("t and R in a word: focus %v, asking %v (%q)", m.room.focus, m.room.prompt.asking(), m.room.prompt.msg)
 	}
 	if _, leave := m.room.update(keyMsg("esc")); leave {
-		t.Errorf("esc with a letter placed leaves the room")
+		t.Errorf("esc with letters placed leaves the room")
 	}
 	if _, leave := m.room.update(keyMsg("esc")); leave || !m.room.prompt.askingLeave() {
 		t.Errorf("esc with nothing composed does not ask whether to leave the room")
 	}
 	if _, leave := m.room.update(keyMsg("enter")); !leave {
 		t.Errorf("enter on the question does not leave the room")
-	}
-	e, err := state.Apply(0, "pass")
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap.View, snap.ToMove = e.View(0), e.ToMove()
-	m = roomModel(t, snap)
-	next2, _ := m.Update(keyMsg("t"))
-	if m = next2.(Model); m.room.focus != focusChat {
-		t.Errorf("t off turn does not open chat")
 	}
 }
 

@@ -34,12 +34,12 @@ func checkHelp(t *testing.T, line string, want, not []string) {
 	}
 }
 
-// TestFlicflacHelpLine: on her turn the player reads what enter, e and u do; the other player,
+// TestFlicflacHelpLine: on her turn the player reads what enter, backspace and e do; the other player,
 // waiting, reads that the arrows move (the cursor, to look at the pieces).
 func TestFlicflacHelpLine(t *testing.T) {
 	snap, state := flicflacPlay(t, func(i int, s *flicflac.State) bool { return i >= 40 && s.Turn() == 0 && !s.CaptorsTurn() })
 	checkHelp(t, helpOf(t, roomModel(t, snap).View().Content),
-		[]string{"enter pick/move", "e end turn", "u take back", "esc leave"}, []string{"enter play"})
+		[]string{"enter pick/move", "bksp undo", "e end turn", "esc leave"}, []string{"enter play"})
 	snap.You, snap.View = 1, state.View(1)
 	snap.Seats[0].Name, snap.Seats[1].Name = "bob", "ann"
 	checkHelp(t, helpOf(t, roomModel(t, snap).View().Content),
@@ -47,7 +47,7 @@ func TestFlicflacHelpLine(t *testing.T) {
 }
 
 // TestLhexiconAnswerHelpLine: under check=challenge with three players, the third, not to play
-// but to answer the first's word, reads C and A on the help line, not enter.
+// but to answer the first's word, reads c and a on the help line, not enter.
 func TestLhexiconAnswerHelpLine(t *testing.T) {
 	snap, state := lhexSnapshot(t, rules.Options{"check": "challenge"}, 3, 3, 0)
 	e, err := state.Apply(0, lhexPlay(t, state).String())
@@ -57,7 +57,7 @@ func TestLhexiconAnswerHelpLine(t *testing.T) {
 	ns := e.(*lhexicon.State)
 	snap.You, snap.View, snap.ToMove = 2, ns.View(2), ns.ToMove()
 	checkHelp(t, helpOf(t, roomModel(t, snap).View().Content),
-		[]string{"C challenge", "A accept", "esc leave"}, []string{"enter play", "X exchange"})
+		[]string{"c challenge", "a accept", "esc leave"}, []string{"enter play", "x exchange"})
 }
 
 // TestResultBotName: a bot's name, brackets and all, is not put in brackets again on the result

@@ -76,17 +76,34 @@ func (c *helpCache) line(st draw.Styles, w int, keys []key.Binding) string {
 	return s.text
 }
 
-// help draws the room's key help line, again only when its keys or the width changed.
+// help draws the room's key help line, again only when its keys or the width changed. A line too
+// wide for w loses keys a group at a time in helpDrops' order, before the line is cut.
 func (r *roomScreen) help(st draw.Styles, w int) string {
 	c := &r.helped
 	c.keys = r.helpKeys(c.keys[:0])
-	if helpWidth(c.keys) > w {
-		// The board's keys say what to do; the move prompt is the other way to do it, and makes
-		// way for them rather than have the line cut.
-		prompt := r.keys.Prompt.Help().Key
-		c.keys = slices.DeleteFunc(c.keys, func(b key.Binding) bool { return b.Help().Key == prompt })
+	for _, group := range helpDrops(r.keys) {
+		if helpWidth(c.keys) <= w {
+			break
+		}
+		c.keys = slices.DeleteFunc(c.keys, func(b key.Binding) bool {
+			h := b.Help().Key
+			return h != "" && slices.Contains(group[:], h)
+		})
 	}
 	return c.line(st, w, c.keys)
+}
+
+// helpDrops are the groups of keys a room's help line too wide for its window leaves out, first
+// to last: the match's (takeback, draw, resign: the rules tell them, and they are seldom wanted
+// at a glance), then the move prompt (the board's keys say what to do; the prompt is the other
+// way to do it), then, on a narrow window, chat and the rules. The board's keys and esc stay.
+func helpDrops(k *draw.Keys) [4][3]string {
+	return [4][3]string{
+		{k.TakeBack.Help().Key, k.Draw.Help().Key, k.Resign.Help().Key},
+		{k.Prompt.Help().Key},
+		{k.Chat.Help().Key},
+		{k.Rules.Help().Key},
+	}
 }
 
 // helpWidth is the width of the help line that shows keys, uncut: each enabled binding's key and

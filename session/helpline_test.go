@@ -13,7 +13,7 @@ import (
 // and the move prompt's, at every move) draws each help line once.
 func TestHelpCacheKeepsAlternatingLines(t *testing.T) {
 	st := *draw.NewStyles(false, false)
-	k := newRoomKeys()
+	k := draw.NewKeys()
 	board := []key.Binding{k.Prompt, k.Chat, k.Rules, k.Leave}
 	prompt := []key.Binding{promptKeyMap.Send, promptKeyMap.Cancel}
 	var c helpCache

@@ -189,8 +189,13 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		defer l.refreshFront(hub)
 		rows, _ := l.menuRows(min(l.w, lobbyWidth), l.h, false)
 		switch {
-		case key.Matches(km, k.Top) && l.front.top.Code != "":
+		case key.Matches(km, k.Newest) && l.front.top.Code != "":
 			return lobbyAction{start: &Start{Mode: ModeJoin, Code: l.front.top.Code}}
+		case key.Matches(km, k.First): // the first of Your games, else the menu's first item
+			l.yours.sel, l.menu = -1, 0
+			l.yours.enter(true, rows)
+		case key.Matches(km, k.Last):
+			l.yours.sel, l.menu = -1, len(menuItems)-1
 		case l.yours.focused() && !key.Matches(km, k.Quit):
 			code, move := l.yours.update(km, rows)
 			switch {
@@ -290,6 +295,12 @@ func (l *lobby) update(msg tea.Msg, hub Hub) lobbyAction {
 		}
 	case pageBoard:
 		switch {
+		case key.Matches(km, k.First):
+			l.game = 0
+			l.loadBoard()
+		case key.Matches(km, k.Last):
+			l.game = len(l.games) - 1
+			l.loadBoard()
 		case key.Matches(km, k.Left):
 			l.game = (l.game + len(l.games) - 1) % len(l.games)
 			l.loadBoard()
@@ -383,34 +394,34 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		}
 		help = []key.Binding{k.Up, k.Down, enter, k.Quit}
 		if l.front.top.Code != "" {
-			help = []key.Binding{k.Up, k.Down, enter, withHelp(k.Top, "join "+l.front.top.Code), k.Quit}
+			help = []key.Binding{k.Up, k.Down, enter, draw.WithHelp(k.Newest, "join "+l.front.top.Code), k.Quit}
 		}
 	case pageNew:
 		body = l.form.view(st, w)
-		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, withHelp(k.Enter, "create"), k.Back}
+		help = []key.Binding{k.Up, k.Down, k.Left, k.Right, draw.WithHelp(k.Enter, "create"), k.Back}
 	case pageJoin:
 		body = []string{st.Bold.Render("Join a room"), "",
 			"Type the code your friend gave you (5 letters and digits).", "",
 			"  " + l.code.view(st, 30)}
-		help = []key.Binding{withHelp(k.Enter, "join"), k.Back}
+		help = []key.Binding{draw.WithHelp(k.Enter, "join"), k.Back}
 	case pageRooms:
 		body = l.roomsView(st)
-		help = append(l.pager.bindings(), withHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back)
+		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "join"), k.Watch, k.Refresh, k.Back)
 	case pageQuick:
 		body = append(quickHead(st, w), l.pager.view(st.Sel)...)
-		help = append(l.pager.bindings(), withHelp(k.Enter, "play"), k.Back)
+		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "play"), k.Back)
 	case pageHelp:
 		body = append(l.helpHead(st, w), l.pager.view(st.Sel)...)
-		help = append(l.pager.bindings(), withHelp(k.Enter, "rules"), k.Back)
+		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "rules"), k.Back)
 	case pageRules:
 		body = l.rulesView(st)
 		help = append(l.pager.bindings(), k.Back)
 	case pageBoard:
 		body = l.boardView(st)
-		help = []key.Binding{withHelp(k.Left, "game"), withHelp(k.Right, "game"), k.Back}
+		help = []key.Binding{draw.WithHelp(k.Left, "game"), draw.WithHelp(k.Right, "game"), k.Back}
 	case pageMine:
 		body = append(l.mineHead(st), l.pager.view(st.Sel)...)
-		help = append(l.pager.bindings(), withHelp(k.Enter, "replay"), k.Back)
+		help = append(l.pager.bindings(), draw.WithHelp(k.Enter, "replay"), k.Back)
 	}
 	who := p.Name
 	if p.Guest {
@@ -436,11 +447,6 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		}
 	}
 	return strings.Join(out, "\n")
-}
-
-func withHelp(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
 }
 
 // menuRows returns how many lines the menu's page on a w x h screen gives the games of its "Your
@@ -781,6 +787,10 @@ func (f *newForm) update(km tea.KeyPressMsg, k *lobbyKeys) {
 		fields[f.field].step(-1)
 	case key.Matches(km, k.Right):
 		fields[f.field].step(1)
+	case key.Matches(km, k.First):
+		f.field = 0
+	case key.Matches(km, k.Last):
+		f.field = len(fields) - 1
 	}
 	f.field = min(f.field, len(f.fields())-1)
 }

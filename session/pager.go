@@ -27,8 +27,8 @@ func newPagerKeys() pagerKeys {
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn/space", "page")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/G", "start/end")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "end")),
+		Top:      draw.WithHelp(firstKey, "start/end"),
+		Bottom:   lastKey,
 	}
 }
 
@@ -185,9 +185,9 @@ func (p *pager) bindings() []key.Binding {
 	k := p.keys
 	switch {
 	case p.list && len(p.lines) > p.height:
-		return []key.Binding{withHelp(k.Up, "move"), k.PageDown, k.Top}
+		return []key.Binding{draw.WithHelp(k.Up, "move"), k.PageDown, k.Top}
 	case p.list && len(p.text) > 1:
-		return []key.Binding{withHelp(k.Up, "move")}
+		return []key.Binding{draw.WithHelp(k.Up, "move")}
 	case p.list || len(p.lines) <= p.height:
 		return nil
 	}

@@ -138,7 +138,7 @@ func TestFrontPage(t *testing.T) {
 	}
 }
 
-// TestResignAndDrawKeys: R asks, R again resigns (another key plays on); = offers a draw, and
+// TestResignAndDrawKeys: R asks, enter resigns (another key plays on); = offers a draw, and
 // the opponent's = accepts it; the panel shows the offer; the room's keys are in every game's
 // rules.
 func TestResignAndDrawKeys(t *testing.T) {
@@ -202,7 +202,7 @@ func TestResignAndDrawKeys(t *testing.T) {
 	}
 	a = press(a, "?")
 	a = press(a, "G")
-	if out := plain(a.View().Content); !strings.Contains(out, "IN EVERY ROOM") || !strings.Contains(out, "R    resign") {
+	if out := plain(a.View().Content); !strings.Contains(out, "enter says yes") || !strings.Contains(out, "R       resign") {
 		t.Errorf("the rules do not end with the room's keys:\n%s", out)
 	}
 }

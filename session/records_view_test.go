@@ -88,16 +88,21 @@ func TestMyMatchesGolden(t *testing.T) {
 	golden.RequireEqual(t, plain(out))
 }
 
-// TestReplayGolden: a recorded match replays; the screen shows the board after the chosen move
-// and the moves around it, and the keys step back and forth.
-func TestReplayGolden(t *testing.T) {
+// stoneMatch is the record of playedSnapshot's match after 12 moves.
+func stoneMatch(t *testing.T) record.Match {
 	snap := playedSnapshot(t, 12)
 	m := record.Match{ID: "2kq8xm4a7b2", Game: "stonetowers", Options: rules.Options{"size": "12", "turns": "25"},
 		Seed: 7, Started: when, Seats: []record.Seat{{PlayerID: "SHA256:x", Name: "ann"}, {PlayerID: "SHA256:bob", Name: "bob"}}}
 	for _, mv := range snap.Moves {
 		m.Moves = append(m.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
 	}
-	r := replayOf(t, m, stonetowers.Game)
+	return m
+}
+
+// TestReplayGolden: a recorded match replays; the screen shows the board after the chosen move
+// and the moves around it, and the keys step back and forth.
+func TestReplayGolden(t *testing.T) {
+	r := replayOf(t, stoneMatch(t), stonetowers.Game)
 	for _, k := range []string{"G", "h", "h"} {
 		r.update(keyPress(k))
 	}

@@ -85,10 +85,10 @@ func newReplayScreen(m record.Match, g rules.Game, cur *record.Cursor, board dra
 			TurnForward:  key.NewBinding(key.WithKeys("down", "j")),
 			RoundBack:    key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("PgUp/PgDn", "round")),
 			RoundForward: key.NewBinding(key.WithKeys("pgdown", "f")),
-			Start:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/G", "start/end")),
-			End:          key.NewBinding(key.WithKeys("end", "G")),
+			Start:        draw.WithHelp(firstKey, "start/end"),
+			End:          lastKey,
 			Play:         key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play")),
-			Leave:        key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "lobby")),
+			Leave:        key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", backLobby)),
 		},
 		match: m, game: g, cur: cur, board: board,
 	}
@@ -98,6 +98,17 @@ func newReplayScreen(m record.Match, g rules.Game, cur *record.Cursor, board dra
 	board.Status(&first, *draw.NewStyles(true, false), panelWidth)
 	return r
 }
+
+// Where esc takes a player from a replay, as its help line says: the room it was opened from (v
+// at a match's end), My matches, or the lobby's menu (a replay opened from the command line).
+const (
+	backRoom    = "room"
+	backMatches = "matches"
+	backLobby   = "lobby"
+)
+
+// backTo has the help line say where esc goes: backRoom, backMatches or backLobby.
+func (r *replayScreen) backTo(where string) { r.keys.Leave.SetHelp("esc", where) }
 
 // update handles a key or an autoplay tick; it reports true when the player leaves the replay,
 // and returns the next tick while autoplay goes on.

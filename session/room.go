@@ -113,7 +113,7 @@ type roomScreen struct {
 	me     rooms.Player
 	games  []rules.Game
 	boards Boards
-	keys   *roomKeys // shared (roomKeyMap)
+	keys   *draw.Keys // shared (roomKeyMap: the grammar of every game)
 	snap   rooms.Snapshot
 	have   bool
 	board  draw.Board
@@ -149,7 +149,7 @@ func (r *roomScreen) playing() bool {
 }
 
 func newRoomScreen(sub Sub, me rooms.Player, games []rules.Game, boards Boards) *roomScreen {
-	return &roomScreen{sub: sub, me: me, games: games, boards: boards, keys: &roomKeyMap, level: -1,
+	return &roomScreen{sub: sub, me: me, games: games, boards: boards, keys: roomKeyMap, level: -1,
 		side: newRoomPanel(), prompt: newRoomPrompt()}
 }
 
@@ -328,26 +328,34 @@ func (r *roomScreen) boardTakes(km tea.KeyPressMsg) bool {
 }
 
 // toBoard gives a key or a click to the board, which may move its cursor or selection, or
-// return a move, which goes to the room.
+// return a move, which goes to the room; a move the board asks about first (draw.Asker) goes
+// when the player says yes.
 func (r *roomScreen) toBoard(msg tea.Msg) tea.Cmd {
 	r.gen++ // the board's cursor or selection, and what the panel and help line say of it
-	if mv := r.board.Handle(msg, &r.snap); mv != "" {
-		return r.move(mv)
+	mv := r.board.Handle(msg, &r.snap)
+	if mv == "" {
+		return nil
 	}
-	return nil
+	if a, ok := r.board.(draw.Asker); ok {
+		if q, yes := a.Ask(mv, &r.snap); q != "" {
+			r.prompt.ask(q, yes, "play on", func() tea.Cmd { return r.move(mv) }, "")
+			return nil
+		}
+	}
+	return r.move(mv)
 }
 
-// command does what the room's own keys (roomKeys, and the panel's) do on the board; ok is false
-// for a key that is none of them, or not now. R asks before it resigns.
+// command does what the room's own keys (the grammar's, draw.Keys, and the panel's) do on the
+// board; ok is false for a key that is none of them, or not now. R asks before it resigns.
 func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 	k := r.keys
 	switch {
 	case key.Matches(km, k.Resign) && r.playing():
-		q := "Resign? R again to resign, any other key to play on."
+		q, yes := "Resign? enter resigns, any other key plays on.", "resign"
 		if len(r.snap.Moves) == 0 {
-			q = "Abort the match? Nobody has moved: it ends unrated. R again to abort, any other key to go on."
+			q, yes = "Abort the match? Nobody has moved: it ends unrated. enter aborts, any other key goes on.", "abort"
 		}
-		r.prompt.ask(q, k.Resign, actionCmd(func() error { return r.sub.Resign() }), "You play on.")
+		r.prompt.ask(q, yes, "play on", func() tea.Cmd { return actionCmd(r.sub.Resign) }, "You play on.")
 	case key.Matches(km, k.Draw) && r.playing():
 		if i := 1 - int(r.snap.You); len(r.snap.Seats) == 2 && r.snap.Seats[i].DrawOffer {
 			r.prompt.say("You accept the draw.", false)
@@ -366,7 +374,7 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		if !r.playing() {
 			return nil, r.quit(), true // a spectator, or a player between matches, loses nothing
 		}
-		r.prompt.askLeave(leaveQuestion(r.snap.SeatGrace), k.LeaveNow)
+		r.prompt.askLeave(leaveQuestion(r.snap.SeatGrace))
 	case key.Matches(km, k.Prompt):
 		r.focus = focusPrompt
 		r.prompt.open(lineMove, r.move) // (the notation shows under the board while it is open)
@@ -545,7 +553,7 @@ func (r *roomScreen) helpPart(st draw.Styles, w int) string {
 	if r.focus == focusRules {
 		return r.help(st, w)
 	}
-	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, leaving: r.prompt.askingLeave(), theme: themeOf(st)}
+	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, asked: r.prompt.answer(), theme: themeOf(st)}
 	l, _ := r.parts.help.get(k, func() []string { return []string{r.help(st, w)} }).at(0)
 	return l
 }
@@ -708,17 +716,21 @@ func (r *roomScreen) awayChanged() bool {
 	return changed
 }
 
-// helpKeys appends the bindings the help line shows to out and returns it.
+// helpKeys appends the bindings the help line shows to out and returns it. The line is the same
+// in every game, in the grammar's order (draw.Keys): the board's keys for now (its own, then the
+// grammar's it answers now: bksp, p, e), the move prompt, the match's keys (u, =, R), chat, rules
+// and esc. When it is too wide, help drops the match's keys first, then the move prompt
+// (helpDrops); the rules list them all.
 func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	k := r.keys
 	switch r.focus {
 	case focusChat, focusPrompt:
 		return r.prompt.helpKeys(out)
 	case focusRules:
-		return append(append(out, r.rules.bindings()...), withHelp(k.Cancel, "close"))
+		return append(append(out, r.rules.bindings()...), draw.WithHelp(k.Cancel, "close"))
 	}
-	if r.prompt.askingLeave() {
-		return append(out, k.LeaveNow, withHelp(k.Cancel, "stay"))
+	if r.prompt.asking() {
+		return r.prompt.answerKeys(out)
 	}
 	if r.moving != nil {
 		return append(out, k.Rules, k.Leave) // nothing reaches the room while it moves
@@ -728,7 +740,7 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	// A gone player's keys come first: the line is cut at its end when it is too long, and these
 	// are the ones the player must find.
 	if anyAbandoned(&r.snap) && seated {
-		out = append(out, withHelp(k.Bot, "bot takes over"), k.End)
+		out = append(out, draw.WithHelp(k.Bot, "bot takes over"), k.End)
 	}
 	if seated && s.Phase == rooms.Playing && !anyAbandoned(&r.snap) {
 		// (While a player is gone the board's keys make way for b and x: the line has no room
@@ -738,7 +750,7 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 		} else {
 			out = append(out, r.board.Bindings()...)
 		}
-		out = append(out, k.Prompt)
+		out = append(out, k.Prompt, k.TakeBack, k.Draw, k.Resign)
 	}
 	if h, ok := r.board.(draw.KeyHelper); ok && !seated && s.Phase == rooms.Playing {
 		out = append(out, h.HelpKeys(s)...) // a spectator's: the keys that look (Flic Flac's cursor)

@@ -240,8 +240,8 @@ func TestTurnClockShown(t *testing.T) {
 			t.Errorf("with two seats to move, the clock does not say whose it is:\n%s", theirs)
 		}
 		start := time.Now()
-		if msg, ok := (<-ticks).(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != 1300*time.Millisecond {
-			t.Errorf("tick %+v after %v, want when it shows 2:30 (1.3s)", msg, time.Since(start))
+		if msg, ok := (<-ticks).(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != 300*time.Millisecond+clockLate {
+			t.Errorf("tick %+v after %v, want when it shows 2:30 (0.3s, once less than 2:40 is left)", msg, time.Since(start))
 		}
 		m.room.stopTick()
 		snap.Clock = rooms.TurnClock{}
@@ -417,31 +417,31 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 		snap.TimeControl = rooms.Clock{Game: 10 * time.Minute, Increment: 5 * time.Second}
 		snap.Times = []time.Duration{5*time.Minute + 9*time.Second, 45*time.Second + 200*time.Millisecond}
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(snap.Times[0])}
-		m, ticks := tickingRoom(t, snap) // "5:10" shows "5:00" in 9 s
+		m, ticks := tickingRoom(t, snap) // 5:09 shows "5:00" for 9 s
 		if m.room.clock.timer == nil {
 			t.Fatal("no tick for a running clock")
 		}
 
-		turn := snap // the other player's clock runs now, "0:46", "0:45" in 200ms
+		turn := snap // the other player's clock runs now, "0:45", "0:44" in 200ms
 		turn.Clock = rooms.TurnClock{Seat: 1, Ends: time.Now().Add(snap.Times[1])}
 		m.room.apply(turn)
 		start := time.Now()
 		msg := <-ticks
-		if waited := time.Since(start); waited != 200*time.Millisecond || msg != (tickMsg{gen: m.room.clock.gen}) {
+		if waited := time.Since(start); waited != 200*time.Millisecond+clockLate || msg != (tickMsg{gen: m.room.clock.gen}) {
 			t.Errorf("the tick %+v came after %v, want the one asked for last (%d) after 200ms", msg, waited, m.room.clock.gen)
 		}
 		gen := m.room.clock.gen
 		next, _ := m.Update(msg)
 		m = next.(Model)
-		if out := words(plain(m.View().Content)); !strings.Contains(out, "bob (Blue) has 0:45") {
+		if out := words(plain(m.View().Content)); !strings.Contains(out, "bob (Blue) has 0:44") {
 			t.Errorf("after the tick, bob's time:\n%s", out)
 		}
 		if m.room.clock.gen != gen+1 {
 			t.Error("no next tick while the clock runs")
 		}
 
-		// A move limit: 0:59.7 shows "1:00" and ticks in 700ms; a move resets it to 1:00, whose
-		// next second is a second away.
+		// A move limit: 0:59.7 shows "0:59" and ticks in 700ms; a move resets it to 1:00, which
+		// shows 0:59 as soon as less than a minute is left.
 		snap.TimeControl, snap.Times = rooms.Clock{Move: time.Minute}, nil
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(59*time.Second + 700*time.Millisecond)}
 		m.room.apply(snap)
@@ -449,8 +449,8 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 		snap.Clock = rooms.TurnClock{Seat: 1, Ends: time.Now().Add(time.Minute)}
 		m.room.apply(snap)
 		start = time.Now()
-		if msg, ok := (<-ticks).(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != time.Second {
-			t.Errorf("after the move the tick came after %v (%+v), want the new clock's next second, 1s", time.Since(start), msg)
+		if msg, ok := (<-ticks).(tickMsg); !ok || msg.gen != m.room.clock.gen || time.Since(start) != clockLate {
+			t.Errorf("after the move the tick came after %v (%+v), want the new clock's next value, at once", time.Since(start), msg)
 		}
 		synctest.Wait()
 		if len(ticks) != 0 {
@@ -460,21 +460,28 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 	})
 }
 
-// TestClockShown: a clock shows whole seconds rounded up in its last 70 s, those rounded down to
-// tens of seconds before (never more than the second being counted: 10:03 left after an
-// increment shows 10:00), and says when it shows its next value.
+// TestClockShown: a clock shows whole seconds rounded down in its last 70 s, those rounded down
+// to tens of seconds before (never more than a player has: 10:03 left after an increment shows
+// 10:00, 59.5 s shows 0:59), and says when it shows its next value: once less than it shows is
+// left.
 func TestClockShown(t *testing.T) {
+	ms := time.Millisecond
 	for _, c := range []struct{ raw, shown, next time.Duration }{
-		{160300 * time.Millisecond, 160 * time.Second, 1300 * time.Millisecond},
-		{150 * time.Second, 150 * time.Second, time.Second},
-		{603 * time.Second, 600 * time.Second, 4 * time.Second},
-		{75 * time.Second, 70 * time.Second, 6 * time.Second},
-		{70 * time.Second, 70 * time.Second, time.Second},
-		{59500 * time.Millisecond, 60 * time.Second, 500 * time.Millisecond},
+		{160300 * ms, 160 * time.Second, 300*ms + clockLate},
+		{150 * time.Second, 150 * time.Second, clockLate},
+		{603 * time.Second, 600 * time.Second, 3*time.Second + clockLate},
+		{75 * time.Second, 70 * time.Second, 5*time.Second + clockLate},
+		{70 * time.Second, 70 * time.Second, clockLate},
+		{59500 * ms, 59 * time.Second, 500*ms + clockLate},
+		{19600 * ms, 19 * time.Second, 600*ms + clockLate},
+		{400 * ms, 0, 400*ms + clockLate},
 		{0, 0, 0},
 	} {
 		if shown, next := clockShown(c.raw); shown != c.shown || next != c.next {
 			t.Errorf("clockShown(%v) = %v, %v; want %v, %v", c.raw, shown, next, c.shown, c.next)
+		}
+		if shown, _ := clockShown(c.raw); shown > c.raw {
+			t.Errorf("clockShown(%v) shows %v, more than is left", c.raw, shown)
 		}
 	}
 }

@@ -193,7 +193,7 @@ func TestStaleRequestGoes(t *testing.T) {
 	snap.Seats[1].Bot = "greedy"
 	m := roomModel(t, snap)
 	m.room.sub = idleSub{}
-	m = press(m, "U")
+	m = press(m, "u")
 	const asked = "You ask to take back your last move."
 	msg := func() string { return m.room.prompt.msg }
 	if msg() != asked {
@@ -213,7 +213,7 @@ func TestStaleRequestGoes(t *testing.T) {
 	snap.Seats[1].Bot = "" // bob, a person
 	m = roomModel(t, snap)
 	m.room.sub = idleSub{}
-	m = press(m, "U")
+	m = press(m, "u")
 	waiting := snap
 	waiting.Seats = slices.Clone(snap.Seats)
 	waiting.Seats[0].TakeBack = true

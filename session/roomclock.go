@@ -181,19 +181,24 @@ func (c *roomClock) turnLine(st draw.Styles) string {
 const clockFine = 70 * time.Second
 
 // clockShown returns how a clock with raw time left shows it and how long until it shows another
-// value: the second being counted down (whole seconds, rounded up), and above clockFine that
-// rounded down to ten seconds, so that a clock never shows more than the second it is in (10:03
-// left, with an increment, shows 10:00, not 10:10).
+// value: the whole seconds left, rounded down, and above clockFine those rounded down to ten
+// seconds, so that a clock never shows more than a player has (10:03 left, with an increment,
+// shows 10:00, not 10:10; 19.6 s shows 0:19, not 0:20). It shows 0:00 in the turn's last
+// second.
 func clockShown(raw time.Duration) (shown, next time.Duration) {
 	if raw <= 0 {
 		return 0, 0
 	}
-	shown = (raw + time.Second - 1) / time.Second * time.Second
+	shown = raw / time.Second * time.Second
 	if shown > clockFine {
 		shown = shown / (10 * time.Second) * (10 * time.Second)
 	}
-	return shown, raw - (shown - time.Second) // it shows less once the second before shown is reached
+	return shown, raw - shown + clockLate // it shows less once less than shown is left
 }
+
+// clockLate is how long after a clock's value has run out it is drawn again: a tick asked for at
+// the very instant could find the same value left.
+const clockLate = time.Millisecond
 
 // clockWarning is the time left under which a turn's clock is drawn as a warning.
 const clockWarning = 30 * time.Second

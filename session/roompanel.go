@@ -24,9 +24,7 @@ type panelKeys struct {
 }
 
 // panelKeyMap is the key map every room's panel shares; it never changes.
-var panelKeyMap = panelKeys{
-	Moves: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "moves")),
-}
+var panelKeyMap = panelKeys{Moves: draw.KeyMap.Moves}
 
 // roomPanel is the side panel right of a room's board: the seats with their scores and notes,
 // whose turn it is and the turn's clock (roomClock), the result and ratings at the end, what the

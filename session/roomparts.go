@@ -106,11 +106,11 @@ type (
 	}
 	// helpKey: the help line, but for the rules' (whose keys follow the pager's scroll).
 	helpKey struct {
-		gen     uint64
-		focus   focus
-		w       int
-		moving  bool
-		leaving bool // the room asks whether to leave
+		gen    uint64
+		focus  focus
+		w      int
+		moving bool
+		asked  string // what yes to the question asked does ("leave", "resign"), or ""
 		theme
 	}
 	// panelKey: the panel's head and status (with the away seats' countdowns for the head); the

@@ -99,7 +99,7 @@ func TestRoomPartsFollowTheirInputs(t *testing.T) {
 		*draw.NewStyles(true, true)}
 	sizes := [][2]int{{80, 24}, {100, 30}, {81, 25}, {120, 40}, {200, 50}, {80, 30}}
 	keys := []string{"left", "right", "up", "down", "enter", ":", "a", "1", "backspace", "esc", "t", "tab", "?", "R",
-		"=", "b", "B", "x", "U", " ", "c"}
+		"=", "b", "B", "x", "u", "U", " ", "c", "p", "e"}
 	for _, g := range games {
 		for seed := range uint64(4) {
 			t.Run(fmt.Sprintf("%s/%d", g.name, seed), func(t *testing.T) {

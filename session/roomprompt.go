@@ -14,16 +14,18 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// promptKeys are the keys of a room's prompt while a line is open.
+// promptKeys are the keys of a room's prompt: while a line is open, and the answer to its
+// question (the grammar's Yes and Cancel, draw.KeyMap).
 type promptKeys struct {
-	Send, Cancel, CloseInput key.Binding
+	Send, Cancel, CloseInput, Yes key.Binding
 }
 
 // promptKeyMap is the key map every room's prompt shares; it never changes.
 var promptKeyMap = promptKeys{
 	Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-	Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	Cancel:     draw.KeyMap.Cancel,
 	CloseInput: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑↓", "close")),
+	Yes:        draw.KeyMap.Yes,
 }
 
 // lineKind is what the prompt's open line is for.
@@ -36,11 +38,11 @@ const (
 )
 
 // roomPrompt is the line under a room's board: the room's last message or error, a line being
-// typed (a move or a chat line), or a question answered with one key (R asks "Resign?", and R
-// again resigns; esc with nothing to cancel asks "Leave the room?", and enter leaves). While a
-// line is open it takes every key: enter sends, esc cancels, and up and down (keys meant for the
-// board) close it without sending, so that nothing meant for the game goes out as chat. A
-// question takes the next key, whatever it is.
+// typed (a move or a chat line), or a question answered with one key: enter says yes, any other
+// key no (R asks "Resign?", a board's pass asks "Pass your turn?", esc with nothing to cancel asks
+// "Leave the room?"). While a line is open it takes every key: enter sends, esc cancels, and up
+// and down (keys meant for the board) close it without sending, so that nothing meant for the
+// game goes out as chat. A question takes the next key, whatever it is.
 type roomPrompt struct {
 	keys   *promptKeys // shared (promptKeyMap)
 	kind   lineKind    // the open line's; lineNone when none is open
@@ -49,13 +51,14 @@ type roomPrompt struct {
 	msg    string
 	msgErr bool
 	errSeq int // counts the errors said, so that an error's expiry clears only that error
-	// The open question: the key that says yes, what then, and what to say to any other key;
-	// leaving when it asks whether to leave the room, which the room does on yes (leaves).
-	asked   bool
-	leaving bool
-	yes     key.Binding
-	then    tea.Cmd
-	no      string
+	// The open question: what yes does (for the help line) and then, what no does and what to
+	// say to it; leaving when it asks whether to leave the room, which the room does on yes
+	// (leaves).
+	asked       bool
+	leaving     bool
+	yes, noHelp string
+	then        func() tea.Cmd
+	no          string
 	// The request the message says the player made (sayRequest), which the room's snapshots
 	// settle (settle): the number of moves when it was made, and whether a snapshot has shown it
 	// waiting.
@@ -157,18 +160,29 @@ func (p *roomPrompt) openChat(to string, send func(text string) tea.Cmd) {
 // typing reports whether a line is open.
 func (p *roomPrompt) typing() bool { return p.kind != lineNone }
 
-// ask puts a question on the message line, answered by the next key: yes, and then is done;
-// any other, and no is said.
-func (p *roomPrompt) ask(question string, yes key.Binding, then tea.Cmd, no string) {
+// ask puts a question on the message line, answered by the next key: Yes (enter), and then's
+// command is run (it is made only then: a move it sends is in order from then on); any other,
+// and no is said. yes and noHelp say on the help line what the two answers do ("resign", "play
+// on").
+func (p *roomPrompt) ask(question, yes, noHelp string, then func() tea.Cmd, no string) {
 	p.say(question, false)
-	p.asked, p.yes, p.then, p.no = true, yes, then, no
+	p.asked, p.yes, p.noHelp, p.then, p.no = true, yes, noHelp, then, no
 }
 
 // askLeave asks whether to leave the room: yes leaves (the room asks leaves before the prompt
 // takes the key), any other key takes the question away.
-func (p *roomPrompt) askLeave(question string, yes key.Binding) {
-	p.ask(question, yes, nil, "")
+func (p *roomPrompt) askLeave(question string) {
+	p.ask(question, "leave", "stay", nil, "")
 	p.leaving = true
+}
+
+// answer is what yes to the question waiting for its answer does ("resign"), or "" when none
+// waits.
+func (p *roomPrompt) answer() string {
+	if !p.asked {
+		return ""
+	}
+	return p.yes
 }
 
 // asking reports whether a question waits for its answer.
@@ -179,7 +193,13 @@ func (p *roomPrompt) askingLeave() bool { return p.asked && p.leaving }
 
 // leaves reports whether km answers yes to the question whether to leave the room.
 func (p *roomPrompt) leaves(km tea.KeyPressMsg) bool {
-	return p.askingLeave() && key.Matches(km, p.yes)
+	return p.askingLeave() && key.Matches(km, p.keys.Yes)
+}
+
+// answerKeys appends the question's answers, for the help line, to out: "enter resign • esc
+// play on".
+func (p *roomPrompt) answerKeys(out []key.Binding) []key.Binding {
+	return append(out, draw.WithHelp(p.keys.Yes, p.yes), draw.WithHelp(p.keys.Cancel, p.noHelp))
 }
 
 // Update takes the expiry of an error, a key or a paste while a line is open, or the key that
@@ -200,9 +220,12 @@ func (p roomPrompt) Update(msg tea.Msg) (roomPrompt, tea.Cmd) {
 		}
 		then := p.then
 		p.asked, p.leaving, p.then = false, false, nil
-		if key.Matches(km, p.yes) {
+		if key.Matches(km, p.keys.Yes) {
 			p.say("", false)
-			return p, then
+			if then == nil {
+				return p, nil
+			}
+			return p, then()
 		}
 		p.say(p.no, false)
 		return p, nil

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -49,7 +48,7 @@ func TestPromptGolden(t *testing.T) {
 		"which the board shows as you move the cursor there; more than five lines of this are cut"))
 	show("a long error", p)
 	p = newRoomPrompt()
-	p.ask("Resign? R again to resign, any other key to play on.", roomKeyMap.Resign, nil, "You play on.")
+	p.ask("Resign? enter resigns, any other key plays on.", "resign", "play on", nil, "You play on.")
 	show("a question", p)
 	golden.RequireEqual(t, out)
 }
@@ -91,20 +90,28 @@ func TestPromptLine(t *testing.T) {
 	}
 }
 
-// TestPromptQuestion: a question takes the next key: its own key does what it asked, any other
-// says no; either way it is answered, and asks no more.
+// TestPromptQuestion: a question takes the next key: enter does what it asked (its command made
+// only then), any other key says no, the question's own key (R) and a capital among them; either
+// way it is answered, and asks no more.
 func TestPromptQuestion(t *testing.T) {
-	yes := func() tea.Msg { return sentMsg{"yes"} }
 	for _, c := range []struct {
 		key  tea.KeyPressMsg
 		then bool
 		said string
 	}{
-		{tea.KeyPressMsg{Code: 'R', Text: "R"}, true, ""},
+		{tea.KeyPressMsg{Code: tea.KeyEnter}, true, ""},
+		{tea.KeyPressMsg{Code: 'R', Text: "R"}, false, "You play on."},
+		{tea.KeyPressMsg{Code: 'Y', Text: "Y"}, false, "You play on."},
 		{tea.KeyPressMsg{Code: 'x', Text: "x"}, false, "You play on."},
+		{tea.KeyPressMsg{Code: tea.KeyEscape}, false, "You play on."},
 	} {
+		made := 0
+		yes := func() tea.Cmd {
+			made++
+			return func() tea.Msg { return sentMsg{"yes"} }
+		}
 		p := newRoomPrompt()
-		p.ask("Resign?", key.NewBinding(key.WithKeys("R")), yes, "You play on.")
+		p.ask("Resign?", "resign", "play on", yes, "You play on.")
 		if !p.asking() || p.msg != "Resign?" {
 			t.Fatalf("asked: asking %v, message %q", p.asking(), p.msg)
 		}
@@ -112,8 +119,8 @@ func TestPromptQuestion(t *testing.T) {
 			t.Error("a paste answered the question")
 		}
 		p, cmd := p.Update(c.key)
-		if p.asking() || (cmd != nil) != c.then || p.msg != c.said {
-			t.Errorf("%s: asking %v, did it %v, message %q; want done, %v, %q", c.key, p.asking(), cmd != nil, p.msg, c.then, c.said)
+		if p.asking() || (cmd != nil) != c.then || p.msg != c.said || (made == 1) != c.then {
+			t.Errorf("%s: asking %v, did it %v (made %d), message %q; want done, %v, %q", c.key, p.asking(), cmd != nil, made, p.msg, c.then, c.said)
 		}
 	}
 }

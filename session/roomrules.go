@@ -35,16 +35,45 @@ func (r *roomScreen) rulesText() string {
 	return strings.TrimRight(text, "\n") + "\n" + roomKeysText
 }
 
-// roomKeysText ends every game's rules in the room: the keys of the room itself.
-const roomKeysText = `
-IN EVERY ROOM
-  :    type a move in the game's notation     t    chat
-  tab  the moves, or the chat again            ?    these rules
-  R    resign (twice); before the first move it aborts the match, unrated
-  =    offer a draw, or accept your opponent's (two players)
-  U    ask to take back your last move, or agree (casual matches)
-  esc  cancel: un-pick a piece, clear a word or a typed line, close these rules; with nothing to cancel, it asks before you leave (enter leaves): your seat waits for you, but your turns run on
-`
+// roomKeysText ends every game's rules in the room: the grammar every game shares (draw.KeyMap),
+// each key as the help line writes it, with what it does.
+var roomKeysText = keysText(&draw.KeyMap)
+
+// keysText writes the section of the rules that tells the keys of every room, from k.
+func keysText(k *draw.Keys) string {
+	rows := []struct {
+		b    key.Binding
+		does string
+	}{
+		{k.Up, "move the cursor (h j k l too, but in Lhex-i'-con)"},
+		{k.Act, "pick, place or play at the cursor (space too)"},
+		{k.Cancel, "cancel: un-pick a piece, clear a word or a typed line, close these rules; with " +
+			"nothing to cancel, it asks before you leave (enter leaves): your seat waits for you, but your turns run on"},
+		{k.StepBack, "take back a step of your turn (a piece moved, a letter, a pick)"},
+		{k.Pass, "pass your turn"},
+		{k.EndTurn, "end your turn (Flic Flac), or a solo game"},
+		{k.Prompt, "type a move in the game's notation"},
+		{k.TakeBack, "ask to take back your last move, or agree (casual matches)"},
+		{k.Draw, "offer a draw, or accept your opponent's (two players)"},
+		{k.Resign, "resign; before the first move it aborts the match, unrated"},
+		{k.Chat, "chat"},
+		{k.Moves, "the chat, then the spectators' chat (a player's), then the moves"},
+		{k.Rules, "these rules"},
+	}
+	var b strings.Builder
+	b.WriteString("\nIN EVERY ROOM (the same keys in every game)\n")
+	for _, r := range rows {
+		b.WriteString("  " + padRight(r.b.Help().Key, 7) + " " + r.does + "\n")
+	}
+	b.WriteString("A key that gives something up (resign, a pass that could have been a play, a challenge) " +
+		"asks first: enter says yes, any other key no. A capital letter alone never does it.\n")
+	return b.String()
+}
+
+// padRight pads s with spaces to n columns.
+func padRight(s string, n int) string {
+	return s + draw.Spaces(max(0, n-draw.TextWidth(s)))
+}
 
 // rulesLines draws the rules pager in w x h cells: a title line, then the rules wrapped to the
 // width. During a timed turn the title line ends with the turn's clock (roomClock.turnLine), which

@@ -365,6 +365,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.replay = msg.screen
+		switch {
+		case m.room != nil:
+			m.replay.backTo(backRoom)
+		case m.lobby.page == pageMine:
+			m.replay.backTo(backMatches)
+		}
 		return m, nil
 	}
 	if m.quick != nil {

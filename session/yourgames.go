@@ -22,7 +22,7 @@ type yourGamesKeys struct {
 var yourGamesKeyMap = yourGamesKeys{
 	Up:    lobbyKeyMap.Up,
 	Down:  lobbyKeyMap.Down,
-	Enter: withHelp(lobbyKeyMap.Enter, "return"),
+	Enter: draw.WithHelp(lobbyKeyMap.Enter, "return"),
 }
 
 // yourGamesMax is the most lines the block gives its games, "and N more" included.

@@ -427,8 +427,8 @@ func TestTurnBellAndTitleThroughSSH(t *testing.T) {
 }
 
 // TestEndingEarlyThroughSSH: a draw offered (=) and accepted (=) ends the match drawn; in the
-// rematch, R twice before the first move aborts it; against a bot, U takes back a move and the
-// bot's reply.
+// rematch, R and enter before the first move abort it; against a bot, u takes back a move and
+// the bot's reply.
 func TestEndingEarlyThroughSSH(t *testing.T) {
 	t.Parallel()
 	addr := startServer(t)
@@ -448,7 +448,7 @@ func TestEndingEarlyThroughSSH(t *testing.T) {
 	alice.waitFor("playing", "you: alice (Blue)")
 	bob.send("R")
 	bob.waitFor("Abort the match?")
-	bob.send("R")
+	bob.send("\r")
 	alice.waitFor("GAME OVER", "Match ended.", "bob aborted")
 
 	carol := connect(t, addr, "carol", newKey(t), "new stonetowers size=8 turns=10 bots=1")
@@ -457,6 +457,6 @@ func TestEndingEarlyThroughSSH(t *testing.T) {
 	carol.waitFor("move:")
 	carol.send("b d4\r")
 	carol.waitFor("Your turn", "Turns left: R 9 · B 9")
-	carol.send("U")
+	carol.send("u")
 	carol.waitFor("last move is taken", "back (2 moves)", "Turns left: R 10 · B 10")
 }

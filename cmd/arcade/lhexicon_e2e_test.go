@@ -43,7 +43,9 @@ func TestLhexiconAgainstABotThroughSSH(t *testing.T) {
 	for turn := range 3 {
 		state, _ = lhexTurn(t, ann, state, seed, turn)
 	}
-	ann.send("RR")
+	ann.send("R")
+	ann.waitFor("Resign?")
+	ann.send("\r")
 	ann.waitFor("GAME OVER", "ann resigned")
 }
 

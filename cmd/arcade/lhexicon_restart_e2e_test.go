@@ -84,6 +84,8 @@ func TestLhexiconKillRestartResume(t *testing.T) {
 		t.Errorf("the match after the restart differs.\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 	lhexTurn(t, ann, state, seed, 2)
-	ann.send("RR")
+	ann.send("R")
+	ann.waitFor("Resign?")
+	ann.send("\r")
 	ann.waitFor("GAME OVER", "ann resigned")
 }

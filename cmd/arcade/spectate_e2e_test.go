@@ -53,7 +53,7 @@ func TestSpectatorChatThroughSSH(t *testing.T) {
 	alice.waitFor("Your turn")
 	bob.send("R")
 	bob.waitFor("Resign?")
-	bob.send("R")
+	bob.send("\r")
 	for _, p := range []*player{alice, bob} {
 		p.waitFor("GAME OVER", "carol (watching): Red should", "· finished · rated")
 	}
@@ -71,7 +71,7 @@ func TestSpectatorChatThroughSSH(t *testing.T) {
 	erin.waitFor("· playing · casual")
 	erin.send("R")
 	erin.waitFor("Abort the match?")
-	erin.send("R")
+	erin.send("\r")
 	dave.waitFor("GAME OVER", "· finished · casual")
 }
 

@@ -15,9 +15,11 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// colorettaKeys are the Coloretta board's bindings.
+// colorettaKeys are the Coloretta board's bindings: the grammar's (draw.KeyMap; the cursor goes
+// from stack to stack, up and down as they are drawn or left and right), and d, 1-5 and s. A
+// capital is none of them: Caps Lock draws no card.
 type colorettaKeys struct {
-	Draw, Stack, Left, Right, Act, Scores key.Binding
+	Draw, Stack, Up, Down, Left, Right, Act, Scores key.Binding
 }
 
 // colorettaBoard draws a Coloretta table: the round's progress, the stacks (one line each, with a
@@ -45,12 +47,11 @@ type colorettaBoard struct {
 func NewBoard() draw.Board { return newColorettaBoard() }
 
 func newColorettaBoard() *colorettaBoard {
+	k := &draw.KeyMap // the grammar of every game, and Coloretta's own d, 1-5 and s
 	b := &colorettaBoard{hands: draw.Memo[coloretta.Hand]{}, slots: draw.Memo[colorettaSlot]{}, keys: colorettaKeys{
-		Draw:   key.NewBinding(key.WithKeys("d", "D"), key.WithHelp("d", "draw")),
-		Stack:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "stack")),
-		Left:   key.NewBinding(key.WithKeys("left", "h")),
-		Right:  key.NewBinding(key.WithKeys("right", "l")),
-		Act:    key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
+		Draw:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "draw")),
+		Stack: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "stack")),
+		Up:    k.Up, Down: k.Down, Left: k.Left, Right: k.Right, Act: k.Act,
 		Scores: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "scores")),
 	}}
 	b.help = []key.Binding{b.keys.Draw, b.keys.Stack, b.keys.Act} // arrows and s are told on the board
@@ -96,9 +97,9 @@ func (b *colorettaBoard) key(msg tea.KeyPressMsg, v coloretta.View, snap *rooms.
 	case key.Matches(msg, k.Draw), key.Matches(msg, k.Stack):
 		mv, _ := v.KeyMove(msg.String())
 		return mv
-	case key.Matches(msg, k.Left):
+	case key.Matches(msg, k.Left), key.Matches(msg, k.Up):
 		b.cur = max(0, b.cur-1)
-	case key.Matches(msg, k.Right):
+	case key.Matches(msg, k.Right), key.Matches(msg, k.Down):
 		b.cur = min(len(v.Stacks)-1, b.cur+1)
 	case key.Matches(msg, k.Act):
 		return b.act(v, snap)

@@ -17,9 +17,11 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// disconKeys are the DISCON board's bindings.
+// disconKeys are the DISCON board's bindings: the grammar's (draw.KeyMap), and L. Cancel (esc)
+// and StepBack (backspace) both un-pick: the pick is the one step of a turn. L only switches what
+// the next move does, which enter then plays: a capital, but nothing is given up by it.
 type disconKeys struct {
-	Up, Down, Left, Right, Act, Leave, Unselect key.Binding
+	Up, Down, Left, Right, Act, Leave, Cancel, StepBack key.Binding
 }
 
 // disconBoard draws a DISCON board with a cursor. Each square is four columns: a marker ('>' the
@@ -58,16 +60,13 @@ type disconBoard struct {
 func NewBoard() draw.Board { return newDisconBoard() }
 
 func newDisconBoard() *disconBoard {
+	k := &draw.KeyMap // the grammar of every game, and L, DISCON's own
 	b := &disconBoard{rowGlyphs: new([discon.Size][discon.Size]disconGlyph), keys: disconKeys{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
-		Down:     key.NewBinding(key.WithKeys("down", "j")),
-		Left:     key.NewBinding(key.WithKeys("left", "h")),
-		Right:    key.NewBinding(key.WithKeys("right", "l")),
-		Act:      key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
-		Leave:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
-		Unselect: key.NewBinding(key.WithKeys("u", "backspace", "esc"), key.WithHelp("u", "un-pick")),
+		Up: k.Up, Down: k.Down, Left: k.Left, Right: k.Right, Act: k.Act,
+		Leave:  key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "leave")),
+		Cancel: k.Cancel, StepBack: k.StepBack,
 	}}
-	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // u is told beside the board
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Leave} // esc and bksp are told beside the board
 	return b
 }
 
@@ -99,10 +98,10 @@ func (b *disconBoard) settle(v *discon.View, snap *rooms.Snapshot) {
 
 // TakesKey claims esc while the viewer has a piece picked or the next move set to leave the
 // tower behind: esc drops them, and the room asks whether to leave only when there is nothing to
-// drop (draw.KeyTaker). esc is one of Unselect's keys.
+// drop (draw.KeyTaker).
 func (b *disconBoard) TakesKey(km tea.KeyPressMsg, snap *rooms.Snapshot) bool {
 	v, ok := draw.ViewRef[discon.View](snap)
-	if !ok || km.String() != "esc" {
+	if !ok || !key.Matches(km, b.keys.Cancel) {
 		return false
 	}
 	b.settle(v, snap)
@@ -150,7 +149,7 @@ func (b *disconBoard) key(msg tea.KeyPressMsg, v *discon.View, snap *rooms.Snaps
 		return b.act(v, snap)
 	case key.Matches(msg, k.Leave):
 		b.leave = !b.leave
-	case key.Matches(msg, k.Unselect):
+	case key.Matches(msg, k.Cancel), key.Matches(msg, k.StepBack):
 		b.sel, b.leave = 0, false
 	}
 	b.cur = discon.At(r, c)
@@ -549,7 +548,7 @@ func (b *disconBoard) selection(v *discon.View, snap *rooms.Snapshot, st draw.St
 		return fmt.Sprintf("%s has no tower to leave (L)", p.ID)
 	}
 	return strings.Join([]string{st.Bold.Render(p.ID.String()) + " picked", fmt.Sprintf("%d jump%s", n, draw.Plural(n)),
-		leave, "u un-picks"}, draw.PartSep(st))
+		leave, "esc drops"}, draw.PartSep(st))
 }
 
 func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []string {

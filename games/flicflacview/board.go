@@ -13,15 +13,15 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// boardKeys are the Flic Flac board's bindings.
+// boardKeys are the Flic Flac board's bindings: the grammar's (draw.KeyMap), and n.
 type boardKeys struct {
 	Up, Down, Left, Right, Act, Next, Back, End, Cancel key.Binding
 }
 
 // board draws a Flic Flac match with a cursor over the hexes and the homes' slots. Enter on one
 // of the viewer's pieces that may move picks it, and the hexes it may reach are marked; enter on
-// one of them moves it there. n picks the next piece that may move, u takes back the piece under
-// the cursor (or the picked one) when it moved this turn, e ends the turn.
+// one of them moves it there. n picks the next piece that may move, backspace takes back the
+// piece under the cursor (or the picked one) when it moved this turn, e ends the turn.
 type board struct {
 	keys boardKeys
 	help []key.Binding
@@ -68,26 +68,24 @@ type frameKey struct {
 func NewBoard() draw.Board { return newBoard() }
 
 func newBoard() *board {
+	k := &draw.KeyMap // the grammar of every game, and n, Flic Flac's own
 	b := &board{cur: -1, sel: -1, keys: boardKeys{
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
-		Down:   key.NewBinding(key.WithKeys("down", "j")),
-		Left:   key.NewBinding(key.WithKeys("left", "h")),
-		Right:  key.NewBinding(key.WithKeys("right", "l")),
-		Act:    key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "pick/move")),
+		Up: k.Up, Down: k.Down, Left: k.Left, Right: k.Right,
+		Act:    draw.WithHelp(k.Act, "pick/move"),
 		Next:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next")),
-		Back:   key.NewBinding(key.WithKeys("u", "backspace"), key.WithHelp("u", "take back")),
-		End:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "end turn")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Back:   k.StepBack,
+		End:    k.EndTurn,
+		Cancel: k.Cancel,
 	}}
-	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End} // n is told under the board
-	b.turnHelp = []key.Binding{b.keys.Act, b.keys.End, b.keys.Back}
+	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.End}       // n is told under the board
+	b.turnHelp = []key.Binding{b.keys.Act, b.keys.Back, b.keys.End} // in the grammar's order
 	b.lookHelp = []key.Binding{b.keys.Up}
 	return b
 }
 
 func (b *board) Bindings() []key.Binding { return b.help }
 
-// HelpKeys lists, on the viewer's turn, what enter, e and u do (the arrows are the cursor's, as
+// HelpKeys lists, on the viewer's turn, what enter, backspace and e do (the arrows are the cursor's, as
 // in every game); otherwise the arrows alone, which look at the pieces.
 func (b *board) HelpKeys(snap *rooms.Snapshot) []key.Binding {
 	v, ok := draw.ViewRef[flicflac.View](snap)
@@ -269,7 +267,7 @@ func (b *board) act(v *flicflac.View, snap *rooms.Snapshot) string {
 		b.note = "That is " + ownerName(snap, v.Pieces[id].ID.Seat) + " piece: pick one of yours."
 	case v.Pieces[id].ID.Colour == b.sel: // enter on the picked piece drops the pick
 	case v.Pieces[id].Moved:
-		b.note = fmt.Sprintf("%c has moved this turn: u takes it back.", v.Pieces[id].ID.Colour.Letter())
+		b.note = fmt.Sprintf("%c has moved this turn: backspace takes it back.", v.Pieces[id].ID.Colour.Letter())
 	case v.CaptorsTurn:
 		b.note = fmt.Sprintf("%c is not a captor: only captors move now.", v.Pieces[id].ID.Colour.Letter())
 	}
@@ -317,6 +315,7 @@ func (b *board) takeBack(v *flicflac.View, snap *rooms.Snapshot) string {
 		c = v.Pieces[id].ID.Colour
 	}
 	if c < 0 || !v.Piece(snap.You, c).Moved {
+		c = -1 // a piece under the cursor that has not moved: the only one moved, if one is
 		var moved []flicflac.Colour
 		for col := range flicflac.Colour(flicflac.Colours) {
 			if v.Piece(snap.You, col).Moved {
@@ -468,7 +467,7 @@ func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
 	if v.CaptorsTurn {
 		return "Captors' turn: enter picks a captor · e ends it"
 	}
-	return "enter picks · n next · u takes back · e ends turn"
+	return "enter picks · n next · bksp undoes · e ends turn"
 }
 
 // plural is one when n is 1, else many.

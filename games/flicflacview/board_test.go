@@ -45,6 +45,8 @@ func press(b *board, snap *rooms.Snapshot, k string) string {
 		return b.Handle(tea.KeyPressMsg{Code: tea.KeyUp}, snap)
 	case "down":
 		return b.Handle(tea.KeyPressMsg{Code: tea.KeyDown}, snap)
+	case "backspace":
+		return b.Handle(tea.KeyPressMsg{Code: tea.KeyBackspace}, snap)
 	}
 	return b.Handle(tea.KeyPressMsg{Code: rune(k[0]), Text: k}, snap)
 }
@@ -86,7 +88,8 @@ func applied(t *testing.T, snap rooms.Snapshot, state *flicflac.State, move stri
 }
 
 // TestKeysPickMoveTakeBackEnd: n picks a piece and marks where it may go; enter on one of those
-// hexes proposes the move in notation; u proposes taking it back; e proposes the end.
+// hexes proposes the move in notation; backspace (not u, the room's takeback) proposes taking it
+// back; e proposes the end.
 func TestKeysPickMoveTakeBackEnd(t *testing.T) {
 	snap, state := fresh(t, 0)
 	b := newBoard()
@@ -111,8 +114,11 @@ func TestKeysPickMoveTakeBackEnd(t *testing.T) {
 		t.Fatalf("enter on a reached hex proposed %q, want %q", got, want)
 	}
 	snap, state = applied(t, snap, state, got)
-	if got := press(b, &snap, "u"); got != "u "+string(picked.Letter()) {
-		t.Errorf("u proposed %q, want the take-back of %c", got, picked.Letter())
+	if got := press(b, &snap, "u"); got != "" {
+		t.Errorf("u proposed %q: it is the room's takeback, not the board's", got)
+	}
+	if got := press(b, &snap, "backspace"); got != "u "+string(picked.Letter()) {
+		t.Errorf("backspace proposed %q, want the take-back of %c", got, picked.Letter())
 	}
 	if _, err := state.Apply(0, "u "+string(picked.Letter())); err != nil {
 		t.Errorf("the take-back is refused: %v", err)
@@ -255,9 +261,9 @@ func TestNoteGoesWithTheNextMove(t *testing.T) {
 	st := *draw.NewStyles(true, false)
 	b.View(&snap, st, colW, colH)
 	b.cur = b.lay.hexCell[0] // a free hex at the start
-	press(b, &snap, "u")
+	press(b, &snap, "backspace")
 	if screen := plainLines(b.View(&snap, st, colW, colH)); !strings.Contains(screen, "Nothing to take back") {
-		t.Fatalf("u with nothing moved says nothing:\n%s", screen)
+		t.Fatalf("backspace with nothing moved says nothing:\n%s", screen)
 	}
 	v := state.ViewOf()
 	var mv string
@@ -393,7 +399,7 @@ func TestEnterOnAPieceNotToMoveSays(t *testing.T) {
 	v = state.ViewOf()
 	b.cur = b.lay.hexCell[v.Piece(0, mine).Hex]
 	press(b, &snap, "enter")
-	if h := b.hint(&v, &snap); b.sel >= 0 || !strings.Contains(h, "has moved this turn: u takes it back") {
+	if h := b.hint(&v, &snap); b.sel >= 0 || !strings.Contains(h, "has moved this turn: backspace takes it back") {
 		t.Errorf("enter on a piece moved: pick %d, %q", b.sel, h)
 	}
 }
@@ -431,7 +437,7 @@ func TestSpectatorLooks(t *testing.T) {
 		t.Errorf("the spectator's screen lacks %q and the health:\n%s", want, screen)
 	}
 	seen := map[int]bool{b.cur: true}
-	for _, k := range []string{"right", "down", "left", "up", "enter", "n", "u", "e", "enter"} {
+	for _, k := range []string{"right", "down", "left", "up", "enter", "n", "backspace", "e", "enter"} {
 		if got := press(b, &snap, k); got != "" {
 			t.Errorf("a spectator's %s proposed %q", k, got)
 		}

@@ -15,10 +15,12 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// lhexKeys are the Lhex-i'-con board's bindings that the help line shows. Letters, '*', space and
-// the arrows are read in key.
+// lhexKeys are the Lhex-i'-con board's bindings: the grammar's (draw.KeyMap) and its own, x, s, c
+// and a; all lower-case, so that Caps Lock gives nothing up. Letters, '*' and the arrows are read
+// in key: the letters are tiles while a word is composed, the board's and the room's commands
+// otherwise.
 type lhexKeys struct {
-	Play, Exchange, Pass, Challenge, Accept key.Binding
+	Arrows, Word, Play, Mark, Blank, Undo, Exchange, Swap, Pass, End, Challenge, Accept key.Binding
 }
 
 // lhexBoard draws a Lhex-i'-con board with a cursor and composes plays with the keyboard. The
@@ -28,20 +30,25 @@ type lhexKeys struct {
 // labelled with their first and last hexes ("a1 ... a8"); the line under the rack names the hex
 // under the cursor.
 //
-// On the viewer's turn a letter places that tile from the rack on the cursor's empty hex as the
-// word's next hex ('*' then a letter: the blank; a letter not on the rack takes the blank), space
-// marks the tile under the cursor as the word's next hex, enter plays, backspace undoes the last
-// step and esc clears. A letter typed on the word's last hex goes on east, and after two hexes
-// along a row the cursor moves on in the word's direction. X starts an
-// exchange (letters pick the tiles, enter exchanges), P passes and E ends a solo game (enter
-// confirms), S picks the blank under the cursor for a swap, C and A challenge and accept a word.
-// Nothing is sent before enter (C and A aside); a play the preview refuses is not sent.
+// On the viewer's turn, enter (or space) starts a word on the hex under the cursor: space on a
+// tile already on the board marks it as the word's first hex. While a word is composed, letters
+// are tiles, either case (Caps Lock types a word, not commands): a letter places that tile from
+// the rack on the cursor's empty hex as the word's next hex ('*' then a letter: the blank; a
+// letter not on the rack takes the blank), space marks the tile under the cursor as the word's
+// next hex, enter plays, backspace undoes the last step and esc clears. A letter typed on the
+// word's last hex goes on east, and after two hexes along a row the cursor moves on in the word's
+// direction. With no word composed the letters are commands: x starts an exchange (letters pick
+// the tiles, enter exchanges), s picks the blank under the cursor for a swap (enter swaps), p
+// passes and e ends a solo game (the room asks first, Ask), c challenges (asked too) and a
+// accepts a word; the room's keys (t chat, u takeback, R resign...) work as in every game.
+// Nothing is sent before enter (a and the asked ones aside); a play the preview refuses is not
+// sent.
 type lhexBoard struct {
 	keys lhexKeys
-	help []key.Binding // bindings' answer, made once
-	// turnAnswerHelp and answerHelp are HelpKeys' answers while the viewer may answer a word, on
-	// their turn and not.
-	turnAnswerHelp, answerHelp []key.Binding
+	// HelpKeys' answers: idleHelp on the viewer's turn with nothing composed (answerTurnHelp
+	// when they may also answer a word), wordHelp, exchangeHelp and swapHelp while composing,
+	// answerHelp to answer a word only, lookHelp otherwise; help is Bindings' answer.
+	help, idleHelp, answerTurnHelp, wordHelp, exchangeHelp, swapHelp, answerHelp, lookHelp []key.Binding
 
 	cur  lhexicon.Hex
 	goal int // the column the cursor keeps to going up and down (half-hexes from the left)
@@ -62,35 +69,67 @@ type lhexBoard struct {
 func NewBoard() draw.Board { return newLhexBoard() }
 
 func newLhexBoard() *lhexBoard {
-	b := &lhexBoard{cur: lhexicon.Centre, goal: screenX(lhexicon.Centre), keys: lhexKeys{
-		Play:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play")),
-		Exchange: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "exchange")),
-		Pass:     key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pass")),
-		// (C and A are read in key: these two are for the help line.)
-		Challenge: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "challenge")),
-		Accept:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "accept")),
-	}}
-	b.help = []key.Binding{b.keys.Play, b.keys.Exchange, b.keys.Pass} // the rest are told under the board
-	b.turnAnswerHelp = []key.Binding{b.keys.Play, b.keys.Challenge, b.keys.Accept, b.keys.Exchange, b.keys.Pass}
-	b.answerHelp = []key.Binding{b.keys.Challenge, b.keys.Accept}
+	g := &draw.KeyMap
+	k := lhexKeys{
+		Arrows:    key.NewBinding(key.WithKeys("up", "down", "left", "right"), key.WithHelp("arrows", "move")),
+		Word:      draw.WithHelp(g.Act, "word"),
+		Play:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "play")),
+		Mark:      key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
+		Blank:     key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "blank")),
+		Undo:      g.StepBack,
+		Exchange:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "exchange")),
+		Swap:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "swap blank")),
+		Pass:      g.Pass,
+		End:       draw.WithHelp(g.EndTurn, "end game"),
+		Challenge: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "challenge")),
+		Accept:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept")),
+	}
+	b := &lhexBoard{cur: lhexicon.Centre, goal: screenX(lhexicon.Centre), keys: k}
+	b.help = []key.Binding{k.Arrows, k.Word, k.Play, k.Exchange, k.Swap, k.Pass, k.End, k.Challenge, k.Accept}
+	b.idleHelp = []key.Binding{k.Arrows, k.Word, k.Exchange, k.Pass}
+	b.answerTurnHelp = []key.Binding{k.Challenge, k.Accept, k.Word, k.Pass}
+	b.wordHelp = []key.Binding{k.Play, k.Mark, k.Blank, k.Undo}
+	b.exchangeHelp = []key.Binding{draw.WithHelp(k.Play, "exchange"), k.Blank, k.Undo}
+	b.swapHelp = []key.Binding{draw.WithHelp(k.Play, "swap"), k.Swap}
+	b.answerHelp = []key.Binding{k.Challenge, k.Accept}
+	b.lookHelp = []key.Binding{k.Arrows}
 	return b
 }
 
 func (b *lhexBoard) Bindings() []key.Binding { return b.help }
 
-// HelpKeys lists C and A when the viewer may answer a word awaiting challenges (with enter, X and
-// P when it is also their turn to play), none to a spectator, else Bindings.
+// HelpKeys lists the keys of the moment: on the viewer's turn, those that start a word or another
+// move (c and a first when they may answer a word too), or those of what is composed; c and a
+// when they may only answer; the arrows otherwise (they look); none to a spectator.
 func (b *lhexBoard) HelpKeys(snap *rooms.Snapshot) []key.Binding {
 	v, ok := draw.ViewRef[lhexicon.View](snap)
 	switch {
 	case snap.You == rules.Spectator:
 		return nil
-	case !ok || !mayAnswer(v, snap):
-		return b.help
+	case !ok:
+		return b.lookHelp
 	case myTurn(v, snap):
-		return b.turnAnswerHelp
+		b.settle(v, snap)
+		switch b.c.mode {
+		case modeWord:
+			return b.wordHelp
+		case modeExchange:
+			return b.exchangeHelp
+		case modeSwap:
+			return b.swapHelp
+		case modeNone:
+			if b.c.blank {
+				return b.wordHelp
+			}
+		}
+		if mayAnswer(v, snap) {
+			return b.answerTurnHelp
+		}
+		return b.idleHelp
+	case mayAnswer(v, snap):
+		return b.answerHelp
 	}
-	return b.answerHelp
+	return b.lookHelp
 }
 
 // myTurn reports whether the viewer is to play (not only to answer a word).
@@ -116,26 +155,43 @@ func (b *lhexBoard) settle(v *lhexicon.View, snap *rooms.Snapshot) {
 	b.noteView = v
 }
 
-// TakesKey claims, on the viewer's turn, the lower-case letters (they are tiles, the room's t, q
-// and b included; b and x stay the room's while a player is gone) and esc while something is
-// composed (esc clears it; the next one leaves the room).
+// TakesKey claims, on the viewer's turn, the letters of either case while a word or an exchange
+// is composed (they are tiles, the room's t, q, u and R included; b and x stay the room's while a
+// player is gone), and esc while anything is composed (esc clears it; the next one leaves the
+// room).
 func (b *lhexBoard) TakesKey(km tea.KeyPressMsg, snap *rooms.Snapshot) bool {
 	v, ok := draw.ViewRef[lhexicon.View](snap)
 	if !ok || !myTurn(v, snap) {
 		return false
 	}
 	b.settle(v, snap)
-	s := km.String()
 	switch {
-	case s == "esc":
+	case key.Matches(km, draw.KeyMap.Cancel):
 		return b.c.busy()
-	case len(s) == 1 && s[0] >= 'a' && s[0] <= 'z':
-		if s == "b" || s == "x" {
+	case letterKey(km) != 0:
+		if b.c.mode != modeWord && b.c.mode != modeExchange {
+			return false
+		}
+		if l := letterKey(km); l == 'b' || l == 'x' {
 			return !slices.ContainsFunc(snap.Seats, func(x rooms.SeatInfo) bool { return x.Abandoned })
 		}
 		return true
 	}
 	return false
+}
+
+// letterKey is the letter a key types, in lower case, or 0 for a key that types none.
+func letterKey(km tea.KeyPressMsg) byte {
+	if len(km.Text) != 1 || km.Mod&^tea.ModShift != 0 {
+		return 0
+	}
+	switch c := km.Text[0]; {
+	case c >= 'a' && c <= 'z':
+		return c
+	case c >= 'A' && c <= 'Z':
+		return c - 'A' + 'a'
+	}
+	return 0
 }
 
 // The board's layout: the first row's line, and the columns of the row labels ("h1 ").
@@ -160,92 +216,126 @@ func (b *lhexBoard) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
 	return ""
 }
 
-// key handles a key press on the board.
+// key handles a key press on the board: the arrows, the answer to a word awaiting challenges, and
+// on the viewer's turn what is composed (esc drops it).
 func (b *lhexBoard) key(msg tea.KeyPressMsg, v *lhexicon.View, snap *rooms.Snapshot) string {
 	k := msg.String()
 	switch k {
 	case "up", "down", "left", "right":
-		if b.c.mode == modePass || b.c.mode == modeEnd {
-			b.c.reset() // any key but enter cancels
-		}
 		b.move(k)
 		return ""
 	}
-	if mayAnswer(v, snap) && (k == "C" || k == "A") {
-		b.c.reset()
-		if k == "C" {
+	c := &b.c
+	if mayAnswer(v, snap) && c.mode == modeNone && !c.blank {
+		switch {
+		case key.Matches(msg, b.keys.Challenge):
 			return lhexicon.Move{Kind: lhexicon.Challenge}.String()
+		case key.Matches(msg, b.keys.Accept):
+			return lhexicon.Move{Kind: lhexicon.Accept}.String()
 		}
-		return lhexicon.Move{Kind: lhexicon.Accept}.String()
 	}
 	if !myTurn(v, snap) {
 		return ""
 	}
-	c := &b.c
-	switch k {
-	case "esc":
+	if key.Matches(msg, draw.KeyMap.Cancel) {
 		c.reset()
 		return ""
-	case "X":
-		c.reset()
+	}
+	switch c.mode {
+	case modeExchange:
+		return b.exchangeKey(msg, v)
+	case modeSwap:
+		return b.swapKey(msg, v)
+	case modeNone:
+		if !c.blank {
+			return b.idleKey(msg, v)
+		}
+	}
+	return b.playKey(msg, v)
+}
+
+// idleKey handles a key on the viewer's turn with nothing composed: enter or space starts a word,
+// '*' starts one with the blank, x an exchange, s a swap; p passes and e ends a solo game (the room
+// asks first, Ask). A letter that is none of these says how words are begun.
+func (b *lhexBoard) idleKey(msg tea.KeyPressMsg, v *lhexicon.View) string {
+	c, k := &b.c, b.keys
+	switch {
+	case key.Matches(msg, k.Word):
+		c.mode = modeWord
+		if v.Board[b.cur] != lhexicon.NoTile {
+			c.mark(v, b.cur)
+			b.advance()
+		}
+	case key.Matches(msg, k.Blank):
+		c.mode, c.blank = modeWord, true
+	case key.Matches(msg, k.Exchange):
 		if v.Bank == 0 {
 			c.note = "The bank is empty: there is nothing to exchange with."
 			return ""
 		}
 		c.mode = modeExchange
-		return ""
-	case "P":
-		c.reset()
-		c.mode = modePass
-		return ""
-	case "E":
-		c.reset()
-		if v.Seats != 1 {
-			c.note = "Only a solo game can be ended (E)."
-			return ""
-		}
-		c.mode = modeEnd
-		return ""
-	case "S":
-		if c.mode != modeSwap {
-			c.reset()
-		}
+	case key.Matches(msg, k.Swap):
 		c.toggleSwap(v, b.cur)
-		return ""
-	}
-	switch c.mode {
-	case modeExchange:
-		return b.exchangeKey(k, v)
-	case modePass, modeEnd, modeSwap:
-		if k != "enter" {
-			c.reset()
+	case key.Matches(msg, k.Pass):
+		return lhexicon.Move{Kind: lhexicon.Pass}.String()
+	case key.Matches(msg, k.End):
+		if v.Seats != 1 {
+			c.note = "Only a solo game can be ended (e)."
 			return ""
 		}
-		var m lhexicon.Move
-		switch c.mode {
-		case modePass:
-			m.Kind = lhexicon.Pass
-		case modeEnd:
-			m.Kind = lhexicon.End
-		default:
-			m = lhexicon.Move{Kind: lhexicon.Swap, Hexes: slices.Clone(c.swaps)}
-		}
-		c.reset()
-		return m.String()
+		return lhexicon.Move{Kind: lhexicon.End}.String()
+	case letterKey(msg) != 0:
+		c.note = "Letters are tiles once a word is started (enter)."
 	}
-	return b.playKey(k, v)
+	return ""
 }
 
-// playKey handles a key while a play is composed.
-func (b *lhexBoard) playKey(k string, v *lhexicon.View) string {
+// swapKey handles a key while blanks are picked for a swap: enter swaps, s adds or drops the blank
+// under the cursor, backspace drops the swap, and any other key too.
+func (b *lhexBoard) swapKey(msg tea.KeyPressMsg, v *lhexicon.View) string {
 	c := &b.c
 	switch {
-	case k == "*":
+	case key.Matches(msg, b.keys.Play):
+		m := lhexicon.Move{Kind: lhexicon.Swap, Hexes: slices.Clone(c.swaps)}
+		c.reset()
+		return m.String()
+	case key.Matches(msg, b.keys.Swap):
+		c.toggleSwap(v, b.cur)
+	default:
+		c.reset()
+	}
+	return ""
+}
+
+// Ask asks before a pass, the end of a solo game and a challenge, made by a key (draw.Asker): a
+// pass and an end give up what the rack could still play, a challenge of a real word costs the
+// challenger a turn.
+func (b *lhexBoard) Ask(mv string, snap *rooms.Snapshot) (question, yes string) {
+	switch mv {
+	case lhexicon.Move{Kind: lhexicon.Pass}.String():
+		return "Pass your turn? enter passes, any other key plays on.", "pass"
+	case lhexicon.Move{Kind: lhexicon.End}.String():
+		return "End the game? Its score goes on the solo table. enter ends it, any other key plays on.", "end game"
+	case lhexicon.Move{Kind: lhexicon.Challenge}.String():
+		word := "the word"
+		if v, ok := draw.ViewRef[lhexicon.View](snap); ok && v.Pending != "" {
+			word = strings.ToUpper(v.Pending)
+		}
+		return "Challenge " + word + "? If it is a word, you lose your next turn. enter challenges, any other key lets it stand.", "challenge"
+	}
+	return "", ""
+}
+
+// playKey handles a key while a word is composed.
+func (b *lhexBoard) playKey(msg tea.KeyPressMsg, v *lhexicon.View) string {
+	c, k := &b.c, b.keys
+	switch {
+	case key.Matches(msg, k.Blank):
 		c.blank = !c.blank
-	case k == "space":
+	case key.Matches(msg, k.Mark):
 		c.mark(v, b.cur)
 		b.advance()
-	case k == "backspace":
+	case key.Matches(msg, k.Undo):
 		switch {
 		case c.blank:
 			c.blank = false
@@ -253,10 +343,12 @@ func (b *lhexBoard) playKey(k string, v *lhexicon.View) string {
 			b.cur = c.steps[len(c.steps)-1].hex
 			b.goal = screenX(b.cur)
 			c.steps = c.steps[:len(c.steps)-1]
+		default:
+			c.reset() // the word's start, undone
 		}
-	case k == "enter":
+	case key.Matches(msg, k.Play):
 		if len(c.steps) == 0 {
-			c.note = "Place a letter first: move the cursor to an empty hex and type it."
+			c.note = "Type a rack letter first: it goes on the empty hex under the cursor."
 			return ""
 		}
 		m := c.move()
@@ -265,31 +357,32 @@ func (b *lhexBoard) playKey(k string, v *lhexicon.View) string {
 			return ""
 		}
 		return m.String()
-	case len(k) == 1 && k[0] >= 'a' && k[0] <= 'z':
+	case letterKey(msg) != 0:
+		c.mode = modeWord
 		b.typeOn()
 		if v.Board[b.cur] != lhexicon.NoTile {
 			c.note = fmt.Sprintf("%s holds %s: space marks it as the word's next hex.", b.cur, tileName(v.Board[b.cur].Letter()))
 			return ""
 		}
-		c.place(v, b.cur, letterOf(k[0]))
+		c.place(v, b.cur, letterOf(letterKey(msg)))
 		b.advance()
 	}
 	return ""
 }
 
 // exchangeKey handles a key while an exchange is composed.
-func (b *lhexBoard) exchangeKey(k string, v *lhexicon.View) string {
-	c := &b.c
+func (b *lhexBoard) exchangeKey(msg tea.KeyPressMsg, v *lhexicon.View) string {
+	c, k := &b.c, b.keys
 	switch {
-	case k == "*":
+	case key.Matches(msg, k.Blank):
 		c.pick(v, lhexicon.Blank)
-	case len(k) == 1 && k[0] >= 'a' && k[0] <= 'z':
-		c.pick(v, letterOf(k[0]))
-	case k == "backspace" && len(c.give) > 0:
+	case letterKey(msg) != 0:
+		c.pick(v, letterOf(letterKey(msg)))
+	case key.Matches(msg, k.Undo) && len(c.give) > 0:
 		c.give = c.give[:len(c.give)-1]
-	case k == "backspace":
+	case key.Matches(msg, k.Undo):
 		c.reset()
-	case k == "enter":
+	case key.Matches(msg, k.Play):
 		if len(c.give) == 0 {
 			c.note = "Type the letters to give back first (* for a blank)."
 			return ""
@@ -412,11 +505,13 @@ func (b *lhexBoard) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
 	word := strings.ToUpper(v.Pending)
 	switch {
 	case myTurn(v, snap) && mayAnswer(v, snap):
-		yours = "play on to let " + word + " stand, or C to challenge it"
+		yours = "play on to let " + word + " stand, or c to challenge it"
+	case myTurn(v, snap) && b.c.busy():
+		yours = "spell the word, enter plays it"
 	case myTurn(v, snap):
-		yours = "place letters, mark the word, enter"
+		yours = "enter starts a word on a hex"
 	case mayAnswer(v, snap):
-		yours = "C challenges " + word + ", A accepts it"
+		yours = "c challenges " + word + ", a accepts it"
 	}
 	switch {
 	case v.Turn < 0:
@@ -559,12 +654,12 @@ func lastText(v *lhexicon.View, snap *rooms.Snapshot) []string {
 	return append(words, strings.Fields(what)...)
 }
 
-// pendingText says who may still challenge the pending word, as words to fill lines with ("C
+// pendingText says who may still challenge the pending word, as words to fill lines with ("c
 // challenge," is one).
 func pendingText(v *lhexicon.View, snap *rooms.Snapshot, st draw.Styles) []string {
 	word := strings.ToUpper(v.Pending)
 	if mayAnswer(v, snap) {
-		return []string{st.Bold.Render(word), "may", "be", "challenged:", "C challenge,", "A accept"}
+		return []string{st.Bold.Render(word), "may", "be", "challenged:", "c challenge,", "a accept"}
 	}
 	return []string{word, "may", "be", "challenged."} // the turn line says by whom
 }

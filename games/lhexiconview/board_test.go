@@ -85,8 +85,9 @@ func goTo(t *testing.T, b *lhexBoard, snap *rooms.Snapshot, h lhexicon.Hex) {
 	t.Fatalf("the cursor does not reach %s (at %s)", h, b.cur)
 }
 
-// compose spells m with the keys: the cursor to each hex, then its letter (with * for a blank),
-// or space on a tile already there; the last key's answer is returned after enter.
+// compose spells m with the keys: the cursor to each hex, then its letter (with * for a blank;
+// enter first, on the first empty hex, starts the word), or space on a tile already there; the
+// last key's answer is returned after enter.
 func compose(t *testing.T, b *lhexBoard, snap *rooms.Snapshot, m lhexicon.Move) string {
 	t.Helper()
 	v, _ := draw.ViewRef[lhexicon.View](snap)
@@ -102,6 +103,8 @@ func compose(t *testing.T, b *lhexBoard, snap *rooms.Snapshot, m lhexicon.Move) 
 			press(b, snap, "space")
 		case tl.IsBlank():
 			press(b, snap, "*", tl.Spell()[:1])
+		case !b.c.busy():
+			press(b, snap, "enter", tl.Spell()[:1])
 		default:
 			press(b, snap, tl.Spell()[:1])
 		}
@@ -203,7 +206,7 @@ func TestUndoClearAndRefusal(t *testing.T) {
 		t.Skip("a blank among the first tiles")
 	}
 	// Away from the centre: the first word must cover it.
-	press(b, &snap, "left", "left", "left", l1, "right", l2)
+	press(b, &snap, "left", "left", "left", "enter", l1, "right", l2)
 	if len(b.c.steps) != 2 {
 		t.Fatalf("%d hexes composed, want 2 (note %q)", len(b.c.steps), b.c.note)
 	}
@@ -232,7 +235,7 @@ func TestUndoClearAndRefusal(t *testing.T) {
 		t.Errorf("esc leaves %d hexes composed", len(b.c.steps))
 	}
 	// A letter not on the rack: the blank, or a refusal.
-	press(b, &snap, "z")
+	press(b, &snap, "enter", "z")
 	hasBlank := strings.Contains(rackLine(v, &snap, st, make([]bool, 7), nil), "?0")
 	if hasBlank != (len(b.c.steps) == 1) {
 		t.Errorf("z with blank %v composes %d hexes (note %q)", hasBlank, len(b.c.steps), b.c.note)
@@ -254,7 +257,7 @@ func TestTypingOnGoesEast(t *testing.T) {
 	b := newLhexBoard()
 	b.View(&snap, *draw.NewStyles(false, false), 51, 21)
 	start := b.cur
-	press(b, &snap, letters...)
+	press(b, &snap, append([]string{"enter"}, letters...)...)
 	if len(b.c.steps) != 3 || b.c.note != "" {
 		t.Fatalf("typing %v composes %d hexes (note %q)", letters, len(b.c.steps), b.c.note)
 	}
@@ -265,54 +268,68 @@ func TestTypingOnGoesEast(t *testing.T) {
 	}
 	// Steered: down after the first letter, then the second letter goes there, not east.
 	press(b, &snap, "esc")
-	press(b, &snap, letters[0], "down", letters[1])
+	press(b, &snap, "enter", letters[0], "down", letters[1])
 	if len(b.c.steps) != 2 || b.c.steps[1].hex.Row() != start.Row()+1 {
 		t.Errorf("down then a letter: hexes %v, note %q", b.c.steps, b.c.note)
 	}
 }
 
-// TestOtherMoves: X picks tiles and enter exchanges them; P and enter pass, P and another key
-// cancel; nothing is proposed off turn.
+// TestOtherMoves: x picks tiles and enter exchanges them; p proposes a pass, which the room asks
+// about first (Ask); nothing is proposed off turn. With no word started the letters are the
+// room's (t chats), and esc is not taken; a started word takes them, capitals too.
 func TestOtherMoves(t *testing.T) {
 	snap, state := lhexSnapshot(t, nil, 2, 0)
 	v, _ := draw.ViewRef[lhexicon.View](&snap)
 	b := newLhexBoard()
 	give := v.Rack[0].String()
 	if v.Rack[0] == lhexicon.Blank {
-		press(b, &snap, "X", "*")
+		press(b, &snap, "x", "*")
 	} else {
-		press(b, &snap, "X", give[:1])
+		press(b, &snap, "x", give[:1])
 	}
 	got := press(b, &snap, "enter")
 	if got != "x "+give {
-		t.Fatalf("X %s enter proposes %q", give, got)
+		t.Fatalf("x %s enter proposes %q", give, got)
 	}
 	if _, err := state.Apply(0, got); err != nil {
 		t.Errorf("the engine refuses %q: %v", got, err)
 	}
-	if got := press(b, &snap, "P", "left"); got != "" || b.c.busy() {
-		t.Errorf("P then left proposes %q, busy %v", got, b.c.busy())
+	press(b, &snap, "esc") // (the exchange sent stays composed until the room's answer)
+	if got := press(b, &snap, "p"); got != "pass" {
+		t.Errorf("p proposes %q", got)
 	}
-	if got := press(b, &snap, "P", "enter"); got != "pass" {
-		t.Errorf("P enter proposes %q", got)
+	if q, yes := b.Ask("pass", &snap); !strings.HasPrefix(q, "Pass your turn?") || yes != "pass" {
+		t.Errorf("a pass is not asked: %q, %q", q, yes)
+	}
+	if q, _ := b.Ask("x "+give, &snap); q != "" {
+		t.Errorf("an exchange composed and entered is asked again: %q", q)
+	}
+	for _, k := range []string{"P", "X", "E", "C"} {
+		if got := press(b, &snap, k); got != "" || b.c.busy() {
+			t.Errorf("%s proposes %q, composes %v: a capital alone gives nothing up", k, got, b.c.busy())
+		}
 	}
 	bob := as(snap, state, 1)
-	if got := press(b, &bob, "P", "enter"); got != "" {
-		t.Errorf("off turn P enter proposes %q", got)
+	if got := press(b, &bob, "p"); got != "" {
+		t.Errorf("off turn p proposes %q", got)
 	}
-	if b.TakesKey(tea.KeyPressMsg{Code: 't', Text: "t"}, &bob) {
-		t.Error("the board takes t off turn: chat would not open")
+	tKey := tea.KeyPressMsg{Code: 't', Text: "t"}
+	if b.TakesKey(tKey, &bob) || b.TakesKey(tKey, &snap) {
+		t.Error("the board takes t with no word started: chat would not open")
 	}
-	if !b.TakesKey(tea.KeyPressMsg{Code: 't', Text: "t"}, &snap) {
-		t.Error("the board does not take t on the player's turn: a T tile could not be placed")
+	press(b, &snap, "enter")
+	if !b.TakesKey(tKey, &snap) || !b.TakesKey(tea.KeyPressMsg{Code: 'R', Text: "R"}, &snap) {
+		t.Error("a started word does not take t and R: a T or an R tile could not be placed")
 	}
+	press(b, &snap, "esc")
 	if b.TakesKey(tea.KeyPressMsg{Code: tea.KeyEscape}, &snap) {
 		t.Error("the board takes esc with nothing composed: the room could not be left")
 	}
 }
 
 // TestChallengeKeys: under check=challenge, the word just played may be challenged: C from the
-// next player proposes "challenge", A from a third "accept"; the panel and turn line say so.
+// next player proposes "challenge" (asked first), a from a third "accept"; the panel and turn
+// line say so.
 func TestChallengeKeys(t *testing.T) {
 	snap, state := lhexSnapshot(t, rules.Options{"check": "challenge"}, 3, 0)
 	ns, err := state.Apply(0, firstPlay(t, state).String())
@@ -322,17 +339,20 @@ func TestChallengeKeys(t *testing.T) {
 	st := ns.(*lhexicon.State)
 	bob, cid := as(snap, st, 1), as(snap, st, 2)
 	b := newLhexBoard()
-	if yours, _ := b.TurnText(&bob); !strings.Contains(yours, "C to challenge") {
+	if yours, _ := b.TurnText(&bob); !strings.Contains(yours, "c to challenge") {
 		t.Errorf("bob's turn line: %q", yours)
 	}
-	if yours, _ := b.TurnText(&cid); !strings.Contains(yours, "C challenges") {
+	if yours, _ := b.TurnText(&cid); !strings.Contains(yours, "c challenges") {
 		t.Errorf("cid's turn line: %q", yours)
 	}
-	if got := press(b, &bob, "C"); got != "challenge" {
-		t.Errorf("C proposes %q", got)
+	if got := press(b, &bob, "c"); got != "challenge" {
+		t.Errorf("c proposes %q", got)
 	}
-	if got := press(b, &cid, "A"); got != "accept" {
-		t.Errorf("A proposes %q", got)
+	if q, _ := b.Ask("challenge", &bob); !strings.Contains(q, "Challenge AVES?") && !strings.Contains(q, "Challenge ") {
+		t.Errorf("a challenge is not asked: %q", q)
+	}
+	if got := press(b, &cid, "a"); got != "accept" {
+		t.Errorf("a proposes %q", got)
 	}
 	panel := ansi.Strip(strings.Join(b.Status(&cid, *draw.NewStyles(true, true), panelWidth), "\n"))
 	if !strings.Contains(panel, "may be challenged") {
@@ -450,8 +470,8 @@ func TestNoteGoesWithTheNextMove(t *testing.T) {
 	snap, state := lhexSnapshot(t, nil, 2, 0)
 	b := newLhexBoard()
 	st := *draw.NewStyles(true, false)
-	press(b, &snap, "enter") // nothing composed
-	const why = "Place a letter first"
+	press(b, &snap, "enter", "enter") // a word started, nothing composed
+	const why = "Type a rack letter first"
 	if screen := ansi.Strip(strings.Join(b.View(&snap, st, 51, 21), "\n")); !strings.Contains(screen, why) {
 		t.Fatalf("enter with nothing composed says nothing:\n%s", screen)
 	}

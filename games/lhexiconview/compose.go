@@ -11,11 +11,10 @@ import (
 type mode uint8
 
 const (
-	modePlay     mode = iota // letters place tiles along the word's path
+	modeNone     mode = iota // nothing composed: letters are commands
+	modeWord                 // letters place tiles along the word's path
 	modeExchange             // letters pick the rack tiles to give back
-	modePass                 // enter passes
-	modeSwap                 // enter swaps the blanks picked with S
-	modeEnd                  // enter ends a solo game
+	modeSwap                 // enter swaps the blanks picked with s
 )
 
 // step is one hex of the word being composed, in reading order: a new tile from the rack (slot is
@@ -41,12 +40,12 @@ type composer struct {
 
 // busy reports whether anything is composed (esc then clears it rather than leaving the room).
 func (c *composer) busy() bool {
-	return len(c.steps) > 0 || c.mode != modePlay || c.blank
+	return len(c.steps) > 0 || c.mode != modeNone || c.blank
 }
 
 // reset drops everything composed.
 func (c *composer) reset() {
-	c.mode, c.steps, c.give, c.swaps, c.blank = modePlay, c.steps[:0], c.give[:0], c.swaps[:0], false
+	c.mode, c.steps, c.give, c.swaps, c.blank = modeNone, c.steps[:0], c.give[:0], c.swaps[:0], false
 }
 
 // used reports which rack slots the composition takes.
@@ -218,14 +217,14 @@ func (c *composer) exchange(v *lhexicon.View) lhexicon.Move {
 func (c *composer) toggleSwap(v *lhexicon.View, h lhexicon.Hex) {
 	on := v.Board[h]
 	if !on.IsBlank() {
-		c.note = "S swaps a blank on the board (a lower-case letter): put the cursor on one."
+		c.note = "s swaps a blank on the board (a lower-case letter): put the cursor on one."
 		return
 	}
 	for i, x := range c.swaps {
 		if x == h {
 			c.swaps = append(c.swaps[:i], c.swaps[i+1:]...)
 			if len(c.swaps) == 0 {
-				c.mode = modePlay
+				c.mode = modeNone
 			}
 			return
 		}

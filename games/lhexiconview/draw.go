@@ -370,26 +370,24 @@ func (b *lhexBoard) composing(v *lhexicon.View, st draw.Styles) string {
 			return st.Bold.Render("Exchange:") + fmt.Sprintf(" type the tiles to give back (bank %d).", v.Bank)
 		}
 		return st.Bold.Render("Exchange:") + fmt.Sprintf(" enter gives back %d tile%s.", n, plural(n))
-	case modePass:
-		return st.Bold.Render("Pass your turn?") + " enter passes, another key cancels."
-	case modeEnd:
-		return st.Bold.Render("End the game?") + " enter ends it, another key cancels."
 	case modeSwap:
 		hs := make([]string, len(c.swaps))
 		for i, h := range c.swaps {
 			hs[i] = fmt.Sprintf("%s (%s)", h, tileName(v.Board[h].Letter()))
 		}
 		return st.Bold.Render("Swap") + " the blank on " + strings.Join(hs, " and ") +
-			" for your tile: enter swaps; S on a blank adds or drops it."
+			" for your tile: enter swaps; s on a blank adds or drops it."
 	}
 	if len(c.steps) == 0 {
 		switch {
 		case c.blank:
 			return st.Bold.Render("*") + " the next letter you type is played with the blank."
+		case c.mode == modeWord:
+			return st.Bold.Render("Word:") + " type its letters; the first goes on " + b.cur.String() + "."
 		case sumBoard(v) == 0:
-			return "First word: on the centre (+). Type a rack letter."
+			return "First word: on the centre (+); enter starts it."
 		}
-		return "Type a rack letter on an empty hex to begin a word."
+		return "enter starts a word on the cursor's hex."
 	}
 	word := b.wordText()
 	p, err := v.Preview(c.move())
@@ -477,19 +475,21 @@ func (b *lhexBoard) cursorLine(v *lhexicon.View, st draw.Styles) string {
 func (b *lhexBoard) hints(v *lhexicon.View, st draw.Styles, width int) [][]string {
 	sep := draw.PartSep(st)
 	line := func(parts ...string) []string { return draw.Wrap(st.Dim.Render(strings.Join(parts, sep)), width) }
-	switch b.c.mode {
-	case modeExchange:
+	arrows := "←→↑↓ move"
+	if st.ASCII {
+		arrows = "arrows move"
+	}
+	switch {
+	case b.c.mode == modeExchange:
 		return [][]string{line("letters pick", "* blank", "bksp undo", "esc cancels")}
-	case modePlay:
-		arrows := "←→↑↓ move"
-		if st.ASCII {
-			arrows = "arrows move"
-		}
-		more := []string{"space marks a tile", "esc clears", "S swaps a blank"}
+	case b.c.mode == modeWord || b.c.blank:
+		return [][]string{line(arrows, "letters place", "* blank", "bksp undo"), line("space marks a tile", "esc clears")}
+	case b.c.mode == modeNone:
+		more := []string{"space marks a tile", "s swaps a blank", "p pass"}
 		if v.Seats == 1 {
-			more = []string{"space marks a tile", "esc clears", "S swap", "E end"}
+			more = append(more, "e end")
 		}
-		return [][]string{line(arrows, "letters place", "* blank", "bksp undo"), line(more...)}
+		return [][]string{line(arrows, "enter starts a word", "x exchange"), line(more...)}
 	}
 	return nil
 }

@@ -14,7 +14,8 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// stoneKeys are the Stone Towers board's bindings.
+// stoneKeys are the Stone Towers board's bindings: the grammar's (draw.KeyMap). Its pass is not
+// asked: the rules allow it only when nothing else is.
 type stoneKeys struct {
 	Up, Down, Left, Right, Act, Pass key.Binding
 }
@@ -47,13 +48,9 @@ type stoneBoard struct {
 func NewBoard() draw.Board { return newStoneBoard() }
 
 func newStoneBoard() *stoneBoard {
+	k := &draw.KeyMap // the grammar of every game: Stone Towers adds no key of its own
 	b := &stoneBoard{squares: draw.Memo[stoneGlyph]{}, keys: stoneKeys{
-		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("arrows", "move")),
-		Down:  key.NewBinding(key.WithKeys("down", "j")),
-		Left:  key.NewBinding(key.WithKeys("left", "h")),
-		Right: key.NewBinding(key.WithKeys("right", "l")),
-		Act:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "play")),
-		Pass:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),
+		Up: k.Up, Down: k.Down, Left: k.Left, Right: k.Right, Act: k.Act, Pass: k.Pass,
 	}}
 	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Pass}
 	return b

@@ -66,7 +66,7 @@ MOVES AND KEYS  Arrows (or h j k l) move the cursor; a click works too.
 Enter (or space) on one of your pieces picks it (again on a home corner:
 the next piece there); its jumps are marked +, and enter on one of them
 plays it. L switches between taking the tower along and leaving it
-behind; u (or backspace) un-picks the piece. ':' lets you type a move:
+behind; esc (or backspace) un-picks the piece. ':' lets you type a move:
 "3 d6" or "3 c4-d6" jumps piece 3 to d6; "3 d6*" or "3 d6 leave" leaves
 its tower behind. Screens write a move with its player's letter first,
 "R3 c4-d6*" (Red's piece 3), and that form works too.

@@ -115,12 +115,12 @@ EVENTS  After a turn, a 1% chance (option events; 0: none) of:
 MOVES AND KEYS  Arrows (or h j k l) move the cursor over the board and
 the homes; enter (or space) picks the piece under it, and the hexes it
 may reach are marked +; enter on one of them moves it there. n picks
-your next piece that may move, u takes a moved piece back (the one
-under the cursor, or the only one moved), e ends the turn (the timer
-does it too). ':' lets you type a move: "B h8" moves your blue piece
-to h8 (letters B G Y O R P; "blue h8" and "b>h8" work too), "u B"
-takes it back, "end" ends the turn. Replays write "B h8", "u B" and
-"end".
+your next piece that may move, backspace takes a moved piece back (the
+one under the cursor, or the only one moved), e ends the turn (the
+timer does it too), esc un-picks. ':' lets you type a move: "B h8"
+moves your blue piece to h8 (letters B G Y O R P; "blue h8" and "b>h8"
+work too), "u B" takes it back, "end" ends the turn. Replays write
+"B h8", "u B" and "end".
 
 THE SCREEN  A free hex shows its colour's letter, b g y o r p, or a dot
 for black. A piece shows its colour's letter between ( ) for a

@@ -88,23 +88,26 @@ after every player has passed or exchanged twice in a row. Highest
 score wins. Alone, play until the bank and rack are empty, or "end".
 
 MOVES AND KEYS  On your turn the arrows move the cursor over the hexes
-(up and down zig-zag between the offset rows). Type a rack letter to
-place it on the empty hex under the cursor: it becomes the word's next
-hex. Space marks the tile under the cursor (one already on the board)
-as the word's next hex. Spell the word in reading order: letters typed
-on go on along the row (move the cursor between letters to bend the
-word another way). The board shows the word and its score (letters
-plus trap bonus) as you go, or why it is not a play yet; enter plays
-it, bksp undoes the last hex, esc clears the word. Nothing is sent
-before enter.
+(up and down zig-zag between the offset rows). Enter (or space) on a
+hex starts a word there; space on a tile already on the board makes it
+the word's first hex. While a word is started, letters are tiles, in
+either case: type a rack letter to place it on the empty hex under the
+cursor, the word's next hex; space marks the tile under the cursor as
+the word's next hex. Spell the word in reading order: letters typed on
+go on along the row (move the cursor between letters to bend the word
+another way). The board shows the word and its score (letters plus
+trap bonus) as you go, or why it is not a play yet; enter plays it,
+bksp undoes the last hex, esc clears the word. Nothing is sent before
+enter.
   q is the Qu tile. * then a letter plays the blank as that letter; a
   letter you do not hold takes the blank too. On the board a blank is
   a lower-case letter, worth 0.
-  X exchange: type the letters to give back (* a blank), then enter.
-  P pass, then enter. S on a blank of the board, then enter: swap it
-  for your tile of its letter. E ends a solo game (then enter).
-  C challenges, A accepts a word that may be challenged.
-On your turn letters are tiles: chat (t) while the others play.
+With no word started, letters are commands, as in every room (t chat,
+u takeback, R resign):
+  x exchange: type the letters to give back (* a blank), then enter.
+  s on a blank of the board, then enter: swap it for your tile of its
+  letter. p passes and e ends a solo game: both ask, enter says yes.
+  c challenges a word that may be challenged (it asks), a accepts it.
 Or type any move after ":" in the notation above, e.g. ":h8 cruel
 e,se,e,ne", ":x ab?", ":s h8", ":pass", ":challenge", ":accept", ":end".
 Rows are a (top) to o, hexes numbered from 1 at the left of each row:

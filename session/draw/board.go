@@ -46,7 +46,7 @@ type TurnTeller interface {
 }
 
 // KeyHelper is implemented by boards whose keys do different things as the game goes on: Flic
-// Flac's enter picks and moves on the player's turn, Lhex-i'-con's C and A answer a word awaiting
+// Flac's enter picks and moves on the player's turn, Lhex-i'-con's c and a answer a word awaiting
 // challenges. The room asks it for the help line in place of Bindings, and asks it for a
 // spectator's too (Flic Flac's spectators move a cursor to look at the pieces).
 type KeyHelper interface {
@@ -56,11 +56,21 @@ type KeyHelper interface {
 }
 
 // KeyTaker is implemented by boards that need, at times, keys the room has bound: Lhex-i'-con's
-// board takes the letters on the player's turn (they are tiles, t and q among them) and esc while
-// a word is composed. The room asks before its own bindings; a key taken goes to Handle.
+// board takes the letters while a word is composed (they are tiles, t, q and R among them) and
+// esc while anything is. The room asks before its own bindings; a key taken goes to Handle.
 type KeyTaker interface {
 	// TakesKey reports whether the board takes km now, before the room's bindings.
 	TakesKey(km tea.KeyPressMsg, snap *rooms.Snapshot) bool
+}
+
+// Asker is implemented by boards some of whose moves give up something that a key pressed by
+// mistake must not: Lhex-i'-con's pass and challenge, the end of a solo game. The room asks
+// before it proposes such a move made by a key (Keys.Yes says yes, any other key no); a move
+// typed at the move prompt is proposed at once.
+type Asker interface {
+	// Ask returns what to ask before proposing mv, made by a key, and what yes does, for the
+	// help line ("pass"); an empty question proposes mv at once.
+	Ask(mv string, snap *rooms.Snapshot) (question, yes string)
 }
 
 // ViewRef finds the game's view in a snapshot, given by the engine as a *T, without copying it:
