@@ -177,7 +177,7 @@ func (r *roomScreen) apply(snap rooms.Snapshot) {
 	r.prompt.settle(&r.snap) // a takeback or a draw answered: its message goes
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.prompt.say("", false)
-		r.side.relabel() // a new match may name the seats otherwise (Flic Flac's shapes)
+		r.side.relabel()              // a new match may name the seats otherwise (Flic Flac's shapes)
 		r.side.showSpectators = false // a new match's foot shows its chat first
 	}
 	if !wasMine && r.yourTurn() && !r.noBell {

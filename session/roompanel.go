@@ -39,12 +39,12 @@ type roomPanel struct {
 	// showSpectators: the spectators' chat at the foot, in place of the room's, while the
 	// viewer plays a match that has a spectators' tab (spectatorTab; roomchat.go)
 	showSpectators bool
-	replaying bool // a replay's panel: its chat is the replay's move list, under a plain rule
-	chat      chatCache
-	labels    []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
-	labelsIn  theme
-	ruled     string // the rule over the foot as last drawn (rule), from ruleOf
-	ruleOf    ruleKey
+	replaying      bool // a replay's panel: its chat is the replay's move list, under a plain rule
+	chat           chatCache
+	labels         []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
+	labelsIn       theme
+	ruled          string // the rule over the foot as last drawn (rule), from ruleOf
+	ruleOf         ruleKey
 }
 
 // newRoomPanel returns a room's panel, showing the chat at its foot.
