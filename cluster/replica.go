@@ -346,7 +346,7 @@ func (r *replica) add(batch []storage.Numbered, m jetstream.Msg) []storage.Numbe
 	}
 	var c storage.Change
 	if err := json.Unmarshal(m.Data(), &c); err != nil {
-		c = storage.Change{Kind: "undecodable"} // applied as a skip, so that the position moves on
+		c = storage.Change{Kind: storage.ChangeUndecodable} // applied as a skip, so that the position moves on
 	}
 	return append(batch, storage.Numbered{Seq: meta.Sequence.Stream, Change: c})
 }

@@ -90,69 +90,103 @@ func (s *Store) SetBell(id string, on bool) error {
 	if p, err := s.db.Profile(id, 0); err != nil || p.Name == "" {
 		return storage.ErrNoPlayer
 	}
-	return s.publishPlayers(storage.Change{Kind: storage.ChangeBell, PlayerID: id, Bell: on})
+	_, err := s.publishPlayers(storage.Change{Kind: storage.ChangeBell, PlayerID: id, Bell: on})
+	return err
 }
 
-// Claim implements sshd.Names: name is bound to the key id with a create-if-absent in
-// arcade_names, so that two keys claiming one name on two nodes at once never both get it; a name
-// bound to another key fails with storage.ErrNameTaken. The binding then goes to the stream, and
-// Claim returns once the replica has it.
+// Claim binds name to the player of the key id (storage.Accounts.Login through this store):
+// the name is reserved in arcade_names (Bind), so that two keys claiming one name on two nodes at
+// once never both get it; a name bound to another player fails with storage.ErrNameTaken. The
+// binding then goes to the stream, and Claim returns once the replica has it.
 func (s *Store) Claim(id, name string) error {
-	if id == "" {
-		return errors.New("claim: empty id")
+	_, err := storage.NewAccounts(s.db, s).Login(id, name)
+	return err
+}
+
+// Do implements storage.Writer: c goes to the stream, on the players' subject, and Do returns
+// once the replica has applied it, with the error that refused it there (storage.DB.Outcome): a
+// change tried on this node's replica may still be refused when another node's came first (a
+// code claimed on two nodes at once).
+func (s *Store) Do(c storage.Change) error {
+	seq, err := s.publishPlayers(c)
+	if err != nil {
+		return err
 	}
+	return s.db.Outcome(seq)
+}
+
+// Decides implements storage.Writer: the cluster's bucket of names decides them, not a replica.
+func (s *Store) Decides() bool { return false }
+
+// Bind implements storage.Writer: name is reserved for player in arcade_names with a
+// create-if-absent; a name held there by another player is taken over only when free (its
+// holder released it and its date has come, as the replica has it), with a compare-and-set on the revision read, so that of
+// two nodes taking it at once one does. Otherwise it fails with storage.ErrNameTaken.
+func (s *Store) Bind(name, player string, free bool) error {
 	if !sanitize.ValidName(name) {
 		return fmt.Errorf("claim %q: %w: %s", name, sanitize.ErrBadName, sanitize.NameRule)
-	}
-	if p, err := s.db.Profile(id, 0); err == nil && p.Name == name {
-		return nil // a returning player: the replica has the binding, which only the bucket made
 	}
 	ctx, cancel := s.n.request()
 	defer cancel()
 	key := strings.ToLower(name)
-	_, err := retry(ctx, func(ctx context.Context) (uint64, error) { return s.n.names.Create(ctx, key, []byte(id)) })
-	if err != nil {
-		if !errors.Is(err, jetstream.ErrKeyExists) {
-			return fmt.Errorf("claim %q: %w", name, err)
-		}
-		owner, err := s.owner(ctx, key)
-		if err != nil {
-			return fmt.Errorf("claim %q: %w", name, err)
-		}
-		if owner != id {
-			return storage.ErrNameTaken
-		}
+	_, err := retry(ctx, func(ctx context.Context) (uint64, error) { return s.n.names.Create(ctx, key, []byte(player)) })
+	if err == nil {
+		return nil
 	}
-	return s.publishPlayers(storage.Change{Kind: storage.ChangeClaim, PlayerID: id, Name: name, At: time.Now().UTC()})
+	if !errors.Is(err, jetstream.ErrKeyExists) {
+		return fmt.Errorf("claim %q: %w", name, err)
+	}
+	owner, rev, err := s.owner(ctx, key)
+	switch {
+	case err != nil:
+		return fmt.Errorf("claim %q: %w", name, err)
+	case owner == player:
+		return nil
+	case !free:
+		return storage.ErrNameTaken
+	}
+	if _, err := retry(ctx, func(ctx context.Context) (uint64, error) {
+		return s.n.names.Update(ctx, key, []byte(player), rev)
+	}); err != nil {
+		// Another node took it first, or this one did and its answer was lost (a repeated
+		// compare-and-set finds its own revision gone).
+		if owner, _, rerr := s.owner(ctx, key); rerr == nil && owner == player {
+			return nil
+		}
+		return storage.ErrNameTaken
+	}
+	return nil
 }
 
-// owner returns the key a name is bound to, which a create just found there: a read served by a
-// replica of the bucket that has not caught up yet may not see it for a moment.
-func (s *Store) owner(ctx context.Context, key string) (string, error) {
+// owner returns the player a name is bound to, and the entry's revision, which a create just
+// found there: a read served by a replica of the bucket that has not caught up yet may not see it
+// for a moment.
+func (s *Store) owner(ctx context.Context, key string) (string, uint64, error) {
 	for {
 		e, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return s.n.names.Get(ctx, key) })
 		if err == nil {
-			return string(e.Value()), nil
+			return string(e.Value()), e.Revision(), nil
 		}
 		if !errors.Is(err, jetstream.ErrKeyNotFound) {
-			return "", err
+			return "", 0, err
 		}
 		select {
 		case <-ctx.Done():
-			return "", err
+			return "", 0, err
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }
 
-// publishPlayers stores a change of a player and waits until the replica has it.
-func (s *Store) publishPlayers(c storage.Change) error {
+// publishPlayers stores a change of a player and waits until the replica has it; it returns its
+// position in the stream.
+func (s *Store) publishPlayers(c storage.Change) (uint64, error) {
 	if err := s.n.rep.stopped(); err != nil {
-		return fmt.Errorf("%w: %w", rooms.ErrStorageDown, err)
+		return 0, fmt.Errorf("%w: %w", rooms.ErrStorageDown, err)
 	}
 	data, err := json.Marshal(c)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	ctx, cancel := s.n.request()
 	defer cancel()
@@ -160,9 +194,9 @@ func (s *Store) publishPlayers(c storage.Change) error {
 		return s.n.js.Publish(ctx, subjectPlayers, data)
 	})
 	if err != nil {
-		return fmt.Errorf("store %s: %w", c.Kind, err)
+		return 0, fmt.Errorf("store %s: %w", c.Kind, err)
 	}
-	return s.n.rep.wait(ctx, ack.Sequence)
+	return ack.Sequence, s.n.rep.wait(ctx, ack.Sequence)
 }
 
 // StartMatch records the start of m as its room's unfinished match and returns its ID, once the

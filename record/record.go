@@ -54,6 +54,9 @@ type Match struct {
 	Unrated bool `json:"unrated,omitempty"`
 	// Rated is set when the match changed ratings.
 	Rated bool `json:"rated,omitempty"`
+	// Voided is set when an operator voided the match: it no longer counts for ratings (Rated is
+	// unset, and the ratings were recomputed without it).
+	Voided bool `json:"voided,omitempty"`
 	// Casual is set, with the start, when the room's settings were not all standard (options or
 	// clock; docs/rules.md, "Ratings"): the match changes no rating. The room decided it from its
 	// options; every node reads it from here.

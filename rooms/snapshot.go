@@ -147,6 +147,9 @@ type ChatLine struct {
 	From string
 	Text string
 	At   time.Time
+	// Player is the ID of who said it (Player.ID); empty for system lines. A session hides the
+	// lines of the players its player ignores by it.
+	Player string
 	// Spectator: the line was said by a spectator (in a room's Chat, a spectators' line that
 	// was said between matches, or that joined it when its match ended).
 	Spectator bool

@@ -117,7 +117,7 @@ func (s *Sub) Chat(text string) error {
 			return ErrSlowDown
 		}
 		s.chatTimes = append(s.chatTimes, now)
-		r.say(ChatLine{From: s.player.Name, Text: text, At: now, Spectator: s.seat < 0})
+		r.say(ChatLine{From: s.player.Name, Text: text, At: now, Player: s.player.ID, Spectator: s.seat < 0})
 		r.broadcast()
 		return nil
 	})

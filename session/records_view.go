@@ -111,7 +111,8 @@ func gameName(l lobby, id string) string {
 }
 
 // resultFor says how a match went for the player: "won 70-52 vs bob", "unfinished", "scored 143
-// alone", "lost 3-5 vs bob, unrated" (a match the rules against farming left unrated)...
+// alone", "lost 3-5 vs bob, unrated" (a match the rules against farming left unrated), "won 10-8
+// vs bob, void" (an operator voided it)...
 func resultFor(m record.Match, me string) string {
 	if m.Solo() {
 		switch {
@@ -153,6 +154,8 @@ func resultFor(m record.Match, me string) string {
 	}
 	res := fmt.Sprintf("%s %s %s", word, strings.Join(scores, "-"), vs)
 	switch {
+	case m.Voided: // an operator took it out of the ratings
+		res += ", void"
 	case m.Casual: // settings that are not standard
 		res += ", casual"
 	case m.Rateable() && !m.Rated: // between keys, yet not rated: the rules against farming

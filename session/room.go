@@ -141,6 +141,16 @@ type roomScreen struct {
 	// moving is the wait for the room to come back on another server (follow), while it moves;
 	// sub is then a movingSub.
 	moving *following
+	// chat sends a chat line (the session's chatLine: its commands, a mute); nil: sub.Chat.
+	chat func(text string) tea.Cmd
+}
+
+// sayChat sends a chat line typed in the room.
+func (r *roomScreen) sayChat(text string) tea.Cmd {
+	if r.chat != nil {
+		return r.chat(text)
+	}
+	return actionCmd(func() error { return r.sub.Chat(text) })
 }
 
 // playing reports whether the viewer holds a seat of a match being played.
@@ -384,9 +394,7 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		if r.snap.You == rules.Spectator && r.snap.Phase == rooms.Playing {
 			to = "spectators" // the players read it only if they ask (roomchat.go)
 		}
-		r.prompt.openChat(to, func(text string) tea.Cmd {
-			return actionCmd(func() error { return r.sub.Chat(text) })
-		})
+		r.prompt.openChat(to, r.sayChat)
 	case key.Matches(km, r.side.keys.Moves):
 		r.side, cmd = r.side.Update(km)
 		return cmd, false, true

@@ -63,6 +63,8 @@ type Config struct {
 	// Send is the session's program's Send (tea.Program.Send): the model is woken with it when
 	// a room has left a snapshot for it (see wake). A session that opens a room needs it.
 	Send func(tea.Msg)
+	// Social keeps whom players ignore, their reports and mutes (social.go); nil keeps none.
+	Social Social
 }
 
 // ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
@@ -99,6 +101,8 @@ type model struct {
 	busy   bool   // a create or join is under way
 	conn   *conn
 	waker  waker // sends the wakeMsgs of the room's wake-ups (see wake)
+	// ignored: whom the player ignores, whose chat the room screen is not given (social.go).
+	ignored ignores
 }
 
 // conn holds the room subscription of a session, so that the room is left when the connection
@@ -207,6 +211,7 @@ func New(cfg Config) Model {
 	m.lobby.online = cfg.Online
 	m.lobby.refreshFront(cfg.Hub)
 	m.lobby.resize(m.width, m.height)
+	m.loadIgnores()
 	if cfg.Start.Mode == ModeLobby {
 		m.lobby.msg = cfg.Notice
 	} else {
@@ -309,6 +314,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Tick(1500*time.Millisecond, func(time.Time) tea.Msg { return quitMsg{} })
 	case quitMsg:
 		return m, tea.Quit
+	case AnnounceMsg:
+		m.announce(msg.Text)
+		return m, nil
+	case saidMsg:
+		m.say(msg.text)
+		return m, nil
+	case ignoredMsg:
+		return m, m.takeIgnored(msg)
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
 			m.leaveRoom()
@@ -343,7 +356,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			panic("session: Config.Send is nil, and a room's snapshots need it")
 		}
 		m.conn.set(msg.sub)
+		m.loadIgnores() // ignores made elsewhere since (ssh host ignore NAME) hold from this room on
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
+		sub := msg.sub
+		m.room.chat = func(text string) tea.Cmd { return m.chatLine(sub, text) }
 		m.room.noBell = m.cfg.NoBell
 		m.room.clock.send = m.cfg.Send
 		m.room.addr = m.cfg.Address
@@ -531,7 +547,7 @@ func (m Model) takeSnapshots() (tea.Model, tea.Cmd) {
 	}
 	snap, fresh, closed := Latest(m.room.sub)
 	if fresh {
-		m.room.apply(snap)
+		m.applySnapshot(snap)
 	}
 	if closed && m.room.have && moved(m.room.sub) {
 		return m, m.follow() // the room comes back on another server

@@ -22,11 +22,17 @@ var errUsage = errors.New("usage")
 
 // request is a parsed command line: a plain-text command, or where an interactive session starts.
 type request struct {
-	plain string // "help", "rooms", "whoami", "leaderboard" or "set"; empty for an interactive session
+	plain string // "help", "rooms", "whoami", "leaderboard", "set", "keys", "ignore", "unignore" or
+	// "report"; empty for an interactive session
 	start session.Start
 	game  string // leaderboard: one game, or all
 	json  bool   // leaderboard: JSON instead of a table
 	bell  string // set: "on" or "off"
+	// keys: the subcommand ("" lists the keys); ignore, unignore, report: the name. args: the
+	// rest (keys claim: the code and the comment; keys revoke and comment: the fingerprint, and
+	// the comment; report: the text).
+	sub  string
+	args []string
 }
 
 // maxArgs and maxArgLen bound what a command line may hold; longer is refused, not trimmed.
@@ -42,11 +48,14 @@ const maxCommand = 4096
 
 // parseRequest reads the SSH command line (already split into words).
 func parseRequest(args []string, games []rules.Game) (request, error) {
-	if len(args) > maxArgs {
+	// A report's text is bounded by the store (storage.MaxReport: 500 characters, about 100
+	// words), not word by word: only its name is an argument like any other.
+	report := len(args) > 0 && strings.EqualFold(args[0], "report")
+	if len(args) > maxArgs && !report {
 		return request{}, fmt.Errorf("%w: too many arguments", errUsage)
 	}
-	for _, a := range args {
-		if len(a) > maxArgLen {
+	for i, a := range args {
+		if len(a) > maxArgLen && (i < 2 || !report) {
 			return request{}, fmt.Errorf("%w: argument too long", errUsage)
 		}
 	}
@@ -65,6 +74,22 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 			return request{}, fmt.Errorf("%w: set takes bell=on or bell=off", errUsage)
 		}
 		return request{plain: "set", bell: v}, nil
+	case "keys":
+		return parseKeys(rest)
+	case "ignore", "unignore":
+		if len(rest) > 1 || (cmd == "unignore" && len(rest) == 0) {
+			return request{}, fmt.Errorf("%w: %s takes a name, e.g. %s carol (ignore alone lists whom you ignore)", errUsage, cmd, cmd)
+		}
+		req := request{plain: cmd}
+		if len(rest) == 1 {
+			req.sub = rest[0]
+		}
+		return req, nil
+	case "report":
+		if len(rest) == 0 {
+			return request{}, fmt.Errorf("%w: report takes a name and what happened, e.g. report carol insults in room K7QXM", errUsage)
+		}
+		return request{plain: "report", sub: rest[0], args: rest[1:]}, nil
 	case "leaderboard":
 		req := request{plain: "leaderboard"}
 		for _, a := range rest {
@@ -121,6 +146,27 @@ func parseRequest(args []string, games []rules.Game) (request, error) {
 	return request{}, fmt.Errorf("%w: unknown command %q; try: help", errUsage, sanitize.Line(cmd, 20))
 }
 
+// parseKeys reads the words after keys: a subcommand and its arguments.
+func parseKeys(rest []string) (request, error) {
+	req := request{plain: "keys"}
+	if len(rest) == 0 {
+		return req, nil
+	}
+	req.sub, req.args = strings.ToLower(rest[0]), rest[1:]
+	n := len(req.args)
+	switch {
+	case req.sub == "list" && n == 0, req.sub == "link" && n == 0, req.sub == "release" && n == 0,
+		req.sub == "keep" && n == 0, req.sub == "claim" && n >= 1, req.sub == "revoke" && n == 1,
+		req.sub == "comment" && n >= 1:
+		if req.sub == "list" {
+			req.sub = ""
+		}
+		return req, nil
+	}
+	return request{}, fmt.Errorf("%w: keys takes list, link, claim CODE [COMMENT], revoke FINGERPRINT, "+
+		"comment FINGERPRINT TEXT, release or keep", errUsage)
+}
+
 // writeHelp prints the usage text. What each game's `new` opens and every room option it takes
 // come from the catalogue and from session.ParseNew itself, so the text cannot drift from them.
 func writeHelp(w io.Writer, host string, games []rules.Game) {
@@ -136,6 +182,9 @@ func writeHelp(w io.Writer, host string, games []rules.Game) {
   ssh %[1]s rooms                    list open rooms
   ssh %[1]s whoami                   your name and the key that identifies you
   ssh %[1]s set bell=off             no bell when it is your turn (bell=on: back on)
+  ssh %[1]s keys                     your keys (keys link, claim, revoke, comment, release, keep)
+  ssh %[1]s ignore NAME              no longer see NAME's chat (unignore NAME; ignore: the list)
+  ssh %[1]s report NAME [TEXT]       tell the operators (in a room: /report NAME, with its chat)
   ssh %[1]s help                     this text
 
 Room options for new, in every game (each game's own follow it below):
@@ -155,7 +204,10 @@ the room casual: its matches change no rating (and allow takebacks). A match wit
 a bot or a guest is casual too. The room's header and rooms say which.
 
 Your name is your SSH user name (ssh NAME@host): 1 to %[2]d of a-z, 0-9, - and _,
-starting and ending with a letter or digit. The first key to use a name keeps it.
+starting and ending with a letter or digit. The first key to use a name keeps it;
+more keys join it with a code: keys link from a key of yours, then, from the new
+key, ssh NAME@host keys claim CODE. In a room's chat, /ignore NAME, /unignore NAME
+and /report NAME [TEXT] do as the commands above.
 `, host, sanitize.MaxName)
 	for _, g := range games {
 		fmt.Fprintf(w, "\n%s (%s): %s\n", g.Name, g.ID, g.Summary)
@@ -228,12 +280,16 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
-// writeWhoami prints the player's name and identity. A guest gets one message saying why it is a
-// guest: notice (the name was refused), or else that no key was used. Lines are wrapped at
-// plainWidth columns.
-func writeWhoami(w io.Writer, p rooms.Player, notice string) {
+// writeWhoami prints the player's name and the key that authenticated, fp, and the player's
+// identity when it is another key's (the first of the player's keys). A guest gets one message
+// saying why it is a guest: notice (the name was refused), or else that no key was used. Lines are
+// wrapped at plainWidth columns.
+func writeWhoami(w io.Writer, p rooms.Player, fp, notice string) {
 	if !p.Guest {
-		fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, p.ID)
+		fmt.Fprintf(w, "name: %s\nkey: %s\n", p.Name, fp)
+		if fp != p.ID {
+			fmt.Fprintf(w, "player: %s (the first key of %s; keys lists them all)\n", p.ID, p.Name)
+		}
 		return
 	}
 	if notice == "" {

@@ -10,6 +10,7 @@ import (
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/sanitize"
 )
@@ -57,21 +58,32 @@ func (s *Server) player(sess ssh.Session) (p rooms.Player, notice string) {
 	return p, notice
 }
 
-// claim is player without the Source.
+// claim is player without the Source: the key's player (the key's ID is the player's, which may
+// be the first key of several), with the name bound to them.
 func (s *Server) claim(sess ssh.Session) (p rooms.Player, notice string) {
 	p, notice = identify(sess)
-	if p.Guest || s.cfg.Names == nil {
+	if p.Guest || s.cfg.Accounts == nil {
 		return p, notice
 	}
-	err := s.cfg.Names.Claim(p.ID, p.Name)
+	id, err := s.cfg.Accounts.Login(p.ID, p.Name)
 	switch {
 	case err == nil:
+		p.ID = id
 		return p, ""
 	case errors.Is(err, sanitize.ErrNameTaken):
 		s.log.Info("name refused", "name", p.Name, "key", p.ID)
 		g := guest(p.Name)
 		return g, fmt.Sprintf("The name %s belongs to another key, so you play as guest %s (unranked). "+
-			"Pick another name: ssh NAME@host.", p.Name, g.Name)
+			"Pick another name: ssh NAME@host. If the name is yours, link this key to it: keys link from a key "+
+			"of yours, then ssh %s@host keys claim CODE from this one.", p.Name, g.Name, p.Name)
+	case errors.Is(err, record.ErrKeyRevoked):
+		s.log.Info("revoked key", "name", p.Name, "key", p.ID)
+		g := guest(p.Name)
+		return g, fmt.Sprintf("%s, so you play as guest %s (unranked). To use it again, link it: keys link "+
+			"from a key of yours, then keys claim CODE from this one.", sentenceStart(err.Error()), g.Name)
+	case errors.Is(err, record.ErrNameRenamed):
+		g := guest(p.Name)
+		return g, fmt.Sprintf("%s, so you play as guest %s (unranked) under this one.", sentenceStart(err.Error()), g.Name)
 	}
 	s.log.Error("name not checked", "name", p.Name, "key", p.ID, "err", err)
 	g := guest(p.Name)
@@ -89,4 +101,12 @@ func badNameNotice(asked string, err error, guestName string) string {
 	return fmt.Sprintf("%s is not allowed: %s. Names are 1 to %d of a-z, 0-9, - and _, starting "+
 		"and ending with a letter or digit. You play as guest %s (unranked). Pick a name: ssh NAME@host.",
 		subject, why, sanitize.MaxName, guestName)
+}
+
+// sentenceStart gives s a capital first letter.
+func sentenceStart(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -30,23 +30,25 @@ func (u userSession) RemoteAddr() net.Addr {
 	return &net.TCPAddr{IP: net.ParseIP("2001:db8:1:2:3:4:5:6"), Port: 4242}
 }
 
-// fakeNames binds names as storage does: the first key to claim a name holds it.
+// fakeNames binds names as storage does: the first key to claim a name holds it, and every key
+// is a player of its own. Its other methods are not called (nil Accounts).
 type fakeNames struct {
+	Accounts
 	owner  map[string]string
 	claims []string
 	err    error // returned by every claim when set
 }
 
-func (f *fakeNames) Claim(id, name string) error {
+func (f *fakeNames) Login(id, name string) (string, error) {
 	f.claims = append(f.claims, name)
 	if f.err != nil {
-		return f.err
+		return "", f.err
 	}
 	if o, ok := f.owner[name]; ok && o != id {
-		return fmt.Errorf("claim: %w", sanitize.ErrNameTaken)
+		return "", fmt.Errorf("claim: %w", sanitize.ErrNameTaken)
 	}
 	f.owner[name] = id
-	return nil
+	return id, nil
 }
 
 func testKey(t *testing.T, seed byte) ssh.PublicKey {
@@ -59,8 +61,8 @@ func testKey(t *testing.T, seed byte) ssh.PublicKey {
 	return k
 }
 
-func testServer(names Names) *Server {
-	return &Server{cfg: Config{Names: names}, log: log.New(&bytes.Buffer{})}
+func testServer(names Accounts) *Server {
+	return &Server{cfg: Config{Accounts: names}, log: log.New(&bytes.Buffer{})}
 }
 
 // TestBadNamesPlayAsGuests: a user name that breaks the name rule (lookalikes above all) binds
@@ -155,7 +157,7 @@ func TestWhoamiOneMessage(t *testing.T) {
 	} {
 		p, notice := s.player(userSession{user: tc.user, key: tc.key})
 		var out bytes.Buffer
-		writeWhoami(&out, p, notice)
+		writeWhoami(&out, p, p.ID, notice)
 		text := out.String()
 		for _, w := range tc.want {
 			if !strings.Contains(text, w) {

@@ -37,7 +37,7 @@ func (s *Server) logging(next ssh.Handler) ssh.Handler {
 			"user", sanitize.Line(sess.User(), 32),
 			"addr", sess.RemoteAddr().String(),
 			"key", sess.PublicKey() != nil,
-			"cmd", sanitize.Line(prefix(sess.RawCommand(), 4*80), 80),
+			"cmd", sanitize.Line(redactCommand(prefix(sess.RawCommand(), 4*80)), 80),
 			"pty", hasPty,
 			"term", sanitize.Line(pty.Term, 32),
 			"size", fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height))
@@ -151,6 +151,10 @@ func last(h ssh.Handler) wish.Middleware {
 // Nothing of a session is kept in sess.Context(): that context is the connection's, and one
 // connection can carry several sessions (OpenSSH's ControlMaster), each with its own program.
 func (s *Server) route(sess ssh.Session) {
+	if why := s.bannedSession(sess); why != "" {
+		refuse(sess, 1, why)
+		return
+	}
 	games := s.hub.Games()
 	req, err := parseRequest(sess.Command(), games)
 	if err != nil {
@@ -177,11 +181,18 @@ func (s *Server) route(sess ssh.Session) {
 		return
 	case "whoami":
 		p, notice := s.player(sess)
-		writeWhoami(sess, p, notice)
+		fp := ""
+		if k := sess.PublicKey(); k != nil {
+			fp = gossh.FingerprintSHA256(k)
+		}
+		writeWhoami(sess, p, fp, notice)
 		_ = sess.Exit(0)
 		return
 	case "set":
 		_ = sess.Exit(s.setBell(sess, req.bell == "on"))
+		return
+	case "keys", "ignore", "unignore", "report":
+		_ = sess.Exit(s.social(sess, req))
 		return
 	case "leaderboard":
 		if s.cfg.Records == nil {
@@ -311,6 +322,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		QuickWait: s.cfg.QuickWait,
 		NoBell:    !player.Guest && s.cfg.Prefs != nil && !s.cfg.Prefs.Bell(player.ID),
 		Send:      func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
+		Social:    social(s.cfg.Accounts),
 	})
 	// wish's options, with the clamped window, and a filter that bounds every later size (a size
 	// report typed into the input reaches the program too) besides doing what wish's does.
@@ -325,8 +337,12 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 	fr = teaframe.New(sess, teaframe.Options{Width: win.Width, Height: win.Height,
 		Env: env, Profile: colorprofile.Env(env)})
 	p = fr.NewProgram(m, opts...)
+	who := programOf{player: player.ID, addr: addrOf(sess.RemoteAddr())}
+	if k := sess.PublicKey(); k != nil {
+		who.key = gossh.FingerprintSHA256(k)
+	}
 	s.mu.Lock()
-	s.programs[p] = struct{}{}
+	s.programs[p] = who
 	s.mu.Unlock()
 	var once sync.Once
 	return p, fr, func() {

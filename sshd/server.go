@@ -73,8 +73,10 @@ type Config struct {
 	Refused func(limit string)
 	// Logger receives connection logs. Default: charm log's standard logger.
 	Logger *log.Logger
-	// Names binds user names to keys; nil binds nothing.
-	Names Names
+	// Accounts binds user names to players and keys to players, keeps what players do about
+	// each other, and the bans that keep keys and addresses out (moderation.go); nil binds
+	// nothing, and every key plays as itself.
+	Accounts Accounts
 	// Prefs keeps players' preferences (the bell); nil keeps none: the bell rings for everyone.
 	Prefs Prefs
 	// Records serves leaderboards, profiles and replays; nil keeps no records.
@@ -95,12 +97,6 @@ type Prefs interface {
 	Bell(id string) bool
 	// SetBell turns the bell on or off for the key, which must have claimed a name.
 	SetBell(id string, on bool) error
-}
-
-// Names binds names to keys. storage.DB satisfies it.
-type Names interface {
-	// Claim binds name to the key id unless another key holds it, which is an error.
-	Claim(id, name string) error
 }
 
 func (c *Config) defaults() {
@@ -159,7 +155,8 @@ type Server struct {
 	log *log.Logger
 
 	mu       sync.Mutex
-	programs map[*tea.Program]struct{}
+	programs map[*tea.Program]programOf // whose each interactive session is (Apply)
+	claims   claimLimiter               // wrong link codes per key and address (keys claim)
 	closing  bool
 	active   int
 	byKey    map[string]int       // sessions open per key fingerprint; no zero entries
@@ -174,7 +171,7 @@ func New(cfg Config, hub Hub) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("sshd: no host key")
 	}
-	s := &Server{cfg: cfg, hub: hub, log: cfg.Logger, programs: map[*tea.Program]struct{}{},
+	s := &Server{cfg: cfg, hub: hub, log: cfg.Logger, programs: map[*tea.Program]programOf{},
 		byKey: map[string]int{}, byAddr: map[netip.Prefix]int{}}
 	limiter := ratelimiter.NewRateLimiter(rate.Limit(cfg.ConnRate), cfg.ConnBurst, 10_000)
 	starting := newStartups(cfg.MaxStartups, cfg.MaxStartupsPerAddr, cfg.Logger)
@@ -191,8 +188,9 @@ func New(cfg Config, hub Hub) (*Server, error) {
 		func(srv *ssh.Server) error { srv.PtyHandler = s.ptyRequested; return nil },
 		// Keystroke obfuscation only when asked for (see Config.KeystrokeObfuscation).
 		func(srv *ssh.Server) error {
-			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
-				return &gossh.ServerConfig{OmitPingExtension: !cfg.KeystrokeObfuscation}
+			srv.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
+				// The connection is kept for the banner that tells a banned key why it is refused.
+				return &gossh.ServerConfig{OmitPingExtension: !cfg.KeystrokeObfuscation, PreAuthConnCallback: preAuth(ctx)}
 			}
 			return nil
 		},
@@ -204,11 +202,13 @@ func New(cfg Config, hub Hub) (*Server, error) {
 			srv.ConnCallback = starting.admit(wrapIdle(cfg.IdleTimeout, cfg.HandshakeTimeout, cfg.StallTimeout))
 			return nil
 		},
-		// Any key is welcome: the key is the identity. Which key really authenticated is read
-		// again in the session (see identify), never kept from here.
-		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
-		// No key: a guest, asked nothing.
-		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		// Any key is welcome but a banned one: the key is the identity. Which key really
+		// authenticated is read again in the session (see identify), never kept from here. A
+		// banned key or address is refused with a banner that says why and until when, and the
+		// connection with it, whatever it tries next (moderation.go).
+		wish.WithPublicKeyAuth(s.allowKey),
+		// No key: a guest, asked nothing (unless the address is banned).
+		wish.WithKeyboardInteractiveAuth(s.allowGuest),
 		// Middleware runs from the last listed to the first:
 		//   recover   outermost, so a panic anywhere below ends one session, not the server;
 		//   started   the connection's first session ends its start: it no longer counts

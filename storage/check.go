@@ -18,8 +18,9 @@ type Report struct {
 	// Matches is the number of matches read whole and replayed with their game's rules.
 	Matches int
 	// Records is the number of records read: players, names' bindings, standings, best solo
-	// scores, match headers, moves and rooms' entries (byplayer's entries are checked, not
-	// counted).
+	// scores, match headers, moves, rooms' entries, keys, codes, retired names, ignores,
+	// reports, bans, mutes, operators' actions and the order of rated matches (the entries of
+	// byplayer and held, indexes, are checked, not counted).
 	Records int
 	// Damaged lists the matches and records that cannot be read or replayed, and the matches
 	// whose moves did not come as one chain: a move refused because its match had a move of that
@@ -64,6 +65,7 @@ func (d *DB) Check(games []rules.Game) (Report, error) {
 			})
 		}
 		d.checkNames(tx, &r)
+		checkAccounts(tx, &r)
 		checkDerived(tx, &r)
 		d.checkMatches(tx, games, &r)
 		checkRefused(tx, &r)

@@ -362,8 +362,8 @@ func TestOtherSchemaRefused(t *testing.T) {
 		want   error
 		says   []string
 	}{
-		{"1", ErrOlderSchema, []string{"development build before v0.1.0", "schema 1", "schema 2 to 3 files only", "start with a new data folder"}},
-		{"4", ErrNewerSchema, []string{"newer version", "schema 4", "schema 2 to 3 files only"}},
+		{"1", ErrOlderSchema, []string{"development build before v0.1.0", "schema 1", "schema 2 to 4 files only", "start with a new data folder"}},
+		{"5", ErrNewerSchema, []string{"newer version", "schema 5", "schema 2 to 4 files only"}},
 	} {
 		path, _ := filled(t, 1, 2)
 		setSchema(t, path, c.schema)

@@ -123,6 +123,9 @@ func (e endEntry) apply(tx *bolt.Tx) error {
 		if err := e.Rules.countRated(tx, m); err != nil {
 			return err
 		}
+		if err := putRated(tx, m.Game, m.ID); err != nil {
+			return err
+		}
 		m.Rated = true
 	}
 	if m.SoloScorable() {

@@ -64,6 +64,11 @@ func boardPlayer(k []byte) (game, id string, ok bool) {
 	return string(k[:i]), string(k[j+1:]), true
 }
 
+// boardEntry is the value of an index entry: empty, but not nil, which bbolt would give back as
+// nil (a missing key) within the transaction that put it, so that a second change of the entry in
+// one commit (two match ends of a player in one group) would miss it in the sum.
+var boardEntry = []byte{}
+
 // boardSumKey is the index's key of its sum: no game's key begins with NUL.
 var boardSumKey = []byte("\x00sum")
 
@@ -127,7 +132,26 @@ func boardMove(tx *bolt.Tx, game, id string, before *record.Standing, after reco
 	if b.Get(k) == nil {
 		sum ^= keyHash(k)
 	}
-	if err := b.Put(k, nil); err != nil {
+	if err := b.Put(k, boardEntry); err != nil {
+		return err
+	}
+	if err := putBoardSum(b, sum, skipped); err != nil {
+		return err
+	}
+	_, err := b.NextSequence()
+	return err
+}
+
+// boardDrop removes player id's entry for the standing st from the index of game, and marks the
+// index changed. tx is writable.
+func boardDrop(tx *bolt.Tx, game, id string, st record.Standing) error {
+	b := tx.Bucket(bucketBoard)
+	sum, skipped := boardSum(b)
+	k := boardKey(game, id, st)
+	if b.Get(k) != nil {
+		sum ^= keyHash(k)
+	}
+	if err := b.Delete(k); err != nil {
 		return err
 	}
 	if err := putBoardSum(b, sum, skipped); err != nil {
@@ -249,7 +273,7 @@ func syncBoard(tx *bolt.Tx) error {
 	var sum uint64
 	for _, k := range keys {
 		sum ^= keyHash(k)
-		if err := b.Put(k, nil); err != nil {
+		if err := b.Put(k, boardEntry); err != nil {
 			return err
 		}
 	}

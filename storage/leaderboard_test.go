@@ -455,3 +455,28 @@ func TestRebuildLeavesDamagedStandingOut(t *testing.T) {
 	}
 	d.Close()
 }
+
+// TestBoardSumWithinOneCommit: two ends of matches of the same players in one commit (a group, or
+// a replica's batch) move each player's index entry twice in one transaction, and the index's sum
+// stays that of its keys: Open finds it sound and does not rebuild it.
+func TestBoardSumWithinOneCommit(t *testing.T) {
+	d, _ := openTemp(t)
+	var batch []Numbered
+	add := func(c Change) { batch = append(batch, Numbered{Seq: uint64(len(batch) + 1), Change: c}) }
+	for i, code := range []string{"DUEL1", "DUEL2"} {
+		at := t0.Add(time.Duration(i) * time.Minute)
+		add(Change{Kind: ChangeStart, Code: code, At: at, Match: &record.Match{Game: "stonetowers", Seats: []record.Seat{ann, bob}, Started: at}})
+	}
+	for i, code := range []string{"DUEL1", "DUEL2"} {
+		add(Change{Kind: ChangeEnd, Code: code, At: t0.Add(time.Hour + time.Duration(i)*time.Minute),
+			Outcome: rules.Outcome{Over: true, Scores: []int{2, 1}, Ranks: []int{1, 2}}})
+	}
+	if skipped, err := d.ApplyAll(batch); err != nil || len(skipped) > 0 {
+		t.Fatal(skipped, err)
+	}
+	var sound bool
+	_ = d.view(func(tx *bolt.Tx) error { sound = boardSound(tx); return nil })
+	if !sound {
+		t.Error("the index's sum is not that of its keys after two moves of an entry in one commit")
+	}
+}

@@ -29,22 +29,9 @@ func rate(tx *bolt.Tx, m record.Match, now time.Time) error {
 		}
 		before[i], ratings[i], had[i] = st, st.Rating, found
 	}
-	after := rating.Match(ratings, m.Outcome.Ranks)
-	allFirst := !slices.ContainsFunc(m.Outcome.Ranks, func(r int) bool { return r != 1 })
-	for i, st := range before {
-		old := st
-		st.Rating = after[i]
-		st.Name = m.Seats[i].Name
-		st.Games++
-		st.Last = now.UTC()
-		switch {
-		case allFirst:
-			st.Draws++
-		case m.Outcome.Ranks[i] == 1:
-			st.Wins++
-		default:
-			st.Losses++
-		}
+	after := rateStandings(before, ratings, m, now)
+	for i, st := range after {
+		old := before[i]
 		if err := putJSON(b, pairKey(m.Game, st.PlayerID), st); err != nil {
 			return err
 		}
@@ -57,6 +44,31 @@ func rate(tx *bolt.Tx, m record.Match, now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// rateStandings returns the standings of m's players after m, from before, their standings before it,
+// and their ratings: one Glicko-2 rating period, every player against the others' pre-match
+// ratings, with pairwise results by rank; now is when the match ended.
+func rateStandings(before []record.Standing, ratings []rating.Rating, m record.Match, now time.Time) []record.Standing {
+	next := rating.Match(ratings, m.Outcome.Ranks)
+	allFirst := !slices.ContainsFunc(m.Outcome.Ranks, func(r int) bool { return r != 1 })
+	after := make([]record.Standing, len(before))
+	for i, st := range before {
+		st.Rating = next[i]
+		st.Name = m.Seats[i].Name
+		st.Games++
+		st.Last = now.UTC()
+		switch {
+		case allFirst:
+			st.Draws++
+		case m.Outcome.Ranks[i] == 1:
+			st.Wins++
+		default:
+			st.Losses++
+		}
+		after[i] = st
+	}
+	return after
 }
 
 // Profile returns what is known of the player with key id: name, standings and best solo scores
@@ -77,7 +89,7 @@ func (d *DB) Profile(id string, recent int) (record.Profile, error) {
 			st.Provisional = st.Rating.Provisional()
 			p.Standings = append(p.Standings, st)
 		}
-		p.Solo = d.soloOf(tx, id)
+		p.Solo = soloOf(tx, id)
 		prefix := []byte(id + "\x00")
 		mc := tx.Bucket(bucketByPlayer).Cursor()
 		matches := tx.Bucket(bucketMatches)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/sanitize"
 )
 
 // A replica: in cluster mode several arcade nodes share one history of changes (a stream, in
@@ -53,6 +52,51 @@ const (
 	// (the change only moves the room's place in the history on, so that the node that kept it
 	// before can write no more: package cluster).
 	ChangeFence ChangeKind = "fence"
+
+	// The changes of keys (keys.go, codes.go, names.go). ChangeClaim's Key is the key that
+	// claimed; a claim written before keys had players has none, and its key is its PlayerID.
+
+	// ChangeCode: the key Key of PlayerID made the link code of hash Hash at At (valid CodeLife).
+	ChangeCode ChangeKind = "code"
+	// ChangeLink: the key Key, connected as Name, claimed the code of hash Hash at At, calling
+	// itself Comment: it joins the code's player.
+	ChangeLink ChangeKind = "link"
+	// ChangeRevoke: PlayerID removed its key Key at At.
+	ChangeRevoke ChangeKind = "revoke"
+	// ChangeComment: PlayerID calls its key Key Comment.
+	ChangeComment ChangeKind = "comment"
+	// ChangeRelease: PlayerID released its name Name at At; ChangeKeep takes that back.
+	ChangeRelease ChangeKind = "release"
+	ChangeKeep    ChangeKind = "keep"
+	// ChangeRename: the operator By renamed the player holding Name to Target, at At.
+	ChangeRename ChangeKind = "rename"
+
+	// The changes of players about players (social.go).
+
+	// ChangeIgnore: PlayerID ignores Target (named Name) from At; ChangeUnignore no longer.
+	ChangeIgnore   ChangeKind = "ignore"
+	ChangeUnignore ChangeKind = "unignore"
+	// ChangeReport: Report, made at At.
+	ChangeReport ChangeKind = "report"
+
+	// The operators' changes (moderation.go, void.go), each with By, the operator, and At.
+
+	// ChangeBan: Target ("KIND TARGET": key, player or addr; see record.Ban) is banned until
+	// Until (zero: for good) for Text; a player's Name is kept for the lists. ChangeUnban lifts
+	// the ban of Target.
+	ChangeBan   ChangeKind = "ban"
+	ChangeUnban ChangeKind = "unban"
+	// ChangeMute: PlayerID (named Name) may not chat until Until (zero: for good), for Text.
+	// ChangeUnmute lifts it.
+	ChangeMute   ChangeKind = "mute"
+	ChangeUnmute ChangeKind = "unmute"
+	// ChangeKick: the sessions of PlayerID (named Name) end, for Text.
+	ChangeKick ChangeKind = "kick"
+	// ChangeAnnounce: Text is shown to every session.
+	ChangeAnnounce ChangeKind = "announce"
+	// ChangeVoid: the match ID no longer counts for ratings, for Text: its game's ratings are
+	// recomputed without it.
+	ChangeVoid ChangeKind = "void"
 )
 
 // Change is one write to the store in a form every replica applies the same way (see Apply). It
@@ -71,7 +115,23 @@ type Change struct {
 	Name     string        `json:"n,omitempty"`
 	Bell     bool          `json:"b,omitempty"`
 	At       time.Time     `json:"at,omitzero"`
+	// Of keys, players and operators (see their kinds).
+	Key     string         `json:"key,omitempty"`
+	Hash    string         `json:"h,omitempty"`
+	Comment string         `json:"cm,omitempty"`
+	Target  string         `json:"t,omitempty"`
+	Text    string         `json:"x,omitempty"`
+	By      string         `json:"by,omitempty"`
+	Until   time.Time      `json:"until,omitzero"`
+	Report  *record.Report `json:"r,omitempty"`
+	ID      string         `json:"id,omitempty"`
 }
+
+// ErrUnknownChange: a change of a kind this arcade does not know, written by a newer one. It is
+// not skipped: Apply refuses it and every later change, recording no position, so that the node
+// stops (package cluster) and an upgraded arcade applies it; skipping it would leave this replica
+// without what every other node has.
+var ErrUnknownChange = errors.New("a change of a kind this arcade does not know (a newer arcade wrote it): upgrade this node")
 
 // ErrSkipped: a change could not be applied (a move for a room with no unfinished match, a name
 // that breaks the name rule, ...). Apply skipped it, changing nothing but the position the file
@@ -177,6 +237,9 @@ func (d *DB) applyStart(seq uint64, c Change) func() error {
 	var applied bool
 	done := d.writes.start(func(tx *bolt.Tx) error {
 		after, applied = nil, false // the write may run again, in another transaction
+		if u := d.unknownAt.Load(); u != 0 && seq > u {
+			return fmt.Errorf("%w: change %d before it is of an unknown kind", ErrUnknownChange, u)
+		}
 		at, err := appliedIn(tx)
 		if err != nil {
 			return err
@@ -186,9 +249,13 @@ func (d *DB) applyStart(seq uint64, c Change) func() error {
 		}
 		err = safeCall(func(tx *bolt.Tx) error {
 			var err error
-			after, err = applyChange(tx, seq, c, d.rules)
+			after, err = applyChange(tx, seq, c, d.env(false))
 			return err
 		}, tx)
+		if errors.Is(err, ErrUnknownChange) {
+			d.unknownAt.CompareAndSwap(0, seq) // and nothing after it either
+			return err
+		}
 		if err != nil {
 			return rejected{err}
 		}
@@ -200,6 +267,7 @@ func (d *DB) applyStart(seq uint64, c Change) func() error {
 		var r rejected
 		switch {
 		case errors.As(err, &r):
+			defer d.remember(seq, r.error)
 			// The change's writes were rolled back; only its position is recorded, and a move
 			// refused for its number.
 			var refused *refusedMove
@@ -231,6 +299,9 @@ func (d *DB) applyStart(seq uint64, c Change) func() error {
 			d.mu.Lock()
 			after(d)
 			d.mu.Unlock()
+		}
+		if applied {
+			d.emit(c)
 		}
 		return nil
 	}
@@ -275,10 +346,11 @@ func putApplied(tx *bolt.Tx, seq uint64) error {
 }
 
 // applyChange makes the writes of c, at position seq, in tx, reading nothing but tx and c (and
-// rating a match's end under rr), and
+// rating a match's end under env's rules), and
 // returns what it does to the DB's memory once committed (nil: nothing). An error is a change
 // that cannot apply; its writes are rolled back with tx.
-func applyChange(tx *bolt.Tx, seq uint64, c Change, rr RatingRules) (func(*DB), error) {
+func applyChange(tx *bolt.Tx, seq uint64, c Change, env applyEnv) (func(*DB), error) {
+	rr := env.rules
 	switch c.Kind {
 	case ChangeStart:
 		if c.Match == nil || c.Code == "" || c.At.IsZero() {
@@ -348,14 +420,44 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change, rr RatingRules) (func(*DB), 
 		}
 		return func(d *DB) { delete(d.active, c.Code) }, nil
 	case ChangeClaim:
-		return nil, applyClaim(tx, c)
+		return nil, applyClaim(tx, c, env)
 	case ChangeFence:
 		return nil, nil // nothing changes in the store
 	case ChangeBell:
 		return nil, applyBell(tx, c)
-	default:
-		return nil, fmt.Errorf("unknown kind of change %q", c.Kind)
+	case ChangeUndecodable:
+		return nil, errors.New("the change could not be read")
 	}
+	if apply, ok := accountChanges[c.Kind]; ok {
+		return nil, apply(tx, c)
+	}
+	return nil, fmt.Errorf("%w: %q", ErrUnknownChange, c.Kind)
+}
+
+// ChangeUndecodable is the kind a cluster gives a message of its stream that does not decode as a
+// change: it is skipped, so that the position moves on (no arcade could apply it).
+const ChangeUndecodable ChangeKind = "undecodable"
+
+// accountChanges apply the changes of keys, players and operators, which touch nothing of the
+// DB's memory.
+var accountChanges = map[ChangeKind]func(*bolt.Tx, Change) error{
+	ChangeCode:     applyCode,
+	ChangeLink:     applyLink,
+	ChangeRevoke:   applyRevoke,
+	ChangeComment:  applyComment,
+	ChangeRelease:  applyRelease,
+	ChangeKeep:     applyKeep,
+	ChangeRename:   applyRename,
+	ChangeIgnore:   applyIgnore,
+	ChangeUnignore: applyUnignore,
+	ChangeReport:   applyReport,
+	ChangeBan:      applyBan,
+	ChangeUnban:    applyUnban,
+	ChangeMute:     applyMute,
+	ChangeUnmute:   applyUnmute,
+	ChangeKick:     applyKick,
+	ChangeAnnounce: applyAnnounce,
+	ChangeVoid:     applyVoid,
 }
 
 // activeIn returns the ID of room code's unfinished match, as the file has it.
@@ -368,28 +470,6 @@ func activeIn(tx *bolt.Tx, code string) (string, error) {
 		return "", fmt.Errorf("room %s has no match being recorded", code)
 	}
 	return id, nil
-}
-
-// applyClaim is Claim's write without its refusal: c.Name is bound to c.PlayerID even when bound
-// to another key here (the cluster gave it to c.PlayerID), and the key's player records it as
-// its latest name, created at c.At if it is new.
-func applyClaim(tx *bolt.Tx, c Change) error {
-	if c.PlayerID == "" || c.At.IsZero() {
-		return errors.New("a claim needs a key and a time")
-	}
-	if !sanitize.ValidName(c.Name) {
-		return fmt.Errorf("claim %q: %w: %s", c.Name, sanitize.ErrBadName, sanitize.NameRule)
-	}
-	if err := putBinding(tx.Bucket(bucketNames), []byte(c.Name), c.PlayerID); err != nil {
-		return err
-	}
-	players := tx.Bucket(bucketPlayers)
-	p := player{ID: c.PlayerID, Name: c.Name, Created: c.At.UTC()}
-	var old player
-	if ok, err := getJSON(players, []byte(c.PlayerID), &old); ok && err == nil {
-		p.Created, p.Quiet = old.Created, old.Quiet
-	}
-	return putJSON(players, []byte(c.PlayerID), p)
 }
 
 // applyBell is SetBell's write.

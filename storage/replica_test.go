@@ -391,7 +391,7 @@ func TestApplySkips(t *testing.T) {
 		{Change{Kind: ChangeClaim, PlayerID: "SHA256:eve", Name: "\u0430nn", At: t0}, sanitize.ErrBadName},
 		{Change{Kind: ChangeBell, PlayerID: "SHA256:nobody", Bell: true}, ErrNoPlayer},
 		{Change{Kind: ChangeStart, Code: "K7QXM", At: t0}, nil}, // no match
-		{Change{Kind: "explode", Code: "K7QXM"}, nil},
+		{Change{Kind: ChangeUndecodable}, nil},
 	}
 	for i, b := range bad {
 		seq := uint64(i + 1)

@@ -40,7 +40,8 @@ func (d *DB) Snapshot(w io.Writer, begin func(applied uint64, size int64) error)
 
 // Restore replaces everything the database holds with the database file at path, a copy that
 // Snapshot (or Backup) wrote of a replica of the same history, and returns the position that copy
-// has (Applied). The file at path is checked as Open checks a file (its pages, its schema and
+// has (Applied). A copy of schema 3 (a node of the release before) is migrated in the same
+// transaction. The file at path is checked as Open checks a file (its pages, its schema and
 // buckets) and only read. It is all or nothing: one transaction deletes every bucket and copies
 // every bucket of the copy, so that a crash leaves the database as it was or as the copy. A copy
 // whose position is before the database's is refused with ErrBehind, and a damaged one with
@@ -65,9 +66,10 @@ func (d *DB) Restore(path string) (uint64, error) {
 		return 0, fmt.Errorf("restore %s: %w", path, err)
 	}
 	defer func() { _ = stx.Rollback() }()
-	if schema, err := checkLayout(stx); err != nil {
+	schema, err := checkLayout(stx)
+	if err != nil {
 		return 0, fmt.Errorf("restore %s: %w", path, err)
-	} else if schema != SchemaVersion {
+	} else if schema != SchemaVersion && schema != sealedSchema {
 		return 0, fmt.Errorf("restore %s: %w: it has schema %d, a replica schema %d", path, ErrDamaged, schema, SchemaVersion)
 	}
 	at, err := appliedIn(stx)
@@ -105,6 +107,11 @@ func (d *DB) Restore(path string) (uint64, error) {
 		})
 		if err != nil {
 			return err
+		}
+		if schema == sealedSchema { // a snapshot of a node of the release before: migrated as Open would
+			if err := migrateAccounts(tx); err != nil {
+				return err
+			}
 		}
 		return tx.Bucket(bucketActive).ForEach(func(k, v []byte) error {
 			if id, err := decodeBinding(k, v, false); err == nil {

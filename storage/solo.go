@@ -69,7 +69,7 @@ func (d *DB) SoloScores(game string, limit int) ([]record.SoloScore, error) {
 }
 
 // soloOf returns the best solo scores of the player with key id, by game. tx may be read-only.
-func (d *DB) soloOf(tx *bolt.Tx, id string) []record.SoloScore {
+func soloOf(tx *bolt.Tx, id string) []record.SoloScore {
 	b := tx.Bucket(bucketSolo)
 	var out []record.SoloScore
 	suffix := []byte("\x00" + id)

@@ -44,6 +44,21 @@
 //	            against its sum (under NUL "sum") and rebuilt when unsound
 //	pairs:      UTC day NUL fingerprint NUL fingerprint -> rated matches of the pair that day
 //	            (see farming.go); a derived count, started empty where missing
+//
+// Since schema 4, players are identities that hold one key or several (keys.go), and the
+// moderation of a public server is stored (moderation.go, social.go, void.go):
+//
+//	keys:       key fingerprint -> the key: its player, comment, added, last used, revoked
+//	held:       player NUL key fingerprint -> the seal of nothing: the player's keys, an index
+//	codes:      SHA-256 of a link code -> the code: player, key that made it, made, expires, used
+//	retired:    name -> a name released by its holder (free from a date) or renamed by an operator
+//	ignores:    player NUL player -> an ignore: the second's chat is not shown to the first
+//	reports:    sequence (8 bytes, big-endian) -> a report, with its room's chat
+//	bans:       kind SP target -> a ban of a key, a player or an address
+//	mutes:      player -> a mute
+//	actions:    sequence (8 bytes, big-endian) -> an operator's action, the moderation log
+//	rated:      game NUL sequence (8 bytes, big-endian) -> match ID: the game's rated matches in
+//	            the order they were rated, from which a void recomputes the ratings
 package storage
 
 import (
@@ -56,18 +71,25 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"github.com/arcade/arcade/record"
 	"github.com/arcade/arcade/sanitize"
 )
 
-// SchemaVersion is the layout this package writes. Schema 3 seals the names' and the rooms'
-// bindings; Open migrates a file of schema 2, v0.1.0's (the first release), to it. Development
-// builds before v0.1.0 wrote schema 1, which is refused.
-const SchemaVersion = 3
+// SchemaVersion is the layout this package writes. Schema 3 sealed the names' and the rooms'
+// bindings; schema 4 adds the buckets of keys (a player holds several), link codes, retired
+// names, moderation and the order of rated matches. Open migrates a file of schema 2, v0.1.0's
+// (the first release), or of schema 3, to it. Development builds before v0.1.0 wrote schema 1,
+// which is refused.
+const SchemaVersion = 4
+
+// sealedSchema is the schema that sealed the bindings (schema 3), the one before SchemaVersion.
+const sealedSchema = 3
 
 // releaseSchema is the schema of v0.1.0, the oldest Open accepts.
 const releaseSchema = 2
@@ -85,9 +107,24 @@ var (
 	bucketQuar     = []byte("quarantine")
 	bucketBoard    = []byte("board")
 	bucketPairs    = []byte("pairs")
-	// allBuckets are the buckets of the schema, every one created with the file.
-	allBuckets = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
+	bucketKeys     = []byte("keys")
+	bucketHeld     = []byte("held")
+	bucketCodes    = []byte("codes")
+	bucketRetired  = []byte("retired")
+	bucketIgnores  = []byte("ignores")
+	bucketReports  = []byte("reports")
+	bucketBans     = []byte("bans")
+	bucketMutes    = []byte("mutes")
+	bucketActions  = []byte("actions")
+	bucketRated    = []byte("rated")
+	// sealedBuckets are the buckets of schemas 2 and 3.
+	sealedBuckets = [][]byte{bucketMeta, bucketPlayers, bucketNames, bucketRatings, bucketSolo,
 		bucketMatches, bucketMoves, bucketByPlayer, bucketActive, bucketQuar}
+	// accountBuckets are the buckets schema 4 added (see migrateAccounts).
+	accountBuckets = [][]byte{bucketKeys, bucketHeld, bucketCodes, bucketRetired, bucketIgnores, bucketReports,
+		bucketBans, bucketMutes, bucketActions, bucketRated}
+	// allBuckets are the buckets of the schema, every one created with the file.
+	allBuckets = append(slices.Clone(sealedBuckets), accountBuckets...)
 	// derivedBuckets hold what is computed from the other buckets: created with a new file,
 	// and by Open on a file of this schema that lacks them (one written before them).
 	derivedBuckets = [][]byte{bucketBoard, bucketPairs}
@@ -150,6 +187,11 @@ type DB struct {
 	mu     sync.Mutex
 	active map[string]string // room code -> ID of its unfinished match
 	seq    uint32            // tail of match IDs made in the same millisecond
+
+	watchMu   sync.Mutex
+	watcher   func(Change)  // see Watch
+	skips     outcomes      // see Outcome
+	unknownAt atomic.Uint64 // the position of the first change of an unknown kind (see ErrUnknownChange)
 }
 
 // Open opens (or creates) the database at path. It waits at most opts.LockTimeout for another
@@ -284,6 +326,11 @@ func (d *DB) init() error {
 				return err
 			}
 		}
+		if schema == releaseSchema || schema == sealedSchema {
+			if err := migrateAccounts(tx); err != nil {
+				return err
+			}
+		}
 		for _, name := range derivedBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
@@ -320,7 +367,11 @@ func checkLayout(tx *bolt.Tx) (int, error) {
 		return 0, fmt.Errorf("%w: it has schema %d; this arcade opens schema %d to %d files only: "+
 			"start with a new data folder", ErrOlderSchema, n, releaseSchema, SchemaVersion)
 	}
-	for _, name := range allBuckets {
+	want := allBuckets
+	if n < SchemaVersion {
+		want = sealedBuckets
+	}
+	for _, name := range want {
 		if tx.Bucket(name) == nil {
 			return 0, fmt.Errorf("%w: it has no %s bucket", ErrDamaged, name)
 		}
@@ -328,9 +379,9 @@ func checkLayout(tx *bolt.Tx) (int, error) {
 	return n, nil
 }
 
-// migrate brings a file of schema 2 (v0.1.0) to SchemaVersion, in the transaction tx: every
-// binding of names and active, stored bare, is sealed (see putBinding), and every byplayer entry
-// gets its key's sum (see putIndex).
+// migrate brings a file of schema 2 (v0.1.0) to schema 3, in the transaction tx: every binding
+// of names and active, stored bare, is sealed (see putBinding), and every byplayer entry gets its
+// key's sum (see putIndex). migrateAccounts, in the same transaction, goes on to SchemaVersion.
 func migrate(tx *bolt.Tx) error {
 	by := tx.Bucket(bucketByPlayer)
 	var keys [][]byte
@@ -355,6 +406,41 @@ func migrate(tx *bolt.Tx) error {
 				return fmt.Errorf("migrate %s: %w", name, err)
 			}
 		}
+	}
+	return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(sealedSchema)))
+}
+
+// migrateAccounts brings a file of schema 3 to SchemaVersion, in the transaction tx: it creates
+// the buckets schema 4 added, gives every player its first key (the key whose fingerprint is the
+// player's identity, added when the player was), and lists the rated matches of every game in the
+// order they ended (see migrateRated).
+func migrateAccounts(tx *bolt.Tx) error {
+	for _, name := range accountBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("migrate: create bucket %s: %w", name, err)
+		}
+	}
+	var ids [][]byte
+	var players []player
+	err := tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
+		var p player
+		if decode(k, v, &p) != nil {
+			return nil // damaged: Check reports it, and Claim writes it anew
+		}
+		ids, players = append(ids, slices.Clone(k)), append(players, p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, id := range ids {
+		k := record.Key{Fingerprint: string(id), Player: string(id), Added: players[i].Created}
+		if err := putKey(tx, k); err != nil {
+			return fmt.Errorf("migrate keys: %w", err)
+		}
+	}
+	if err := migrateRated(tx); err != nil {
+		return err
 	}
 	return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
 }

@@ -16,18 +16,22 @@ import (
 	"github.com/arcade/arcade/storage"
 )
 
-// The running server answers backups on a unix socket in its data folder. Only whoever may read
-// the data folder (mode 0700) may connect, which is exactly who may read the database anyway.
+// The running server answers backups and operators' commands (admin.go) on a unix socket in its
+// data folder, of mode 0600. Only whoever may read the data folder (mode 0700) may connect, which
+// is exactly who may read the database anyway; on Linux the server also asks the kernel who the
+// peer is, and answers its own user and root only.
 const adminSocket = "admin.sock"
 
 // sizedRequest asks the admin socket for a backup preceded by a line "size N": the client can then
 // tell a complete copy from one the server cut short.
 const sizedRequest = "backup sized"
 
-// serveAdmin answers backup requests (sizedRequest) on the admin socket until ln is closed: each connection
-// gets a consistent copy of the database, once caughtUp has returned (a cluster node's replica has
-// every change the cluster had stored when the backup was asked for).
-func serveAdmin(ln net.Listener, db *storage.DB, caughtUp func() error, logf func(string, ...any)) {
+// serveAdmin answers backup requests (sizedRequest) and operators' commands (adminRequest) on the
+// admin socket until ln is closed, each from the server's own user or root only (peerAllowed):
+// a backup connection gets a consistent copy of the database, once caughtUp has returned (a
+// cluster node's replica has every change the cluster had stored when the backup was asked for);
+// a command is carried out through acc (answerAdmin).
+func serveAdmin(ln net.Listener, db *storage.DB, acc *storage.Accounts, caughtUp func() error, logf func(string, ...any)) {
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -35,20 +39,30 @@ func serveAdmin(ln net.Listener, db *storage.DB, caughtUp func() error, logf fun
 		}
 		go func() {
 			defer conn.Close()
+			by, ok := peerAllowed(conn)
+			if !ok {
+				logf("admin socket: refused a process of user %s", by)
+				fmt.Fprintln(conn, "error: the admin socket answers the arcade's own user and root only")
+				return
+			}
 			_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-			line, err := bufio.NewReader(io.LimitReader(conn, 64)).ReadString('\n')
+			line, err := bufio.NewReader(io.LimitReader(conn, maxAdminLine)).ReadString('\n')
+			if err != nil {
+				return
+			}
 			var announce func(int64) error
-			switch strings.TrimSpace(line) {
-			case sizedRequest:
+			switch line = strings.TrimSpace(line); {
+			case line == sizedRequest:
 				announce = func(size int64) error {
 					_, err := fmt.Fprintf(conn, "size %d\n", size)
 					return err
 				}
+			case strings.HasPrefix(line, adminRequest) && acc != nil:
+				_ = conn.SetReadDeadline(time.Time{})
+				answerAdmin(conn, acc, strings.TrimPrefix(line, adminRequest), by, logf)
+				return
 			default:
 				fmt.Fprintln(conn, "error: unknown request")
-				return
-			}
-			if err != nil {
 				return
 			}
 			_ = conn.SetReadDeadline(time.Time{})

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,7 +46,8 @@ type clusterProc struct {
 type testCluster struct {
 	bin    string
 	nodes  []*clusterProc
-	secret []byte // the cluster's secret, copied into every node's data folder before it starts
+	secret []byte   // the cluster's secret, copied into every node's data folder before it starts
+	extra  []string // flags every node is started with besides the common ones
 }
 
 // startCluster starts n arcade processes, each with an embedded NATS server (routes to the
@@ -55,7 +57,13 @@ type testCluster struct {
 // and it is started once they accept SSH, as a node joining a running cluster is.
 func startCluster(t *testing.T, n int, others ...func(*testCluster) []string) *testCluster {
 	t.Helper()
-	c := &testCluster{bin: binary(t)}
+	return startClusterWith(t, nil, n, others...)
+}
+
+// startClusterWith is startCluster with flags for every node besides the common ones.
+func startClusterWith(t *testing.T, flags []string, n int, others ...func(*testCluster) []string) *testCluster {
+	t.Helper()
+	c := &testCluster{bin: binary(t), extra: flags}
 	c.makeSecret(t)
 	ports := clustertest.FreePorts(t, 2*n)
 	route := func(i int) string { return "127.0.0.1:" + strconv.Itoa(ports[n+i]) }
@@ -115,7 +123,7 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 	// town's, not one player's (a nemesis run plays 16 games, 32 players and their rejoins).
 	args := append([]string{"--addr", "127.0.0.1:0", "--data", p.data, "--log-level", "info",
 		"--bot-delay", "0s", "--conn-rate", "1000", "--conn-burst", "1000", "--max-sessions-per-addr", "1000",
-		"--max-startups-per-addr", "100", "--node", p.name}, natsFlags...)
+		"--max-startups-per-addr", "100", "--node", p.name}, append(slices.Clone(c.extra), natsFlags...)...)
 	p.cmd = exec.Command(c.bin, args...)
 	p.cmd.Stderr = p.logs
 	out, err := p.cmd.StdoutPipe()

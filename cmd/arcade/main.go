@@ -4,6 +4,8 @@
 //	arcade -h                        every flag, each with its ARCADE_ variable
 //	arcade backup [--data DIR] FILE  a consistent copy of the database, while the server runs
 //	arcade check [--data DIR] [FILE] check the database (or a backup) while no server runs
+//	arcade admin [--data DIR] CMD    an operator's command to the running server: mute, ban,
+//	                                 kick, announce, void, rename, list bans, reports, log
 //	arcade cluster-secret [--data DIR] make the secret every node of a cluster shares
 //	arcade --version                 the release, and the commit it was built from
 package main
@@ -27,6 +29,9 @@ func main() {
 			os.Exit(1)
 		}
 		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "admin" {
+		os.Exit(runAdmin(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "cluster-secret" {
 		if err := runClusterSecret(os.Args[2:], os.Getenv, os.Stdout, os.Stderr); err != nil {

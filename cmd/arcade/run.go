@@ -6,8 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -64,10 +66,10 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	// stream and reads from db, the node's replica of it.
 	var store interface {
 		matchlog.Log
-		sshd.Names
 		sshd.Prefs
 		session.Records
 	} = db
+	var writer storage.Writer = db // the writes of keys, players and operators
 	var cn *clusterNode
 	if cfg.clustered() {
 		if cn, err = joinCluster(ctx, cfg, db, logger); err != nil {
@@ -75,7 +77,9 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		}
 		defer cn.close()
 		store = cn.node.Store()
+		writer = cn.node.Store()
 	}
+	accounts := storage.NewAccounts(db, writer)
 	logf := func(format string, args ...any) { logger.Infof(format, args...) }
 	var rec rooms.Recorder = matchlog.Recorder{Log: store}
 	var mx *serverMetrics // --metrics: figures observed from outside the hub and the SSH server
@@ -147,7 +151,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		return err
 	}
 	defer admin.Close()
-	go serveAdmin(admin, db, caughtUp, logf)
+	go serveAdmin(admin, db, accounts, caughtUp, logf)
 	var refused func(string) // nil: refusals are not counted
 	if mx != nil {
 		refused = mx.refused
@@ -163,7 +167,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		ConnRate:           cfg.connRate,
 		ConnBurst:          cfg.connBurst,
 		Logger:             logger,
-		Names:              store,
+		Accounts:           accounts,
 		Prefs:              store,
 		Records:            store,
 		Boards:             games.Boards(),
@@ -181,6 +185,10 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		return err
 	}
 	srvRef.Store(srv)
+	// Every change that acts on sessions (a kick, a ban, a key removed, an announcement), made on
+	// this node or applied from the cluster's stream, is carried out on this server's sessions.
+	db.Watch(func(c storage.Change) { srv.Apply(orderOf(c)) })
+	defer db.Watch(nil)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -227,4 +235,26 @@ func zeroMeansNone(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// orderOf is what a change that acts on sessions asks of them (sshd.Order).
+func orderOf(c storage.Change) sshd.Order {
+	o := sshd.Order{Kind: string(c.Kind), Name: c.Name, Text: c.Text, At: c.At, Until: c.Until}
+	switch c.Kind {
+	case storage.ChangeKick:
+		o.Player = c.PlayerID
+	case storage.ChangeRevoke:
+		o.Key = c.Key
+	case storage.ChangeBan:
+		kind, target, _ := strings.Cut(c.Target, " ")
+		switch kind {
+		case record.BanKey:
+			o.Key = target
+		case record.BanPlayer:
+			o.Player = target
+		case record.BanAddr:
+			o.Addr, _ = netip.ParsePrefix(target)
+		}
+	}
+	return o
 }

@@ -27,6 +27,8 @@ type player struct {
 	raw   []byte // what the server sent, up to rawLimit bytes
 	mu    sync.Mutex
 	done  chan struct{}
+	// stop ends a player of OpenSSH's client (connectOpenSSH), which has no conn nor sess.
+	stop func()
 }
 
 // privateKeys remembers each test key's private half, for tests that write key files.
@@ -89,24 +91,7 @@ func attach(t *testing.T, conn *ssh.Client, user, command string) *player {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		defer close(p.done)
-		buf := make([]byte, 32*1024)
-		for {
-			n, err := out.Read(buf)
-			if n > 0 {
-				p.mu.Lock()
-				_, _ = p.vt.Write(buf[:n])
-				if len(p.raw) < rawLimit {
-					p.raw = append(p.raw, buf[:n]...)
-				}
-				p.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go p.read(out)
 	if command == "" {
 		err = sess.Shell()
 	} else {
@@ -117,6 +102,27 @@ func attach(t *testing.T, conn *ssh.Client, user, command string) *player {
 	}
 	t.Cleanup(p.close)
 	return p
+}
+
+// read feeds what the server sends, read from out, to the player's terminal until out ends, and
+// then closes done.
+func (p *player) read(out io.Reader) {
+	defer close(p.done)
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := out.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			_, _ = p.vt.Write(buf[:n])
+			if len(p.raw) < rawLimit {
+				p.raw = append(p.raw, buf[:n]...)
+			}
+			p.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // rawLimit bounds the bytes a test player keeps of what the server sent.
@@ -141,6 +147,10 @@ func (p *player) bells() (int, []string) {
 }
 
 func (p *player) close() {
+	if p.stop != nil {
+		p.stop()
+		return
+	}
 	_ = p.sess.Close()
 	_ = p.conn.Close()
 }
