@@ -402,3 +402,23 @@ func (s *Store) storeFence(code string, epoch uint64) (uint64, error) {
 	s.acquire(code, epoch)
 	return s.publishRoom(code, storage.Change{Kind: storage.ChangeFence, Code: code})
 }
+
+// RatingHistory returns a player's rating history in a game, from the replica
+// (storage.DB.RatingHistory).
+func (s *Store) RatingHistory(id, game string, limit int) ([]record.RatingPoint, error) {
+	return s.db.RatingHistory(id, game, limit)
+}
+
+// RecentMatches returns the newest finished matches, from the replica
+// (storage.DB.RecentMatches).
+func (s *Store) RecentMatches(limit int) ([]record.Match, error) { return s.db.RecentMatches(limit) }
+
+// PlayerNamed returns the player a name is bound to and their latest name, from the replica
+// (storage.DB.PlayerNamed).
+func (s *Store) PlayerNamed(name string) (id, latest string, ok bool) { return s.db.PlayerNamed(name) }
+
+// LeaderboardPage returns a page of a game's standings, from the replica
+// (storage.DB.LeaderboardPage).
+func (s *Store) LeaderboardPage(game string, offset, limit int) ([]record.Standing, error) {
+	return s.db.LeaderboardPage(game, offset, limit)
+}

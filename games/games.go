@@ -3,7 +3,7 @@
 // all named here:
 //
 //   - its engine, rules/<game> (the rules, the bots, the notation; no UI);
-//   - its board view, games/<game>view;
+//   - its board views, games/<game>view: the terminal's (NewBoard) and the web's (WebBoard);
 //   - its line in All.
 //
 // cmd/arcade hands the engines to the hub (which gives the lobby, the new-room form and the ssh
@@ -12,8 +12,9 @@
 // line has its engine and board view, that IDs are unique and that every board draws its game's
 // matches.
 //
-// Adding a game: write its engine (rules/<game>, with its bots) and its board view (a NewBoard
-// returning a draw.Board) in games/<game>view, and add its line to All. The load tool
+// Adding a game: write its engine (rules/<game>, with its bots) and its board views (a NewBoard
+// returning a draw.Board, and a WebBoard, a webdraw.Board) in games/<game>view, and add its line
+// to All. The load tool
 // (tools/arcade-load, a module of its own) needs a driver for it too, in its internal/drivers.
 package games
 
@@ -22,6 +23,7 @@ import (
 
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session/draw"
+	"github.com/arcade/arcade/web/webdraw"
 
 	"github.com/arcade/arcade/games/colorettaview"
 	"github.com/arcade/arcade/games/disconview"
@@ -41,17 +43,20 @@ type Entry struct {
 	Game rules.Game
 	// Board makes a new board view of the game, for one session (games/<game>view).
 	Board func() draw.Board
+	// Web draws the game's board for the web companion from a spectator's snapshot
+	// (games/<game>view/web.go).
+	Web webdraw.Board
 }
 
 // All returns the catalogue, in the order the lobby shows the games. The slice is new on each
 // call.
 func All() []Entry {
 	return []Entry{
-		{Game: stonetowers.Game, Board: stonetowersview.NewBoard},
-		{Game: discon.Game, Board: disconview.NewBoard},
-		{Game: coloretta.Game, Board: colorettaview.NewBoard},
-		{Game: lhexicon.Game, Board: lhexiconview.NewBoard},
-		{Game: flicflac.Game, Board: flicflacview.NewBoard},
+		{Game: stonetowers.Game, Board: stonetowersview.NewBoard, Web: stonetowersview.WebBoard},
+		{Game: discon.Game, Board: disconview.NewBoard, Web: disconview.WebBoard},
+		{Game: coloretta.Game, Board: colorettaview.NewBoard, Web: colorettaview.WebBoard},
+		{Game: lhexicon.Game, Board: lhexiconview.NewBoard, Web: lhexiconview.WebBoard},
+		{Game: flicflac.Game, Board: flicflacview.NewBoard, Web: flicflacview.WebBoard},
 	}
 }
 
@@ -69,6 +74,16 @@ func Boards() map[string]func() draw.Board {
 	bs := map[string]func() draw.Board{}
 	for _, e := range All() {
 		bs[e.Game.ID] = e.Board
+	}
+	return bs
+}
+
+// WebBoards returns the web boards of the catalogue by game ID: the web companion's
+// Config.Boards.
+func WebBoards() map[string]webdraw.Board {
+	bs := map[string]webdraw.Board{}
+	for _, e := range All() {
+		bs[e.Game.ID] = e.Web
 	}
 	return bs
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session/draw"
+	"github.com/arcade/arcade/web/webdraw"
 )
 
 // TestEveryGameHasItsParts: every game of the catalogue has an engine and a board view, under an
@@ -36,8 +37,11 @@ func TestEveryGameHasItsParts(t *testing.T) {
 		if e.Board == nil || e.Board() == nil {
 			t.Errorf("%s has no board view", g.ID)
 		}
+		if e.Web == nil {
+			t.Errorf("%s has no web board", g.ID)
+		}
 	}
-	if ids := IDs(); len(ids) != len(all) || len(Rules()) != len(all) || len(Boards()) != len(all) {
+	if ids := IDs(); len(ids) != len(all) || len(Rules()) != len(all) || len(Boards()) != len(all) || len(WebBoards()) != len(all) {
 		t.Errorf("IDs, Rules and Boards do not list the %d games: %v", len(all), ids)
 	}
 	if _, ok := Find("no such game"); ok {
@@ -98,6 +102,9 @@ func TestBoardsDrawMatches(t *testing.T) {
 			for _, plies := range []int{0, 7, -1} {
 				state := play(t, fresh, plies)
 				snap := gametest.Snapshot("ABCDE", g, state, nil, names, nil)
+				spectator := snap
+				spectator.You, spectator.View = rules.Spectator, state.View(rules.Spectator)
+				drawWebBoard(t, g.ID, e.Web, &spectator)
 				for _, viewer := range []rules.Seat{0, rules.Spectator} {
 					snap.You, snap.View = viewer, state.View(viewer)
 					for _, ascii := range []bool{false, true} {
@@ -207,5 +214,27 @@ func TestRulesProseIsFilled(t *testing.T) {
 				t.Errorf("%s: rules line %d stops short: %q, then %q", e.Game.ID, i+1, a, b)
 			}
 		}
+	}
+}
+
+// drawWebBoard checks that a web board draws a spectator's snapshot as one SVG image or as HTML
+// with a table, with no script and no text left unescaped.
+func drawWebBoard(t *testing.T, id string, web webdraw.Board, snap *rooms.Snapshot) {
+	t.Helper()
+	if web == nil {
+		return // TestEveryGameHasItsParts says so
+	}
+	out := string(web(snap))
+	if out == "" {
+		t.Errorf("%s: the web board draws nothing", id)
+	}
+	if strings.Contains(out, "<script") || strings.Contains(out, " on") && strings.Contains(out, "=\"javascript") {
+		t.Errorf("%s: the web board writes a script: %s", id, out)
+	}
+	if !strings.Contains(out, "<svg") && !strings.Contains(out, "<table") {
+		t.Errorf("%s: the web board draws neither an image nor a table", id)
+	}
+	if snap.View = nil; web(snap) != "" {
+		t.Errorf("%s: the web board draws a snapshot without a view", id)
 	}
 }

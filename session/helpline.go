@@ -90,6 +90,7 @@ func (r *roomScreen) help(st draw.Styles, w int) string {
 			return h != "" && slices.Contains(group[:], h)
 		})
 	}
+	c.keys = fitHelp(c.keys, w, r.helpTail(c.keys))
 	return c.line(st, w, c.keys)
 }
 

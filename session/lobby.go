@@ -49,6 +49,7 @@ var menuItems = []struct {
 // lobby is the lobby's state.
 type lobby struct {
 	addr  string     // Config.Address
+	web   WebLinks   // Config.PublicURL
 	keys  *lobbyKeys // shared (lobbyKeyMap)
 	games []rules.Game
 	page  lobbyPage
@@ -417,7 +418,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 		body = l.rulesView(st)
 		help = append(l.pager.bindings(), k.Back)
 	case pageBoard:
-		body = l.boardView(st)
+		body = l.boardView(st, w)
 		help = []key.Binding{draw.WithHelp(k.Left, "game"), draw.WithHelp(k.Right, "game"), k.Back}
 	case pageMine:
 		body = append(l.mineHead(st), l.pager.view(st.Sel)...)
@@ -439,7 +440,7 @@ func (l *lobby) view(st draw.Styles, p rooms.Player, w, h int, busy bool) string
 	for _, s := range status {
 		out = append(out, draw.Fit(" "+s, w))
 	}
-	out = append(out, l.helped.line(st, w, help))
+	out = append(out, l.helped.line(st, w, fitLobbyHelp(help, w)))
 	if margin > 0 {
 		pad := draw.Spaces(margin)
 		for i, line := range out {
@@ -458,7 +459,7 @@ func (l *lobby) menuRows(w, h int, busy bool) (rows int, games bool) {
 		return 0, true
 	}
 	avail -= 2 // the block's title and blank line
-	if withGames := avail - 2; withGames >= yourGamesMax || withGames >= len(l.yours.games) {
+	if withGames := avail - 1 - len(l.appendGames(nil, draw.Styles{}, w)); withGames >= yourGamesMax || withGames >= len(l.yours.games) {
 		return withGames, true
 	}
 	return avail, false
@@ -496,6 +497,9 @@ func (l *lobby) menuHead(st draw.Styles, w int) []string {
 		}
 		lines = append(lines, "")
 	}
+	if home := l.web.Home(); home != "" {
+		lines = append(lines, st.Dim.Render(draw.Fit("Watch, replay and leaderboards on the web: "+home, max(w-4, 20))), "")
+	}
 	return lines
 }
 
@@ -513,7 +517,23 @@ func (l *lobby) menuView(st draw.Styles, w, h int, busy bool) []string {
 		lines = append(lines, label)
 	}
 	if games {
-		lines = append(lines, "", st.Dim.Render("Games: "+gameNames(l.games)))
+		lines = l.appendGames(append(lines, ""), st, w)
+	}
+	return lines
+}
+
+// appendGames appends the list of the games under the menu, wrapped to w columns (a game's name
+// on one line), to lines and returns them.
+func (l *lobby) appendGames(lines []string, st draw.Styles, w int) []string {
+	if line := "Games: " + gameNames(l.games); draw.TextWidth(line) <= w-2 {
+		return append(lines, st.Dim.Render(line))
+	}
+	names := strings.Split(gameNames(l.games), ", ")
+	for i := range len(names) - 1 {
+		names[i] += ","
+	}
+	for _, g := range draw.Fill(append([]string{"Games:"}, names...), w-2) {
+		lines = append(lines, st.Dim.Render(g))
 	}
 	return lines
 }
@@ -830,11 +850,16 @@ func (f newForm) view(st draw.Styles, w int) []string {
 		lines = append(lines, row)
 	}
 	if f.field < len(fields) {
-		lines = append(lines, "", st.Dim.Render(fields[f.field].help))
+		lines = append(lines, "")
+		for _, l := range wrapKeepingParens(fields[f.field].help, w-2) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	if m := f.modeLine(fields); m != "" {
-		lines = append(lines, draw.Wrap(m, max(w-4, 20))...)
+		lines = append(lines, draw.Wrap(m, max(w-2, 20))...)
 	}
-	lines = append(lines, st.Dim.Render("Enter creates the room and shows its code to give to friends."))
+	for _, l := range draw.Wrap("Enter creates the room and shows its code to give to friends.", w-2) {
+		lines = append(lines, st.Dim.Render(l))
+	}
 	return lines
 }

@@ -79,7 +79,7 @@ func (p *pager) setSize(width, height int) {
 // wrap breaks the text, or each item, into lines of at most width columns.
 func (p *pager) wrap(width int) {
 	if !p.list {
-		p.lines = wrapText(p.text, width)
+		p.lines = wrapText(reflow(p.text, width), width)
 		return
 	}
 	p.lines, p.starts = p.lines[:0], p.starts[:0]
@@ -208,6 +208,46 @@ func wrapText(text []string, width int) []string {
 		out = append(out, wrapIndented(l, width, hangingIndent(l, width))...)
 	}
 	return out
+}
+
+// reflow joins the lines of text's paragraphs, as their author broke them for an 80-column
+// screen, when the text is wider than width (a small window's): a line at the margin near the
+// widest of those written for 80 columns goes on with the next when that one starts at the margin
+// too (not a list's indented line, not a blank one), so that wrapText breaks the paragraph again at width, under its
+// first line's hanging indent. Text whose lines written for 80 columns fit width is left as it
+// is.
+func reflow(text []string, width int) []string {
+	broken := 0 // the widest of the lines the author broke for 80 columns
+	for _, l := range text {
+		if n := draw.TextWidth(l); n <= fullWidth {
+			broken = max(broken, n)
+		}
+	}
+	if broken <= width {
+		return text
+	}
+	long := broken - 16 // (a word longer than 16 letters is rare)
+	out := make([]string, 0, len(text))
+	for i := 0; i < len(text); i++ {
+		l := text[i]
+		for i+1 < len(text) && atMargin(lastLine(l)) && draw.TextWidth(lastLine(l)) >= long && atMargin(text[i+1]) {
+			i++
+			l += "\n" + text[i] // (marks where the author broke it, for lastLine)
+		}
+		out = append(out, strings.ReplaceAll(l, "\n", " "))
+	}
+	return out
+}
+
+// atMargin reports whether l starts at the margin: not blank, not indented.
+func atMargin(l string) bool { return l != "" && l[0] != ' ' }
+
+// lastLine is the last of the lines joined in l (reflow).
+func lastLine(l string) string {
+	if i := strings.LastIndexByte(l, '\n'); i >= 0 {
+		return l[i+1:]
+	}
+	return l
 }
 
 // wrapIndented breaks plain text l at spaces into lines of at most width columns, its

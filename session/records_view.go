@@ -9,49 +9,69 @@ import (
 	"github.com/arcade/arcade/session/draw"
 )
 
-// boardView draws the leaderboard of the game shown: its ratings and, for a game that may be
-// played alone, its best solo scores.
-func (l lobby) boardView(st draw.Styles) []string {
+// boardView draws the leaderboard of the game shown in w columns: its ratings and, for a game
+// that may be played alone, its best solo scores.
+func (l lobby) boardView(st draw.Styles, w int) []string {
 	if len(l.games) == 0 {
 		return nil
 	}
 	g := l.games[l.game]
 	lines := []string{st.Bold.Render("Leaderboard: ") + st.Title.Render("‹ "+g.Name+" ›"), ""}
 	if g.MinSeats > 1 {
-		return append(lines, l.ratingLines(st)...)
+		return append(lines, l.ratingLines(st, w)...)
 	}
 	lines = append(lines, st.Bold.Render("Ratings")+st.Dim.Render(" (two players or more)"))
-	lines = append(lines, l.ratingLines(st)...)
-	return append(append(lines, "", st.Bold.Render("Best solo scores")), l.soloLines(st, g.ID)...)
+	lines = append(lines, l.ratingLines(st, w)...)
+	return append(append(lines, "", st.Bold.Render("Best solo scores")), l.soloLines(st, g.ID, w)...)
 }
 
-// ratingLines draws the standings of the game shown.
-func (l lobby) ratingLines(st draw.Styles) []string {
-	var lines []string
+// narrowTable is the width under which the leaderboards leave out a column (RD, a solo score's
+// games): a small window's.
+const narrowTable = 63
+
+// ratingLines draws the standings of the game shown in w columns (without the RD on a narrow
+// window).
+func (l lobby) ratingLines(st draw.Styles, w int) []string {
 	if len(l.board) == 0 {
-		return append(lines, "No rated games yet. Rated games are between players with keys, no bots.")
+		return draw.Wrap("No rated games yet. Rated games are between players with keys, no bots.", w-2)
 	}
-	lines = append(lines, st.Dim.Render(fmt.Sprintf("%4s  %-16s %7s %5s %6s %5s %5s %5s", "RANK", "NAME", "RATING", "RD", "GAMES", "WON", "LOST", "DRAWN")))
+	lines := []string{st.Dim.Render(fmt.Sprintf("%4s  %-16s %7s %5s %6s %5s %5s %5s", "RANK", "NAME", "RATING", "RD", "GAMES", "WON", "LOST", "DRAWN"))}
+	if w < narrowTable {
+		lines[0] = st.Dim.Render(fmt.Sprintf("%4s  %-16s %7s %6s %5s %5s %5s", "RANK", "NAME", "RATING", "GAMES", "WON", "LOST", "DRAWN"))
+	}
 	for _, s := range l.board {
 		line := fmt.Sprintf("%4d  %-16s %7s %5.0f %6d %5d %5d %5d", s.Rank, s.Name, s.Rating, s.Rating.RD, s.Games, s.Wins, s.Losses, s.Draws)
+		if w < narrowTable {
+			line = fmt.Sprintf("%4d  %-16s %7s %6d %5d %5d %5d", s.Rank, s.Name, s.Rating, s.Games, s.Wins, s.Losses, s.Draws)
+		}
 		if s.PlayerID == l.me.ID {
 			line = st.Bold.Render(line)
 		}
 		lines = append(lines, line)
 	}
-	return append(lines, "", st.Dim.Render("A rating with ? is provisional: too few games to be sure."))
+	lines = append(lines, "")
+	for _, l := range draw.Wrap("A rating with ? is provisional: too few games to be sure.", w-2) {
+		lines = append(lines, st.Dim.Render(l))
+	}
+	return lines
 }
 
-// soloLines draws the best solo scores of the game shown, with the match that scored each (to
-// replay it).
-func (l lobby) soloLines(st draw.Styles, game string) []string {
+// soloLines draws the best solo scores of the game shown in w columns, with the match that scored
+// each (to replay it); without the games on a narrow window.
+func (l lobby) soloLines(st draw.Styles, game string, w int) []string {
 	if len(l.solo) == 0 {
-		return []string{"No solo scores yet. Play alone: new " + game + " seats=1."}
+		return wrapKeepingParens("No solo scores yet. Play alone: new "+game+" seats=1.", w-2)
 	}
 	lines := []string{st.Dim.Render(fmt.Sprintf("%4s  %-16s %6s %6s  %-11s %s", "RANK", "NAME", "SCORE", "GAMES", "DATE (UTC)", "MATCH"))}
+	if w < narrowTable {
+		lines[0] = st.Dim.Render(fmt.Sprintf("%4s  %-16s %6s  %-11s %s", "RANK", "NAME", "SCORE", "DATE (UTC)", "MATCH"))
+	}
 	for _, s := range l.solo {
 		line := fmt.Sprintf("%4d  %-16s %6d %6d  %-11s %s", s.Rank, s.Name, s.Score, s.Games,
 			s.Date.UTC().Format("2006-01-02"), s.Match)
+		if w < narrowTable {
+			line = fmt.Sprintf("%4d  %-16s %6d  %-11s %s", s.Rank, s.Name, s.Score, s.Date.UTC().Format("2006-01-02"), s.Match)
+		}
 		if s.PlayerID == l.me.ID {
 			line = st.Bold.Render(line)
 		}

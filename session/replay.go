@@ -28,7 +28,7 @@ var errNoRecords = errors.New("this server keeps no records of matches")
 // loadReplay reads a match and replays it off the UI goroutine.
 func (m *Model) loadReplay(id string) tea.Cmd {
 	m.busy = true
-	recs, games, boards := m.cfg.Records, m.cfg.Hub.Games(), m.cfg.Boards
+	recs, games, boards, web := m.cfg.Records, m.cfg.Hub.Games(), m.cfg.Boards, WebLinks(m.cfg.PublicURL)
 	return func() tea.Msg {
 		if recs == nil {
 			return replayMsg{err: errNoRecords}
@@ -45,7 +45,9 @@ func (m *Model) loadReplay(id string) tea.Cmd {
 		if err != nil {
 			return replayMsg{err: err}
 		}
-		return replayMsg{screen: newReplayScreen(match, g, cur, boards.board(g.ID))}
+		sc := newReplayScreen(match, g, cur, boards.board(g.ID))
+		sc.web = web
+		return replayMsg{screen: sc}
 	}
 }
 
@@ -66,6 +68,7 @@ type replayTickMsg struct{ gen int }
 // It reads the positions from a record.Cursor, which holds a bounded number of them whatever the
 // match's length.
 type replayScreen struct {
+	web     WebLinks // the web companion's pages (Config.PublicURL)
 	keys    replayKeys
 	match   record.Match
 	game    rules.Game
@@ -225,38 +228,47 @@ func (r *replayScreen) told() string {
 	return fmt.Sprintf("Move %d: %s %s", r.at, who(mv.Seat), rules.TellMove(r.cur.At(r.at-1), mv.Seat, mv.Move))
 }
 
-// position dresses the position after r.at moves as a spectator's snapshot, with the moves that
-// led there, so the game's board and the room's panel draw it as they draw a live room. After the
-// last move of a finished match, the outcome is the record's, which says how the match ended.
-func (r *replayScreen) position() rooms.Snapshot {
-	state := r.cur.At(r.at)
+// position dresses the position after r.at moves as a spectator's snapshot (ReplaySnapshot).
+func (r *replayScreen) position() rooms.Snapshot { return ReplaySnapshot(r.match, r.game, r.cur, r.at) }
+
+// ReplaySnapshot dresses the position after at moves of match m (of game g, read from cur) as
+// a spectator's snapshot, with the moves that led there, so that a game's boards and the room's
+// panel draw it as they draw a live room: the replay's screens, and the web's pages of a match.
+// After the last move of a finished match, the outcome is the record's, which says how the match
+// ended.
+func ReplaySnapshot(m record.Match, g rules.Game, cur *record.Cursor, at int) rooms.Snapshot {
+	state := cur.At(at)
 	snap := rooms.Snapshot{
-		Code: "replay", GameID: r.game.ID, GameName: r.game.Name, Options: r.match.Options,
+		Code: replayCode, GameID: g.ID, GameName: g.Name, Options: m.Options,
 		Phase: rooms.Playing, You: rules.Spectator, ToMove: state.ToMove(),
 		View: state.View(rules.Spectator), Outcome: state.Outcome(),
 		// The record says whether the match was rated (Rated, once it ended) or casual: the
 		// panel's result says it as a room's does.
-		Casual: r.match.Casual || r.match.Finished() && !r.match.Rated,
+		Casual: m.Casual || m.Finished() && !m.Rated,
 	}
-	for _, s := range r.match.Seats {
-		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Connected: true})
+	for _, s := range m.Seats {
+		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Guest: s.Guest, Connected: true})
 	}
-	if r.at == r.cur.Len() && r.match.Finished() && r.match.Outcome.Over {
+	if at == cur.Len() && m.Finished() && m.Outcome.Over {
 		// The end as the room recorded it: the moves may not have ended the match (a player
 		// ran out of time, resigned, agreed a draw), and resigning ranks last.
-		snap.Outcome, snap.Unrated = r.match.Outcome, r.match.Unrated
+		snap.Outcome, snap.Unrated = m.Outcome, m.Unrated
 	}
 	if snap.Outcome.Over {
 		snap.Phase = rooms.Finished
 	}
 	// The log as a room keeps it: boards read the last turn's moves there (Flic Flac's "Last: bob
 	// moved B h8, R c3").
-	snap.Moves = make([]rooms.MoveRecord, r.at)
-	for i, mv := range r.match.Moves[:r.at] {
+	snap.Moves = make([]rooms.MoveRecord, at)
+	for i, mv := range m.Moves[:at] {
 		snap.Moves[i] = rooms.MoveRecord{Seat: mv.Seat, Move: mv.Move}
 	}
 	return snap
 }
+
+// replayCode is the code of a replay's snapshot (position): no room's, which are five letters and
+// digits in capitals.
+const replayCode = "replay"
 
 // snapshot is position with the moves around the current one listed where a room shows its chat.
 func (r *replayScreen) snapshot() rooms.Snapshot {
@@ -309,28 +321,55 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	header := st.Title.Render(r.game.Name) + st.Dim.Render(" · replay of match ") + st.Bold.Render(r.match.ID) +
 		st.Dim.Render(state)
 	room := &roomScreen{snap: snap, have: true, board: r.board, games: []rules.Game{r.game}, replaying: true}
+	// The body's layout, as a room's (roomlayout.go).
+	bw, bh := 0, 0
+	if compactWindow(w, h) {
+		bw, bh = boardMin(r.board, &snap, st, w, h-2-compactMsgRows)
+	}
+	lay := layoutFor(w, h, bw, bh)
 	// A long move takes more lines (a Flic Flac turn's end tells its captures, its captors and
 	// the end of the game), up to replayToldLines; the line of who played when keeps the rest.
+	// A small window keeps its rows for the board: the lines its layout leaves.
+	toldMost, playedMost := replayToldLines, replayToldLines+1
+	if most := lay.msgRows(h); most > 0 {
+		toldMost, playedMost = max(1, most-1), most
+	}
 	told := wrapKeepingParens(r.told(), w-1)
-	if len(told) > replayToldLines {
-		told = told[:replayToldLines]
+	if len(told) > toldMost {
+		told = told[:toldMost]
 	}
 	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
-	about := "played " + when + " · " + strings.Join(r.match.Names(), " vs ")
+	playedText := "played " + when + " · " + strings.Join(r.match.Names(), " vs ")
 	if mode := recordMode(r.match); mode != "" {
-		about += " · " + mode
+		playedText += " · " + mode
 	}
-	played := wrapKeepingParens(about, w-1) // bots' names are long
-	if n := max(1, replayToldLines+1-len(told)); len(played) > n {
+	if link := r.web.Match(r.match.ID); link != "" {
+		playedText += " · " + link
+	}
+	played := wrapKeepingParens(playedText, w-1) // bots' names are long
+	if n := max(0, min(playedMost-len(told), replayToldLines+1-len(told))); len(played) > n {
 		played = played[:n]
 	}
 	bodyH := h - 2 - len(told) - len(played)
-	left, boardW, panelW, margin := boardColumn(w, func(width int) []string { return r.board.View(&snap, st, width, bodyH) })
-	left = block(left, boardW, bodyH)
-	panel := block(room.panel(st, panelW, bodyH), panelW, bodyH)
 	lines := []string{draw.Fit(header, w)}
-	for i := range bodyH {
-		lines = append(lines, draw.Spaces(margin)+left[i]+" "+panel[i])
+	if lay.kind == layoutSmall {
+		for _, l := range smallLines(lay, &snap, "", bodyH) {
+			lines = append(lines, draw.Fit(l, w))
+		}
+		lines = block(lines, w, bodyH+1)
+	} else {
+		left := linesOf(lay.place(w, bodyH, func(width, height int) []string { return r.board.View(&snap, st, width, height) }))
+		var panel, under *lineSet
+		if lay.kind == layoutUnder {
+			room.show()
+			seats, rest := room.side.ViewUnder(st, lay.seatsW, lay.panelW, lay.panelRows(bodyH))
+			panel, under = linesOf(seats), linesOf(rest)
+		} else {
+			panel = linesOf(room.panel(st, lay.panelW, bodyH))
+		}
+		for i := range bodyH {
+			lines = append(lines, string(lay.row(i, left, panel, under, false).appendRow(nil)))
+		}
 	}
 	play := r.keys.Play
 	if r.playing {
@@ -342,6 +381,7 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	for _, l := range played {
 		lines = append(lines, draw.Fit(" "+st.Dim.Render(l), w))
 	}
-	lines = append(lines, helpLine(st, w, r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave))
+	keys := fitHelp([]key.Binding{r.keys.Back, r.keys.TurnBack, r.keys.RoundBack, r.keys.Start, play, r.keys.Leave}, w, 2)
+	lines = append(lines, helpLine(st, w, keys...))
 	return strings.Join(lines, "\n")
 }

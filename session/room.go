@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/rules"
@@ -16,12 +15,7 @@ import (
 )
 
 // labelOf returns seat i's letter and name as the room's board calls them.
-func labelOf(b draw.Board, i int) (letter, name string) {
-	if l, ok := b.(draw.SeatLabeler); ok {
-		return l.SeatLabel(i)
-	}
-	return draw.SeatLetter(i), draw.SeatName(i)
-}
+func labelOf(b draw.Board, i int) (letter, name string) { return draw.SeatLabel(b, i) }
 
 // colourOf names seat i as the room's board does: "Red", "Orange", "Seat 2".
 func colourOf(b draw.Board, i int) string {
@@ -52,56 +46,12 @@ const (
 	focusRules
 )
 
-// panelWidth is the width of the side panel right of the board on the narrowest window
-// (minRoomWidth); a wider window gives it up to panelWideWidth.
+// panelWidth is the width of the side panel right of the board on a window of minRoomWidth
+// columns; a wider window gives it up to panelWideWidth (a smaller one: roomlayout.go).
 const panelWidth, panelWideWidth = 28, 42
 
 // minRoomWidth is the width the room is laid out for; a wider window centres board and panel.
-const minRoomWidth = minWidth
-
-// boardColumn draws the board's column with drawBoard (which draws it in the width it is given) for
-// a w-column window, and says how wide the column is, the panel's width and the margin left of
-// the column. On the narrowest window the column is what the panel leaves. On a wider one it is
-// as wide as on the narrowest, or as the board's grid when that is wider, so that it does not
-// change as the board's lines of text do; the panel gets the room up to panelWideWidth, and the
-// two are centred as one block.
-func boardColumn(w int, drawBoard func(width int) []string) (lines []string, colW, panelW, margin int) {
-	colW = min(w, minRoomWidth) - panelWidth - 1
-	lines = drawBoard(colW)
-	if w <= minRoomWidth {
-		return lines, colW, panelWidth, 0
-	}
-	if d := drawnWidth(lines); d > colW {
-		colW = min(d, w-panelWidth-1)
-		lines = drawBoard(colW)
-	}
-	panelW = min(panelWideWidth, w-colW-1)
-	return cutBlanks(lines, colW), colW, panelW, (w - colW - 1 - panelW) / 2
-}
-
-// cutBlanks cuts lines wider than w to w columns without a "…" where what they lose is only the
-// spaces a board pads its lines with; a line that loses more is left for draw.Fit to cut with one.
-func cutBlanks(lines []string, w int) []string {
-	out := lines
-	for i, l := range lines {
-		if draw.TextWidth(l) > w && drawnWidth(lines[i:i+1]) <= w {
-			if &out[0] == &lines[0] {
-				out = slices.Clone(lines)
-			}
-			out[i] = ansi.Truncate(l, w, "")
-		}
-	}
-	return out
-}
-
-// drawnWidth is the width of the widest of lines, without their trailing spaces.
-func drawnWidth(lines []string) int {
-	n := 0
-	for _, l := range lines {
-		n = max(n, draw.TextWidth(strings.TrimRight(ansi.Strip(l), " ")))
-	}
-	return n
-}
+const minRoomWidth = fullWidth
 
 // roomScreen is the screen of one room. It composes the board's column (the board, or the room's
 // code while seats are free; the game's notation under it while the move prompt is open), the side
@@ -132,10 +82,13 @@ type roomScreen struct {
 	gen    uint64
 	parts  roomParts
 	helped helpCache
-	addr   string // Config.Address
-	boardX int    // the column the board starts at, as last drawn (clicks are the board's from there)
-	noBell bool   // Config.NoBell
-	ring   bool   // the bell rings with the next frame (FrameRaw)
+	addr   string   // Config.Address
+	web    WebLinks // Config.PublicURL
+	linked string   // the match link the message line showed last (one message a match)
+	boardX int      // the column the board starts at, as last drawn (clicks are the board's from there)
+	noBell bool     // Config.NoBell
+	ring   bool     // the bell rings with the next frame (FrameRaw)
+	small  bool     // the board does not fit the window (layoutSmall), as last drawn: it takes no keys
 	// replaying: the screen draws a replay's panel, whose chat is the replay's move list.
 	replaying bool
 	// moving is the wait for the room to come back on another server (follow), while it moves;
@@ -189,6 +142,10 @@ func (r *roomScreen) apply(snap rooms.Snapshot) {
 		r.prompt.say("", false)
 		r.side.relabel()              // a new match may name the seats otherwise (Flic Flac's shapes)
 		r.side.showSpectators = false // a new match's foot shows its chat first
+	}
+	if link := r.web.Match(snap.Result.MatchID); link != "" && snap.Phase == rooms.Finished && link != r.linked {
+		r.linked = link
+		r.prompt.say("On the web: "+link, false) // the end screen's link, until the next message
 	}
 	if !wasMine && r.yourTurn() && !r.noBell {
 		r.ring = true
@@ -300,6 +257,9 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 	}
 	switch msg := msg.(type) {
 	case tea.MouseClickMsg:
+		if r.small || r.side.showsUp() {
+			return nil, false // no board on the screen
+		}
 		// The board is drawn from the screen's second line.
 		msg.Y--
 		msg.X -= r.boardX
@@ -312,8 +272,11 @@ func (r *roomScreen) update(msg tea.Msg) (cmd tea.Cmd, leave bool) {
 
 // boardKey takes a key while the board has the focus: a question waiting for its answer takes
 // it first, then a board that takes keys the room binds (draw.KeyTaker), then the room's own
-// keys (command); the board takes the rest.
+// keys (command); the board takes the rest. While the whole panel shows in the board's place,
+// esc or a key for the board takes it away; while the board does not fit the window, the board
+// takes no key.
 func (r *roomScreen) boardKey(km tea.KeyPressMsg) (cmd tea.Cmd, leave bool) {
+	hidden := r.small || r.side.showsUp()
 	switch {
 	case r.prompt.asking():
 		leave := r.prompt.leaves(km)
@@ -322,10 +285,17 @@ func (r *roomScreen) boardKey(km tea.KeyPressMsg) (cmd tea.Cmd, leave bool) {
 			return cmd, r.quit()
 		}
 		return cmd, false
-	case !r.boardTakes(km):
+	case r.side.showsUp() && key.Matches(km, r.keys.Cancel):
+		r.side.close()
+		return nil, false
+	case hidden || !r.boardTakes(km):
 		if cmd, leave, ok := r.command(km); ok {
 			return cmd, leave
 		}
+	}
+	if hidden {
+		r.side.close() // the board again, for its keys
+		return nil, false
 	}
 	return r.toBoard(km), false
 }
@@ -473,18 +443,29 @@ func (r *roomScreen) game() (rules.Game, bool) {
 }
 
 // withNotation draws the game's notation over the last lines of left (the board's column, w x h),
-// above a blank line, for the move prompt.
-func (r *roomScreen) withNotation(st draw.Styles, left []string, w, h int) []string {
+// above a blank line, for the move prompt; the first keep lines (the board's grid on a small
+// window) stay in view, and what of the notation does not fit under them is left out.
+func (r *roomScreen) withNotation(st draw.Styles, left []string, w, h, keep int) []string {
 	help := append([]string{""}, draw.Wrap(r.notationHelp(), w)...)
 	out := make([]string, max(len(left), h))
 	copy(out, left)
-	at := max(0, h-len(help))
+	at := max(keep, h-len(help))
 	for i, l := range help {
 		if at+i < len(out) {
 			out[at+i] = st.Dim.Render(l)
 		}
 	}
 	return out
+}
+
+// notationLines are the game's notation wrapped to w columns, for the move prompt when the panel
+// is under the board: they take the place of its second column, under the clock.
+func (r *roomScreen) notationLines(st draw.Styles, w int) []string {
+	lines := draw.Wrap(r.notationHelp(), w)
+	for i, l := range lines {
+		lines[i] = st.Dim.Render(l)
+	}
+	return lines
 }
 
 func (r *roomScreen) notationHelp() string {
@@ -541,119 +522,195 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 	if !r.have {
 		return []string{"", "  Entering the room…"}
 	}
-	msg := r.promptLines(st, w)
+	lay := r.layout(st, w, h)
+	r.side.under, r.small = lay.kind == layoutUnder, lay.kind == layoutSmall
+	msg := r.promptLines(st, w, lay.msgRows(h))
+	if lay.kind != layoutWide && r.focus == focusBoard && r.prompt.msg == "" {
+		msg = nil // a small window's board has the empty message line's row too
+	}
 	n := len(msg)
 	if r.moving != nil {
 		n++
 	}
-	body := r.body(st, w, h-n+1)
+	body := r.body(st, lay, w, h-n+1)
 	lines := make([]string, 0, len(body)+n+1)
 	lines = append(lines, body...)
 	if r.moving != nil {
 		lines = append(lines, draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
 	}
-	return append(append(lines, msg...), r.helpPart(st, w))
+	return append(append(lines, msg...), r.helpPart(st, lay.kind, w))
+}
+
+// layout decides how the body is laid out in a w x h window (layoutFor): from the board's
+// smallest drawing (boardMin) on a compact window, found again when what the board shows or the
+// window's size changes. While seats are free the board's column shows the room's code.
+func (r *roomScreen) layout(st draw.Styles, w, h int) roomLayout {
+	if !compactWindow(w, h) {
+		return roomLayout{}
+	}
+	ps := &r.parts
+	if k := (sizeKey{gen: r.gen, w: w, h: h}); !ps.sized || ps.sizeOf != k {
+		ps.minW, ps.minH = max(waitingMinW, 2+draw.TextWidth(sshCommand(r.addr, "join "+r.snap.Code))), waitingMinH
+		if r.snap.Phase != rooms.Waiting {
+			ps.minW, ps.minH = boardMin(r.board, &r.snap, st, w, h-2-compactMsgRows)
+		}
+		ps.sized, ps.sizeOf = true, k
+	}
+	return layoutFor(w, h, ps.minW, ps.minH)
 }
 
 // helpPart is the help line (help), drawn again when what the board and the panel show, the
-// focus or the width changes; the rules' is drawn at every frame, as the pager scrolls.
-func (r *roomScreen) helpPart(st draw.Styles, w int) string {
+// focus, the layout or the width changes; the rules' is drawn at every frame, as the pager scrolls.
+func (r *roomScreen) helpPart(st draw.Styles, kind layoutKind, w int) string {
 	if r.focus == focusRules {
 		return r.help(st, w)
 	}
-	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, asked: r.prompt.answer(), theme: themeOf(st)}
+	k := helpKey{gen: r.gen, focus: r.focus, w: w, moving: r.moving != nil, asked: r.prompt.answer(),
+		layout: kind, up: r.side.showsUp(), moves: r.side.showMoves, theme: themeOf(st)}
 	l, _ := r.parts.help.get(k, func() []string { return []string{r.help(st, w)} }).at(0)
 	return l
 }
 
-// promptLines are the lines under the board (roomPrompt.View), drawn again when the message or
-// the open line changes.
-func (r *roomScreen) promptLines(st draw.Styles, w int) []string {
+// promptLines are the lines under the board (roomPrompt.View), most of them at most (0: the
+// prompt's own limit), drawn again when the message or the open line changes.
+func (r *roomScreen) promptLines(st draw.Styles, w, most int) []string {
 	p, ps := &r.prompt, &r.parts
-	k := promptKey{w: w, kind: p.kind, msg: p.msg, msgErr: p.msgErr, theme: themeOf(st)}
+	k := promptKey{w: w, most: most, kind: p.kind, msg: p.msg, msgErr: p.msgErr, theme: themeOf(st)}
 	if p.typing() {
 		k.prompt, k.pos, k.upper = p.input.prompt, p.input.pos, p.input.upper
 	}
 	if !slices.Equal(ps.typed, p.input.value) {
 		ps.typed, ps.prompt.drawn = append(ps.typed[:0], p.input.value...), false
 	}
-	return ps.prompt.get(k, func() []string { return p.View(st, w) }).lines
+	return ps.prompt.get(k, func() []string { return p.view(st, w, most) }).lines
 }
 
-// body draws the header, the board's column and the side panel, h lines in all, from their parts,
-// each drawn again only when what it shows has changed; a row is composed again only when a part
-// it shows has. The lines are the screen's until the next call.
-func (r *roomScreen) body(st draw.Styles, w, h int) []string {
+// body draws the header, the board's column and the side panel, h lines in all, laid out as lay
+// says, from their parts, each drawn again only when what it shows has changed; a row is composed
+// again only when a part it shows has. The lines are the screen's until the next call.
+func (r *roomScreen) body(st draw.Styles, lay roomLayout, w, h int) []string {
 	ps := &r.parts
 	bodyH := h - 3
-	if r.focus == focusRules {
+	switch {
+	case r.focus == focusRules:
 		return r.rulesBody(st, w, h)
+	case lay.kind == layoutSmall:
+		return r.smallBody(st, lay, w, h)
 	}
 	r.show()
 	th := themeOf(st)
 	// The board first: a board may learn from the view what its seats are called (SeatLabeler),
 	// which the header and the panel say.
-	left := ps.board.get(boardKey{gen: r.gen, w: w, h: bodyH, theme: th}, func() []string {
+	left := ps.board.get(boardKey{gen: r.gen, w: w, h: bodyH, layout: lay.kind, theme: th}, func() []string {
 		s := &r.snap
-		lines, boardW, panelW, margin := boardColumn(w, func(width int) []string {
+		ps.layout = lay
+		return ps.layout.place(w, bodyH, func(width, height int) []string {
 			if s.Phase == rooms.Waiting {
 				return r.waitingLines(st, width)
 			}
-			return r.board.View(s, st, width, bodyH)
+			return r.board.View(s, st, width, height)
 		})
-		ps.boardW, ps.panelW, ps.margin = boardW, panelW, margin
-		return lines
 	})
+	lay = ps.layout
+	under := lay.kind == layoutUnder
+	var notes *lineSet // under the board, the notation in the panel's place while the move prompt is open
 	if r.focus == focusPrompt {
-		left = ps.column.get(columnKey{board: ps.board.ver, theme: th}, func() []string {
-			return r.withNotation(st, left.lines, ps.boardW, bodyH)
+		col := ps.column.get(columnKey{board: ps.board.ver, theme: th}, func() []string {
+			if under {
+				return r.notationLines(st, lay.panelW)
+			}
+			keep := 0
+			if lay.kind == layoutBeside {
+				keep = lay.minH // the board's grid stays in view
+			}
+			return r.withNotation(st, left.lines, lay.boardW, bodyH, keep)
 		})
+		if under {
+			notes = col
+		} else {
+			left = col
+		}
 	}
 	s := &r.snap
 	hk := headerKey{game: s.GameName, code: s.Code, phase: s.Phase, mode: roomMode(s), match: s.Match, you: int(s.You), w: w, theme: th}
 	header, _ := ps.header.get(hk, func() []string {
 		return []string{r.header(st, w)}
 	}).at(0)
-	panel := r.panelParts(st, ps.panelW, bodyH)
+	up := r.side.showsUp()
+	var panel, rest *lineSet
+	switch {
+	case up:
+		pw, _ := upWidth(w)
+		panel = r.panelParts(st, pw, bodyH)
+	case under:
+		panel, rest = r.panelUnderParts(st, lay.seatsW, lay.panelW, lay.panelRows(bodyH), notes)
+	default:
+		panel = r.panelParts(st, lay.panelW, bodyH)
+	}
 
 	ps.rows = slices.Grow(ps.rows[:0], bodyH+1)[:bodyH+1]
 	ps.from = slices.Grow(ps.from, bodyH+1)[:bodyH+1]
 	ps.rows[0] = header
-	r.boardX = ps.margin
+	r.boardX = lay.margin
 	for i := range bodyH {
-		l, lw := left.at(i)
-		p, pw := panel.at(i)
-		from := rowFrom{left: l, panel: p, margin: ps.margin, boardW: ps.boardW, panelW: ps.panelW}
+		row := lay.row(i, left, panel, rest, up)
+		from := rowFrom{left: row.a, panel: row.b, margin: row.margin, boardW: row.aW, panelW: row.bW}
 		if ps.from[i+1] == from && ps.rows[i+1] != "" {
 			continue
 		}
-		buf := append(ps.buf[:0], draw.Spaces(ps.margin)...)
-		buf = draw.AppendFitWidth(buf, l, lw, ps.boardW)
-		buf = draw.AppendFitWidth(append(buf, ' '), p, pw, ps.panelW)
+		buf := row.appendRow(ps.buf[:0])
 		ps.rows = draw.KeepLine(ps.rows, i+1, buf)
 		ps.from[i+1], ps.buf = from, buf
 	}
 	return ps.rows
 }
 
+// smallBody draws the header and, in the body's place, what window the board needs, while it
+// does not fit (layoutSmall): the match goes on, with the turn's clock, drawn at every frame.
+func (r *roomScreen) smallBody(st draw.Styles, lay roomLayout, w, h int) []string {
+	ps := &r.parts
+	turn := r.clock.turnLine(st)
+	if turn == "" && r.yourTurn() {
+		turn = "It is your turn"
+	}
+	n := max(h-2, 1) // the header and the body's rows
+	rows := append(ps.rows[:0], r.header(st, w))
+	for _, l := range smallLines(lay, &r.snap, turn, n-1) {
+		rows = append(rows, draw.Fit(l, w))
+	}
+	for len(rows) < n {
+		rows = append(rows, "")
+	}
+	ps.rows = rows[:n]
+	clear(ps.from[:cap(ps.from)])
+	return ps.rows
+}
+
 // header is the line over the body: the game, the room's code and phase, whether its matches are
-// rated or casual, and who the viewer is.
+// rated or casual, and who the viewer is. On a window too narrow for all of it, "room" goes
+// first, then the phase, then "you:"; rated or casual stays whole.
 func (r *roomScreen) header(st draw.Styles, w int) string {
 	s := &r.snap
 	mode := ""
 	if m := roomMode(s); m != "" {
-		mode = " · " + m
+		mode = st.Dim.Render(" · " + m)
 	}
 	right := "watching"
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
-	room := " · room "
-	if draw.TextWidth(s.GameName+room+s.Code+" · "+s.Phase.String()+mode+" "+right) > w {
-		room = " · " // narrow: the code says it is the room's, and rated or casual stays whole
+	game, code, phase := st.Title.Render(s.GameName), st.Bold.Render(s.Code), st.Dim.Render(" · "+s.Phase.String())
+	header := game + st.Dim.Render(" · room ") + code + phase + mode
+	for i := 0; i < 3 && draw.TextWidth(header)+1+draw.TextWidth(right) > w; i++ {
+		switch i {
+		case 0:
+			header = game + st.Dim.Render(" · ") + code + phase + mode
+		case 1:
+			header = game + st.Dim.Render(" · ") + code + mode
+		case 2:
+			right = strings.TrimPrefix(right, "you: ")
+		}
 	}
-	header := st.Title.Render(s.GameName) + st.Dim.Render(room) + st.Bold.Render(s.Code) +
-		st.Dim.Render(" · "+s.Phase.String()+mode)
 	return draw.Fit(header, w-draw.TextWidth(right)-1) + " " + right
 }
 
@@ -675,32 +732,71 @@ func (r *roomScreen) rulesBody(st draw.Styles, w, h int) []string {
 // when what it shows has changed.
 func (r *roomScreen) panelParts(st draw.Styles, w, h int) *lineSet {
 	ps, p, th := &r.parts, &r.side, themeOf(st)
-	k := panelKey{gen: r.gen, w: w, showMoves: p.showMoves, replaying: p.replaying, spectators: p.showingSpectators(),
-		heard: len(r.snap.SpectatorChat), theme: th}
+	k := panelKey{gen: r.gen, w: w, showMoves: p.showMoves, replaying: p.replaying, mode: p.mode(),
+		spectators: p.showingSpectators(), heard: len(r.snap.SpectatorChat), theme: th}
 	if r.awayChanged() {
 		ps.head.drawn = false
 	}
 	ps.panel.lines, ps.panel.widths = ps.panel.lines[:0], ps.panel.widths[:0]
 	ps.panel.add(ps.head.get(k, func() []string { ps.scratch = p.headLines(ps.scratch[:0], st, w); return ps.scratch }))
 	if p.ticking() {
-		ck := clockKey{gen: r.gen, w: w, theme: th}
-		if cl := r.snap.Clock; !cl.Ends.IsZero() {
-			ck.shown, _ = clockShown(time.Until(cl.Ends))
-		}
-		ps.panel.add(ps.clock.get(ck, func() []string { return r.clock.View(st, w) }))
+		ps.panel.add(r.clockPart(st, w))
 	}
 	ps.panel.add(ps.status.get(k, func() []string { ps.scratch = p.statusLines(ps.scratch[:0], st, w); return ps.scratch }))
-	room := h - len(ps.panel.lines)
-	tk := tailKey{w: w, room: room, showMoves: p.showMoves, replaying: p.replaying, spectators: k.spectators,
-		watching: r.snap.You == rules.Spectator, theme: th}
+	ps.panel.add(r.tailPart(st, w, h-len(ps.panel.lines)))
+	return &ps.panel
+}
+
+// clockPart is the clock's lines (roomClock.View) in w columns, drawn again when the clock shows
+// another value.
+func (r *roomScreen) clockPart(st draw.Styles, w int) *lineSet {
+	ck := clockKey{gen: r.gen, w: w, theme: themeOf(st)}
+	if cl := r.snap.Clock; !cl.Ends.IsZero() {
+		ck.shown, _ = clockShown(time.Until(cl.Ends))
+	}
+	return r.parts.clock.get(ck, func() []string { return r.clock.View(st, w) })
+}
+
+// tailPart is the panel's foot (roomPanel.tailLines) in w columns, room lines at most, drawn
+// again when the chat it shows changes, or the moves.
+func (r *roomScreen) tailPart(st draw.Styles, w, room int) *lineSet {
+	ps, p := &r.parts, &r.side
+	tk := tailKey{w: w, room: room, showMoves: p.showMoves, replaying: p.replaying, spectators: p.showingSpectators(),
+		watching: r.snap.You == rules.Spectator, theme: themeOf(st)}
 	if p.showMoves {
 		tk.gen = r.gen
 	} else if !slices.Equal(ps.chat, r.snap.Chat) || !slices.Equal(ps.spectatorChat, r.snap.SpectatorChat) {
 		// A room replaces its chats, never changes them.
 		ps.chat, ps.spectatorChat, ps.tail.drawn = r.snap.Chat, r.snap.SpectatorChat, false
 	}
-	ps.panel.add(ps.tail.get(tk, func() []string { return p.tailLines(st, w, room) }))
-	return &ps.panel
+	return ps.tail.get(tk, func() []string { return p.tailLines(st, w, room) })
+}
+
+// panelUnderParts draws the panel under the board from its parts (roomPanel.ViewUnder draws the
+// same lines at once), in two columns of rows lines at most: the seats in wA columns, and in wB
+// the clock's lines (without their blank line), whose turn it is or the result, the status and
+// the foot; or, while the move prompt is open, the clock's lines and the notation (notes).
+func (r *roomScreen) panelUnderParts(st draw.Styles, wA, wB, rows int, notes *lineSet) (seats, rest *lineSet) {
+	ps, p, th := &r.parts, &r.side, themeOf(st)
+	k := panelKey{gen: r.gen, w: wA, showMoves: p.showMoves, replaying: p.replaying, mode: panelUnder, theme: th}
+	if r.awayChanged() {
+		ps.head.drawn = false
+	}
+	seats = ps.head.get(k, func() []string { ps.scratch = p.seatsLines(ps.scratch[:0], st, wA); return ps.scratch })
+	k.w = wB
+	ps.under.lines, ps.under.widths = ps.under.lines[:0], ps.under.widths[:0]
+	if p.ticking() {
+		clock := r.clockPart(st, wB)
+		ps.under.addFirst(clock, len(clock.lines)-1)
+	}
+	if notes != nil {
+		ps.under.add(notes)
+		return seats, &ps.under
+	}
+	ps.under.add(ps.turn.get(k, func() []string { ps.scratch = p.turnPart(ps.scratch[:0], st, wB); return ps.scratch }))
+	ps.under.add(ps.status.get(k, func() []string { ps.scratch = p.statusLines(ps.scratch[:0], st, wB); return ps.scratch }))
+	ps.under.add(r.tailPart(st, wB, rows-len(ps.under.lines)))
+	return seats, &ps.under
 }
 
 // awayChanged reports whether a dropped seat's countdown shows another value than when the
@@ -745,6 +841,7 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	}
 	s := &r.snap
 	seated := s.You != rules.Spectator
+	hidden := r.small || r.side.showsUp() // no board on the screen, none of its keys
 	// A gone player's keys come first: the line is cut at its end when it is too long, and these
 	// are the ones the player must find.
 	if anyAbandoned(&r.snap) && seated {
@@ -753,14 +850,14 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if seated && s.Phase == rooms.Playing && !anyAbandoned(&r.snap) {
 		// (While a player is gone the board's keys make way for b and x: the line has no room
 		// for all, and the hint under the board still says how to play.)
-		if h, ok := r.board.(draw.KeyHelper); ok {
+		if h, ok := r.board.(draw.KeyHelper); ok && !hidden {
 			out = append(out, h.HelpKeys(s)...)
-		} else {
+		} else if !hidden {
 			out = append(out, r.board.Bindings()...)
 		}
 		out = append(out, k.Prompt, k.TakeBack, k.Draw, k.Resign)
 	}
-	if h, ok := r.board.(draw.KeyHelper); ok && !seated && s.Phase == rooms.Playing {
+	if h, ok := r.board.(draw.KeyHelper); ok && !seated && s.Phase == rooms.Playing && !hidden {
 		out = append(out, h.HelpKeys(s)...) // a spectator's: the keys that look (Flic Flac's cursor)
 	}
 	if seated && s.Phase == rooms.Waiting && slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Empty }) {
@@ -772,10 +869,20 @@ func (r *roomScreen) helpKeys(out []key.Binding) []key.Binding {
 	if s.Phase == rooms.Finished && s.Result.MatchID != "" {
 		out = append(out, k.Replay)
 	}
-	if t, ok := r.board.(draw.KeyTaker); !ok || !t.TakesKey(chatKey, s) {
+	if t, ok := r.board.(draw.KeyTaker); hidden || !ok || !t.TakesKey(chatKey, s) {
 		out = append(out, k.Chat) // not while the board takes t (a letter tile)
 	}
-	if r.boardTakes(escKey) {
+	switch {
+	case r.side.showsUp():
+		next := "moves"
+		if r.side.showMoves {
+			next = "board"
+		}
+		return append(out, draw.WithHelp(r.side.keys.Moves, next), k.Rules, draw.WithHelp(k.Cancel, "board"))
+	case r.side.under:
+		out = append(out, draw.WithHelp(r.side.keys.Moves, "panel")) // the panel's rule may be out of view
+	}
+	if !hidden && r.boardTakes(escKey) {
 		return append(out, k.Rules, k.Cancel) // esc drops what the board has picked
 	}
 	return append(out, k.Rules, k.Leave) // (tab is told on the panel's rule)
@@ -830,6 +937,10 @@ func wrapParens(s string, width int) []string {
 	return draw.Fill(words, width)
 }
 
+// waitingMinW and waitingMinH are the smallest the room's code is drawn in while seats are free
+// (waitingLines), for a compact window's layout; wider when the command that joins is.
+const waitingMinW, waitingMinH = 36, 12
+
 // waitingLines fill the board's place while seats are free: the code to give to friends.
 func (r *roomScreen) waitingLines(st draw.Styles, w int) []string {
 	s := &r.snap
@@ -842,10 +953,13 @@ func (r *roomScreen) waitingLines(st draw.Styles, w int) []string {
 	lines := []string{"", st.Bold.Render("Waiting for players."), "",
 		"Give your friends the room code:", "", "      " + st.Title.Render(spaced(s.Code)), "",
 		"They join with:", "  " + sshCommand(r.addr, "join "+s.Code), ""}
+	if link := r.web.Room(s.Code); link != "" {
+		lines = append(lines, "Or watch on the web:", "  "+link, "")
+	}
 	if free > 0 {
-		lines = append(lines, fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, draw.Plural(free)))
+		lines = append(lines, wrapKeepingParens(fmt.Sprintf("%d seat%s free. The match starts when all are taken.", free, draw.Plural(free)), w)...)
 		if s.You != rules.Spectator {
-			lines = append(lines, "Alone? Press b to seat a bot (B picks its level).")
+			lines = append(lines, wrapKeepingParens("Alone? Press b to seat a bot (B picks its level).", w)...)
 		}
 	}
 	if s.Casual {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/arcade/arcade/rooms"
@@ -135,6 +136,44 @@ func TestPanelTabTurns(t *testing.T) {
 	m.room.apply(snap) // a rematch
 	if foot(m) != "chat" {
 		t.Errorf("a new match's foot shows %s", foot(m))
+	}
+}
+
+// TestPanelTabTurnsUnder: where a small window puts the panel under the board (Flic Flac at
+// 60 x 20), tab shows the whole panel in the board's place with the chat, then the spectators'
+// chat, then the moves, then the board again; the panel's rule says what the next tab shows.
+func TestPanelTabTurnsUnder(t *testing.T) {
+	snap := flicflacMid(t, 40)
+	snap.SpectatorChat = bothChats(t).SpectatorChat
+	snap.Spectators = 2
+	m := roomModel(t, snap)
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	m = next.(Model)
+	m.View()
+	if !m.room.side.under {
+		t.Fatal("Flic Flac at 60 x 20 does not put the panel under the board")
+	}
+	type state struct {
+		up, spectators, moves bool
+		rule                  string
+	}
+	var got []state
+	for range 4 {
+		m = press(m, "tab")
+		out := plain(m.View().Content)
+		p := &m.room.side
+		rule := ""
+		for _, want := range []string{"chat · tab: spectators (2)", "spectators · tab: moves", "moves · tab: board"} {
+			if strings.Contains(out, want) {
+				rule = want
+			}
+		}
+		got = append(got, state{p.up, p.showingSpectators(), p.showMoves, rule})
+	}
+	want := []state{{true, false, false, "chat · tab: spectators (2)"}, {true, true, false, "spectators · tab: moves"},
+		{true, false, true, "moves · tab: board"}, {false, false, false, ""}} // (the help line says "tab panel")
+	if !slices.Equal(got, want) {
+		t.Errorf("tab under the board: %+v, want %+v", got, want)
 	}
 }
 

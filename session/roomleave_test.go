@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/arcade/arcade/rooms"
@@ -21,12 +22,10 @@ type choiceSub struct {
 
 func (s *choiceSub) LeaveByChoice() { s.chosen++ }
 
-// narrow draws m's room screen at 60 x 20 (a phone's terminal). The model itself shows "too
-// small" under 80 x 24; the room's lines under the board, its question among them, are drawn
-// here at that width all the same.
+// narrow draws m's screen on a window of 60 x 20 (a phone's terminal).
 func narrow(m Model) string {
-	m.room.resize(60, 20)
-	return m.room.view(*m.st, 60, 20)
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	return next.(Model).View().Content
 }
 
 // flicflacPicked is ann's turn in Flic Flac with a piece picked (n).

@@ -40,6 +40,8 @@ type roomPanel struct {
 	// viewer plays a match that has a spectators' tab (spectatorTab; roomchat.go)
 	showSpectators bool
 	replaying      bool // a replay's panel: its chat is the replay's move list, under a plain rule
+	under          bool // the room lays the panel out under the board (layoutUnder)
+	up             bool // under the board: the whole panel shows in the board's place
 	chat           chatCache
 	labels         []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
 	labelsIn       theme
@@ -60,23 +62,57 @@ func (p *roomPanel) show(snap *rooms.Snapshot, board draw.Board, clock *roomCloc
 // otherwise (Flic Flac's shapes).
 func (p *roomPanel) relabel() { p.labels = nil }
 
+// panelMode is how the room shows its panel.
+type panelMode uint8
+
+const (
+	panelBeside panelMode = iota // right of the board (or of the rules)
+	panelUnder                   // under the board, in two columns of the rows it leaves
+	panelUp                      // the whole panel in the board's place (tab, while under it)
+)
+
+// mode is how the room shows the panel now.
+func (p *roomPanel) mode() panelMode {
+	switch {
+	case !p.under:
+		return panelBeside
+	case p.up:
+		return panelUp
+	}
+	return panelUnder
+}
+
+// showsUp reports whether the whole panel shows in the board's place.
+func (p *roomPanel) showsUp() bool { return p.mode() == panelUp }
+
 // Update takes the panel's keys: tab turns the foot from the chat to the spectators' chat (when
-// it has that tab), to the moves, and to the chat again.
+// it has that tab), to the moves, and to the chat again. Under the board, where the rows it
+// leaves are few, tab shows the whole panel in the board's place with the chat, then (when it
+// has the tab) the spectators' chat, then the moves, then the board again.
 func (p roomPanel) Update(msg tea.Msg) (roomPanel, tea.Cmd) {
-	if km, ok := msg.(tea.KeyPressMsg); ok && p.keys != nil && key.Matches(km, p.keys.Moves) {
-		switch {
-		case p.showMoves:
-			p.showMoves = false
-		case p.showingSpectators():
-			p.showSpectators, p.showMoves = false, true
-		case p.spectatorTab():
-			p.showSpectators = true
-		default:
-			p.showSpectators, p.showMoves = false, true
-		}
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.keys == nil || !key.Matches(km, p.keys.Moves) {
+		return p, nil
+	}
+	switch {
+	case p.under && !p.up:
+		p.up, p.showMoves, p.showSpectators = true, false, false
+	case p.showMoves && p.under:
+		p.up, p.showMoves = false, false
+	case p.showMoves:
+		p.showMoves = false
+	case p.showingSpectators():
+		p.showSpectators, p.showMoves = false, true
+	case p.spectatorTab():
+		p.showSpectators = true
+	default:
+		p.showSpectators, p.showMoves = false, true
 	}
 	return p, nil
 }
+
+// close takes the whole panel out of the board's place (esc).
+func (p *roomPanel) close() { p.up, p.showMoves = false, false }
 
 // View draws the panel in w x h cells: seats and scores, the game's status, then chat and log
 // (or the moves). It keeps what it drew that the next frame may draw again: the chat as wrapped,
@@ -91,10 +127,31 @@ func (p *roomPanel) View(st draw.Styles, w, h int) []string {
 	return append(lines, p.tailLines(st, w, h-len(lines))...)
 }
 
+// ViewUnder draws the panel under the board, as the room screen draws it in parts: the seats in
+// wA columns, and in wB the clock's lines but their blank one, whose turn it is or the result,
+// the status and the foot, rows lines at most.
+func (p *roomPanel) ViewUnder(st draw.Styles, wA, wB, rows int) (seats, rest []string) {
+	seats = p.seatsLines(nil, st, wA)
+	if p.ticking() {
+		clock := p.clock.View(st, wB)
+		rest = append(rest, clock[:len(clock)-1]...)
+	}
+	rest = p.statusLines(p.turnPart(rest, st, wB), st, wB)
+	return seats, append(rest, p.tailLines(st, wB, rows-len(rest))...)
+}
+
 // headLines append the top of the panel to lines and return them: the seats and their scores,
 // the watchers, a blank line, then the result, or whose turn it is (the clock's lines follow
 // them, when ticking).
 func (p *roomPanel) headLines(lines []string, st draw.Styles, w int) []string {
+	lines = p.seatsLines(lines, st, w)
+	lines = append(lines, "")
+	return p.turnPart(lines, st, w)
+}
+
+// seatsLines append the seats, with their scores and notes, and the watchers to lines and return
+// them.
+func (p *roomPanel) seatsLines(lines []string, st draw.Styles, w int) []string {
 	s := p.snap
 	for i, seat := range s.Seats {
 		mark := " "
@@ -140,8 +197,12 @@ func (p *roomPanel) headLines(lines []string, st draw.Styles, w int) []string {
 	if s.Spectators > 0 {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  %d watching", s.Spectators)))
 	}
-	lines = append(lines, "")
-	switch s.Phase {
+	return lines
+}
+
+// turnPart appends the result, or whose turn it is, to lines and returns them.
+func (p *roomPanel) turnPart(lines []string, st draw.Styles, w int) []string {
+	switch p.snap.Phase {
 	case rooms.Finished:
 		lines = append(lines, p.result(st, w)...)
 	case rooms.Playing:
@@ -171,7 +232,9 @@ func (p *roomPanel) statusLines(lines []string, st draw.Styles, w int) []string 
 		lines = append(lines, p.board.Status(s, st, w)...)
 	}
 	if anyAbandoned(p.snap) {
-		lines = append(lines, st.Err.Render("A player has gone."), "b: a bot takes the seat", "x: end the match unrated")
+		lines = append(lines, st.Err.Render("A player has gone."))
+		lines = append(lines, wrapKeepingParens("b: a bot takes the seat", w)...)
+		lines = append(lines, wrapKeepingParens("x: end the match unrated", w)...)
 	}
 	if s.Unrated {
 		for _, l := range draw.Wrap("Ended unrated: "+s.Outcome.Reason, w) {
@@ -188,30 +251,60 @@ func (p *roomPanel) rule(st draw.Styles, w int) string {
 	if p.ruled != "" && p.ruleOf == k {
 		return p.ruled
 	}
-	if k.label == "" {
+	label := k.label
+	if draw.TextWidth(label)+4 > w { // too narrow: what the foot shows, or what tab would
+		label = shortLabel(label)
+	}
+	if label == "" {
 		p.ruled = st.Dim.Render(strings.Repeat("─", w))
 	} else {
-		p.ruled = panelRule(st, k.label, w)
+		p.ruled = panelRule(st, label, w)
 	}
 	p.ruleOf = k
 	return p.ruled
 }
 
+// shortLabel is a rule's label for a narrow panel: what the foot shows ("spectators · tab:
+// moves" is "spectators"), or the spectators' lines that tab shows ("tab: spectators (2)" is
+// "spectators (2)"); "" when it has no shorter form.
+func shortLabel(label string) string {
+	if shown, _, ok := strings.Cut(label, " · "); ok {
+		return shown
+	}
+	if rest, ok := strings.CutPrefix(label, "tab: spectators"); ok {
+		return "spectators" + rest
+	}
+	return ""
+}
+
 // ruleLabel is what the rule over the foot says: what it shows, and what tab shows next; "" for
 // a replay's, whose foot is its move list.
 func (p *roomPanel) ruleLabel() string {
+	mode := p.mode()
 	switch {
 	case p.replaying:
 		return ""
+	case mode == panelUnder && p.spectatorTab():
+		return "tab: chats, moves"
+	case mode == panelUnder:
+		return "tab: chat, moves"
+	case mode == panelUp && p.showMoves:
+		return "moves · tab: board"
 	case p.showMoves:
 		return "moves · tab: chat"
 	case p.showingSpectators():
 		return "spectators · tab: moves"
 	case p.spectatorTab():
-		if n := len(p.snap.SpectatorChat); n > 0 {
-			return fmt.Sprintf("tab: spectators (%d)", n)
+		next := "tab: spectators"
+		if mode == panelUp {
+			next = "chat · " + next
 		}
-		return "tab: spectators"
+		if n := len(p.snap.SpectatorChat); n > 0 {
+			next += fmt.Sprintf(" (%d)", n)
+		}
+		return next
+	case mode == panelUp:
+		return "chat · tab: moves"
 	}
 	return "tab: moves"
 }
@@ -282,10 +375,17 @@ func (p *roomPanel) movesTail(st draw.Styles, w, room int) []string {
 // seatLines draw seat i's line of the panel: mark, label, name and its extra notes ("away 1:30",
 // "(you)", "✓again"), score on the right. When they do not fit on one line, the notes go to a
 // second line under the name, so that neither the name nor a note is cut.
+//
+// A panel narrower than panelWidth (a small window's) labels a seat by its letter alone, or its
+// name unpadded when it has no letter ("▶R ann", "▶Seat 1 ann"), and indents the lines under it
+// by two columns.
 func (p *roomPanel) seatLines(st draw.Styles, i int, mark, name string, extra []string, score string, w int) []string {
 	label := mark + p.seatLabel(st, i) + " "
 	room := w - len(score) - 1
 	indent := draw.Spaces(draw.TextWidth(label) - 1)
+	if w < panelWidth {
+		label, indent = mark+p.shortLabel(st, i)+" ", "  "
+	}
 	first := func(s string) string { return draw.Fit(s, room) + " " + st.Bold.Render(score) }
 	all := strings.Join(extra, "")
 	switch {
@@ -419,6 +519,16 @@ func (p *roomPanel) seatLabel(st draw.Styles, i int) string {
 	return p.labels[i]
 }
 
+// shortLabel draws seat i's letter, or its name when it has none, in its colour, for a narrow
+// panel.
+func (p *roomPanel) shortLabel(st draw.Styles, i int) string {
+	letter, colour := labelOf(p.board, i)
+	if letter == "" {
+		letter = colour
+	}
+	return seatStyleOf(p.board, st, i).Render(letter)
+}
+
 // result says who won, or alone, the score.
 func (p *roomPanel) result(st draw.Styles, w int) []string {
 	s := p.snap
@@ -447,11 +557,15 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 		}
 	}
 	if !s.Unrated && len(s.Seats) > 1 { // (a replay's snapshot says Casual from its record)
-		lines = append(lines, st.Dim.Render(ratedText(s)))
+		for _, l := range draw.Wrap(ratedText(s), w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	lines = append(lines, p.ratingLines(st, w)...)
 	if id := s.Result.MatchID; id != "" {
-		lines = append(lines, st.Dim.Render(draw.Fit("match "+id+" · v replay", w)))
+		for _, l := range draw.Wrap("match "+id+" · v replay", w) {
+			lines = append(lines, st.Dim.Render(draw.Fit(l, w)))
+		}
 	}
 	return append(lines, "")
 }
@@ -540,8 +654,10 @@ func (p *roomPanel) ratingLines(st draw.Styles, w int) []string {
 		change := fmt.Sprintf("%s → %s (%+d)", shownRating(c.Before, c.BeforeProvisional),
 			shownRating(c.After, c.Provisional), int(math.Round(c.After))-int(math.Round(c.Before)))
 		name := s.Seats[i].Name
-		if room := max(w-draw.TextWidth(change)-1, 4); draw.TextWidth(name) > room {
-			name = draw.Fit(name, room)
+		if draw.TextWidth(name)+1+draw.TextWidth(change) > w { // the change under the name, whole
+			indent := draw.Spaces(min(2, w-draw.TextWidth(change)))
+			lines = append(lines, draw.Fit(name, w), indent+st.Bold.Render(change))
+			continue
 		}
 		lines = append(lines, name+" "+st.Bold.Render(change))
 	}

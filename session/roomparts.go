@@ -48,10 +48,24 @@ func (s *lineSet) keep(drawn []string) {
 	s.lines, s.widths = s.lines[:len(drawn)], s.widths[:len(drawn)]
 }
 
+// linesOf is lines as a lineSet, each measured.
+func linesOf(lines []string) *lineSet {
+	s := &lineSet{}
+	s.keep(lines)
+	return s
+}
+
 // add appends t's lines, with their widths, to s.
 func (s *lineSet) add(t *lineSet) {
 	s.lines = append(s.lines, t.lines...)
 	s.widths = append(s.widths, t.widths...)
+}
+
+// addFirst appends t's first n lines (all when it has fewer), with their widths, to s.
+func (s *lineSet) addFirst(t *lineSet, n int) {
+	n = max(0, min(n, len(t.lines)))
+	s.lines = append(s.lines, t.lines[:n]...)
+	s.widths = append(s.widths, t.widths[:n]...)
 }
 
 // at returns line i and its width; an empty line past the last.
@@ -85,8 +99,9 @@ func (p *part[K]) get(key K, draw func() []string) *lineSet {
 type (
 	// boardKey: the board's column, the board or the room's code (while seats are free).
 	boardKey struct {
-		gen  uint64
-		w, h int // the screen's width, the body's height
+		gen    uint64
+		w, h   int        // the screen's width, the body's height
+		layout layoutKind // (the rest of the layout follows from the board's drawing)
 		theme
 	}
 	// columnKey: the board's column with the game's notation under it (the move prompt).
@@ -111,6 +126,9 @@ type (
 		w      int
 		moving bool
 		asked  string // what yes to the question asked does ("leave", "resign"), or ""
+		layout layoutKind
+		up     bool // the whole panel shows in the board's place
+		moves  bool // (there, with the moves: tab goes back to the board)
 		theme
 	}
 	// panelKey: the panel's head and status (with the away seats' countdowns for the head); the
@@ -121,6 +139,7 @@ type (
 		showMoves, replaying bool
 		spectators           bool // the foot shows the spectators' chat (roomPanel.showingSpectators)
 		heard                int  // the spectators' lines (Snapshot.SpectatorChat)
+		mode                 panelMode
 		theme
 	}
 	// clockKey: the clock's lines, drawn again when the clock shows another value.
@@ -139,9 +158,15 @@ type (
 		watching             bool // a spectator's: both chats as one (roomPanel.footChats)
 		theme
 	}
+	// sizeKey: the board's smallest drawing (boardMin), on a compact window.
+	sizeKey struct {
+		gen  uint64
+		w, h int
+	}
 	// promptKey: the lines under the board (with the open line's text).
 	promptKey struct {
 		w      int
+		most   int // the most lines it may take (0: its own limit)
 		kind   lineKind
 		msg    string
 		msgErr bool
@@ -154,23 +179,29 @@ type (
 
 // roomParts are the parts of a room screen as last drawn, and the body's rows composed from them.
 type roomParts struct {
-	board                  part[boardKey]
-	boardW, panelW, margin int // the board part's layout (boardColumn)
-	column                 part[columnKey]
-	header                 part[headerKey]
-	head                   part[panelKey]
-	away                   []time.Duration // the away countdowns the head shows
-	clock                  part[clockKey]
-	status                 part[panelKey]
-	tail                   part[tailKey]
-	chat, spectatorChat    []rooms.ChatLine // the chats the tail shows from
-	prompt                 part[promptKey]
-	typed                  []rune // the open line's text the prompt shows
-	help                   part[helpKey]
-	title, yourTitle       string // the window's title, for titleOf, and on the viewer's turn
-	titleOf                titleKey
+	board            part[boardKey]
+	layout           roomLayout // the board part's layout (roomLayout.place)
+	sized            bool       // the board's smallest drawing, minW x minH, is known for sizeOf
+	sizeOf           sizeKey
+	minW, minH       int
+	column           part[columnKey]
+	header           part[headerKey]
+	head             part[panelKey]  // (the seats alone under the board)
+	away             []time.Duration // the away countdowns the head shows
+	clock            part[clockKey]
+	turn             part[panelKey] // whose turn it is, or the result, under the board
+	status           part[panelKey]
+	tail             part[tailKey]
+	chat             []rooms.ChatLine // the chats the tail shows from: the room's,
+	spectatorChat    []rooms.ChatLine // and the spectators'
+	prompt           part[promptKey]
+	typed            []rune // the open line's text the prompt shows
+	help             part[helpKey]
+	title, yourTitle string // the window's title, for titleOf, and on the viewer's turn
+	titleOf          titleKey
 
 	panel   lineSet  // the panel's lines in this frame, from its parts
+	under   lineSet  // the second column of the panel under the board in this frame
 	scratch []string // scratch space for a part's lines as drawn, reused
 	rows    []string
 	from    []rowFrom // what each of rows was composed from

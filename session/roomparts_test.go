@@ -97,7 +97,8 @@ func TestRoomPartsFollowTheirInputs(t *testing.T) {
 	games := partsGames(t)
 	themes := []draw.Styles{*draw.NewStyles(false, false), *draw.NewStyles(true, false), *draw.NewStyles(false, true),
 		*draw.NewStyles(true, true)}
-	sizes := [][2]int{{80, 24}, {100, 30}, {81, 25}, {120, 40}, {200, 50}, {80, 30}}
+	sizes := [][2]int{{80, 24}, {100, 30}, {81, 25}, {120, 40}, {200, 50}, {80, 30}, // and the compact layouts'
+		{60, 20}, {70, 22}, {64, 21}, {120, 20}, {60, 30}, {59, 19}}
 	keys := []string{"left", "right", "up", "down", "enter", ":", "a", "1", "backspace", "esc", "t", "tab", "?", "R",
 		"=", "b", "B", "x", "u", "U", " ", "c", "p", "e"}
 	for _, g := range games {

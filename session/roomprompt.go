@@ -260,7 +260,11 @@ func (p roomPrompt) helpKeys(out []key.Binding) []key.Binding {
 // A message too long for one line takes two (the body gives up its last line), and an error up
 // to errorLines (a word game's notation error tells what is wrong and how to write a move), so
 // that its hint is read whole; only a message longer still is cut.
-func (p roomPrompt) View(st draw.Styles, w int) []string {
+func (p roomPrompt) View(st draw.Styles, w int) []string { return p.view(st, w, 0) }
+
+// view is View, with a message of most lines at most (on a small window, where the board needs
+// the rows); 0 leaves View's limits.
+func (p roomPrompt) view(st draw.Styles, w, most int) []string {
 	if p.typing() {
 		return []string{draw.Fit(" "+p.input.view(st, w-2), w)}
 	}
@@ -272,12 +276,15 @@ func (p roomPrompt) View(st draw.Styles, w int) []string {
 		text, style, indent = "✗ "+p.msg, st.Err, "   "
 	}
 	lines := wrapKeepingParens(text, w-len(indent)) // the lines after the first are indented
-	most := 2
+	limit := 2
 	if p.msgErr {
-		most = errorLines
+		limit = errorLines
 	}
-	if len(lines) > most {
-		lines = append(lines[:most-1], strings.Join(lines[most-1:], " "))
+	if most > 0 {
+		limit = min(limit, most)
+	}
+	if len(lines) > limit {
+		lines = append(lines[:limit-1], strings.Join(lines[limit-1:], " "))
 	}
 	out := []string{draw.Fit(" "+style.Render(lines[0]), w)}
 	for _, l := range lines[1:] {

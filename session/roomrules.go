@@ -80,12 +80,16 @@ func padRight(s string, n int) string {
 // the rules hide with the panel: the clock ticks on while they are read.
 func (r *roomScreen) rulesLines(st draw.Styles, w, h int) []string {
 	r.rules.setSize(rulesSize(w, h+3))
-	title := st.Bold.Render(r.snap.GameName + " rules")
+	name := st.Bold.Render(r.snap.GameName + " rules")
+	title := name
 	if pos := r.rules.position(); pos != "" {
 		title += st.Dim.Render("  (" + pos + ")")
 	}
 	if clock := r.clock.turnLine(st); clock != "" {
 		cw := draw.TextWidth(clock)
+		if draw.TextWidth(title)+1+cw > w {
+			title = name // a narrow window's: the clock before where the rules are at
+		}
 		title = draw.Fit(title, max(0, w-cw-1)) + " " + clock
 	}
 	lines := make([]string, 0, h)

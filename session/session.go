@@ -57,6 +57,9 @@ type Config struct {
 	// play.example.com" ("play.example.com" on port 22): the rooms show it in the command that
 	// joins them. Empty shows HOST.
 	Address string
+	// PublicURL is the web companion's address as players reach it: the end screen, the replay
+	// and the lobby print links to its pages (WebLinks). Empty prints none.
+	PublicURL string
 	// QuickWait is how long a quick match looks for an opponent before it offers a bot; 0 is
 	// DefaultQuickWait.
 	QuickWait time.Duration
@@ -70,11 +73,16 @@ type Config struct {
 // ShutdownMsg tells a session that the server is going away; it shows Notice and quits.
 type ShutdownMsg struct{ Notice string }
 
-// Minimum terminal sizes; smaller gets a clear message instead of a broken screen. Larger than
-// the maximum is drawn at the maximum: a client cannot make the server build huge frames.
+// Terminal sizes. The screens are laid out for fullWidth x fullHeight; a smaller window down to
+// the minimum (a phone's terminal) gets compact layouts (roomlayout.go), and a smaller one still a
+// clear message instead of a broken screen (a room's says what its board needs, and the match
+// goes on). Larger than the maximum is drawn at the maximum: a client cannot make the server
+// build huge frames.
 const (
-	minWidth, minHeight = 80, 24
-	maxWidth, maxHeight = 320, 120
+	fullWidth, fullHeight = 80, 24
+	minWidth, minHeight   = 60, 20
+	maxWidth, maxHeight   = 320, 120
+	tinyWidth, tinyHeight = 30, 10 // the smallest the messages of a window too small are drawn in
 )
 
 // Model is one player's terminal: the lobby, or a room. Create it with New.
@@ -208,6 +216,7 @@ func New(cfg Config) Model {
 		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.addr = cfg.Address
+	m.lobby.web = WebLinks(cfg.PublicURL)
 	m.lobby.online = cfg.Online
 	m.lobby.refreshFront(cfg.Hub)
 	m.lobby.resize(m.width, m.height)
@@ -363,6 +372,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.room.noBell = m.cfg.NoBell
 		m.room.clock.send = m.cfg.Send
 		m.room.addr = m.cfg.Address
+		m.room.web = WebLinks(m.cfg.PublicURL)
 		msg.sub.OnUpdate(m.wake)
 		return m.takeSnapshots() // the first is there already
 	case wakeMsg:
@@ -446,7 +456,7 @@ func (m Model) ViewLines() (tea.View, []string) {
 		v := m.View()
 		return v, strings.Split(v.Content, "\n")
 	}
-	lines := m.room.viewLines(*m.st, m.width, m.height)
+	lines := m.room.viewLines(*m.st, max(m.width, tinyWidth), max(m.height, tinyHeight))
 	if m.cfg.ASCII {
 		for i, l := range lines {
 			lines[i] = draw.ASCIIOnly(l)
@@ -469,8 +479,7 @@ func (m Model) view(content string) tea.View {
 
 // roomShown reports whether the screen shows the room (render draws m.room).
 func (m Model) roomShown() bool {
-	return m.notice == "" && m.intro == "" && m.width >= minWidth && m.height >= minHeight && m.replay == nil &&
-		m.room != nil
+	return m.notice == "" && m.intro == "" && m.replay == nil && m.room != nil
 }
 
 func (m Model) render() string {
@@ -478,20 +487,22 @@ func (m Model) render() string {
 	if m.notice != "" {
 		return noticeView(*m.st, m.notice, "", w)
 	}
+	// A room and a replay say themselves what window their board needs (in tinyWidth x
+	// tinyHeight at least: a window smaller still shows what of it fits).
+	if m.roomShown() {
+		return m.room.view(*m.st, max(w, tinyWidth), max(h, tinyHeight))
+	}
+	if m.replay != nil && m.intro == "" {
+		return m.replay.view(*m.st, max(w, tinyWidth), max(h, tinyHeight))
+	}
 	if w < minWidth || h < minHeight {
 		return tooSmall(w, h, *m.st)
 	}
 	if m.intro != "" {
 		return introView(*m.st, m.intro, w, h)
 	}
-	if m.replay != nil {
-		return m.replay.view(*m.st, w, h)
-	}
 	if m.quick != nil {
 		return m.quick.view(*m.st, m.lobby.helped, w, h)
-	}
-	if m.room != nil {
-		return m.room.view(*m.st, w, h)
 	}
 	return m.lobby.view(*m.st, m.cfg.Player, w, h, m.busy)
 }

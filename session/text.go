@@ -61,16 +61,19 @@ func wrapped(msg string, style draw.Paint, width, limit int) []string {
 	return lines
 }
 
-// tooSmall is the screen for a terminal below the minimum size.
+// tooSmall is the screen for a terminal below the minimum size, wrapped whole to its width.
 func tooSmall(w, h int, st draw.Styles) string {
-	msg := []string{
-		st.Title.Render("arcade"),
-		"",
-		fmt.Sprintf("This window is %d x %d.", w, h),
-		fmt.Sprintf("The arcade needs at least %d x %d.", minWidth, minHeight),
+	lines := []string{st.Title.Render("arcade"), ""}
+	for i, para := range []string{
+		fmt.Sprintf("This window is %d x %d. The arcade needs at least %d x %d.", w, h, minWidth, minHeight),
 		"Make the window larger, or press ctrl+c to leave.",
+	} {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, draw.Wrap(para, max(w, tinyWidth))...)
 	}
-	return strings.Join(msg, "\n")
+	return strings.Join(lines, "\n")
 }
 
 // asciiSeparator is the help line's separator in ASCII mode: the bullet's stand-in, '*', means

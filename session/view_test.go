@@ -118,9 +118,15 @@ func TestNewRoomFormGolden(t *testing.T) {
 	}
 }
 
+// TestTooSmallGolden: a window smaller than 60 x 20 gets a message, wrapped whole to its width.
 func TestTooSmallGolden(t *testing.T) {
-	m := newTestModel(60, 20)
-	golden.RequireEqual(t, plain(m.View().Content))
+	m := newTestModel(36, 12)
+	out := m.View().Content
+	checkSize(t, out, 36, 12)
+	golden.RequireEqual(t, plain(out))
+	if !strings.Contains(words(plain(out)), "The arcade needs at least 60 x 20.") {
+		t.Errorf("the message does not say the size needed:\n%s", plain(out))
+	}
 }
 
 // playedSnapshot plays plies moves of a seeded 12 x 12 game with greedy bots and returns Red's

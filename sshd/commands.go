@@ -1,10 +1,10 @@
 package sshd
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -251,23 +251,79 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// writeRooms prints the open rooms as a table.
-func writeRooms(w io.Writer, list []rooms.Summary, now time.Time) {
+// writeRooms prints the open rooms as a table; with the web companion's links (links not ""),
+// a last column gives each room's page, as an OSC 8 hyperlink when osc8 is set (the link's
+// text is the address itself either way, so a terminal that drops the sequence shows it too).
+func writeRooms(w io.Writer, list []rooms.Summary, now time.Time, links session.WebLinks, osc8 bool) {
 	if len(list) == 0 {
 		fmt.Fprintln(w, "No open rooms. Create one: new GAME")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tGAME\tSTATE\tMODE\tPLAYERS\tFREE\tWATCHING\tAGE")
+	head := "CODE\tGAME\tSTATE\tMODE\tPLAYERS\tFREE\tWATCHING\tAGE"
+	if links != "" {
+		head += "\tON THE WEB"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range list {
 		mode := r.Mode
 		if mode == "" {
 			mode = "-" // played alone, or a node that does not say
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", r.Code, r.GameName, r.State(now), mode,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s", r.Code, r.GameName, r.State(now), mode,
 			r.SeatList(), r.Free, r.Spectators, age(now.Sub(r.Created)))
+		if link := links.Room(r.Code); link != "" {
+			// The last column is not padded, so the sequence's bytes cost no alignment.
+			fmt.Fprintf(tw, "\t%s", hyperlink(link, osc8))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// hyperlink writes url as an OSC 8 hyperlink whose text is url, or as url alone.
+func hyperlink(url string, osc8 bool) string {
+	if !osc8 {
+		return url
+	}
+	return "\x1b]8;;" + url + "\x1b\\" + url + "\x1b]8;;\x1b\\"
+}
+
+// osc8Terminals are the TERM values, and parts of TERM_PROGRAM, of terminals known to take
+// OSC 8 hyperlinks. A terminal that does not may print the sequence's bytes, so links are plain
+// unless the terminal is known; ARCADE_LINKS=osc8 or plain (sent with SendEnv, as NO_COLOR is)
+// decides for any terminal.
+var osc8Terminals = []string{"kitty", "ghostty", "wezterm", "foot", "alacritty", "contour", "rio", "iterm", "vscode", "tabby", "hyper", "konsole"}
+
+// takesHyperlinks reports whether a session's terminal takes OSC 8 hyperlinks: only with a
+// PTY, whose TERM (or a TERM_PROGRAM or VTE_VERSION the client sent) names a terminal known to.
+func takesHyperlinks(env []string, term string, pty bool) bool {
+	get := func(key string) string {
+		for _, kv := range env {
+			if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+				return v
+			}
+		}
+		return ""
+	}
+	switch strings.ToLower(get("ARCADE_LINKS")) {
+	case "osc8":
+		return true
+	case "plain":
+		return false
+	}
+	if !pty {
+		return false // a pipe, or a file: plain text
+	}
+	if v, err := strconv.Atoi(get("VTE_VERSION")); err == nil && v >= 5000 {
+		return true // GNOME Terminal and the other VTE terminals, since 0.50
+	}
+	for _, t := range osc8Terminals {
+		if strings.Contains(strings.ToLower(term), t) || strings.Contains(strings.ToLower(get("TERM_PROGRAM")), t) {
+			return true
+		}
+	}
+	return false
 }
 
 func age(d time.Duration) string {
@@ -301,73 +357,29 @@ func writeWhoami(w io.Writer, p rooms.Player, fp, notice string) {
 // plainWidth is the width plain-text answers are wrapped to: a terminal's smallest usual width.
 const plainWidth = 80
 
-// leaderboardSize is how many standings, and how many best solo scores, the leaderboard prints
-// per game.
-const leaderboardSize = 50
-
-// soloKey is the key of the best solo scores in the leaderboard's JSON, beside the games' IDs (no
-// game is called so).
-const soloKey = "solo"
-
-// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON, and the
-// best solo scores of the games that may be played alone (MinSeats 1).
-//
-// The JSON of every game is an object: each game's ID -> its standings, and "solo" -> an object of
-// each game that may be played alone -> its best solo scores. The JSON of one game is its
-// standings (an array), or for a game that may be played alone that object with that game alone.
+// writeLeaderboard prints the standings of one game, or of every game, as tables or JSON
+// (session.Leaderboards.WriteJSON), and the best solo scores of the games that may be played
+// alone (MinSeats 1).
 func writeLeaderboard(w io.Writer, recs session.Records, games []rules.Game, only string, asJSON bool) error {
-	all := map[string]any{}
-	ratings := map[string][]record.Standing{}
-	solo := map[string][]record.SoloScore{}
-	var shown []rules.Game
-	for _, g := range games {
-		if only != "" && g.ID != only {
-			continue
-		}
-		list, err := recs.Leaderboard(g.ID, leaderboardSize)
-		if err != nil {
-			return err
-		}
-		if list == nil {
-			list = []record.Standing{}
-		}
-		all[g.ID], ratings[g.ID] = list, list
-		shown = append(shown, g)
-		if g.MinSeats != 1 {
-			continue
-		}
-		best, err := recs.SoloScores(g.ID, leaderboardSize)
-		if err != nil {
-			return err
-		}
-		if best == nil {
-			best = []record.SoloScore{}
-		}
-		solo[g.ID] = best
-	}
-	if len(solo) > 0 {
-		all[soloKey] = solo
+	l, err := session.ReadLeaderboards(recs, games, only, session.LeaderboardSize)
+	if err != nil {
+		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if only != "" && len(solo) == 0 {
-			return enc.Encode(ratings[only])
-		}
-		return enc.Encode(all)
+		return l.WriteJSON(w)
 	}
-	for i, g := range shown {
+	for i, g := range l.Games {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s\n", g.Name)
-		writeRatings(w, ratings[g.ID])
-		if best, ok := solo[g.ID]; ok {
+		writeRatings(w, l.Ratings[g.ID])
+		if best, ok := l.Solo[g.ID]; ok {
 			fmt.Fprintf(w, "\n%s, best solo scores\n", g.Name)
 			writeSolo(w, best)
 		}
 	}
-	if len(shown) > 0 {
+	if len(l.Games) > 0 {
 		fmt.Fprintln(w, "\nA rating with ? is provisional: too few games to be sure.")
 	}
 	return nil

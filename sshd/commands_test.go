@@ -98,11 +98,55 @@ func TestWriteRooms(t *testing.T) {
 		{Code: "ABCDE", GameName: "Towers", Phase: rooms.Playing, Seats: []string{"ann", "bob"}, Created: now.Add(-time.Hour),
 			Away: []rooms.Away{{Name: "bob", Gone: true}}, Mode: rooms.ModeCasual},
 		{Code: "SOLO1", GameName: "Towers", Phase: rooms.Playing, Seats: []string{"ann"}, Created: now},
-	}, now)
+	}, now, "", false)
 	for _, want := range []string{"K7QXM  Towers  waiting for 2 players  rated   ann, -, -",
 		"ABCDE  Towers  bob left               casual  ann, bob", "SOLO1  Towers  playing                -       ann"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("rooms does not say %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "http") {
+		t.Errorf("rooms gives links with no --public-url:\n%s", out.String())
+	}
+}
+
+// TestWriteRoomsLinks: with --public-url, each room has its page's link, as an OSC 8 hyperlink
+// for a terminal that takes them and plain for any other, the link's text the address either way.
+func TestWriteRoomsLinks(t *testing.T) {
+	now := time.Now()
+	list := []rooms.Summary{{Code: "K7QXM", GameName: "Towers", Phase: rooms.Waiting, Free: 2, Seats: []string{"ann", ""}, Created: now}}
+	var plain, linked bytes.Buffer
+	writeRooms(&plain, list, now, "https://arcade.test", false)
+	writeRooms(&linked, list, now, "https://arcade.test", true)
+	if !strings.Contains(plain.String(), "https://arcade.test/r/K7QXM") || strings.Contains(plain.String(), "\x1b") {
+		t.Errorf("plain links:\n%q", plain.String())
+	}
+	if !strings.Contains(linked.String(), "\x1b]8;;https://arcade.test/r/K7QXM\x1b\\https://arcade.test/r/K7QXM\x1b]8;;\x1b\\") {
+		t.Errorf("OSC 8 links:\n%q", linked.String())
+	}
+}
+
+// TestTakesHyperlinks: OSC 8 only on a PTY of a terminal known to take it, or when the client
+// says so; never on a pipe unless asked.
+func TestTakesHyperlinks(t *testing.T) {
+	for _, c := range []struct {
+		env  []string
+		term string
+		pty  bool
+		want bool
+	}{
+		{nil, "xterm-kitty", true, true},
+		{nil, "xterm-ghostty", true, true},
+		{nil, "xterm-256color", true, false},
+		{[]string{"TERM_PROGRAM=WezTerm"}, "xterm-256color", true, true},
+		{[]string{"VTE_VERSION=7600"}, "xterm-256color", true, true},
+		{[]string{"VTE_VERSION=4000"}, "xterm-256color", true, false},
+		{nil, "xterm-kitty", false, false},
+		{[]string{"ARCADE_LINKS=osc8"}, "", false, true},
+		{[]string{"ARCADE_LINKS=plain"}, "xterm-kitty", true, false},
+	} {
+		if got := takesHyperlinks(c.env, c.term, c.pty); got != c.want {
+			t.Errorf("env %v, TERM %q, pty %v: %v, want %v", c.env, c.term, c.pty, got, c.want)
 		}
 	}
 }

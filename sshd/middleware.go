@@ -176,7 +176,8 @@ func (s *Server) route(sess ssh.Session) {
 		_ = sess.Exit(0)
 		return
 	case "rooms":
-		writeRooms(sess, s.hub.List(), time.Now())
+		pty, _, isPty := sess.Pty()
+		writeRooms(sess, s.hub.List(), time.Now(), session.WebLinks(s.cfg.PublicURL), takesHyperlinks(sess.Environ(), pty.Term, isPty))
 		_ = sess.Exit(0)
 		return
 	case "whoami":
@@ -320,6 +321,7 @@ func (s *Server) program(sess ssh.Session, req request) (p *tea.Program, fr *tea
 		ASCII:     hasEnv(sess.Environ(), "ARCADE_ASCII"),
 		Online:    s.online,
 		QuickWait: s.cfg.QuickWait,
+		PublicURL: s.cfg.PublicURL,
 		NoBell:    !player.Guest && s.cfg.Prefs != nil && !s.cfg.Prefs.Bell(player.ID),
 		Send:      func(msg tea.Msg) { p.Send(msg) }, // p is set below, before the model opens a room
 		Social:    social(s.cfg.Accounts),
@@ -378,6 +380,11 @@ func (s *Server) setBell(sess ssh.Session, on bool) int {
 	}
 	return 0
 }
+
+// Online returns how many players are online: the interactive sessions of this server and, in
+// a cluster, of the other nodes (as their last beats said). The lobby's front page and the web's
+// show it.
+func (s *Server) Online() int { return s.online() }
 
 // online returns how many interactive sessions run now: the players online, for the lobby.
 func (s *Server) online() int {

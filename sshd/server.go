@@ -32,6 +32,9 @@ type Config struct {
 	// commands the rooms and help give to pass on. Empty: the address each client connected to. A
 	// host without a port keeps the port the client connected to.
 	PublicAddr string
+	// PublicURL is the web companion's address as players reach it ("https://arcade.example.com"):
+	// the end screen, rooms, replay and the lobby print links to it. Empty prints none.
+	PublicURL string
 	// QuickWait is how long a quick match looks for an opponent before it offers a bot; 0 is
 	// session.DefaultQuickWait.
 	QuickWait time.Duration

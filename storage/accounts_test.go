@@ -342,6 +342,18 @@ func TestVoidRecomputes(t *testing.T) {
 	if string(gj) != string(wj) {
 		t.Errorf("the leaderboard after the void:\n%s\nwithout the match:\n%s", gj, wj)
 	}
+	// The rating history too (its keys name the matches, whose IDs each file made its own).
+	for _, p := range []string{ada1, bobK, carol} {
+		gh, _ := with.RatingHistory(p, "stonetowers", 0)
+		wh, _ := without.RatingHistory(p, "stonetowers", 0)
+		same := len(gh) == len(wh)
+		for i := 0; same && i < len(gh); i++ {
+			same = gh[i].Rating == wh[i].Rating && gh[i].At.Equal(wh[i].At) && gh[i].Match != ids[voided]
+		}
+		if !same {
+			t.Errorf("%s's rating history after the void:\n%+v\nwithout the match:\n%+v", p, gh, wh)
+		}
+	}
 	if r := mustCheck(t, with); !r.Clean() {
 		t.Errorf("check after the void: %+v", r.Damaged)
 	}

@@ -42,6 +42,9 @@ func rate(tx *bolt.Tx, m record.Match, now time.Time) error {
 		if err := boardMove(tx, m.Game, m.Seats[i].PlayerID, was, st); err != nil {
 			return err
 		}
+		if err := putHistory(tx, st.PlayerID, m.Game, record.RatingPoint{Match: m.ID, At: st.Last, Rating: st.Rating}); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -44,6 +44,8 @@
 //	            against its sum (under NUL "sum") and rebuilt when unsound
 //	pairs:      UTC day NUL fingerprint NUL fingerprint -> rated matches of the pair that day
 //	            (see farming.go); a derived count, started empty where missing
+//	history:    fingerprint NUL game NUL match ID -> the player's rating after that rated match
+//	            (see history.go); derived, written with the rating, started empty where missing
 //
 // Since schema 4, players are identities that hold one key or several (keys.go), and the
 // moderation of a public server is stored (moderation.go, social.go, void.go):
@@ -107,6 +109,7 @@ var (
 	bucketQuar     = []byte("quarantine")
 	bucketBoard    = []byte("board")
 	bucketPairs    = []byte("pairs")
+	bucketHistory  = []byte("history")
 	bucketKeys     = []byte("keys")
 	bucketHeld     = []byte("held")
 	bucketCodes    = []byte("codes")
@@ -127,7 +130,7 @@ var (
 	allBuckets = append(slices.Clone(sealedBuckets), accountBuckets...)
 	// derivedBuckets hold what is computed from the other buckets: created with a new file,
 	// and by Open on a file of this schema that lacks them (one written before them).
-	derivedBuckets = [][]byte{bucketBoard, bucketPairs}
+	derivedBuckets = [][]byte{bucketBoard, bucketPairs, bucketHistory}
 	keySchema      = []byte("schema")
 )
 
@@ -304,7 +307,8 @@ func (d *DB) init() error {
 		if schema, err = checkLayout(tx); err != nil {
 			return err
 		}
-		current = schema == SchemaVersion && tx.Bucket(bucketPairs) != nil && tx.Bucket(bucketBoard) != nil && boardSound(tx)
+		current = schema == SchemaVersion && tx.Bucket(bucketPairs) != nil && tx.Bucket(bucketBoard) != nil &&
+			tx.Bucket(bucketHistory) != nil && boardSound(tx)
 		return nil
 	})
 	if err != nil || current {

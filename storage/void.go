@@ -109,7 +109,7 @@ func applyVoid(tx *bolt.Tx, c Change) error {
 }
 
 // recompute computes the ratings of game again: every standing of the game is dropped, with its
-// entry in the leaderboard index, and the game's rated matches are rated again in the order they
+// entry in the leaderboard index and its player's rating history of the game, and the game's rated matches are rated again in the order they
 // were (bucket rated), each as of its end, as endEntry rated it (rated, in memory: each standing
 // is written once); a standing's name then follows the renames of its player. A listed match that
 // cannot be read is left out (Check reports it). tx is writable.
@@ -135,6 +135,9 @@ func recompute(tx *bolt.Tx, game string) error {
 			}
 		}
 		if err := ratings.Delete(k); err != nil {
+			return err
+		}
+		if err := dropHistory(tx, string(k[len(prefix):]), game); err != nil {
 			return err
 		}
 	}
@@ -165,6 +168,10 @@ func recompute(tx *bolt.Tx, game string) error {
 		}
 		for i, st := range rateStandings(before, rs, m, m.Ended) {
 			*standings[m.Seats[i].PlayerID] = st
+			// The rating history follows the ratings: each point written again.
+			if err := putHistory(tx, st.PlayerID, game, record.RatingPoint{Match: m.ID, At: st.Last, Rating: st.Rating}); err != nil {
+				return err
+			}
 		}
 	}
 	for _, id := range order {

@@ -38,6 +38,7 @@ type clusterProc struct {
 	data string
 	cmd  *exec.Cmd
 	addr net.Addr
+	web  string // the web companion's base URL, when the node serves one (--http)
 	logs *syncBuffer
 	dead bool
 }
@@ -143,6 +144,9 @@ func (c *testCluster) launch(t *testing.T, natsURL string, ready chan<- startedN
 	go func() {
 		lines := bufio.NewScanner(out)
 		for lines.Scan() {
+			if m := webListening.FindStringSubmatch(lines.Text()); m != nil {
+				p.web = "http://" + m[1] // before the SSH server's line, which ready waits for
+			}
 			if m := listening.FindStringSubmatch(lines.Text()); m != nil {
 				addr, err := net.ResolveTCPAddr("tcp", m[1])
 				if err == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/arcade/arcade/rooms"
 	"github.com/arcade/arcade/session"
 	"github.com/arcade/arcade/storage"
+	"github.com/arcade/arcade/web"
 )
 
 // config is everything the server takes from flags and the environment.
@@ -46,6 +47,12 @@ type config struct {
 	metrics         string // address of the Prometheus endpoint; "" for none
 	metricsPub      bool   // --metrics-public: the endpoint may listen off loopback
 	loadSeeds       bool   // matches' seeds follow from their room codes (load testing only)
+	// The web companion (package web): off when http is "".
+	http           string  // --http: its address
+	publicURL      string  // --public-url: where players reach it, for the links the SSH side prints
+	httpMaxStreams int     // --http-max-streams
+	httpStreamsPer int     // --http-max-streams-per-addr
+	httpRate       float64 // --http-rate: requests a second per address
 
 	gcPercent   gcPercent   // --gc-percent; unset: GOGC, else defaultGCPercent
 	memoryLimit memoryLimit // --memory-limit; unset: GOMEMLIMIT, else defaultMemoryShare of memoryAvailable
@@ -130,6 +137,11 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	fs.DurationVar(&c.botDelay, "bot-delay", envDur("BOT_DELAY", 400*time.Millisecond), "least time a bot takes per move (ARCADE_BOT_DELAY)")
 	fs.StringVar(&c.logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (ARCADE_LOG_LEVEL)")
 	fs.StringVar(&c.publicAddr, "public-addr", env("PUBLIC_ADDR", ""), "the address players reach the server at, host or host:port, shown in the join commands rooms give; empty: the address each player connected to (ARCADE_PUBLIC_ADDR)")
+	fs.StringVar(&c.http, "http", env("HTTP", ""), "serve the web companion (live rooms, replays, leaderboards, profiles; read-only) on this address, e.g. 127.0.0.1:8080; off when empty (ARCADE_HTTP)")
+	fs.StringVar(&c.publicURL, "public-url", env("PUBLIC_URL", ""), "the web companion's address as players reach it, e.g. https://arcade.example.com: the end screen, rooms, replay and the lobby print links to it; empty: none (ARCADE_PUBLIC_URL)")
+	fs.IntVar(&c.httpMaxStreams, "http-max-streams", envInt("HTTP_MAX_STREAMS", web.DefaultMaxStreams), "live pages (event streams) open at once at most, all addresses together (ARCADE_HTTP_MAX_STREAMS)")
+	fs.IntVar(&c.httpStreamsPer, "http-max-streams-per-addr", envInt("HTTP_MAX_STREAMS_PER_ADDR", web.DefaultMaxStreamsPerAddr), "live pages (event streams) open at once from one source address at most, an IPv6 /64 as one (ARCADE_HTTP_MAX_STREAMS_PER_ADDR)")
+	fs.Float64Var(&c.httpRate, "http-rate", envFloat("HTTP_RATE", web.DefaultRate), "web requests a second per source address, in bursts of four times as many (ARCADE_HTTP_RATE)")
 	fs.StringVar(&c.metrics, "metrics", env("METRICS", ""), "serve Prometheus metrics (and /debug/pprof/) on this address, e.g. 127.0.0.1:9100; off when empty (ARCADE_METRICS)")
 	fs.BoolVar(&c.metricsPub, "metrics-public", env("METRICS_PUBLIC", "") == "1",
 		"let --metrics listen off loopback, where anyone who reaches it reads the profiles and the command line (ARCADE_METRICS_PUBLIC=1)")
@@ -173,6 +185,9 @@ func parseConfig(args []string, getenv func(string) string, errOut io.Writer) (c
 	}
 	if err == nil {
 		err = checkMetrics(c.metrics, c.metricsPub)
+	}
+	if err == nil {
+		c.publicURL, err = checkWeb(c)
 	}
 	if err == nil {
 		err = checkNoSecretFlags(fs)
@@ -260,6 +275,26 @@ func checkLimits(c config) error {
 		}
 	}
 	return nil
+}
+
+// checkWeb checks the web companion's flags and returns --public-url without a trailing slash.
+func checkWeb(c config) (string, error) {
+	if c.http != "" {
+		if _, _, err := net.SplitHostPort(c.http); err != nil {
+			return "", fmt.Errorf("--http %q is not host:port", c.http)
+		}
+	}
+	if c.httpMaxStreams < 1 || c.httpStreamsPer < 1 || c.httpRate <= 0 {
+		return "", fmt.Errorf("--http-max-streams, --http-max-streams-per-addr and --http-rate must be positive")
+	}
+	if c.publicURL == "" {
+		return "", nil
+	}
+	u, err := url.Parse(c.publicURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("--public-url %q: not an address like https://arcade.example.com (http or https, a host, an optional path)", c.publicURL)
+	}
+	return strings.TrimSuffix(u.String(), "/"), nil
 }
 
 // checkMetrics refuses a --metrics address off loopback unless --metrics-public says so: the

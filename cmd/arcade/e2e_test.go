@@ -324,17 +324,17 @@ func TestGlobalRequests(t *testing.T) {
 	q.waitFor("Welcome")
 }
 
-// TestWindowChanges: the client's window changes reach the program: too small gets the message,
-// and back to 80 x 24 the lobby again, the last of a quick burst of changes winning.
+// TestWindowChanges: the client's window changes reach the program: smaller than 60 x 20 gets the
+// message, and back to 80 x 24 the lobby again, the last of a quick burst of changes winning.
 func TestWindowChanges(t *testing.T) {
 	t.Parallel()
 	addr := startServerWith(t)
 	p := connect(t, addr, "win", newKey(t), "")
 	p.waitFor("Welcome")
-	if err := p.sess.WindowChange(20, 60); err != nil {
+	if err := p.sess.WindowChange(16, 50); err != nil {
 		t.Fatal(err)
 	}
-	p.waitFor("needs at least 80 x 24")
+	p.waitFor("arcade needs at least")
 	for _, w := range []int{70, 90, 75, 100, 80} {
 		if err := p.sess.WindowChange(24, w); err != nil {
 			t.Fatal(err)

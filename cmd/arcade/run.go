@@ -25,6 +25,7 @@ import (
 	"github.com/arcade/arcade/session"
 	"github.com/arcade/arcade/sshd"
 	"github.com/arcade/arcade/storage"
+	"github.com/arcade/arcade/web"
 )
 
 // dbFile is the database's file name in the data folder.
@@ -67,7 +68,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	var store interface {
 		matchlog.Log
 		sshd.Prefs
-		session.Records
+		web.Records
 	} = db
 	var writer storage.Writer = db // the writes of keys, players and operators
 	var cn *clusterNode
@@ -178,6 +179,7 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 		MaxStartups:        cfg.startups,
 		MaxStartupsPerAddr: cfg.startupsPer,
 		PublicAddr:         cfg.publicAddr,
+		PublicURL:          cfg.publicURL,
 		QuickWait:          cfg.quickWait,
 		Refused:            refused,
 	}, sessionHub)
@@ -200,6 +202,18 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 			return err
 		}
 		defer closer.Close()
+	}
+	if cfg.http != "" {
+		ws, err := serveWeb(cfg, sessionHub, store, srv.Online, ln.Addr().(*net.TCPAddr).Port, out, logger)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = ws.Shutdown(ctx)
+		}()
 	}
 	fmt.Fprintf(out, "arcade listening on %s\nhost key %s\nplay: ssh -p %d localhost\n",
 		ln.Addr(), hostkeys.Fingerprint(signer), ln.Addr().(*net.TCPAddr).Port)

@@ -57,6 +57,12 @@ func newKey(t *testing.T) ssh.Signer {
 // lobby) on an 80 x 24 PTY.
 func connect(t *testing.T, addr net.Addr, user string, key ssh.Signer, command string) *player {
 	t.Helper()
+	return connectSized(t, addr, user, key, command, 80, 24)
+}
+
+// connectSized is connect with a PTY of w x h.
+func connectSized(t *testing.T, addr net.Addr, user string, key ssh.Signer, command string, w, h int) *player {
+	t.Helper()
 	auth := []ssh.AuthMethod{ssh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) {
 		return nil, nil
 	})}
@@ -69,18 +75,24 @@ func connect(t *testing.T, addr net.Addr, user string, key ssh.Signer, command s
 	if err != nil {
 		t.Fatalf("%s: dial: %v", user, err)
 	}
-	return attach(t, conn, user, command)
+	return attachSized(t, conn, user, command, w, h)
 }
 
-// attach opens a session with a PTY on an established connection.
+// attach opens a session with an 80 x 24 PTY on an established connection.
 func attach(t *testing.T, conn *ssh.Client, user, command string) *player {
+	t.Helper()
+	return attachSized(t, conn, user, command, 80, 24)
+}
+
+// attachSized is attach with a PTY of w x h.
+func attachSized(t *testing.T, conn *ssh.Client, user, command string, w, h int) *player {
 	t.Helper()
 	sess, err := conn.NewSession()
 	if err != nil {
 		t.Fatalf("%s: session: %v", user, err)
 	}
-	p := &player{t: t, name: user, conn: conn, sess: sess, vt: vt10x.New(vt10x.WithSize(80, 24)), done: make(chan struct{})}
-	if err := sess.RequestPty("xterm-256color", 24, 80, ssh.TerminalModes{}); err != nil {
+	p := &player{t: t, name: user, conn: conn, sess: sess, vt: vt10x.New(vt10x.WithSize(w, h)), done: make(chan struct{})}
+	if err := sess.RequestPty("xterm-256color", h, w, ssh.TerminalModes{}); err != nil {
 		t.Fatalf("%s: pty: %v", user, err)
 	}
 	out, err := sess.StdoutPipe()
@@ -144,6 +156,17 @@ func (p *player) bells() (int, []string) {
 		}
 	}
 	return strings.Count(oscs.ReplaceAllString(raw, ""), "\a"), titles
+}
+
+// resize changes the PTY's size, as a terminal's window does, and the emulated screen's with it.
+func (p *player) resize(w, h int) {
+	p.t.Helper()
+	p.mu.Lock()
+	p.vt.Resize(w, h)
+	p.mu.Unlock()
+	if err := p.sess.WindowChange(h, w); err != nil {
+		p.t.Fatalf("%s: window change: %v", p.name, err)
+	}
 }
 
 func (p *player) close() {

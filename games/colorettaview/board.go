@@ -139,7 +139,73 @@ func (b *colorettaBoard) View(snap *rooms.Snapshot, st draw.Styles, width, heigh
 	}
 	lines = append(lines, "")
 	lines = append(lines, colorettaPrompt(v, st)...)
-	return append(lines, b.hint(v, snap, st))
+	lines = append(lines, b.hint(v, snap, st))
+	if height > 0 && len(lines) > height {
+		return b.compact(v, snap, st, width, height)
+	}
+	return lines
+}
+
+// compact draws the board in fewer lines, for a small window: no blank lines, no columns' heads,
+// no legend of the scoring, and the drawn card on the first stack's line in place of the card's
+// box (the panel counts the deck); then, as the height allows, whether the game is over and the
+// board's keys.
+func (b *colorettaBoard) compact(v coloretta.View, snap *rooms.Snapshot, st draw.Styles, width, height int) []string {
+	lines := []string{colorettaHeader(v, st)}
+	if b.showsScores(v) {
+		score := b.scoring(v, snap, st, width)
+		lines = append(append(lines, score[0]), score[2:]...) // the head, then the players'
+	} else {
+		cursor := snap.You != rules.Spectator && snap.Phase == rooms.Playing
+		for i, s := range v.Stacks {
+			line := b.stackLine(i, s, cursor && i == b.cur, snap, st)
+			if i == 0 && v.HasDrawn {
+				line = draw.Fit(line, colorettaStackWidth) + st.Dim.Render("drawn ") +
+					cardStyle(st, v.Drawn).Bold(true).Render(v.Drawn.Label())
+				if name := v.Drawn.String(); name != v.Drawn.Label() {
+					line += " " + name // "C cyan", not "+2 +2"
+				}
+			}
+			lines = append(lines, line)
+		}
+		if v.Discards.Size() > 0 {
+			lines = append(lines, st.Dim.Render("  discarded ")+b.handGroups(v.Discards, st))
+		}
+		lines = append(lines, b.handLines(v, snap, st, width)[1:]...) // without the columns' head
+	}
+	for _, more := range append(colorettaPrompt(v, st), b.hint(v, snap, st)) {
+		if len(lines) >= height {
+			break
+		}
+		lines = append(lines, more)
+	}
+	return lines
+}
+
+// MinSize is the compact board (draw.Sizer): a line a stack and a player and the round's line;
+// as wide as a hand's line, or the scoring's widest.
+func (b *colorettaBoard) MinSize(snap *rooms.Snapshot) (int, int) {
+	v, ok := draw.ViewOf[coloretta.View](snap)
+	if !ok {
+		return 0, 0
+	}
+	rows, width := 1+len(v.Players), colorettaNameW+colorettaHandW+5+len(" took 9")
+	if b.showsScores(v) {
+		if r, ok := v.LastRound(); ok {
+			rows += 1 + len(r.Scores)
+			st := *draw.NewStyles(true, false)
+			for _, hs := range r.Scores { // the scoring's columns: round and total, the rank
+				width = max(width, colorettaNameW+draw.TextWidth(bestColours(hs, st))+11,
+					colorettaNameW+draw.TextWidth(penalties(hs, st))+16)
+			}
+		}
+	} else {
+		rows += len(v.Stacks)
+		if v.Discards.Size() > 0 {
+			rows++
+		}
+	}
+	return width, rows
 }
 
 // colorettaHeader is the top line: round, cycle and the Last Cycle card (the deck's box and the

@@ -237,20 +237,42 @@ func (b *disconBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height i
 		}
 		lines = append(lines, b.rows[r])
 	}
+	// Under the grid, each whole, what fits in height (a small window's), the first first.
+	if height > 0 && len(lines)+1 > height {
+		return lines
+	}
 	lines = append(lines, "")
 	if snap.Phase == rooms.Finished {
-		return append(lines, towerValues(v, st, width)...)
+		if tv := towerValues(v, st, width); height <= 0 || len(lines)+len(tv) <= height {
+			lines = append(lines, tv...)
+		}
+		return lines
 	}
 	if seated {
-		lines = append(lines, draw.Wrap(b.describe(v, st), width)...)
-		lines = append(lines, draw.Wrap(b.selection(v, snap, st), width)...)
-		lines = append(lines, "")
+		n := len(lines)
+		lines = draw.AppendWrap(lines, b.describe(v, st), width)
+		lines = append(draw.AppendWrap(lines, b.selection(v, snap, st), width), "")
+		if height > 0 && len(lines) > height {
+			return lines[:n]
+		}
 	}
-	lines = append(lines, b.towerHeights(v, st)...)
+	hs := b.towerHeights(v, st)
+	if height > 0 && len(lines)+len(hs) > height {
+		return lines
+	}
+	lines = append(lines, hs...)
 	if b.legend == nil || b.legendW != width {
 		b.legend, b.legendW = disconLegend(st, width), width
 	}
-	return append(lines, b.legend...)
+	if height <= 0 || len(lines)+len(b.legend) <= height {
+		lines = append(lines, b.legend...)
+	}
+	return lines
+}
+
+// MinSize is the grid alone (draw.Sizer).
+func (b *disconBoard) MinSize(*rooms.Snapshot) (int, int) {
+	return disconLeft + disconCell*discon.Size, disconTop + discon.Size
 }
 
 // towerHeights returns towerHeights(v, st), drawn again only when a height has changed.
@@ -480,10 +502,15 @@ func disconLegend(st draw.Styles, width int) []string {
 		discs = append(discs, discStyle(st, c).Render(string(c.Letter()))+st.Dim.Render(" "+c.String()))
 	}
 	zone := zoneMark(0, draw.Styles{ASCII: st.ASCII})
-	return []string{
-		draw.Fit(strings.Join(discs, "  ")+st.Dim.Render("  P3 stack of 3"), width),
-		draw.Fit(st.Dim.Render("R3 Red's piece 3  ")+zone+st.Dim.Render(" home zone  "+lastGlyph(st)+" last turn  + jump"), width),
+	first := strings.Join(discs, "  ") + st.Dim.Render("  P3 stack of 3")
+	second := st.Dim.Render("R3 Red's piece 3  ") + zone + st.Dim.Render(" home zone  "+lastGlyph(st)+" last turn  + jump")
+	if draw.TextWidth(first) <= width && draw.TextWidth(second) <= width {
+		return []string{draw.Fit(first, width), draw.Fit(second, width)}
 	}
+	// A narrow column (a small window's): the legend's entries on as many lines as they take.
+	entries := append(discs, st.Dim.Render("P3 stack of 3"), st.Dim.Render("R3 Red's piece 3"), zone+st.Dim.Render(" home zone"),
+		st.Dim.Render(lastGlyph(st)+" last turn"), st.Dim.Render("+ jump"))
+	return draw.Entries(entries, width)
 }
 
 // towerLetters writes storeys bottom to top as letters, e.g. "VVP".
@@ -558,12 +585,13 @@ func (b *disconBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []
 	}
 	var lines []string
 	if v.Turn >= 0 {
-		lines = append(lines, fmt.Sprintf("%s: %d move%s left",
-			st.Colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, draw.Plural(v.MovesLeft)))
+		lines = draw.AppendWrap(lines, fmt.Sprintf("%s: %d move%s left",
+			st.Colour(discon.SeatName(v.Turn)).Render(discon.SeatName(v.Turn)), v.MovesLeft, draw.Plural(v.MovesLeft)), width)
 	}
-	lines = append(lines, "Variant "+v.Variant.String(), disconLimits(v))
+	lines = draw.AppendWrap(lines, "Variant "+v.Variant.String(), width)
+	lines = draw.AppendWrap(lines, disconLimits(v), width)
 	rounds := v.QuietLimit / max(1, v.Seats)
-	lines = append(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, draw.PartSep(st), v.QuietRounds, rounds))
+	lines = draw.AppendWrap(lines, fmt.Sprintf("Discs %d%squiet rounds %d/%d", v.DiscsOnBoard, draw.PartSep(st), v.QuietRounds, rounds), width)
 	if v.Note != "" {
 		lines = append(lines, draw.Wrap(v.Note, width)...)
 	}

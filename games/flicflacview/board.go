@@ -350,28 +350,49 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 	}
 	lines := b.boardLines(v, b.lay, st, looking(snap))
 	b.padX = centre(lines, width)
-	var more []string
+	var more [][]string // what is said under the board, each whole: what fits, the first first
 	if looking(snap) {
-		more = append(more, draw.Wrap(b.describe(v, snap), width)...)
+		more = append(more, draw.Wrap(b.describe(v, snap), width))
 		if h := b.hint(v, snap); h != "" {
-			more = append(more, draw.Wrap(h, width)...)
+			more = append(more, draw.Wrap(h, width))
 		}
 	}
 	if snap.Phase == rooms.Finished {
+		var over []string
 		for _, l := range draw.Wrap(overLine(snap, v), width) {
-			more = append(more, st.Bold.Render(l))
+			over = append(over, st.Bold.Render(l))
 		}
+		more = append(more, over)
 	}
-	more = append(more, legend(st, width)...)
-	if height <= 0 || len(lines)+1+len(more) <= height {
+	more = append(more, legend(st, width))
+	n := len(lines)
+	for _, m := range more {
+		n += len(m)
+	}
+	if height <= 0 || n+1 <= height {
 		lines = append(lines, "") // a blank line under the board when there is room
 	}
-	lines = append(lines, more...)
+	for _, m := range more {
+		if height > 0 && len(lines)+len(m) > height {
+			break
+		}
+		lines = append(lines, m...)
+	}
 	if height > 0 && len(lines) > height {
-		lines = lines[:height]
+		lines = lines[:height] // (a board taller than the body: the room lays it out so that it never is)
 	}
 	b.last, b.lastKey = lines, k
 	return lines
+}
+
+// MinSize is the board without the lines under it (draw.Sizer).
+func (b *board) MinSize(snap *rooms.Snapshot) (int, int) {
+	v, ok := draw.ViewRef[flicflac.View](snap)
+	if !ok {
+		return 0, 0
+	}
+	l := layoutOf(v.Side)
+	return l.width, l.lines
 }
 
 // overLine is the end line under the board, with why the match ended: the room's reason (a

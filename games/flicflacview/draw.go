@@ -236,18 +236,5 @@ func legend(st draw.Styles, width int) []string {
 		"r red hex", black + " black", "+ may go"}
 	// Two spaces between entries: one would read "red hex · black" as a list, the black hex's dot
 	// as a separator.
-	var lines []string
-	line := ""
-	for _, p := range parts {
-		switch {
-		case line == "":
-			line = p
-		case draw.TextWidth(line)+2+draw.TextWidth(p) <= width:
-			line += "  " + p
-		default:
-			lines = append(lines, line)
-			line = p
-		}
-	}
-	return append(lines, line)
+	return draw.Entries(parts, width)
 }

@@ -30,6 +30,7 @@ type cell struct {
 type layout struct {
 	geo   *flicflac.Geometry
 	lines int // the board's lines: one a row
+	width int // the board's columns, its labels and homes included
 	// cells lists the hexes and the home slots in drawing order: by line, then by column.
 	cells []cell
 	// hexCell is the index in cells of each hex; slotCell of each home slot by shape and colour.
@@ -126,6 +127,12 @@ func newLayout(g *flicflac.Geometry) *layout {
 				l.edges[sh][c] = edge
 			}
 		}
+	}
+	for row := range l.lines {
+		l.width = max(l.width, rightEnd(row))
+	}
+	for _, p := range all {
+		l.width = max(l.width, p.c.col+hexW)
 	}
 	// Sort by drawing order (insertion sort: a few hundred cells, once per side).
 	for i := 1; i < len(all); i++ {

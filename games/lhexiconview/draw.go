@@ -261,7 +261,7 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 	b.tall = height >= tallHeight
 	lines := b.rows(v, st, seated)
 	lines = append(lines, draw.Wrap(rackLine(v, snap, st, b.c.used(len(v.Rack)), b.c.give), width)...)
-	var under []string
+	var under [][]string // each whole, what fits in height, the first first
 	var hints [][]string // dropped from the last when the lines do not fit
 	switch {
 	case snap.Phase == rooms.Finished || v.Outcome.Over:
@@ -275,20 +275,25 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 		if why != "" {
 			over = "The game is over: " + why + "."
 		}
-		under = append(under, draw.Wrap(st.Bold.Render(over), width)...)
+		under = append(under, draw.Wrap(st.Bold.Render(over), width))
 	case myTurn(v, snap):
-		under = append(under, draw.Wrap(b.composing(v, st), width)...)
-		under = append(under, draw.Wrap(b.cursorLine(v, st), width)...)
+		under = append(under, draw.Wrap(b.composing(v, st), width))
+		under = append(under, draw.Wrap(b.cursorLine(v, st), width))
 		hints = b.hints(v, st, width)
 	case mayAnswer(v, snap):
 		under = append(under, draw.Wrap(st.Bold.Render(strings.ToUpper(v.Pending)+" may be challenged:")+
-			" C challenges it, A accepts it.", width)...)
-		under = append(under, draw.Wrap(b.cursorLine(v, st), width)...)
+			" C challenges it, A accepts it.", width))
+		under = append(under, draw.Wrap(b.cursorLine(v, st), width))
 	case seated:
-		under = append(under, draw.Wrap(b.cursorLine(v, st), width)...)
-		hints = [][]string{{st.Dim.Render("Arrows move the cursor; you play on your turn.")}}
+		under = append(under, draw.Wrap(b.cursorLine(v, st), width))
+		hints = [][]string{draw.Wrap(st.Dim.Render("Arrows move the cursor; you play on your turn."), width)}
 	}
-	lines = append(lines, under...)
+	for _, u := range under {
+		if height > 0 && len(lines)+len(u) > height {
+			return lines // (a small window's: the hints would not fit either)
+		}
+		lines = append(lines, u...)
+	}
 	hints = append(hints, legend(st, width))
 	for _, h := range hints {
 		if len(lines)+len(h) > height {
@@ -297,6 +302,21 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 		lines = append(lines, h...)
 	}
 	return lines
+}
+
+// MinSize is the board drawn a line a row, with the rack's line (draw.Sizer).
+func (b *lhexBoard) MinSize(snap *rooms.Snapshot) (int, int) {
+	v, ok := draw.ViewRef[lhexicon.View](snap)
+	if !ok {
+		return 0, 0
+	}
+	w := 0
+	for r := range 2*lhexicon.Side - 1 {
+		n := lhexicon.RowLen(r)
+		w = max(w, indent(r)+lhexLeft+2*n+2+len(fmt.Sprintf("%c%d", 'a'+r, n)))
+	}
+	rack := draw.Wrap(rackLine(v, snap, *draw.NewStyles(true, false), make([]bool, len(v.Rack)), nil), w)
+	return w, 2*lhexicon.Side - 1 + len(rack)
 }
 
 // rackLine shows the viewer's rack with each tile's value ("Rack C3 R1 ?0 Qu10"), the tiles the

@@ -22,21 +22,25 @@ type stoneKeys struct {
 
 // stoneBoard draws a Stone Towers board with a cursor. Each square is three columns: a marker
 // ('+' the square acted on last, '*' a square the last action's domino effect changed), the owner's
-// letter (capital for a castle, small for a flag, '·' unowned) and the castle's level.
+// letter (capital for a castle, small for a flag, '·' unowned) and the castle's level. In a column
+// too narrow for that (a small window's), a square is two columns, the letter and the level, and
+// the markers are the squares' styles alone (colours, or underlines without colour).
 type stoneBoard struct {
 	keys     stoneKeys
 	help     []key.Binding // bindings' answer, made once
 	cur      stonetowers.Square
 	placed   bool
 	lastSize int
+	cellW    int // the columns of a square as last drawn: 3, or 2 in a narrow column
 
 	// What view draws again from frame to frame (a board lives in one session, with one set of
 	// styles): the styled squares (by look, and any others in the memo), the column letters of a
 	// board size, the row numbers.
-	looks      [stoneLooks]string
+	looks      [2][stoneLooks]string // by cell width, 3 then 2
 	squares    draw.Memo[stoneGlyph]
 	header     string
-	headerSize int
+	headerSize int // (and headerW, the square's width it was drawn for)
+	headerW    int
 	rowLabels  []string
 	// Scratch space view reuses: each square's marker by Row*Size+Col, and a row's bytes.
 	marks []byte
@@ -49,7 +53,7 @@ func NewBoard() draw.Board { return newStoneBoard() }
 
 func newStoneBoard() *stoneBoard {
 	k := &draw.KeyMap // the grammar of every game: Stone Towers adds no key of its own
-	b := &stoneBoard{squares: draw.Memo[stoneGlyph]{}, keys: stoneKeys{
+	b := &stoneBoard{squares: draw.Memo[stoneGlyph]{}, cellW: 3, keys: stoneKeys{
 		Up: k.Up, Down: k.Down, Left: k.Left, Right: k.Right, Act: k.Act, Pass: k.Pass,
 	}}
 	b.help = []key.Binding{b.keys.Up, b.keys.Act, b.keys.Pass}
@@ -74,7 +78,7 @@ func (b *stoneBoard) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
 		if m.Button != tea.MouseLeft || m.X < stoneLeft || m.Y < stoneTop {
 			return ""
 		}
-		sq := stonetowers.Square{Col: (m.X - stoneLeft) / 3, Row: m.Y - stoneTop}
+		sq := stonetowers.Square{Col: (m.X - stoneLeft) / b.cellW, Row: m.Y - stoneTop}
 		if !v.OnBoard(sq) {
 			return ""
 		}
@@ -110,6 +114,15 @@ func (b *stoneBoard) settle(v stonetowers.View) {
 	}
 }
 
+// MinSize is the board in squares of two columns, without the line under it (draw.Sizer).
+func (b *stoneBoard) MinSize(snap *rooms.Snapshot) (int, int) {
+	v, ok := draw.ViewOf[stonetowers.View](snap)
+	if !ok {
+		return 0, 0
+	}
+	return stoneLeft + 2*v.Size, stoneTop + v.Size
+}
+
 func (b *stoneBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []string {
 	v, ok := draw.ViewOf[stonetowers.View](snap)
 	if !ok {
@@ -117,6 +130,10 @@ func (b *stoneBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height in
 	}
 	b.settle(v)
 	n := v.Size
+	b.cellW = 3
+	if width > 0 && width < stoneLeft+3*n {
+		b.cellW = 2
+	}
 	marks := b.markSquares(v)
 	lines := make([]string, 0, n+3)
 	lines = append(lines, b.columnLetters(n, st))
@@ -131,7 +148,11 @@ func (b *stoneBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height in
 		b.row = row
 	}
 	if seated {
-		lines = append(lines, "", b.describe(v, snap.You, v.ToMove == snap.You, st))
+		n := len(lines)
+		lines = draw.AppendWrap(append(lines, ""), b.describe(v, snap.You, v.ToMove == snap.You, st), width)
+		if height > 0 && len(lines) > height {
+			lines = lines[:n] // (a small window's) the line under the board does not fit
+		}
 	}
 	return lines
 }
@@ -158,13 +179,17 @@ func (b *stoneBoard) markSquares(v stonetowers.View) []byte {
 
 // columnLetters draws the line of column letters over a board of size n, once per size.
 func (b *stoneBoard) columnLetters(n int, st draw.Styles) string {
-	if b.header == "" || b.headerSize != n {
+	if b.header == "" || b.headerSize != n || b.headerW != b.cellW {
 		var head strings.Builder
 		head.WriteString("   ")
 		for c := range n {
-			fmt.Fprintf(&head, " %c ", 'a'+c)
+			if b.cellW == 2 {
+				fmt.Fprintf(&head, "%c ", 'a'+c)
+			} else {
+				fmt.Fprintf(&head, " %c ", 'a'+c)
+			}
 		}
-		b.header, b.headerSize = st.Dim.Render(head.String()), n
+		b.header, b.headerSize, b.headerW = st.Dim.Render(head.String()), n, b.cellW
 	}
 	return b.header
 }
@@ -182,6 +207,7 @@ type stoneGlyph struct {
 	cell   stonetowers.Cell
 	mark   byte
 	cursor bool
+	narrow bool // two columns
 }
 
 // stoneLooks is the number of looks the board's table holds: owner Nobody, Red or Blue, level 0
@@ -213,20 +239,31 @@ func (g stoneGlyph) look() (int, bool) {
 // square draws one square, highlighted for the cursor or the last action's marks: once per look,
 // kept in the board's table (a drawn square is never empty) or, past it, its memo.
 func (b *stoneBoard) square(c stonetowers.Cell, mark byte, cursor bool, st draw.Styles) string {
-	g := stoneGlyph{c, mark, cursor}
+	g := stoneGlyph{c, mark, cursor, b.cellW == 2}
 	i, ok := g.look()
 	if !ok {
 		return b.squares.Get(g, func() string { return b.drawSquare(g, st) })
 	}
-	if b.looks[i] == "" {
-		b.looks[i] = b.drawSquare(g, st)
+	looks := &b.looks[b2i(g.narrow)]
+	if looks[i] == "" {
+		looks[i] = b.drawSquare(g, st)
 	}
-	return b.looks[i]
+	return looks[i]
+}
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // drawSquare draws a square's look.
 func (b *stoneBoard) drawSquare(g stoneGlyph, st draw.Styles) string {
 	cell := b.cell(g.cell, g.mark, st)
+	if g.narrow {
+		cell = cell[1:] // the marker is the style alone
+	}
 	switch {
 	case g.cursor:
 		return st.Cursor.Render(cell)
@@ -241,10 +278,7 @@ func (b *stoneBoard) drawSquare(g stoneGlyph, st draw.Styles) string {
 // cell draws one square's three columns (unstyled but for the owner's colour when not under the
 // cursor or a mark).
 func (b *stoneBoard) cell(c stonetowers.Cell, mark byte, st draw.Styles) string {
-	m := " "
-	if mark != 0 {
-		m = string(mark)
-	}
+	m := markOf(mark)
 	switch {
 	case c.Owner == stonetowers.Nobody:
 		dot := "·"
@@ -256,6 +290,14 @@ func (b *stoneBoard) cell(c stonetowers.Cell, mark byte, st draw.Styles) string 
 		return m + st.SeatStyle(int(c.Owner)).Render(fmt.Sprintf("%s%d", draw.SeatLetter(int(c.Owner)), c.Level))
 	}
 	return m + st.SeatStyle(int(c.Owner)).Render(strings.ToLower(draw.SeatLetter(int(c.Owner)))) + " "
+}
+
+// markOf is a square's marker column: mark, or a space for none.
+func markOf(mark byte) string {
+	if mark != 0 {
+		return string(mark)
+	}
+	return " "
 }
 
 // describe says what the cursor's square is and, on the viewer's turn, what enter would do there.
@@ -294,14 +336,24 @@ func (b *stoneBoard) Status(snap *rooms.Snapshot, st draw.Styles, width int) []s
 	}
 	lines := []string{fmt.Sprintf("Turns left: %s %d · %s %d",
 		st.SeatStyle(0).Render("R"), v.TurnsLeft[0], st.SeatStyle(1).Render("B"), v.TurnsLeft[1])}
+	if draw.TextWidth(lines[0]) > width {
+		lines[0] = "Turns: " + lines[0][len("Turns left: "):] // a narrow panel's
+	}
 	if lm := v.LastMove; lm != nil {
 		who := st.SeatStyle(int(lm.Seat)).Render(stonetowers.SeatName(lm.Seat))
-		lines = append(lines, fmt.Sprintf("Last: %s %s", who, pastTense(lm.Move)))
+		lines = draw.AppendWrap(lines, fmt.Sprintf("Last: %s %s", who, pastTense(lm.Move)), width)
 		if d := dominoSummary(v); d != "" {
 			lines = append(lines, draw.Wrap(d, width)...)
 		}
 	}
-	return append(lines, st.Dim.Render("R2 castle·r flag·* changed"))
+	const legend = "R2 castle·r flag·* changed"
+	if draw.TextWidth(legend) <= width {
+		return append(lines, st.Dim.Render(legend))
+	}
+	for _, l := range draw.Wrap(legend, width) { // a narrow panel's
+		lines = append(lines, st.Dim.Render(l))
+	}
+	return lines
 }
 
 // dominoSummary counts what the last action's resolution changed.

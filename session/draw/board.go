@@ -63,6 +63,16 @@ type KeyTaker interface {
 	TakesKey(km tea.KeyPressMsg, snap *rooms.Snapshot) bool
 }
 
+// Sizer is implemented by boards that can be drawn in less room than at 80 x 24: in a compact
+// drawing (Stone Towers' squares of two columns, Coloretta's table without the card's box), or
+// without the lines of help under the grid, which View leaves out, last first, when it is given
+// fewer rows than they take. MinSize is the smallest width x height in which View draws snap with
+// all a player needs to play it (the grid, a rack). The room lays a small window out from it
+// (session/roomlayout.go), and says what window the board needs when it does not fit.
+type Sizer interface {
+	MinSize(snap *rooms.Snapshot) (width, height int)
+}
+
 // Asker is implemented by boards some of whose moves give up something that a key pressed by
 // mistake must not: Lhex-i'-con's pass and challenge, the end of a solo game. The room asks
 // before it proposes such a move made by a key (Keys.Yes says yes, any other key no); a move
@@ -93,4 +103,13 @@ func ViewOf[T any](snap *rooms.Snapshot) (T, bool) {
 	}
 	var zero T
 	return zero, false
+}
+
+// SeatLabel returns seat i's letter and name as board names it (SeatLabeler), or the room's:
+// "R" and "Red".
+func SeatLabel(b Board, i int) (letter, name string) {
+	if l, ok := b.(SeatLabeler); ok {
+		return l.SeatLabel(i)
+	}
+	return SeatLetter(i), SeatName(i)
 }

@@ -73,17 +73,34 @@ func Wrap(s string, width int) []string {
 	return out
 }
 
+// AppendWrap appends s wrapped to width columns (Wrap) to lines and returns them: a line that fits
+// as it is, without a slice of its own.
+func AppendWrap(lines []string, s string, width int) []string {
+	if oneLine(s, width) {
+		return append(lines, s)
+	}
+	return append(lines, Wrap(s, width)...)
+}
+
 // Fill lays words out on lines of at most width columns, one space between them, as many on a
 // line as fit (a word wider than width gets a line of its own); no words make one empty line.
-func Fill(words []string, width int) []string {
+func Fill(words []string, width int) []string { return fill(words, " ", width) }
+
+// Entries lays a legend's entries out on lines of at most width columns, as many on a line as
+// fit, two spaces between them (one would read as a list's separator); an entry wider than width
+// gets a line of its own.
+func Entries(entries []string, width int) []string { return fill(entries, "  ", width) }
+
+// fill lays words out on lines of at most width columns, gap between them.
+func fill(words []string, gap string, width int) []string {
 	var out []string
 	line := ""
 	for _, word := range words {
 		switch {
 		case line == "":
 			line = word
-		case TextWidth(line)+1+TextWidth(word) <= width:
-			line += " " + word
+		case TextWidth(line)+len(gap)+TextWidth(word) <= width:
+			line += gap + word
 		default:
 			out = append(out, line)
 			line = word

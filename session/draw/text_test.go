@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,5 +92,15 @@ func TestWrap(t *testing.T) {
 				t.Errorf("wrap(%q, %d) = %q, want %q", s, width, got, want)
 			}
 		}
+	}
+}
+
+// TestEntries: a legend's entries, two spaces apart, as many on a line as fit; one too wide for
+// the width on a line of its own.
+func TestEntries(t *testing.T) {
+	got := Entries([]string{"(B) cylinder", "[B] block", "r red hex", "· black", "a very long entry indeed"}, 24)
+	want := []string{"(B) cylinder  [B] block", "r red hex  · black", "a very long entry indeed"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Entries gives %q, want %q", got, want)
 	}
 }

@@ -10,6 +10,7 @@
 //	go -C tools/arcade-load run . --phases churn --churn-duration 2m     hostile clients come and go
 //	go -C tools/arcade-load run . --phases rooms-one-key,sessions-one-addr,replay-viewers,leaderboard
 //	                                                 what one hostile player can take
+//	go -C tools/arcade-load run . --phases web       the web companion: browsers against SSH spectators, page views
 //
 // go -C runs in tools/arcade-load: relative paths given as flags (--json, --profile,
 // --arcade-bin, --data-dir...) are from there.
@@ -57,6 +58,11 @@
 //     match; the arcade's RSS before, at peak and after) and leaderboard (the arcade's CPU time
 //     per "leaderboard" request with --leaderboard-players rated players). A fill ends at any
 //     refusal, whose message is reported.
+//   - web: the web companion (--http) on a database of --web-players rated players and a long
+//     match: a room of two bots watched by --web-viewers browsers (event streams), then another by
+//     as many SSH spectators, each for --web-window (the arcade's CPU a move, RSS, goroutines,
+//     room subscribers); then --web-requests page views of each kind (the leaderboard's first and
+//     hundredth page, the replay at a random move, the leaderboard's JSON): CPU a request, answer.
 //
 // The client side is cheap: each client follows its screen with a grid of runes that understands
 // only cursor movement and editing (no colours, no modes), and a move counts as seen when the
@@ -107,7 +113,7 @@ func parseOptions(args []string, errOut io.Writer) (config.Config, error) {
 	fs.DurationVar(&o.Duration, "duration", 30*time.Second, "length of the play phase, once every room has started")
 	fs.DurationVar(&o.Window, "window", 10*time.Second, "how long idle sessions are measured")
 	fs.DurationVar(&o.Settle, "settle", 30*time.Second, "wait after connecting before measuring (idle sessions drop their screen buffers after 5 s, and the memory goes back 10 s later)")
-	fs.StringVar(&o.Phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play, churn, and the hostile phases rooms-one-key, sessions-one-addr, replay-viewers, leaderboard")
+	fs.StringVar(&o.Phases, "phases", "floor,idle,play", "phases to run, in order: floor, idle, play, churn, and the hostile phases rooms-one-key, sessions-one-addr, replay-viewers, leaderboard, web")
 	fs.IntVar(&o.ChurnClients, "churn-clients", 32, "clients in the churn phase, in pairs that open rooms, play, misbehave and leave in a loop")
 	fs.DurationVar(&o.ChurnDuration, "churn-duration", 15*time.Minute, "length of the churn phase")
 	fs.DurationVar(&o.ChurnSettle, "churn-settle", 60*time.Second, "after the churn, wait at most this long for the arcade's sessions, goroutines and open files to come back to the baseline")
@@ -141,6 +147,10 @@ func parseOptions(args []string, errOut io.Writer) (config.Config, error) {
 	fs.IntVar(&o.LeaderboardPlayers, "leaderboard-players", 200000, "leaderboard: rated Stone Towers players seeded in the database")
 	fs.IntVar(&o.LeaderboardSessions, "leaderboard-sessions", 4, "leaderboard: sessions asking at once")
 	fs.IntVar(&o.LeaderboardRequests, "leaderboard-requests", 20, "leaderboard: requests in all, after one alone")
+	fs.IntVar(&o.WebViewers, "web-viewers", 1000, "web: browsers watching a room, then SSH spectators of another")
+	fs.IntVar(&o.WebPlayers, "web-players", 20000, "web: rated Stone Towers players seeded for the leaderboard's pages")
+	fs.IntVar(&o.WebRequests, "web-requests", 500, "web: requests of each kind of page view")
+	fs.DurationVar(&o.WebWindow, "web-window", 20*time.Second, "web: how long each room's viewers are measured")
 	fs.DurationVar(&o.Keepalive, "keepalive", 0, "idle sessions send an SSH keep-alive this often, as OpenSSH's ServerAliveInterval does (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

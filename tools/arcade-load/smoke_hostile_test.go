@@ -94,4 +94,13 @@ func TestSmokeHostile(t *testing.T) {
 			t.Errorf("%s", r.Figures())
 		}
 	})
+	t.Run("web", func(t *testing.T) {
+		r := run(t, "--phases", "web", "--web-viewers", "3", "--web-players", "200", "--web-requests", "5", "--web-window", "2s").Web
+		switch {
+		case r == nil:
+			t.Fatal("no web phase")
+		case r.Browsers.Watching != 3 || r.SSH.Watching != 3 || r.Browsers.Subscribers != 1 || r.SSH.Subscribers != 3 || len(r.Pages) != 4:
+			t.Errorf("%s", r.Figures())
+		}
+	})
 }

@@ -68,6 +68,10 @@ type Config struct {
 	LeaderboardPlayers  int
 	LeaderboardSessions int
 	LeaderboardRequests int
+	WebViewers          int
+	WebPlayers          int
+	WebRequests         int
+	WebWindow           time.Duration
 }
 
 // The hostile phases: what one hostile player can take from an arcade. Each starts arcades of its
@@ -77,6 +81,7 @@ const (
 	PhaseSessions    = "sessions-one-addr"
 	PhaseReplay      = "replay-viewers"
 	PhaseLeaderboard = "leaderboard"
+	PhaseWeb         = "web"
 )
 
 // Bounds of the hostile phases.
@@ -89,7 +94,7 @@ const (
 )
 
 // hostilePhases are the hostile phases, in the order a run runs them.
-var hostilePhases = []string{PhaseRooms, PhaseSessions, PhaseReplay, PhaseLeaderboard}
+var hostilePhases = []string{PhaseRooms, PhaseSessions, PhaseReplay, PhaseLeaderboard, PhaseWeb}
 
 // HasHostile reports whether --phases names a hostile phase.
 func (o Config) HasHostile() bool {
@@ -158,6 +163,9 @@ func (o Config) Check() error {
 		return errors.New("--leaderboard-sessions must be from 1 to 256")
 	case o.LeaderboardRequests < 1 || o.LeaderboardRequests > MaxLeaderboardReqs:
 		return fmt.Errorf("--leaderboard-requests must be from 1 to %d", MaxLeaderboardReqs)
+	case o.WebViewers < 1 || o.WebViewers > MaxSessions || o.WebPlayers < 2 || o.WebPlayers > MaxLeaderboard ||
+		o.WebRequests < 1 || o.WebRequests > 100_000 || o.WebWindow <= 0 || o.WebWindow > MaxPhase:
+		return fmt.Errorf("--web-viewers (1 to %d), --web-players (2 to %d), --web-requests (1 to 100000) and --web-window (up to %v) are out of bounds", MaxSessions, MaxLeaderboard, MaxPhase)
 	}
 	if err := drivers.CheckRoomOptions(o.RoomOpts); err != nil {
 		return err
@@ -245,7 +253,7 @@ func (o Config) Bound() time.Duration {
 	if o.HasHostile() {
 		// A phase each, and a generous 10 ms for each player seeded and each viewer.
 		d += time.Duration(len(hostilePhases))*MaxPhase + o.Settle +
-			time.Duration(o.LeaderboardPlayers+o.ReplayViewers)*10*time.Millisecond
+			time.Duration(o.LeaderboardPlayers+o.ReplayViewers+o.WebPlayers+o.WebViewers)*10*time.Millisecond
 	}
 	return d
 }
@@ -269,6 +277,9 @@ func (o Config) hostileSummary() string {
 	}
 	if o.Has(PhaseLeaderboard) {
 		s += fmt.Sprintf(" leaderboard-players=%d leaderboard-sessions=%d leaderboard-requests=%d", o.LeaderboardPlayers, o.LeaderboardSessions, o.LeaderboardRequests)
+	}
+	if o.Has(PhaseWeb) {
+		s += fmt.Sprintf(" web-viewers=%d web-players=%d web-requests=%d web-window=%v", o.WebViewers, o.WebPlayers, o.WebRequests, o.WebWindow)
 	}
 	if o.Has("floor") || o.Has("idle") || o.Has("play") || o.Has("churn") {
 		return s // the rest is in the summary already

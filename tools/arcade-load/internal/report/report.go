@@ -34,6 +34,7 @@ type Results struct {
 	Sessions    *phase.SessionsResult    `json:",omitempty"`
 	Replay      *phase.ReplayResult      `json:",omitempty"`
 	Leaderboard *phase.LeaderboardResult `json:",omitempty"`
+	Web         *phase.WebResult         `json:",omitempty"`
 	Errors      int
 	ErrorKinds  map[string]int `json:",omitempty"`
 	ServerLog   string         `json:",omitempty"`
@@ -151,6 +152,9 @@ func (r *Results) Hostile() []string {
 	}
 	if r.Leaderboard != nil {
 		out = append(out, r.Leaderboard.Figures())
+	}
+	if r.Web != nil {
+		out = append(out, r.Web.Figures())
 	}
 	return out
 }

@@ -99,5 +99,10 @@ func runHostile(ctx context.Context, o config.Config, tmp string, res *report.Re
 			return err
 		}
 	}
+	if o.Has(config.PhaseWeb) {
+		if res.Web, err = phase.Web(ctx, a, o.WebViewers, o.WebPlayers, o.WebRequests, o.WebWindow, o.Dialers, logf, errs); err != nil {
+			return err
+		}
+	}
 	return nil
 }
