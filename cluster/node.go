@@ -87,8 +87,8 @@ type Node struct {
 	nc     *nats.Conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
-	made   time.Time // when the stream was made: the replica follows that stream only
-	names  jetstream.KeyValue
+	made   time.Time             // when the stream was made: the replica follows that stream only
+	names  kv                    // arcade_names
 	dir    kv                    // arcade_rooms
 	beats  kv                    // arcade_nodes
 	quick  jetstream.KeyValue    // the quick-match pool (quick.go)
@@ -159,12 +159,23 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 // may not answer a request (several nodes create the stream at once), or not place its replicas
 // yet (its meta leader has not heard from every server).
 func (n *Node) setupRetrying(ctx context.Context) error {
+	var doubted time.Time // since when setup has said, without a break, that the stream is gone
 	for {
 		// Short attempts: a create that several nodes send at once may get no answer at all.
 		actx, cancel := context.WithTimeout(ctx, time.Second+rand.N(time.Second))
 		err := n.setup(actx)
 		cancel()
-		if err == nil || ctx.Err() != nil || errors.Is(err, ErrStreamGone) {
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		switch {
+		case !errors.Is(err, ErrStreamGone):
+			doubted = time.Time{}
+		case !errors.As(err, new(doubtful)):
+			return err
+		case doubted.IsZero():
+			doubted = time.Now()
+		case time.Since(doubted) >= streamDoubt:
 			return err
 		}
 		n.cfg.Logf("cluster: setting up the stream and buckets: %v; trying again", err)
@@ -188,7 +199,7 @@ func (n *Node) setup(ctx context.Context) error {
 	n.stream, err = n.js.Stream(ctx, streamName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		if applied > 0 {
-			return streamGone("it is missing, and this node's replica has applied changes up to %d", applied)
+			return doubtful{streamGone("it is missing, and this node's replica has applied changes up to %d", applied)}
 		}
 		n.stream, err = n.js.CreateStream(ctx, jetstream.StreamConfig{
 			Name:        streamName,
@@ -219,12 +230,12 @@ func (n *Node) setup(ctx context.Context) error {
 		return streamGone("it was made at %s, and this node's replica follows the one made at %s", made, origin)
 	}
 	n.made = info.Created
-	var dir, beats jetstream.KeyValue
+	var names, dir, beats jetstream.KeyValue
 	buckets := []struct {
 		kv  *jetstream.KeyValue
 		cfg jetstream.KeyValueConfig
 	}{
-		{&n.names, jetstream.KeyValueConfig{Bucket: bucketNames, Replicas: r, Storage: jetstream.FileStorage,
+		{&names, jetstream.KeyValueConfig{Bucket: bucketNames, Replicas: r, Storage: jetstream.FileStorage,
 			Description: "lower-case name -> the key it is bound to"}},
 		{&dir, jetstream.KeyValueConfig{Bucket: bucketRooms, Replicas: r, Storage: jetstream.FileStorage,
 			Description: "room code -> hosting node and summary"}},
@@ -242,7 +253,7 @@ func (n *Node) setup(ctx context.Context) error {
 			return fmt.Errorf("cluster: bucket %s: %w", b.cfg.Bucket, err)
 		}
 	}
-	n.dir, n.beats = jsKV{dir}, jsKV{beats}
+	n.names, n.dir, n.beats = newJSKV(n.nc, names), newJSKV(n.nc, dir), newJSKV(n.nc, beats)
 	n.snaps, err = n.js.ObjectStore(ctx, bucketSnapshots)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		n.snaps, err = n.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucketSnapshots, Replicas: r,

@@ -36,6 +36,10 @@ type replica struct {
 	// stream is found to be the same one, no change it delivers reaches the replica.
 	suspect atomic.Bool
 	checkMu sync.Mutex // one check of the stream at a time
+	// doubted is when the checks of the stream began to say, without a break, that it is missing
+	// or holds fewer changes than the replica (zero while they do not): a server that was frozen,
+	// or has just restarted, may answer for the stream from what it had (streamDoubt).
+	doubted time.Time
 	// kick asks the watchdog to look at once, and to follow the stream again if the replica
 	// lacks changes it holds (catchUpTo), rather than at its next tick when it saw none come.
 	kick chan struct{}
@@ -147,9 +151,15 @@ func (r *replica) watch(ctx context.Context, js jetstream.JetStream, stream jets
 		ictx, cancel := context.WithTimeout(ctx, stallCheck)
 		info, err := stream.Info(ictx)
 		cancel()
-		if gone := r.verdict(info, err, applied); gone != nil {
+		r.checkMu.Lock()
+		gone, doubting := r.judge(info, err, applied), !r.doubted.IsZero()
+		r.checkMu.Unlock()
+		if gone != nil {
 			r.stop(gone)
 			return
+		}
+		if doubting {
+			continue // nothing is applied meanwhile (suspect), nor followed again
 		}
 		stalled := err == nil && info.State.LastSeq > applied && (applied == before || kicked)
 		before = applied
@@ -178,24 +188,39 @@ func streamGone(format string, args ...any) error {
 		ErrStreamGone, fmt.Sprintf(format, args...))
 }
 
-// checkStream returns an error wrapping ErrStreamGone when the stream info describes is not the
-// history a replica that has applied every change up to applied can follow: it holds fewer
-// changes. A stream that starts after the first change the replica lacks was trimmed behind a
-// snapshot, which the replica restores (join, fill), or it stops there.
+// streamDoubt is how long the checks of the stream must go on saying that it is missing, or holds
+// fewer changes than the replica, before the replica believes them and stops. Such an answer may
+// come from a server that answers for the stream from what it had: one resumed after being
+// frozen still takes itself for the stream's leader until it hears of the election held without
+// it (an election timeout, 3 s at most here), and one just restarted has not caught up. A stream
+// made again is told by its creation time, which no stale server gives, and stops the replica at
+// once.
+const streamDoubt = 10 * time.Second
+
+// doubtful is an ErrStreamGone that a stale server could have caused: believed only once it has
+// held for streamDoubt.
+type doubtful struct{ error }
+
+func (d doubtful) Unwrap() error { return d.error }
+
+// checkStream returns an error wrapping ErrStreamGone (a doubtful one) when the stream info
+// describes is not the history a replica that has applied every change up to applied can follow:
+// it holds fewer changes. A stream that starts after the first change the replica lacks was
+// trimmed behind a snapshot, which the replica restores (join, fill), or it stops there.
 func checkStream(info *jetstream.StreamInfo, applied uint64) error {
 	if st := info.State; st.LastSeq < applied {
-		return streamGone("it ends at change %d, and this node's replica has applied changes up to %d", st.LastSeq, applied)
+		return doubtful{streamGone("it ends at change %d, and this node's replica has applied changes up to %d", st.LastSeq, applied)}
 	}
 	return nil
 }
 
 // verdict returns an error wrapping ErrStreamGone when info (or err, the error of getting it)
-// shows that the stream is not the one the replica follows; nil when it is, or when it cannot
-// tell (NATS out of reach).
+// shows that the stream is not the one the replica follows (doubtful when a stale server could
+// have said so); nil when it is, or when it cannot tell (NATS out of reach).
 func (r *replica) verdict(info *jetstream.StreamInfo, err error, applied uint64) error {
 	switch {
 	case errors.Is(err, jetstream.ErrStreamNotFound):
-		return streamGone("it is missing, and this node's replica has applied changes up to %d", applied)
+		return doubtful{streamGone("it is missing, and this node's replica has applied changes up to %d", applied)}
 	case err != nil:
 		return nil
 	case !info.Created.Equal(r.created):
@@ -203,6 +228,33 @@ func (r *replica) verdict(info *jetstream.StreamInfo, err error, applied uint64)
 			r.created.UTC().Format(time.RFC3339Nano))
 	}
 	return checkStream(info, applied)
+}
+
+// judge is verdict held against the checks before it; the caller holds checkMu. It returns the verdict's error once the
+// replica must stop, nil meanwhile. A doubtful verdict makes the replica suspect, so that nothing
+// the consumer delivers is applied until a check finds the stream sound (sameStream), and is
+// believed once the checks have said so for streamDoubt.
+func (r *replica) judge(info *jetstream.StreamInfo, err error, applied uint64) error {
+	gone := r.verdict(info, err, applied)
+	switch {
+	case gone == nil:
+		if err == nil && !r.doubted.IsZero() {
+			r.doubted = time.Time{}
+			r.warnf("cluster: the stream is the one this node follows after all (a server answered for it from what it had)")
+		}
+		return nil
+	case !errors.As(gone, new(doubtful)):
+		return gone
+	case r.doubted.IsZero():
+		r.doubted = time.Now()
+		r.suspect.Store(true)
+		r.warnf("%v; checking again for %v before believing it", gone, streamDoubt)
+		return nil
+	case time.Since(r.doubted) < streamDoubt:
+		r.suspect.Store(true)
+		return nil
+	}
+	return gone
 }
 
 // sameStream checks the stream after a consumer failed, trying until NATS answers: true when it
@@ -221,11 +273,11 @@ func (r *replica) sameStream(ctx context.Context) bool {
 		ictx, cancel := context.WithTimeout(ctx, stallCheck)
 		info, err := r.stream.Info(ictx)
 		cancel()
-		if gone := r.verdict(info, err, applied); gone != nil {
+		if gone := r.judge(info, err, applied); gone != nil {
 			r.stop(gone)
 			return false
 		}
-		if err == nil {
+		if err == nil && r.doubted.IsZero() {
 			r.suspect.Store(false)
 			break
 		}

@@ -159,8 +159,8 @@ func (s *Store) Bind(name, player string, free bool) error {
 }
 
 // owner returns the player a name is bound to, and the entry's revision, which a create just
-// found there: a read served by a replica of the bucket that has not caught up yet may not see it
-// for a moment.
+// found there: read from the bucket's leader (jsKV.Get), which may not have it for a moment only
+// while a new leader is elected.
 func (s *Store) owner(ctx context.Context, key string) (string, uint64, error) {
 	for {
 		e, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return s.n.names.Get(ctx, key) })

@@ -88,7 +88,12 @@ func (s *served) takeOver(code string, rev uint64) {
 		return
 	}
 	if !found {
-		_ = n.dir.DeleteAt(cctx, code, rev)
+		// Waiting for players, or its match over (as the replica has every change up to the
+		// fence): nothing to carry on.
+		n.cfg.Logf("cluster: room %s of node %s has no match under way: dropped from the directory", code, c.e.Node)
+		if err := n.dir.DeleteAt(cctx, code, rev); err != nil && !isWrongSeq(err) {
+			n.cfg.Warnf("cluster: drop room %s from the directory: %v", code, err)
+		}
 		return
 	}
 	s.do(func(st *dirState) {

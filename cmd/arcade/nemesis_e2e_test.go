@@ -38,6 +38,8 @@ import (
 //
 //	go test -tags nemesis -run Nemesis -count=1 -v ./cmd/arcade
 //	NEMESIS_DURATION=1h NEMESIS_SEED=7 go test -tags nemesis -run Nemesis -timeout 2h -v ./cmd/arcade
+//
+// NEMESIS_KEEP=DIR keeps the nodes' data folders in DIR when the run fails.
 
 const (
 	nemesisGames = 4  // games played at once in a short run, each by two players on two nodes
@@ -104,7 +106,10 @@ func runNemesis(t *testing.T, seed uint64, dur time.Duration) {
 	began := time.Now()
 	creds := filepath.Join(t.TempDir(), "secret")
 	var px *clustertest.Proxy
-	c := startCluster(t, 3, func(c *testCluster) []string {
+	// Matches end only by their moves: the nemesis is about what is stored and where, and a run on
+	// a loaded machine may keep players out of their rooms for longer than a clock or a seat's
+	// grace would wait (a match over on time is dropped from the directory when taken over).
+	c := startClusterWith(t, []string{"--move-limit", "0", "--seat-grace", "2h"}, 3, func(c *testCluster) []string {
 		if err := os.WriteFile(creds, c.secret, 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -112,6 +117,21 @@ func runNemesis(t *testing.T, seed uint64, dur time.Duration) {
 		return []string{"--nats", "nats://" + px.Addr(), "--nats-creds", creds}
 	})
 	c.dumpLogs(t)
+	if keep := os.Getenv("NEMESIS_KEEP"); keep != "" {
+		// A failed run by hand keeps the nodes' data folders (replicas, NATS's storage) to read.
+		t.Cleanup(func() {
+			if !t.Failed() {
+				return
+			}
+			for _, p := range c.nodes {
+				dst := filepath.Join(keep, p.name)
+				if out, err := exec.Command("cp", "-a", p.data, dst).CombinedOutput(); err != nil {
+					t.Logf("keep %s: %v: %s", p.name, err, out)
+				}
+			}
+			t.Logf("the nodes' data folders are in %s", keep)
+		})
+	}
 	n := &nemesis{t: t, c: c, px: px, up: []bool{true, true, true, true}}
 	t.Cleanup(n.healAll)
 	t.Logf("seed %d, duration %v: the cluster started in %v", seed, dur, time.Since(began).Round(100*time.Millisecond))
@@ -149,10 +169,11 @@ func runNemesis(t *testing.T, seed uint64, dur time.Duration) {
 		n.verify(i, p, gs)
 	}
 
-	moves, rejoins := 0, 0
+	moves, rejoins, noRoom := 0, 0, 0
 	for _, g := range gs {
 		moves += len(g.acked)
 		rejoins += g.rejoins
+		noRoom += g.noRoom
 		for _, a := range g.anomalies {
 			t.Errorf("game %s: %s", g.code, a)
 		}
@@ -166,8 +187,8 @@ func runNemesis(t *testing.T, seed uint64, dur time.Duration) {
 		fs = append(fs, f.describe(start))
 	}
 	t.Logf("figures: faults %s", strings.Join(fs, "; "))
-	t.Logf("figures: nemesis seed %d, %v of faults: %d games, %d moves acknowledged, %d faults injected, %d rejoins, %d takeovers seen, max takeover time %v",
-		seed, dur, len(gs), moves, len(n.log), rejoins, takeovers, maxTake.Round(100*time.Millisecond))
+	t.Logf("figures: nemesis seed %d, %v of faults: %d games, %d moves acknowledged, %d faults injected, %d rejoins (%d told no such room), %d takeovers seen, max takeover time %v",
+		seed, dur, len(gs), moves, len(n.log), rejoins, noRoom, takeovers, maxTake.Round(100*time.Millisecond))
 }
 
 // run injects one fault at a time until end: after a pause of 2-6 s, a kill -9 of a node (restarted
@@ -227,6 +248,17 @@ func (n *nemesis) addr(i int) net.Addr {
 		return nil
 	}
 	return n.c.nodes[i].addr
+}
+
+// lastFault describes the latest fault injected, for the log of a failed join.
+func (n *nemesis) lastFault() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.log) == 0 {
+		return "no fault yet"
+	}
+	f := n.log[len(n.log)-1]
+	return fmt.Sprintf("last fault %s n%d %v ago, held %v", f.kind, f.node+1, time.Since(f.at).Round(100*time.Millisecond), f.hold.Round(100*time.Millisecond))
 }
 
 // restart starts node i again with its flags and data folder, and waits until it accepts SSH.
@@ -315,6 +347,7 @@ type nemesisGame struct {
 	state     rules.Engine
 	acked     []string // acked[ply] is the move number ply+1 that a screen showed applied
 	anomalies []string
+	noRoom    int // joins of the open room told it has no such code
 	rejoins   int
 	r         *rand.Rand
 	pace      time.Duration // a player's mean time to think
@@ -470,10 +503,19 @@ func (g *nemesisGame) rejoin(n *nemesis, stop <-chan struct{}) bool {
 		}
 		ok := true
 		for i := range g.ps {
-			p, why := tryJoin(g.t, n.addr(g.r.IntN(4)), g.names[i], g.keys[i], "join "+g.code, []string{"(" + [2]string{"Red", "Blue"}[i] + ")", "Turns left"})
+			via := g.r.IntN(4)
+			p, why := tryJoin(g.t, n.addr(via), g.names[i], g.keys[i], "join "+g.code, []string{"(" + [2]string{"Red", "Blue"}[i] + ")", "Turns left"})
 			if p == nil {
+				if strings.Contains(why, "No room has that code") {
+					// The room is open (the game is not over): a join while it moves waits
+					// for it, and a wrong code is what a join of a room that exists is never told.
+					g.noRoom++
+					if g.noRoom == 1 {
+						g.anomalies = append(g.anomalies, fmt.Sprintf("join via n%d: told the open room %s has no such code (%s)", via+1, g.code, n.lastFault()))
+					}
+				}
 				if why != said {
-					g.t.Logf("%s: join %s: %s", g.names[i], g.code, why)
+					g.t.Logf("%s: join %s via n%d: %s (%s)", g.names[i], g.code, via+1, why, n.lastFault())
 					said = why
 				}
 				ok = false
