@@ -174,7 +174,7 @@ func TestProcess(t *testing.T) {
 		return m
 	}
 	before := read()
-	for _, name := range []string{"go_goroutines", "go_heap_bytes", "process_start_time_seconds", "go_goroutines_created_total"} {
+	for _, name := range []string{"go_goroutines", "go_heap_bytes", "go_stack_bytes", "process_start_time_seconds", "go_goroutines_created_total"} {
 		if before[name] <= 0 {
 			t.Errorf("%s = %g; want more than 0", name, before[name])
 		}

@@ -12,8 +12,8 @@ import (
 
 // RegisterProcess adds the usual figures of the process itself, under their customary names:
 // process_cpu_seconds_total and process_resident_memory_bytes (from /proc/self, so on Linux only),
-// process_start_time_seconds, go_goroutines and go_heap_bytes (memory in live and not yet swept
-// heap objects); and counters of goroutines created and of the garbage collector's cycles and CPU
+// process_start_time_seconds, go_goroutines, go_heap_bytes (memory in live and not yet swept
+// heap objects) and go_stack_bytes (the goroutines' stacks); and counters of goroutines created and of the garbage collector's cycles and CPU
 // time (go_goroutines_created_total, go_gc_cycles_total, go_gc_cpu_seconds_total and
 // go_gc_assist_cpu_seconds_total).
 func RegisterProcess(r *Registry) {
@@ -34,6 +34,9 @@ func RegisterProcess(r *Registry) {
 	})
 	r.GaugeFunc("go_heap_bytes", "Bytes of memory in heap objects, live or not yet swept.", func() float64 {
 		return runtimeMetric("/memory/classes/heap/objects:bytes")
+	})
+	r.GaugeFunc("go_stack_bytes", "Bytes of memory in goroutine stacks.", func() float64 {
+		return runtimeMetric("/memory/classes/heap/stacks:bytes")
 	})
 	r.CounterFunc("go_goroutines_created_total", "Goroutines created since the process started.", func() float64 {
 		return runtimeMetric("/sched/goroutines-created:goroutines")

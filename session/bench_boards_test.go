@@ -35,6 +35,6 @@ func benchFrames(b *testing.B, snaps [2]rooms.Snapshot) {
 	for b.Loop() {
 		i++
 		m.room.apply(snaps[i%2])
-		_, _ = m.ViewLines()
+		_, _ = m.ViewPieces()
 	}
 }

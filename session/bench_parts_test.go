@@ -8,7 +8,7 @@ import (
 )
 
 // The frames of a Stone Towers room mid-game at 80 x 24, as the server's renderer asks for them
-// (Model.ViewLines), after each kind of change: what a frame costs follows what changed.
+// (Model.ViewPieces), after each kind of change: what a frame costs follows what changed.
 
 // BenchmarkRoomViewMove is a frame after a move: the snapshots of two positions in turn, each
 // with the turn's clock.
@@ -26,7 +26,7 @@ func BenchmarkRoomViewMove(b *testing.B) {
 	for b.Loop() {
 		i++
 		m.room.apply(snaps[i%2])
-		_, _ = m.ViewLines()
+		_, _ = m.ViewPieces()
 	}
 	m.room.stopTick()
 }
@@ -39,7 +39,7 @@ func BenchmarkRoomViewTick(b *testing.B) {
 	ends := time.Now().Add(time.Hour)
 	snap.Clock = rooms.TurnClock{Seat: 0, Ends: ends}
 	m := roomModel(t, snap)
-	_, _ = m.ViewLines()
+	_, _ = m.ViewPieces()
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -47,7 +47,7 @@ func BenchmarkRoomViewTick(b *testing.B) {
 		m.room.snap.Clock.Ends = ends.Add(time.Duration(i%2) * time.Second)
 		next, _ := m.Update(tickMsg{gen: m.room.clock.gen})
 		m = next.(Model)
-		_, _ = m.ViewLines()
+		_, _ = m.ViewPieces()
 	}
 	m.room.stopTick()
 }
@@ -58,10 +58,10 @@ func BenchmarkRoomViewSame(b *testing.B) {
 	snap, _ := stoneSnapshot(t, 14)
 	snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(time.Hour)}
 	m := roomModel(t, snap)
-	_, _ = m.ViewLines()
+	_, _ = m.ViewPieces()
 	b.ReportAllocs()
 	for b.Loop() {
-		_, _ = m.ViewLines()
+		_, _ = m.ViewPieces()
 	}
 	m.room.stopTick()
 }

@@ -22,7 +22,7 @@ func BenchmarkRoomFrame(b *testing.B) {
 	for b.Loop() {
 		i++
 		m.room.apply(snaps[i%2])
-		_, _ = m.ViewLines() // what the server's renderer asks for
+		_, _ = m.ViewPieces() // what the server's renderer asks for
 	}
 }
 
@@ -35,7 +35,7 @@ func BenchmarkRoomTyping(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m = press(m, "b")
-		_, _ = m.ViewLines()
+		_, _ = m.ViewPieces()
 	}
 }
 
@@ -63,7 +63,7 @@ func BenchmarkMoveFrames(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		m.room.apply(snaps[i%len(snaps)])
-		r.DrawLines(m.ViewLines())
+		r.DrawPieces(m.ViewPieces())
 		i++
 	}
 }

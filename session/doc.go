@@ -10,5 +10,6 @@
 // coming) send the program a message (at most one on its way per session), and the model takes the
 // newest snapshot when it receives it; the room never waits for the program. Frames are drawn
 // only when something changed: no cursor blinks, no clocks, except a tick while a dropped seat's
-// countdown (every second) or a timed turn's clock (when the time shown changes) is on screen.
+// countdown (every second) or a timed turn's clock (when the time shown changes) is on screen,
+// sent by the same waker goroutine.
 package session

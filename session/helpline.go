@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"charm.land/bubbles/v2/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/arcade/arcade/session/draw"
 )
@@ -108,7 +107,8 @@ func helpDrops(k *draw.Keys) [4][3]string {
 }
 
 // helpWidth is the width of the help line that shows keys, uncut: each enabled binding's key and
-// description, a space between, and the three columns of a separator (" • ") between them.
+// description, a space between, and the three columns of a separator (" • ") between them. (It
+// is measured at every move: draw.TextWidth, not the grapheme segmenter.)
 func helpWidth(keys []key.Binding) int {
 	w, n := 0, 0
 	for _, b := range keys {
@@ -116,7 +116,7 @@ func helpWidth(keys []key.Binding) int {
 			continue
 		}
 		h := b.Help()
-		w += ansi.StringWidth(h.Key) + 1 + ansi.StringWidth(h.Desc)
+		w += draw.TextWidth(h.Key) + 1 + draw.TextWidth(h.Desc)
 		n++
 	}
 	if n > 1 {

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"math/rand/v2"
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -60,6 +62,41 @@ func TestHelpLineCache(t *testing.T) {
 		fresh := press(roomModel(t, snap), roomKeys[:i+1]...)
 		if got, want := kept.View().Content, fresh.View().Content; got != want {
 			t.Fatalf("room after %q:\n%s\nwant\n%s", roomKeys[:i+1], plain(got), plain(want))
+		}
+	}
+}
+
+// TestHelpLineIsBubblesHelp: the help line is what bubbles' help model draws (ShortHelpView, in
+// the theme's styles, at the width), cut to the width, for every theme, random sets of the room's
+// and the prompt's bindings (some disabled, some with wide keys) and widths from none to wider
+// than the line.
+func TestHelpLineIsBubblesHelp(t *testing.T) {
+	var pool []key.Binding
+	for _, km := range []any{draw.NewKeys(), promptKeyMap, lobbyKeyMap} {
+		v := reflect.ValueOf(km)
+		for i := range v.NumField() {
+			if b, ok := v.Field(i).Interface().(key.Binding); ok {
+				pool = append(pool, b)
+			}
+		}
+	}
+	pool = append(pool, key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "pick a column")),
+		key.NewBinding(key.WithKeys("x"), key.WithHelp("全", "幅の説明")))
+	rng := rand.New(rand.NewPCG(33, 1))
+	for _, th := range []theme{{}, {noColor: true}, {ascii: true}, {noColor: true, ascii: true}} {
+		st := *draw.NewStyles(th.noColor, th.ascii)
+		for range 2000 {
+			keys := make([]key.Binding, rng.IntN(9))
+			for i := range keys {
+				keys[i] = pool[rng.IntN(len(pool))]
+				keys[i].SetEnabled(rng.IntN(5) > 0)
+			}
+			w := rng.IntN(140)
+			h := newHelpModel(st)
+			h.SetWidth(w)
+			if got, want := helpLine(st, w, keys...), draw.Fit(h.ShortHelpView(keys), w); got != want {
+				t.Fatalf("theme %+v, width %d, %d keys:\n%q\nwant\n%q", th, w, len(keys), got, want)
+			}
 		}
 	}
 }

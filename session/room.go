@@ -519,8 +519,25 @@ func (r *roomScreen) view(st draw.Styles, w, h int) string {
 // viewLines draws the room as lines: the body's, then the message line and the help line, each
 // part drawn again only when what it shows has changed (roomParts). The slice is new at every call.
 func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
+	pieces := r.viewPieces(st, w, h)
+	lines := make([]string, len(pieces))
+	for i, p := range pieces {
+		lines[i] = strings.Join(p, "")
+	}
+	return lines
+}
+
+// viewPieces is viewLines with each line in pieces, as the renderer takes them
+// (teaframe.PieceViewer): a row of the body is its board line and its panel line beside it, with
+// the spaces that fit them, not a string made of them. The slices are the screen's until the
+// next call.
+func (r *roomScreen) viewPieces(st draw.Styles, w, h int) [][]string {
+	ps := &r.parts
+	ps.flat, ps.ends = ps.flat[:0], ps.ends[:0]
 	if !r.have {
-		return []string{"", "  Entering the room…"}
+		ps.addLine("")
+		ps.addLine("  Entering the room…")
+		return ps.lines()
 	}
 	lay := r.layout(st, w, h)
 	r.side.under, r.small = lay.kind == layoutUnder, lay.kind == layoutSmall
@@ -532,13 +549,15 @@ func (r *roomScreen) viewLines(st draw.Styles, w, h int) []string {
 	if r.moving != nil {
 		n++
 	}
-	body := r.body(st, lay, w, h-n+1)
-	lines := make([]string, 0, len(body)+n+1)
-	lines = append(lines, body...)
+	r.body(st, lay, w, h-n+1)
 	if r.moving != nil {
-		lines = append(lines, draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
+		ps.addLine(draw.Fit(" "+st.Bold.Render(movingText(r.moving.code)), w))
 	}
-	return append(append(lines, msg...), r.helpPart(st, lay.kind, w))
+	for _, l := range msg {
+		ps.addLine(l)
+	}
+	ps.addLine(r.helpPart(st, lay.kind, w))
+	return ps.lines()
 }
 
 // layout decides how the body is laid out in a w x h window (layoutFor): from the board's
@@ -586,16 +605,18 @@ func (r *roomScreen) promptLines(st draw.Styles, w, most int) []string {
 }
 
 // body draws the header, the board's column and the side panel, h lines in all, laid out as lay
-// says, from their parts, each drawn again only when what it shows has changed; a row is composed
-// again only when a part it shows has. The lines are the screen's until the next call.
-func (r *roomScreen) body(st draw.Styles, lay roomLayout, w, h int) []string {
+// says, from their parts, each drawn again only when what it shows has changed, and adds them to
+// the screen's lines: each row in pieces, its board line and its panel line beside it.
+func (r *roomScreen) body(st draw.Styles, lay roomLayout, w, h int) {
 	ps := &r.parts
 	bodyH := h - 3
 	switch {
 	case r.focus == focusRules:
-		return r.rulesBody(st, w, h)
+		r.rulesBody(st, w, h)
+		return
 	case lay.kind == layoutSmall:
-		return r.smallBody(st, lay, w, h)
+		r.smallBody(st, lay, w, h)
+		return
 	}
 	r.show()
 	th := themeOf(st)
@@ -648,42 +669,41 @@ func (r *roomScreen) body(st draw.Styles, lay roomLayout, w, h int) []string {
 		panel = r.panelParts(st, lay.panelW, bodyH)
 	}
 
-	ps.rows = slices.Grow(ps.rows[:0], bodyH+1)[:bodyH+1]
-	ps.from = slices.Grow(ps.from, bodyH+1)[:bodyH+1]
-	ps.rows[0] = header
+	ps.addLine(header)
 	r.boardX = lay.margin
+	// Each row is rowPieces pieces (margin, a and its padding, a space, b and its padding: the
+	// board's line beside the panel's), in place in ps.flat: the row is never joined.
+	n := len(ps.flat) + rowPieces*bodyH
+	if cap(ps.flat) < n {
+		ps.flat = slices.Grow(ps.flat, n-len(ps.flat))
+	}
 	for i := range bodyH {
 		row := lay.row(i, left, panel, rest, up)
-		from := rowFrom{left: row.a, panel: row.b, margin: row.margin, boardW: row.aW, panelW: row.bW}
-		if ps.from[i+1] == from && ps.rows[i+1] != "" {
-			continue
-		}
-		buf := row.appendRow(ps.buf[:0])
-		ps.rows = draw.KeepLine(ps.rows, i+1, buf)
-		ps.from[i+1], ps.buf = from, buf
+		start := len(ps.flat)
+		ps.flat = ps.flat[:start+rowPieces]
+		row.pieces(ps.flat[start:])
+		ps.endLine()
 	}
-	return ps.rows
 }
 
 // smallBody draws the header and, in the body's place, what window the board needs, while it
 // does not fit (layoutSmall): the match goes on, with the turn's clock, drawn at every frame.
-func (r *roomScreen) smallBody(st draw.Styles, lay roomLayout, w, h int) []string {
+func (r *roomScreen) smallBody(st draw.Styles, lay roomLayout, w, h int) {
 	ps := &r.parts
 	turn := r.clock.turnLine(st)
 	if turn == "" && r.yourTurn() {
 		turn = "It is your turn"
 	}
 	n := max(h-2, 1) // the header and the body's rows
-	rows := append(ps.rows[:0], r.header(st, w))
-	for _, l := range smallLines(lay, &r.snap, turn, n-1) {
-		rows = append(rows, draw.Fit(l, w))
+	ps.addLine(r.header(st, w))
+	lines := smallLines(lay, &r.snap, turn, n-1)
+	for i := range n - 1 {
+		l := ""
+		if i < len(lines) {
+			l = draw.Fit(lines[i], w)
+		}
+		ps.addLine(l)
 	}
-	for len(rows) < n {
-		rows = append(rows, "")
-	}
-	ps.rows = rows[:n]
-	clear(ps.from[:cap(ps.from)])
-	return ps.rows
 }
 
 // header is the line over the body: the game, the room's code and phase, whether its matches are
@@ -715,16 +735,13 @@ func (r *roomScreen) header(st draw.Styles, w int) string {
 }
 
 // rulesBody draws the header and the rules, which take the whole body, the panel's columns too,
-// so that their lines fit. The rows drawn are composed again when the rules close.
-func (r *roomScreen) rulesBody(st draw.Styles, w, h int) []string {
+// so that their lines fit, and adds them to the screen's lines.
+func (r *roomScreen) rulesBody(st draw.Styles, w, h int) {
 	ps := &r.parts
-	rows := append(ps.rows[:0], r.header(st, w))
+	ps.addLine(r.header(st, w))
 	for _, l := range r.rulesLines(st, w, h-3) {
-		rows = append(rows, draw.Fit(l, w))
+		ps.addLine(draw.Fit(l, w))
 	}
-	ps.rows = rows
-	clear(ps.from[:cap(ps.from)])
-	return rows
 }
 
 // panelParts draws the side panel in w x h cells from its parts (roomPanel.View draws the same

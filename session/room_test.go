@@ -244,6 +244,7 @@ func TestTurnClockShown(t *testing.T) {
 			t.Errorf("tick %+v after %v, want when it shows 2:30 (0.3s, once less than 2:40 is left)", msg, time.Since(start))
 		}
 		m.room.stopTick()
+		outlast(m.room.clock.ticks)
 		snap.Clock = rooms.TurnClock{}
 		if m = roomModel(t, snap); strings.Contains(plain(m.View().Content), "left for your turn") || m.room.clock.countingDown() {
 			t.Error("an untimed turn shows a clock, or ticks")
@@ -273,12 +274,13 @@ func rings(m Model, snap rooms.Snapshot) bool {
 	return m.FrameRaw() == bell && m.FrameRaw() == ""
 }
 
-// tickingRoom is roomModel whose clock sends its ticks to the channel returned.
+// tickingRoom is roomModel whose clock sends its ticks to the channel returned (its own waker's:
+// a test in a synctest bubble ends with outlast).
 func tickingRoom(t *testing.T, snap rooms.Snapshot) (Model, chan tea.Msg) {
 	m := newTestModel(80, 24)
 	m.room = newRoomScreen(nil, m.cfg.Player, testGames, testBoards)
 	ticks := make(chan tea.Msg, 8)
-	m.room.clock.send = func(msg tea.Msg) { ticks <- msg }
+	m.room.clock.ticks = &waker{send: func(msg tea.Msg) { ticks <- msg }}
 	m.room.apply(snap)
 	return m, ticks
 }
@@ -418,7 +420,7 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 		snap.Times = []time.Duration{5*time.Minute + 9*time.Second, 45*time.Second + 200*time.Millisecond}
 		snap.Clock = rooms.TurnClock{Seat: 0, Ends: time.Now().Add(snap.Times[0])}
 		m, ticks := tickingRoom(t, snap) // 5:09 shows "5:00" for 9 s
-		if m.room.clock.timer == nil {
+		if !m.room.clock.ticks.ticking() {
 			t.Fatal("no tick for a running clock")
 		}
 
@@ -457,6 +459,7 @@ func TestClockTickFollowsTheTurn(t *testing.T) {
 			t.Errorf("%d more ticks came, want one at a time", len(ticks))
 		}
 		m.room.stopTick()
+		outlast(m.room.clock.ticks)
 	})
 }
 

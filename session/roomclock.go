@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,25 +19,15 @@ import (
 type roomClock struct {
 	snap  *rooms.Snapshot
 	board draw.Board
-	// send is the program's Send, with which the clock's timer sends its ticks; without it (a
-	// screen drawn alone, in tests) the clock does not tick.
-	send func(tea.Msg)
-	// timer sends the tick asked for last; gen counts the ticks asked for, and a tick of an
-	// older generation (sent as a newer was asked for) is stale.
-	timer *clockTimer
+	// ticks is the session's waker, whose goroutine sends the tick asked for last (armTick);
+	// without it (a screen drawn alone, in tests) the clock does not tick. gen counts the ticks
+	// asked for, and a tick of an older generation (sent as a newer was asked for) is stale.
+	ticks *waker
 	gen   int
 	// turnEnds is when the timed turn last seen ends, and turnLong how long it had when first
 	// seen: a short turn (Flic Flac's 20 s) warns only near its end, not all along.
 	turnEnds time.Time
 	turnLong time.Duration
-}
-
-// clockTimer is a clock's one timer, made at its first tick and reset for every tick after: a
-// snapshot re-arms it without starting a goroutine (a command would start one per snapshot);
-// only a tick that comes runs one, the timer's function, which sends the tickMsg.
-type clockTimer struct {
-	t   *time.Timer
-	gen atomic.Int64 // the generation the timer was armed for, sent with its tick
 }
 
 // show has the clock draw snap, seen through board; the room gives it its own snapshot, which
@@ -64,10 +53,11 @@ func (c *roomClock) Update(msg tea.Msg) {
 // drawing a panel that had not changed, or too late, leaving the new clock frozen for up to 10 s
 // (a game clock in tens of seconds handing over to one in its last 70 s). So one tick is on its
 // way at a time, and it comes when the panel changes: at most a frame a second. The tick is a
-// tickMsg the clock's timer sends to the program (send).
+// tickMsg the session's waker sends to the program (ticks): a snapshot re-arms its timer, and
+// no tick starts a goroutine.
 func (c *roomClock) tick() {
 	c.stopTick()
-	if !c.countingDown() || c.send == nil {
+	if !c.countingDown() || c.ticks == nil {
 		return
 	}
 	s := c.snap
@@ -81,22 +71,14 @@ func (c *roomClock) tick() {
 		}
 	}
 	c.gen++
-	if c.timer == nil {
-		ct, send := &clockTimer{}, c.send
-		ct.gen.Store(int64(c.gen))
-		ct.t = time.AfterFunc(next, func() { send(tickMsg{gen: int(ct.gen.Load())}) })
-		c.timer = ct
-		return
-	}
-	c.timer.gen.Store(int64(c.gen))
-	c.timer.t.Reset(next)
+	c.ticks.armTick(next, c.gen)
 }
 
-// stopTick stops the tick on its way, if one is (on leaving the room too). A tick whose timer
-// has fired already still comes, stale.
+// stopTick stops the tick on its way, if one is (on leaving the room too). A tick sent already
+// still comes, stale.
 func (c *roomClock) stopTick() {
-	if c.timer != nil {
-		c.timer.t.Stop()
+	if c.ticks != nil {
+		c.ticks.stopTick()
 	}
 }
 

@@ -271,6 +271,19 @@ func (l roomLayout) row(i int, board, panel, under *lineSet, up bool) bodyRow {
 	return bodyRow{margin: l.margin, a: a, aw: aw, aW: l.boardW, b: b, bw: bw, bW: l.panelW}
 }
 
+// pieces sets the rowPieces pieces of the row's text (appendRow's) in out: the margin's spaces,
+// a and the spaces that fit it, then, when bW is not 0, a space, b and the spaces that fit it
+// (else three empty pieces): the row is drawn without its text being joined.
+func (r bodyRow) pieces(out []string) {
+	out[0] = draw.Spaces(r.margin)
+	out[1], out[2] = draw.FitPieces(r.a, r.aw, r.aW)
+	out[3], out[4], out[5] = "", "", ""
+	if r.bW > 0 {
+		out[3] = " "
+		out[4], out[5] = draw.FitPieces(r.b, r.bw, r.bW)
+	}
+}
+
 // appendRow appends the row's text to buf.
 func (r bodyRow) appendRow(buf []byte) []byte {
 	buf = append(buf, draw.Spaces(r.margin)...)

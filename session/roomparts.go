@@ -203,19 +203,41 @@ type roomParts struct {
 	panel   lineSet  // the panel's lines in this frame, from its parts
 	under   lineSet  // the second column of the panel under the board in this frame
 	scratch []string // scratch space for a part's lines as drawn, reused
-	rows    []string
-	from    []rowFrom // what each of rows was composed from
-	buf     []byte    // scratch space for a row, reused
+	// The screen's lines in this frame, in pieces: the body's rows are the board's line, the
+	// panel's and the spaces between, never joined; every line's pieces are in flat, one line
+	// after the other, line i ending at ends[i]; screen is the lines as slices of flat. All are
+	// reused from frame to frame.
+	flat   []string
+	ends   []int32
+	screen [][]string
+}
+
+// rowPieces is how many pieces a row of the body is made of (roomScreen.body).
+const rowPieces = 6
+
+// addLine adds a line of one piece to the screen's lines.
+func (ps *roomParts) addLine(l string) {
+	ps.flat = append(ps.flat, l)
+	ps.endLine()
+}
+
+// endLine ends the screen's line whose pieces are the last added.
+func (ps *roomParts) endLine() { ps.ends = append(ps.ends, int32(len(ps.flat))) }
+
+// lines returns the screen's lines, each its pieces.
+func (ps *roomParts) lines() [][]string {
+	ps.screen = ps.screen[:0]
+	start := int32(0)
+	for _, end := range ps.ends {
+		ps.screen = append(ps.screen, ps.flat[start:end:end])
+		start = end
+	}
+	clear(ps.flat[len(ps.flat):cap(ps.flat)]) // pieces of the frames before
+	return ps.screen
 }
 
 // titleKey is what the window's title says.
 type titleKey struct{ game, code string }
-
-// rowFrom is what a row of the body was composed from: its board and panel lines, in a layout.
-type rowFrom struct {
-	left, panel            string
-	margin, boardW, panelW int
-}
 
 // sameLook reports whether the board and the panel draw b as they drew a: the snapshots differ
 // at most in the chats (the panel's foot has a key of its own, and its rule counts the

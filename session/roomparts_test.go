@@ -282,6 +282,11 @@ func (c checkedModel) ViewLines() (tea.View, []string) {
 	return c.Model.ViewLines()
 }
 
+func (c checkedModel) ViewPieces() (tea.View, [][]string) {
+	c.check()
+	return c.Model.ViewPieces()
+}
+
 func (c checkedModel) check() {
 	c.mu.Lock()
 	defer c.mu.Unlock()

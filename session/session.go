@@ -108,7 +108,7 @@ type model struct {
 	intro  string // Config.Notice, shown in front of the room or replay until a key is pressed
 	busy   bool   // a create or join is under way
 	conn   *conn
-	waker  waker // sends the wakeMsgs of the room's wake-ups (see wake)
+	waker  waker // sends the wakeMsgs of the room's wake-ups (see wake) and the clock's ticks
 	// ignored: whom the player ignores, whose chat the room screen is not given (social.go).
 	ignored ignores
 }
@@ -213,7 +213,7 @@ func (m Model) Close() {
 // New returns the model of one session.
 func New(cfg Config) Model {
 	m := Model{&model{cfg: cfg, st: draw.NewStyles(cfg.NoColor, cfg.ASCII), conn: &conn{},
-		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight)}}
+		width: min(cfg.Width, maxWidth), height: min(cfg.Height, maxHeight), waker: waker{send: cfg.Send}}}
 	m.lobby = newLobby(cfg.Hub.Games(), cfg.Records, cfg.Player)
 	m.lobby.addr = cfg.Address
 	m.lobby.web = WebLinks(cfg.PublicURL)
@@ -370,7 +370,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		sub := msg.sub
 		m.room.chat = func(text string) tea.Cmd { return m.chatLine(sub, text) }
 		m.room.noBell = m.cfg.NoBell
-		m.room.clock.send = m.cfg.Send
+		m.room.clock.ticks = &m.waker
 		m.room.addr = m.cfg.Address
 		m.room.web = WebLinks(m.cfg.PublicURL)
 		msg.sub.OnUpdate(m.wake)
@@ -463,6 +463,29 @@ func (m Model) ViewLines() (tea.View, []string) {
 		}
 	}
 	return m.view(""), lines
+}
+
+// ViewPieces is ViewLines with each line in pieces (teaframe.PieceViewer): the room's rows are
+// its board's line and its panel's, with the spaces between, not joined. The slices are the
+// screen's until the next call.
+func (m Model) ViewPieces() (tea.View, [][]string) {
+	if !m.roomShown() {
+		v, lines := m.ViewLines()
+		pieces := make([][]string, len(lines))
+		for i := range lines {
+			pieces[i] = lines[i : i+1 : i+1]
+		}
+		return v, pieces
+	}
+	pieces := m.room.viewPieces(*m.st, m.width, m.height)
+	if m.cfg.ASCII {
+		for _, line := range pieces {
+			for i, p := range line {
+				line[i] = draw.ASCIIOnly(p) // the screen's slices, made again at the next call
+			}
+		}
+	}
+	return m.view(""), pieces
 }
 
 // view is the view of the screen whose text is content.

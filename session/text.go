@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 
 	"github.com/arcade/arcade/session/draw"
 )
@@ -80,8 +81,44 @@ func tooSmall(w, h int, st draw.Styles) string {
 // something on three games' boards (empowered, changed, a mark), a bar means nothing there.
 const asciiSeparator = " | "
 
-// helpLine draws the enabled bindings' short help on one line of at most width columns.
+// helpLine draws the enabled bindings' short help on one line of at most width columns: what
+// bubbles' help model, with the theme's key and description styles, draws (ShortHelpView), cut
+// to width.
 func helpLine(st draw.Styles, width int, bindings ...key.Binding) string {
+	return draw.Fit(helpLooks[themeOf(st)].shortHelp(width, bindings), width)
+}
+
+// helpLook is how a theme draws the help line: bubbles' help model's styles, made once. The line
+// is drawn here, as the help model's ShortHelpView draws it (TestHelpLineIsBubblesHelp), not by
+// the model itself: a model (help.New, its nine lipgloss styles; 4.6 KB copied for each call of
+// ShortHelpView, whose own frame is 7.5 KB, with lipgloss's drawing under it) took more than half
+// of the 32 KiB of stack that a session's program needs at most otherwise, and a goroutine's stack
+// keeps the size it grew to: the goroutine of every session's program grew to 64 KiB.
+type helpLook struct {
+	key, desc draw.Paint // a binding's key and description
+	sep       string     // the separator between two bindings, drawn
+	tail      string     // what ends a line cut short, drawn, and its width
+	tailW     int
+}
+
+// helpLooks are the themes' help looks.
+var helpLooks = func() map[theme]*helpLook {
+	looks := map[theme]*helpLook{}
+	for _, th := range []theme{{}, {noColor: true}, {ascii: true}, {noColor: true, ascii: true}} {
+		h := newHelpModel(*draw.NewStyles(th.noColor, th.ascii))
+		tail := " " + h.Styles.Ellipsis.Inline(true).Render(h.Ellipsis)
+		looks[th] = &helpLook{
+			key:  draw.NewPaint(h.Styles.ShortKey.Inline(true)),
+			desc: draw.NewPaint(h.Styles.ShortDesc.Inline(true)),
+			sep:  h.Styles.ShortSeparator.Inline(true).Render(h.ShortSeparator),
+			tail: tail, tailW: lipgloss.Width(tail),
+		}
+	}
+	return looks
+}()
+
+// newHelpModel returns bubbles' help model in st's styles, which the help line is drawn like.
+func newHelpModel(st draw.Styles) help.Model {
 	h := help.New()
 	h.Styles.ShortKey = st.Key.Style()
 	h.Styles.ShortDesc = st.Dim.Style()
@@ -89,8 +126,34 @@ func helpLine(st draw.Styles, width int, bindings ...key.Binding) string {
 	if st.ASCII {
 		h.ShortSeparator = asciiSeparator
 	}
-	h.SetWidth(width)
-	return draw.Fit(h.ShortHelpView(bindings), width)
+	return h
+}
+
+// shortHelp is help.Model.ShortHelpView at width (0: any) in the look: the enabled bindings, a
+// separator between two; a binding that would go past width ends the line with the tail when the
+// tail fits, else it is drawn all the same (as the help model does; helpLine cuts the line).
+func (l *helpLook) shortHelp(width int, bindings []key.Binding) string {
+	var b strings.Builder
+	total := 0
+	for _, kb := range bindings {
+		if !kb.Enabled() {
+			continue
+		}
+		var sep string
+		if total > 0 {
+			sep = l.sep
+		}
+		h := kb.Help()
+		item := sep + l.key.Render(h.Key) + " " + l.desc.Render(h.Desc)
+		w := lipgloss.Width(item)
+		if width > 0 && total+w > width && total+l.tailW < width {
+			b.WriteString(l.tail)
+			break
+		}
+		total += w
+		b.WriteString(item)
+	}
+	return b.String()
 }
 
 // sshCommand is the command line that runs command on this server, for a player to type or pass

@@ -164,6 +164,67 @@ func TestWakerEnds(t *testing.T) {
 	})
 }
 
+// TestWakerSendsTicks: the clock's ticks come from the waker's goroutine, the one that sends the
+// wake-ups, not from a goroutine each; a tick armed again before its time is sent once, at the
+// later time, with the later generation; the goroutine stays while a tick is armed, however far
+// away, and ends wakeLinger after the last one it sent.
+func TestWakerSendsTicks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		sent := make(chan tea.Msg)
+		w := &waker{send: func(msg tea.Msg) { sent <- msg }}
+		running := func() bool {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			return w.running
+		}
+		base := tickers()
+		for gen := 1; gen <= 5; gen++ {
+			w.armTick(time.Second, gen)
+			start := time.Now()
+			if msg := <-sent; msg != (tickMsg{gen: gen}) || time.Since(start) != time.Second {
+				t.Fatalf("sent %+v after %v, want tick %d after 1s", msg, time.Since(start), gen)
+			}
+			if n := tickers() - base; n != 1 {
+				t.Fatalf("%d goroutines send the ticks, want the waker's alone", n)
+			}
+		}
+		w.armTick(time.Second, 6)
+		time.Sleep(500 * time.Millisecond)
+		w.armTick(2*wakeLinger, 7) // armed again: 6 never comes
+		start := time.Now()
+		if msg := <-sent; msg != (tickMsg{gen: 7}) || time.Since(start) != 2*wakeLinger {
+			t.Errorf("sent %+v after %v, want tick 7 after %v", msg, time.Since(start), 2*wakeLinger)
+		}
+		time.Sleep(wakeLinger - time.Second)
+		synctest.Wait()
+		if !running() {
+			t.Error("the waker ended less than wakeLinger after its last tick")
+		}
+		w.armTick(time.Second, 8)
+		w.stopTick()
+		time.Sleep(wakeLinger + time.Second)
+		synctest.Wait()
+		if running() {
+			t.Error("the waker still runs wakeLinger after its last tick, with the next one stopped")
+		}
+		if len(sent) != 0 {
+			t.Error("a stopped tick was sent")
+		}
+	})
+}
+
+// tickers counts the goroutines of wakers (started by armTick or wake).
+func tickers() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return strings.Count(string(buf[:n]), "created by github.com/arcade/arcade/session.(*waker).start")
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
 // senders counts the goroutines that wake started and that have not ended (here, none of them
 // ends before its wakeMsg is received).
 func senders() int {
@@ -171,8 +232,16 @@ func senders() int {
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "created by github.com/arcade/arcade/session.(*model).wake")
+			return strings.Count(string(buf[:n]), "created by github.com/arcade/arcade/session.(*waker).start")
 		}
 		buf = make([]byte, 2*len(buf))
 	}
+}
+
+// outlast waits, in a synctest bubble, until w's goroutine has ended: the bubble ends only with
+// its goroutines, and the waker's lingers wakeLinger after its last message.
+func outlast(w *waker) {
+	w.stopTick()
+	time.Sleep(wakeLinger + time.Second)
+	synctest.Wait()
 }

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestViewLinesMatchView: the lines a model gives the renderer are its View's text, split, in
-// the room (at a prompt, in the rules, after a new snapshot), in ASCII mode, and in the lobby.
+// TestViewLinesMatchView: the lines a model gives the renderer (as lines, or in pieces) are its
+// View's text, split, in the room (at a prompt, in the rules, after a new snapshot), in ASCII
+// mode, and in the lobby.
 func TestViewLinesMatchView(t *testing.T) {
 	check := func(what string, m Model) {
 		t.Helper()
@@ -18,6 +19,16 @@ func TestViewLinesMatchView(t *testing.T) {
 		}
 		if v.Content != "" && v.Content != m.View().Content || !v.AltScreen {
 			t.Errorf("%s: view %+v", what, v)
+		}
+		for range 2 { // the second time from the pieces the first left
+			_, pieces := m.ViewPieces()
+			joined := make([]string, len(pieces))
+			for i, p := range pieces {
+				joined[i] = strings.Join(p, "")
+			}
+			if !slices.Equal(joined, want) {
+				t.Errorf("%s: ViewPieces differs from View:\n%q\nwant\n%q", what, joined, want)
+			}
 		}
 	}
 	check("lobby", newTestModel(80, 24))

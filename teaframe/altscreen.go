@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -287,7 +288,7 @@ func penSequence(p colorprofile.Profile, pen string) string {
 		_, _ = (&colorprofile.Writer{Forward: &b, Profile: p}).WriteString(seq)
 		seq = b.String()
 	}
-	sgrCache.Store(k, seq)
+	sgrCache.Store(sgrKey{p, strings.Clone(pen)}, seq) // pen may point into a view's text, or a line assembled (text)
 	return seq
 }
 
@@ -453,10 +454,61 @@ func commonStart(old, line, pen string, width int, method ansi.Method) (off, x i
 	return off, x, penAt
 }
 
-// scratch holds the cells of the two versions of a line being compared.
-type scratch struct{ old, cur []cell }
+// scratch holds the cells of the two versions of a line being compared, and the text of the
+// frame's lines that were assembled from pieces.
+type scratch struct {
+	old, cur []cell
+	text     []byte
+}
 
 var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
+
+// text returns the text of a line given in pieces: a line of one piece is that piece; one of
+// several is assembled at the end of the frame's scratch text and read through a string that
+// shares its bytes. The scratch text only grows during a frame (a growth leaves the bytes read
+// before where they were), so what is read from it (a cell's grapheme, the style in effect) is
+// good until the frame's end; nothing may outlive the frame but through keepPen, which copies.
+// assembled says which.
+func (sc *scratch) lineText(pieces []string) (s string, assembled bool) {
+	switch len(pieces) {
+	case 0:
+		return "", false
+	case 1:
+		return pieces[0], false
+	}
+	start := len(sc.text)
+	for _, p := range pieces {
+		sc.text = append(sc.text, p...)
+	}
+	b := sc.text[start:]
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
+}
+
+// keptPens are copies of the SGR parameters in effect at the start of lines, read from lines
+// assembled from pieces (lineText): a line's pen is kept for the next frame, when the bytes it
+// was read from have been used again. A screen uses a few dozen; about the first maxJoinedPens are
+// kept, for every session, and past them each is copied.
+var (
+	keptPens  sync.Map // string -> the same string, in bytes of its own
+	keptCount atomic.Int64
+)
+
+// keepPen returns pen in bytes of its own: from keptPens, without allocating, once it is there.
+func keepPen(pen string) string {
+	if pen == "" {
+		return ""
+	}
+	if s, ok := keptPens.Load(pen); ok {
+		return s.(string)
+	}
+	s := strings.Clone(pen)
+	if keptCount.Load() < maxJoinedPens {
+		if _, loaded := keptPens.LoadOrStore(s, s); !loaded {
+			keptCount.Add(1)
+		}
+	}
+	return s
+}
 
 // altFrame writes into out what turns the alternate screen showing the lines oldLines (whose
 // lines start with the SGR parameters in oldPens) into one showing lines, on a screen width
@@ -464,44 +516,47 @@ var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
 // at the start of each line, and at the end of the last, for the next frame, in pens (whose array
 // it reuses; it must not share oldPens' array).
 //
-// A line whose text and starting style are those of the last frame's line costs a comparison of
-// strings. A changed line is parsed, next to its last version, from where their text stops
+// A line whose pieces and starting style are those of the last frame's line costs a comparison
+// of strings. A changed line is parsed, next to its last version, from where their text stops
 // being the same (commonStart) to where the rest of both is the same text at the same column
 // (parsePair), and only the cells in between are compared.
 func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Method, width int,
-	oldLines, oldPens, lines []string, full bool, pens []string) []string {
+	oldLines frameLines, oldPens []string, lines frameLines, full bool, pens []string) []string {
 	a := altWriter{out: out, profile: profile, width: width, x: -1}
 	if full {
 		a.setPen("")
 		out.WriteString(ansi.CursorHomePosition + ansi.EraseEntireScreen)
 		a.x, a.y = 0, 0
-		oldLines, oldPens = nil, nil
+		oldLines, oldPens = frameLines{}, nil
 	}
 	var sc *scratch
-	pens = slices.Grow(pens[:0], len(lines)+1)[:len(lines)+1]
+	n, oldN := lines.len(), oldLines.len()
+	pens = slices.Grow(pens[:0], n+1)[:n+1]
 	pen, oldPen := "", ""
-	for y := range max(len(lines), len(oldLines)) {
-		var line, old string
-		if y < len(lines) {
-			line = lines[y]
+	for y := range max(n, oldN) {
+		var now, was []string // the line's pieces now and in the last frame
+		if y < n {
+			now = lines.at(y)
 			pens[y] = pen
-		} else if y == len(lines) {
+		} else if y == n {
 			pens[y] = pen
 		}
-		hadOld := y < len(oldLines)
+		hadOld := y < oldN
 		if hadOld {
-			old, oldPen = oldLines[y], oldPens[y]
+			was, oldPen = oldLines.at(y), oldPens[y]
 		}
-		if hadOld && old == line && oldPen == pen && y < len(lines) {
+		if hadOld && y < n && oldPen == pen && samePieces(was, now) {
 			// The same text from the same style: the same cells. Only the style at its end is
 			// needed, which the next line starts from; the last frame's next line (or its end)
 			// started from it too.
-			pen = nextPen(oldPens, y, line, pen)
+			pen = nextPen(oldPens, y, now, pen)
 			continue
 		}
 		if sc == nil {
 			sc = scratchPool.Get().(*scratch)
+			sc.text = sc.text[:0]
 		}
+		line, assembled := sc.lineText(now)
 		if !hadOld {
 			var cur []cell
 			cur, pen = parseLine(sc.cur[:0], line, pen, width, method)
@@ -511,8 +566,13 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 			}
 			sc.old, sc.cur = prev, cur
 			a.row(y, 0, prev, cur, true)
+			if assembled {
+				pen = keepPen(pen)
+			}
 			continue
 		}
+		old, oldAssembled := sc.lineText(was)
+		assembled = assembled || oldAssembled
 		// A line drawn again keeps its cells up to where its text changes, from the same style,
 		// and from where the rest of its text is the same at the same column in the same style.
 		off, x0, from, oldFrom := 0, 0, pen, oldPen
@@ -525,17 +585,20 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 		sc.old, sc.cur = prev, cur
 		a.row(y, x0, prev, cur, !same)
 		switch {
-		case y >= len(lines):
+		case y >= n:
 		case !same:
 			pen = end
 		default:
 			// The rest of the line is the rest of the old one, from the same style: so is the
 			// style at its end.
-			pen = nextPen(oldPens, y, line[off+at:], end)
+			pen = nextPen(oldPens, y, []string{line[off+at:]}, end)
+		}
+		if assembled {
+			pen = keepPen(pen)
 		}
 	}
-	if len(lines) >= len(oldLines) {
-		pens[len(lines)] = pen
+	if n >= oldN {
+		pens[n] = pen
 	}
 	if sc != nil {
 		scratchPool.Put(sc)
@@ -543,14 +606,22 @@ func altFrame(out *bytes.Buffer, profile colorprofile.Profile, method ansi.Metho
 	return pens
 }
 
-// nextPen returns the SGR parameters in effect at the end of line y, whose text from line on is
+// nextPen returns the SGR parameters in effect at the end of line y, whose text from pieces on is
 // the last frame's from the style pen: the style the last frame's next line (or its end) started
-// from, or if the last frame kept none, the one line leaves.
-func nextPen(oldPens []string, y int, line, pen string) string {
+// from, or if the last frame kept none, the one the pieces leave.
+func nextPen(oldPens []string, y int, pieces []string, pen string) string {
 	if y+1 < len(oldPens) {
 		return oldPens[y+1]
 	}
-	return endPen(line, pen)
+	return endPens(pieces, pen)
+}
+
+// endPens is endPen of pieces one after the other.
+func endPens(pieces []string, pen string) string {
+	for _, p := range pieces {
+		pen = endPen(p, pen)
+	}
+	return pen
 }
 
 // endPen returns the SGR parameters in effect after line, drawn with pen in effect at its start.

@@ -358,3 +358,57 @@ func TestTokenRunesAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestPiecesMatchLines: a view given in pieces (PieceViewer) sends, frame after frame, the bytes
+// the same view given as whole lines sends, in every colour profile, with styles left open across
+// lines (whose parameters are kept from text assembled in scratch space that later frames use
+// again), lines of one piece and of none, and the model's slices of pieces reused and changed
+// after each frame.
+func TestPiecesMatchLines(t *testing.T) {
+	for _, wide := range []bool{false, true} {
+		frags := fragments(wide)
+		for _, profile := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ASCII} {
+			rng := rand.New(rand.NewPCG(33, uint64(profile)))
+			o := opts
+			o.Profile = profile
+			var viaPieces, viaLines bytes.Buffer
+			rp, rl := New(&viaPieces, o), New(&viaLines, o)
+			v := tea.View{AltScreen: true}
+			var pieces [][]string // the model's, reused from frame to frame
+			randomLine := func() []string {
+				var l []string
+				for range rng.IntN(7) {
+					l = append(l, frags[rng.IntN(len(frags))])
+				}
+				return l
+			}
+			for i := range 600 {
+				if i%40 == 0 || len(pieces) == 0 {
+					pieces = pieces[:0]
+					for range 1 + rng.IntN(o.Height+2) {
+						pieces = append(pieces, randomLine())
+					}
+				} else {
+					for range 1 + rng.IntN(3) {
+						y := rng.IntN(len(pieces))
+						pieces[y] = append(pieces[y][:0], randomLine()...) // the same array, other pieces
+					}
+					if rng.IntN(12) == 0 {
+						pieces = pieces[:1+rng.IntN(len(pieces))]
+					}
+				}
+				lines := make([]string, len(pieces))
+				for y, l := range pieces {
+					lines[y] = strings.Join(l, "")
+				}
+				viaPieces.Reset()
+				viaLines.Reset()
+				rp.DrawPieces(v, pieces)
+				rl.DrawLines(v, lines)
+				if viaPieces.String() != viaLines.String() {
+					t.Fatalf("profile %v, frame %d: from pieces\n%q\nfrom lines\n%q", profile, i, viaPieces.String(), viaLines.String())
+				}
+			}
+		}
+	}
+}

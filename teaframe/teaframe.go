@@ -19,7 +19,8 @@
 // would need what the terminal shows around it, kept in cell buffers, which this package does
 // without. A frame compares only the lines of the view whose text changed, the old text parsed
 // next to the new where they differ, and sends the cells that differ (altscreen.go), in one
-// Write. It holds no cell buffers between frames, only the view's lines: Bubble Tea's renderer,
+// Write. A model may give its view as lines (LineViewer), or as lines in pieces (PieceViewer),
+// so that a line made of parts it keeps is never joined. It holds no cell buffers between frames, only the view's lines: Bubble Tea's renderer,
 // and ultraviolet's TerminalRenderer under it, keep two screen-sized cell buffers per session,
 // parse the whole view and compare every cell at each frame.
 //
@@ -74,22 +75,25 @@ type Renderer struct {
 	query    bool // ask the terminal about synchronized output and Unicode widths
 
 	// send delivers a message to the program (its Send); set by NewProgram before the program
-	// runs, read by frameTimer's goroutine.
+	// runs, read by the pacer's goroutine.
 	send func(tea.Msg)
 
 	// Set on the program's goroutine only.
-	pending    bool        // a frame has been asked for and not drawn yet
-	frameTimer *time.Timer // sends frameMsg Coalesce after a frame is asked for
-	latest     tea.Model   // the model after the last message, for Close
+	pending bool      // a frame has been asked for and not drawn yet
+	latest  tea.Model // the model after the last message, for Close
+
+	pacer pacer // sends the frameMsgs (pacer.go)
 
 	mu      sync.Mutex // everything below; frames, resizes and Close
 	width   int
 	height  int
 	profile colorprofile.Profile
 	method  ansi.Method
-	syncd   bool     // wrap frames in synchronized output (the terminal said it can)
-	coreOn  bool     // the terminal's Unicode core mode (2027) has been turned on
-	lines   []string // the lines of the frame on screen
+	syncd   bool       // wrap frames in synchronized output (the terminal said it can)
+	coreOn  bool       // the terminal's Unicode core mode (2027) has been turned on
+	lines   frameLines // the lines of the frame on screen, their pieces kept in the renderer's arrays
+	flat    []string   // the arrays the pieces of frames in pieces are kept in (keepLines)
+	ends    []int32
 	pens    []string // the SGR parameters in effect at each line's start
 	spare   []string // the array of the frame before's pens, for the next frame's
 	last    tea.View // the view on screen (its Content empty: see lines), once shown
@@ -140,10 +144,11 @@ func New(w io.Writer, o Options) *Renderer {
 // upstream's, tea.WithFPS(1) slows the one left to once a second). The program's model wraps m; its
 // View is empty, and r calls m's View itself, once per frame. Use r for one program only.
 //
-// A frame is asked for with a timer that sends the program a message (one timer per renderer,
-// reset for each frame), not with a command. The timer's function runs on a goroutine of its own,
-// as a command does; but a frame's command batched with the model's own (tea.Batch) would cost
-// more goroutines for every message, one of them waiting for the slowest command of the batch.
+// A frame is asked for from the renderer's own goroutine, which sends the program a message
+// Coalesce after the message that asked for it, and runs from the first frame to Close
+// (pacer.go), not with a command: a command, or a timer's function, runs on a goroutine of its own, one per
+// frame; and a frame's command batched with the model's own (tea.Batch) would cost more
+// goroutines for every message, one of them waiting for the slowest command of the batch.
 func (r *Renderer) NewProgram(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
 	r.latest = m
 	opts = append(slices.Clip(opts), tea.WithoutRenderer(), tea.WithFPS(1))
@@ -155,17 +160,8 @@ func (r *Renderer) NewProgram(m tea.Model, opts ...tea.ProgramOption) *tea.Progr
 // askFrame has a frameMsg sent to the program Coalesce from now. Program's goroutine only.
 func (r *Renderer) askFrame() {
 	r.pending = true
-	if r.frameTimer == nil {
-		r.frameTimer = time.AfterFunc(r.coalesce, r.sendFrame)
-		return
-	}
-	r.frameTimer.Reset(r.coalesce)
-}
-
-// sendFrame sends a frameMsg to the program; Send returns at once once the program has ended.
-func (r *Renderer) sendFrame() {
 	if r.send != nil {
-		r.send(frameMsg{})
+		r.pacer.ask(r.coalesce, r.send)
 	}
 }
 
@@ -212,10 +208,14 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if rf, ok := m.inner.(RawFramer); ok {
 			raw = rf.FrameRaw()
 		}
-		if lv, ok := m.inner.(LineViewer); ok {
-			v, lines := lv.ViewLines()
+		switch inner := m.inner.(type) {
+		case PieceViewer:
+			v, pieces := inner.ViewPieces()
+			r.drawFrame(v, frameLines{pieces: pieces}, raw)
+		case LineViewer:
+			v, lines := inner.ViewLines()
 			r.drawLines(v, lines, raw)
-		} else {
+		default:
 			r.drawLines(m.inner.View(), nil, raw)
 		}
 		return m, nil
@@ -276,17 +276,6 @@ func (r *Renderer) modeReport(msg tea.ModeReportMsg) {
 	}
 }
 
-// lastLines returns lines, only the last height of them when there are more.
-func lastLines(lines []string, height int) []string {
-	if height <= 0 {
-		return nil
-	}
-	if len(lines) > height {
-		lines = lines[len(lines)-height:]
-	}
-	return lines
-}
-
 // LineViewer is implemented by models that can give their view as lines: a frame then needs
 // neither the joined text of the view nor its splitting again. ViewLines returns the view (its
 // Content ignored) and its lines, which must be what strings.Split(View().Content, "\n") would
@@ -294,6 +283,104 @@ func lastLines(lines []string, height int) []string {
 // reuse its array.
 type LineViewer interface {
 	ViewLines() (tea.View, []string)
+}
+
+// PieceViewer is implemented by models whose lines are made of pieces they keep, such as a
+// board's row beside a panel's line: ViewPieces returns the view (its Content ignored) and its
+// lines, each given as its pieces, whose text one after the other is the line's (what
+// strings.Split(View().Content, "\n") would return). A line is compared with the last frame's
+// piece by piece, and a changed one is assembled in a scratch buffer only to be compared, so the
+// model need not join the pieces, nor keep the joined line, at every frame. A piece holds whole
+// escape sequences. The renderer keeps the pieces (the strings) until the next frame, not the
+// slices: the model may reuse them at its next call.
+type PieceViewer interface {
+	ViewPieces() (tea.View, [][]string)
+}
+
+// frameLines are a view's lines: in pieces (pieces), or the pieces of every line one after the
+// other (flat), line i ending at ends[i], or with ends nil one piece a line (lines given as
+// strings, and the renderer's copy of them).
+type frameLines struct {
+	pieces [][]string
+	flat   []string
+	ends   []int32
+}
+
+// linesOf is lines as frameLines, without a copy.
+func linesOf(lines []string) frameLines { return frameLines{flat: lines} }
+
+func (f frameLines) len() int {
+	switch {
+	case f.pieces != nil:
+		return len(f.pieces)
+	case f.ends == nil:
+		return len(f.flat)
+	}
+	return len(f.ends)
+}
+
+// at returns line i's pieces (a string line is one piece, without a copy).
+func (f frameLines) at(i int) []string {
+	switch {
+	case f.pieces != nil:
+		return f.pieces[i]
+	case f.ends == nil:
+		return f.flat[i : i+1 : i+1]
+	}
+	start := int32(0)
+	if i > 0 {
+		start = f.ends[i-1]
+	}
+	return f.flat[start:f.ends[i]:f.ends[i]]
+}
+
+// last returns the last n lines, all of them when there are fewer (lines as given, not kept).
+func (f frameLines) last(n int) frameLines {
+	if k := f.len() - max(n, 0); k > 0 {
+		if f.pieces != nil {
+			f.pieces = f.pieces[k:]
+		} else {
+			f.flat = f.flat[k:]
+		}
+	}
+	return f
+}
+
+// blank reports whether the view is empty: no lines, or one empty line.
+func (f frameLines) blank() bool {
+	switch f.len() {
+	case 0:
+		return true
+	case 1:
+		for _, p := range f.at(0) {
+			if p != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// samePieces reports whether two lines are the same pieces.
+func samePieces(a, b []string) bool {
+	if len(a) == 1 && len(b) == 1 {
+		return a[0] == b[0]
+	}
+	return slices.Equal(a, b)
+}
+
+// same reports whether f's lines are old's, piece by piece.
+func (f frameLines) same(old frameLines) bool {
+	if f.len() != old.len() {
+		return false
+	}
+	for i := range f.len() {
+		if !samePieces(old.at(i), f.at(i)) {
+			return false
+		}
+	}
+	return true
 }
 
 // draw shows view v, sending only what changed since the last frame.
@@ -314,6 +401,12 @@ func (r *Renderer) drawLines(v tea.View, lines []string, raw string) {
 	if lines == nil {
 		lines = strings.Split(v.Content, "\n")
 	}
+	r.drawFrame(v, linesOf(lines), raw)
+}
+
+// drawFrame shows view v whose text is lines (v.Content is ignored) on the alternate screen,
+// sending only what changed since the last frame, then raw.
+func (r *Renderer) drawFrame(v tea.View, lines frameLines, raw string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -322,16 +415,16 @@ func (r *Renderer) drawLines(v tea.View, lines []string, raw string) {
 	v.Content = ""
 	v.AltScreen = true // every view is drawn on the alternate screen (package doc)
 	area := size{r.width, r.height}
-	if len(lines) == 0 || len(lines) == 1 && lines[0] == "" {
+	if lines.blank() {
 		area.h = 0
 	}
-	lines = lastLines(lines, area.h)
+	lines = lines.last(area.h)
 	first := !r.shown
 	var last *tea.View
 	if !first {
 		last = &r.last
 	}
-	if !first && !r.clear && area == r.area && viewEqual(last, &v) && slices.Equal(lines, r.lines) {
+	if !first && !r.clear && area == r.area && viewEqual(last, &v) && lines.same(r.lines) {
 		if raw != "" { // nothing changed on the screen: raw alone
 			frames.Add(1)
 			frameBytes.Add(uint64(len(raw)))
@@ -409,7 +502,7 @@ var framePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // drawAlt writes into body the bytes that turn the alternate screen showing view last (nil
 // before the first frame) into one showing view v (see altscreen.go); first says that the
 // terminal has shown no frame yet. Called with r.mu held.
-func (r *Renderer) drawAlt(body *bytes.Buffer, last, v *tea.View, lines []string, area size, first bool) {
+func (r *Renderer) drawAlt(body *bytes.Buffer, last, v *tea.View, lines frameLines, area size, first bool) {
 	if first && r.query {
 		body.WriteString(ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore)
 	}
@@ -420,10 +513,28 @@ func (r *Renderer) drawAlt(body *bytes.Buffer, last, v *tea.View, lines []string
 	pens := altFrame(body, r.profile, r.method, area.w, r.lines, r.pens, lines, full, r.spare)
 	r.pens, r.spare = pens, r.pens
 	clear(r.spare) // they point into the last frame's lines
-	r.lines = lines
+	r.keepLines(lines)
 	if c := v.Cursor; c != nil {
 		body.WriteString(ansi.CursorPosition(c.X+1, c.Y+1))
 	}
+}
+
+// keepLines makes lines the lines on screen. Lines given as strings are kept as they are (the
+// model does not change them: LineViewer); lines in pieces have their pieces copied into the
+// renderer's own arrays (reused from frame to frame): the strings are kept, not the model's
+// slices (PieceViewer). Called with r.mu held.
+func (r *Renderer) keepLines(lines frameLines) {
+	if lines.pieces == nil {
+		r.lines = lines
+		return
+	}
+	flat, ends := r.flat[:0], r.ends[:0]
+	for i := range lines.len() {
+		flat = append(flat, lines.at(i)...)
+		ends = append(ends, int32(len(flat)))
+	}
+	clear(flat[len(flat):cap(flat)]) // the pieces of the frame before, no longer shown
+	r.lines, r.flat, r.ends = frameLines{flat: flat, ends: ends}, flat, ends
 }
 
 // unicodeCore turns the terminal's Unicode core mode on, once, when the terminal has said it has
@@ -443,6 +554,11 @@ func (r *Renderer) Draw(v tea.View) { r.draw(v) }
 
 // DrawLines is Draw for a view given as lines (see LineViewer).
 func (r *Renderer) DrawLines(v tea.View, lines []string) { r.drawLines(v, lines, "") }
+
+// DrawPieces is Draw for a view given as lines in pieces (see PieceViewer).
+func (r *Renderer) DrawPieces(v tea.View, lines [][]string) {
+	r.drawFrame(v, frameLines{pieces: lines}, "")
+}
 
 // writeModes queues the terminal mode changes from last's view to v's (all of them for the first
 // frame), as Bubble Tea's renderer does.
@@ -506,9 +622,7 @@ func writeModes(w io.StringWriter, last, v *tea.View) {
 // renderer does when a program ends. Call it after the program has returned, before the session
 // closes. Later frames draw nothing.
 func (r *Renderer) Close() {
-	if r.frameTimer != nil {
-		r.frameTimer.Stop()
-	}
+	r.pacer.stop()
 	if r.pending && r.latest != nil {
 		r.draw(r.latest.View()) // the program has returned: nothing else calls the model now
 	}

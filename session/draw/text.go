@@ -47,6 +47,19 @@ func AppendFitWidth(buf []byte, s string, w, width int) []byte {
 	return buf
 }
 
+// FitPieces returns AppendFitWidth's text in two pieces: s and the spaces that pad it to width
+// columns, or s cut to width and "" (both "" for a width of 0 or less). w must be TextWidth(s).
+// A line is fitted without being copied.
+func FitPieces(s string, w, width int) (text, pad string) {
+	switch {
+	case width <= 0:
+		return "", ""
+	case w > width:
+		return ansi.Truncate(s, width, "…"), ""
+	}
+	return s, Spaces(width - w)
+}
+
 // blanks is a line of spaces wider than any screen, for spaces to cut from.
 const blanks = "                                                                                " +
 	"                                                                                " +

@@ -39,8 +39,12 @@ type PlayResult struct {
 	RSSBase        uint64
 	RSS            uint64
 	RSSPerSession  float64
-	Threads        int
-	ClientCPUShare float64
+	// HeapPerSession is the live heap per session (after a collection the tool asks for once the
+	// moves have been measured) above the server's before the sessions, and StacksPerSession the
+	// goroutines' stacks per session likewise; 0 when the server's metrics could not say.
+	HeapPerSession, StacksPerSession float64 `json:",omitempty"`
+	Threads                          int
+	ClientCPUShare                   float64
 	// ClientCollections counts the load tool's own collections that ended while the moves were
 	// measured: its clients' delays in one show up as the server's latency (see quietCollector).
 	ClientCollections uint64
@@ -73,6 +77,7 @@ func Play(ctx context.Context, o config.Config, srv *server.Server, logf func(st
 	res := &PlayResult{Sessions: o.Sessions, Rooms: o.Sessions / 2}
 	base, _ := srv.Sample()
 	res.RSSBase = base.RSS
+	baseState, baseErr := server.ReadState(srv, true)
 	dopts := client.DialOpts{Addr: srv.Addr, Guest: o.Guests, Validate: o.Validate, Timeout: 30 * time.Second}
 	game, err := drivers.For(o.Game, o.Size, o.Turns, o.RoomOpts)
 	if err != nil {
@@ -202,6 +207,15 @@ func Play(ctx context.Context, o config.Config, srv *server.Server, logf func(st
 	}
 	res.Metrics = server.Scrape(srv)
 	res.GC = GCDuring(metrics0, res.Metrics, res.MoveLatency.N)
+	if st, err := server.ReadState(srv, true); err == nil && baseErr == nil && len(clients) > 0 {
+		// After the collection the tool asks for (the moves' figures are read already).
+		if st.Heap >= 0 && baseState.Heap >= 0 {
+			res.HeapPerSession = float64(st.Heap-min(baseState.Heap, st.Heap)) / float64(len(clients))
+		}
+		if st.Stacks >= 0 && baseState.Stacks >= 0 {
+			res.StacksPerSession = float64(st.Stacks-min(baseState.Stacks, st.Stacks)) / float64(len(clients))
+		}
+	}
 	checkMismatches(clients, errs)
 	if !srv.Alive() {
 		errs.Add("server-exited", fmt.Errorf("the server exited during the run (log %s)", srv.LogPath))

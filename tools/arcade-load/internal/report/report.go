@@ -89,6 +89,10 @@ func (r *Results) Print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  server CPU           %s of one core; %.3f%% per session\n", stats.Pct(p.CPUShare), p.CPUPerSession*100)
 		fmt.Fprintf(w, "  server RSS           %s (%s before the sessions); %s per session\n", stats.MiB(p.RSS), stats.MiB(p.RSSBase), stats.KiB(p.RSSPerSession))
+		if p.HeapPerSession > 0 {
+			fmt.Fprintf(w, "  server memory        live heap %s per session (after a collection), goroutine stacks %s per session\n",
+				stats.KiB(p.HeapPerSession), stats.KiB(p.StacksPerSession))
+		}
 		fmt.Fprintf(w, "  server threads       %d\n", p.Threads)
 		fmt.Fprintf(w, "  load tool CPU        %s of one core; %d collections of its own\n", stats.Pct(p.ClientCPUShare), p.ClientCollections)
 		if q := commitQuantiles(p.Metrics); q != "" {

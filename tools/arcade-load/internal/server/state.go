@@ -26,6 +26,9 @@ type State struct {
 	// Heap is the live heap right after a collection the tool asked for (go_heap_bytes read after
 	// the metrics endpoint's /debug/pprof/heap?gc=1); -1 when not asked for.
 	Heap int64
+	// Stacks is the memory of the goroutines' stacks (go_stack_bytes); -1 when the server has no
+	// such figure.
+	Stacks int64
 }
 
 // metricsClient reads the metrics endpoint without keeping connections open, so that the tool's
@@ -35,7 +38,7 @@ var metricsClient = &http.Client{Timeout: 30 * time.Second, Transport: &http.Tra
 // ReadState reads srv's state from its metrics endpoint and /proc. With collect, the server first
 // runs a full collection (its heap profile handler does, with gc=1), so that Heap is the live heap.
 func ReadState(srv *Server, collect bool) (State, error) {
-	st := State{Sessions: -1, Subscribers: -1, Rooms: -1, Goroutines: -1, FDs: -1, Threads: -1, RSS: -1, Heap: -1}
+	st := State{Sessions: -1, Subscribers: -1, Rooms: -1, Goroutines: -1, FDs: -1, Threads: -1, RSS: -1, Heap: -1, Stacks: -1}
 	if srv.Metrics == "" || srv.PID == 0 {
 		return st, errors.New("the server's metrics endpoint and process are needed")
 	}
@@ -65,6 +68,7 @@ func ReadState(srv *Server, collect bool) (State, error) {
 	}
 	st.Sessions, st.Subscribers, st.Rooms = int(get("arcade_sessions")), int(get("arcade_room_subscribers")), int(get("arcade_rooms"))
 	st.Goroutines = int(get("go_goroutines"))
+	st.Stacks = get("go_stack_bytes")
 	if collect {
 		st.Heap = get("go_heap_bytes")
 	}
