@@ -49,6 +49,36 @@ func TestEveryGameHasItsParts(t *testing.T) {
 	}
 }
 
+// TestStandardOptions: each game's defaults are standard, so a room nobody changed is rated, and
+// every standard value is one its option allows; the target=2 Flic Flac room is casual.
+func TestStandardOptions(t *testing.T) {
+	for _, e := range All() {
+		g := e.Game
+		opts, err := g.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ns := g.NonStandard(opts); ns != nil {
+			t.Errorf("%s: its defaults are not standard: %v", g.ID, ns)
+		}
+		for _, o := range g.Options {
+			for _, v := range o.Standard {
+				if err := o.Check(v); err != nil {
+					t.Errorf("%s: standard %s=%s: %v", g.ID, o.Key, v, err)
+				}
+			}
+		}
+	}
+	ff, _ := Find("flicflac")
+	opts, err := ff.Game.Resolve(rules.Options{"target": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns := ff.Game.NonStandard(opts); len(ns) != 1 || ns[0] != "target=2" {
+		t.Errorf("Flic Flac target=2: NonStandard = %v", ns)
+	}
+}
+
 // TestBoardsDrawMatches: each game's board view draws a new match of its game, the same match a
 // few moves in, and at its end, at 80 x 24 (the room gives the board 51 x 21 cells and the side
 // panel 28 columns), for the smallest and largest tables, for a player and for a spectator, in

@@ -50,7 +50,7 @@ func (rc Recorder) record(code string, e rooms.Event) error {
 	switch e.Kind {
 	case rooms.EventStart:
 		_, err := rc.Log.StartMatch(record.Match{Code: code, Game: e.GameID, Options: e.Options,
-			Seed: e.Seed, Seats: seatsOf(e.Seats), Started: time.Now().UTC(), Turn: turnOf(e)})
+			Seed: e.Seed, Seats: seatsOf(e.Seats), Started: time.Now().UTC(), Turn: turnOf(e), Casual: e.Casual})
 		return err
 	case rooms.EventMove:
 		return rc.Log.AppendMove(code, e.Ply, record.Move{Seat: e.Seat, Move: e.Move, At: time.Now().UTC(), Turn: turnOf(e)})
@@ -134,6 +134,6 @@ func Resume(hub *rooms.Hub, m record.Match) error {
 		}
 	}
 	_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
-		Seed: m.Seed, Seats: seats, Moves: moves, Started: m.Started})
+		Seed: m.Seed, Seats: seats, Moves: moves, Started: m.Started, Casual: m.Casual})
 	return err
 }

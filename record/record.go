@@ -60,6 +60,10 @@ type Match struct {
 	// Voided is set when an operator voided the match: it no longer counts for ratings (Rated is
 	// unset, and the ratings were recomputed without it).
 	Voided bool `json:"voided,omitempty"`
+	// Casual is set, with the start, when the room's settings were not all standard (options or
+	// clock; docs/rules.md, "Ratings"): the match changes no rating. The room decided it from its
+	// options; every node reads it from here.
+	Casual bool `json:"casual,omitempty"`
 	// Moves is the move log; in listings (Summary) it may be left empty.
 	Moves []Move `json:"moves,omitempty"`
 	// Plies is the number of moves, kept even where Moves is left out.
@@ -84,17 +88,18 @@ func (m Match) Names() []string {
 // Solo reports whether the match was played alone (one seat): it has a score, not a result.
 func (m Match) Solo() bool { return len(m.Seats) == 1 }
 
-// Rateable reports whether the match may change ratings: it ended normally, it had two seats or
-// more, and every seat is a player with a key (no bots, no guests). A solo match is never rated;
-// see SoloScorable.
+// Rateable reports whether the match may change ratings: its settings were standard (not
+// Casual), it ended normally, it had two seats or more, and every seat is a player with a key (no
+// bots, no guests). A solo match is never rated; see SoloScorable.
 func (m Match) Rateable() bool {
-	return !m.Solo() && m.endedForRecords()
+	return !m.Casual && !m.Solo() && m.endedForRecords()
 }
 
-// SoloScorable reports whether the match's score may go on the solo table: a solo match that
-// ended normally (not abandoned), played by a player with a key.
+// SoloScorable reports whether the match's score may go on the solo table: a solo match of
+// standard settings (not Casual) that ended normally (not abandoned), played by a player with a
+// key.
 func (m Match) SoloScorable() bool {
-	return m.Solo() && len(m.Outcome.Scores) == 1 && m.endedForRecords()
+	return !m.Casual && m.Solo() && len(m.Outcome.Scores) == 1 && m.endedForRecords()
 }
 
 // endedForRecords reports whether the match ended normally and every seat is a player with a key.

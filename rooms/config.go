@@ -164,6 +164,9 @@ type Event struct {
 	// that ends a match.
 	ToMove []rules.Seat
 	Due    time.Time
+	// Casual: the room's settings are not all standard (Casual), so the match changes no
+	// rating, whoever plays it. Set on every event; a Recorder records it with the start.
+	Casual bool
 }
 
 // withDefaults returns c with its defaults filled in.

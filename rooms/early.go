@@ -173,7 +173,7 @@ func (r *Room) rankResignedLast(out rules.Outcome) rules.Outcome {
 }
 
 // ErrTakebackRated: takebacks are for matches that are not rated.
-var ErrTakebackRated = errors.New("takebacks are for unrated matches (with a bot or a guest)")
+var ErrTakebackRated = errors.New("takebacks are for casual matches (with a bot, a guest or settings that are not standard)")
 
 // ErrNothingToTakeBack: the player has made no move in this match.
 var ErrNothingToTakeBack = errors.New("you have made no move to take back")
@@ -188,10 +188,13 @@ func (s *Sub) TakeBack() error {
 	return r.call(context.Background(), func() error { return r.takeBack(s) })
 }
 
-// rated reports whether the match will be rated: two seats or more, every one a person with a
-// key. Room goroutine only.
+// rated reports whether the match will be rated: the room's settings are standard (Casual), and
+// it has two seats or more, every one a person with a key (a free seat counts as one, until a
+// guest or a bot takes it). The store's rating step decides the same from the match's record
+// (record.Match.Rateable, with Casual recorded from the room). Room goroutine only.
 func (r *Room) rated() bool {
-	return len(r.seats) >= 2 && !slices.ContainsFunc(r.seats, func(st *seatState) bool { return st.bot != "" || st.player.Guest })
+	return !r.casual && len(r.seats) >= 2 &&
+		!slices.ContainsFunc(r.seats, func(st *seatState) bool { return st.bot != "" || st.player.Guest })
 }
 
 // takeBack: see Sub.TakeBack. Room goroutine only.

@@ -131,7 +131,9 @@ var raceGame = rules.Game{
 	MinSeats: 2,
 	MaxSeats: 4,
 	Options: []rules.Option{
-		{Key: "target", Help: "the total to reach", Default: "10", Min: 3, Max: 1000},
+		// Every target is standard, so that the tests' targets keep their rooms rated; turns=no is
+		// not, and makes a room casual.
+		{Key: "target", Help: "the total to reach", Default: "10", Min: 3, Max: 1000, Standard: numbers(3, 1000)},
 		{Key: "turns", Help: "take turns", Default: "yes", Choices: []string{"yes", "no"}},
 	},
 	New: func(opts rules.Options, seats int, seed uint64) (rules.Engine, error) {
@@ -151,6 +153,15 @@ var raceGame = rules.Game{
 	},
 	Rules:    "Add 1 or 2 to the total in turn. Whoever reaches the target wins.",
 	Notation: "1 or 2",
+}
+
+// numbers returns the integers from lo to hi as text.
+func numbers(lo, hi int) []string {
+	var out []string
+	for n := lo; n <= hi; n++ {
+		out = append(out, strconv.Itoa(n))
+	}
+	return out
 }
 
 // logs collects log lines; safe for concurrent use and after the test.

@@ -161,8 +161,7 @@ func (h *Hub) place(code string, g rules.Game, opts rules.Options, clock *Clock,
 	for h.rooms[code] != nil { // only without ReserveCode: a reserved code is the caller's alone
 		code = newCode()
 	}
-	r = newRoom(h, code, g, opts, seats)
-	r.clockSet = clock
+	r = newRoom(h, code, g, opts, clock, casualOf(g, opts, clock) != nil, seats)
 	if shares {
 		r.owner, r.source = ownerOf(by), by.Source
 	}

@@ -22,6 +22,11 @@ type Resume struct {
 	Moves []MoveRecord
 	// Started is when the match began; zero when not known.
 	Started time.Time
+	// Casual is what the match was recorded with (Event.Casual): its room's settings were not
+	// all standard, and it changes no rating. The room keeps it, as recorded, rather than judge
+	// the options again, so that every node that resumes the match agrees with the one that
+	// started it.
+	Casual bool
 }
 
 // ErrDoesNotReplay: Restore was given a match its game does not accept: options it refuses, a
@@ -74,8 +79,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 	if h.rooms[code] != nil {
 		return nil, fmt.Errorf("restore: room %s is already open", code)
 	}
-	r := newRoom(h, code, g, opts, len(res.Seats))
-	r.clockSet = clock
+	r := newRoom(h, code, g, opts, clock, res.Casual, len(res.Seats))
 	// The goroutine has not started: newRoom's caller still owns the room's state.
 	r.engine, r.seed, r.match = eng, res.Seed, 1
 	r.moves = moves

@@ -61,7 +61,9 @@ type Room struct {
 	moves      []MoveRecord
 	outcome    rules.Outcome
 	unrated    bool
+	casual     bool       // the room's settings are not all standard: no match of it is rated (casual.go)
 	chat       []ChatLine // replaced, never modified, when a line is added
+	watchers   []ChatLine // the spectators' chat of the match being played (chat.go), replaced alike
 	notice     string
 	stopped    bool
 	emptyGen   uint64
@@ -92,7 +94,9 @@ type Room struct {
 // inboxSize is the capacity of a room's inbox.
 const inboxSize = 16
 
-func newRoom(h *Hub, code string, g rules.Game, opts rules.Options, seats int) *Room {
+// newRoom makes a room of g with opts (resolved), the clock set (nil: the default) and seats;
+// casual: its settings are not all standard (casualOf). Its goroutine is not started.
+func newRoom(h *Hub, code string, g rules.Game, opts rules.Options, clock *Clock, casual bool, seats int) *Room {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Room{
 		hub:        h,
@@ -108,6 +112,8 @@ func newRoom(h *Hub, code string, g rules.Game, opts rules.Options, seats int) *
 		subs:       map[*Sub]struct{}{},
 		thinking:   map[rules.Seat]botToken{},
 		takebackBy: -1,
+		clockSet:   clock,
+		casual:     casual,
 	}
 	for range seats {
 		r.seats = append(r.seats, &seatState{})
@@ -402,18 +408,7 @@ func (r *Room) cancelEmpty() {
 
 // system adds a system line to the chat. Room goroutine only.
 func (r *Room) system(format string, args ...any) {
-	r.addChat(ChatLine{Text: fmt.Sprintf(format, args...), At: time.Now()})
-}
-
-// addChat appends line to the chat, keeping the last ChatLines. The slice is replaced, never
-// modified, since snapshots share it. Room goroutine only.
-func (r *Room) addChat(line ChatLine) {
-	keep := r.chat
-	if len(keep) >= ChatLines {
-		keep = keep[len(keep)-ChatLines+1:]
-	}
-	next := make([]ChatLine, 0, len(keep)+1)
-	r.chat = append(append(next, keep...), line)
+	r.say(ChatLine{Text: fmt.Sprintf(format, args...), At: time.Now()})
 }
 
 // startMatch starts a match with the seats as they are. Room goroutine only.
@@ -569,6 +564,7 @@ func (r *Room) conclude(out rules.Outcome, unrated bool) {
 	for _, st := range r.seats {
 		r.clearGrace(st)
 	}
+	r.openSpectatorChat()
 	r.system("%s", r.resultLine())
 }
 
@@ -607,6 +603,9 @@ func (r *Room) resultLine() string {
 		line = "game over: a draw"
 	case len(w) == 1:
 		line = "game over: " + r.seats[w[0]].name() + " wins"
+		if won, lost, ok := out.WinningScore(w[0]); ok && len(r.seats) == 2 {
+			line += fmt.Sprintf(" %d-%d", won, lost) // as the end screen says it
+		}
 	default:
 		names := make([]string, len(w))
 		for i, s := range w {
@@ -635,6 +634,7 @@ func (r *Room) event(e Event) Event {
 	e.Options = r.optionsRecorded()
 	e.Seed = r.seed
 	e.Seats = r.seatInfos()
+	e.Casual = r.casual
 	if e.Kind != EventMove && e.Kind != EventTakeback {
 		e.Outcome = r.outcome
 		e.Unrated = r.unrated

@@ -37,7 +37,7 @@ func TestPlayToTheEnd(t *testing.T) {
 		if v := snap.View.(raceView); v.Total != 5 || v.Viewer != s.Seat() {
 			t.Errorf("%s: view %+v", s.Player().Name, v)
 		}
-		if !chatHas(snap, "", "alice wins (reached 5)") {
+		if !chatHas(snap, "", "alice wins 4-1 (reached 5)") {
 			t.Errorf("%s: no result line in %v", s.Player().Name, snap.Chat)
 		}
 	}
@@ -130,10 +130,10 @@ func TestChat(t *testing.T) {
 			t.Errorf("%s: chat line %+v", s.Player().Name, last)
 		}
 	}
-	if err := d.Chat(strings.Repeat("é", 500)); err != nil {
+	if err := b.Chat(strings.Repeat("é", 500)); err != nil {
 		t.Fatal(err)
 	}
-	snap := waitFor(t, a, "dave's line", func(s Snapshot) bool { return chatHas(s, "dave", "") })
+	snap := waitFor(t, a, "bob's line", func(s Snapshot) bool { return chatHas(s, "bob", "") })
 	if got := []rune(snap.Chat[len(snap.Chat)-1].Text); len(got) != MaxChat {
 		t.Errorf("long line kept %d runes", len(got))
 	}
@@ -147,6 +147,67 @@ func TestChat(t *testing.T) {
 		if !chatHas(snap, "", want) {
 			t.Errorf("no system line %q in %v", want, snap.Chat)
 		}
+	}
+}
+
+// TestSpectatorChat: while a match is played, a spectator's line goes to the spectators' chat,
+// which every subscriber receives (a player's screen shows it when asked) and the room's chat
+// does not hold; a player's line goes to the room's chat, which everybody reads. When the match
+// ends, the spectators' lines join the room's chat where they were said, marked as a
+// spectator's, before the result; between matches a spectator's line goes to the room's chat.
+func TestSpectatorChat(t *testing.T) {
+	h, _ := newTestHub(t, Config{})
+	r, a, b := startPair(t, h, 5)
+	d := mustJoin(t, r, dave, true)
+	spectators := func(s Snapshot) []string {
+		var out []string
+		for _, l := range s.SpectatorChat {
+			out = append(out, l.From+": "+l.Text)
+		}
+		return out
+	}
+	if err := d.Chat("bob should play 2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Chat("good luck"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []*Sub{a, b, d} {
+		snap := waitFor(t, s, "both lines", func(s Snapshot) bool { return chatHas(s, "alice", "good luck") })
+		if got := spectators(snap); !slices.Equal(got, []string{"dave: bob should play 2"}) || !snap.SpectatorChat[0].Spectator {
+			t.Errorf("%s: spectators' chat %q (%+v)", s.Player().Name, got, snap.SpectatorChat)
+		}
+		if chatHas(snap, "dave", "") {
+			t.Errorf("%s: dave's line is in the room's chat: %v", s.Player().Name, snap.Chat)
+		}
+	}
+	mustMove(t, a, "2")
+	mustMove(t, b, "1")
+	mustMove(t, a, "2") // 5: alice wins
+	for _, s := range []*Sub{a, b, d} {
+		snap := waitFor(t, s, "the end", func(s Snapshot) bool { return s.Phase == Finished })
+		if len(snap.SpectatorChat) != 0 {
+			t.Errorf("%s: the spectators' chat is still apart after the end: %v", s.Player().Name, snap.SpectatorChat)
+		}
+		var order []string
+		for _, l := range snap.Chat {
+			if l.From != "" || strings.HasPrefix(l.Text, "game over") {
+				order = append(order, l.From+": "+l.Text)
+			}
+		}
+		want := []string{"dave: bob should play 2", "alice: good luck", ": game over: alice wins 4-1 (reached 5)"}
+		if !slices.Equal(order, want) {
+			t.Errorf("%s: chat after the end %q, want %q", s.Player().Name, order, want)
+		}
+		if i := slices.IndexFunc(snap.Chat, func(l ChatLine) bool { return l.From == "dave" }); i < 0 || !snap.Chat[i].Spectator {
+			t.Errorf("%s: dave's line is not marked a spectator's: %+v", s.Player().Name, snap.Chat)
+		}
+	}
+	if err := d.Chat("well played"); err != nil {
+		t.Fatal(err)
+	}
+	if snap := waitFor(t, a, "dave's line after the match", func(s Snapshot) bool { return chatHas(s, "dave", "well played") }); len(snap.SpectatorChat) != 0 {
+		t.Errorf("a spectator's line between matches went apart: %v", snap.SpectatorChat)
 	}
 }
 

@@ -72,14 +72,25 @@ type Snapshot struct {
 	Outcome rules.Outcome
 	// Unrated is set when the match ended without rating (EndMatch).
 	Unrated bool
+	// Casual is set when the room's settings are not all standard (Casual): none of its matches
+	// is rated, whoever sits. Whether a match of a room that is not casual is rated depends on
+	// its seats as well (every one a person with a key); a snapshot from a node that does not
+	// know the field has it false, and the seats alone say, as they did.
+	Casual bool
 	// Result is what recording the match's end did (its ID, the rating changes), once known:
 	// Finished only, with a Recorder that is an EndRecorder.
 	Result EndResult
 	// Moves is the move log of the current match.
 	Moves []MoveRecord
-	// Chat holds the last ChatLines lines, oldest first.
-	Chat       []ChatLine
-	Spectators int
+	// Chat holds the last ChatLines lines, oldest first: the players', the system's, and the
+	// spectators' said between matches or, once a match has ended, during it.
+	Chat []ChatLine
+	// SpectatorChat holds the spectators' lines of the match being played, the last ChatLines,
+	// oldest first: every subscriber gets them, and a player's screen shows them when asked.
+	// When the match ends they join Chat, and this is empty. A snapshot from a node that does not
+	// know the field has none (that node keeps every line in Chat).
+	SpectatorChat []ChatLine
+	Spectators    int
 	// SeatGrace is how long a player's seat waits for them when they leave or drop during a match
 	// (Config.SeatGrace).
 	SeatGrace time.Duration
@@ -139,6 +150,9 @@ type ChatLine struct {
 	// Player is the ID of who said it (Player.ID); empty for system lines. A session hides the
 	// lines of the players its player ignores by it.
 	Player string
+	// Spectator: the line was said by a spectator (in a room's Chat, a spectators' line that
+	// was said between matches, or that joined it when its match ended).
+	Spectator bool
 }
 
 // ChatLines is the number of chat lines a room keeps.
@@ -159,6 +173,11 @@ type Summary struct {
 	Created    time.Time
 	// Away lists the seats whose players dropped during the match, in seat order.
 	Away []Away
+	// Mode says whether the room's matches are rated: ModeRated or ModeCasual for a room of two
+	// seats or more (its settings and its seats as they are now: a free seat counts as a
+	// person's with a key); "" for a room played alone, and in a summary from a node that does
+	// not say.
+	Mode string `json:"mode,omitempty"`
 	// Players holds, for each seat held by a player with a key, that player's ID (Player.ID);
 	// "" for a free seat, a bot's or a guest's. Nil when no seat has such a player. The lobby
 	// finds a player's matches by it (Yours).
@@ -170,6 +189,12 @@ type Summary struct {
 	ToMove []rules.Seat `json:"-"`
 	Clock  TurnClock    `json:"-"`
 }
+
+// The modes of a room (Summary.Mode), as lists write them.
+const (
+	ModeRated  = "rated"
+	ModeCasual = "casual"
+)
 
 // SeatOf returns the seat held by the player with key id, or -1 (always for id "").
 func (s Summary) SeatOf(id string) int {
@@ -263,27 +288,29 @@ func (r *Room) newShared() *shared {
 // snapshotFor returns s's snapshot of the room from sh. Room goroutine only.
 func (r *Room) snapshotFor(s *Sub, sh *shared) Snapshot {
 	snap := Snapshot{
-		Code:        r.code,
-		GameID:      r.game.ID,
-		GameName:    r.game.Name,
-		Options:     r.opts, // never changed after newRoom
-		Phase:       r.phase,
-		Seq:         r.seq,
-		Match:       r.match,
-		Seats:       sh.seats,
-		You:         s.seat,
-		ToMove:      sh.toMove,
-		Clock:       sh.clock,
-		TimeControl: r.clock,
-		Times:       sh.times,
-		Outcome:     sh.outcome,
-		Unrated:     r.unrated,
-		Result:      r.result,
-		Moves:       sh.moves,
-		Chat:        r.chat,
-		Spectators:  r.spectators,
-		SeatGrace:   r.cfg.SeatGrace,
-		Notice:      r.notice,
+		Code:          r.code,
+		GameID:        r.game.ID,
+		GameName:      r.game.Name,
+		Options:       r.opts, // never changed after newRoom
+		Phase:         r.phase,
+		Seq:           r.seq,
+		Match:         r.match,
+		Seats:         sh.seats,
+		You:           s.seat,
+		ToMove:        sh.toMove,
+		Clock:         sh.clock,
+		TimeControl:   r.clock,
+		Times:         sh.times,
+		Outcome:       sh.outcome,
+		Unrated:       r.unrated,
+		Casual:        r.casual,
+		Result:        r.result,
+		Moves:         sh.moves,
+		Chat:          r.chat,
+		SpectatorChat: r.watchers,
+		Spectators:    r.spectators,
+		SeatGrace:     r.cfg.SeatGrace,
+		Notice:        r.notice,
 	}
 	if r.engine != nil {
 		seat := s.seat
@@ -382,6 +409,12 @@ func (r *Room) publish(sh *shared) {
 		}
 	}
 	sum.Players = r.seatPlayers()
+	if len(r.seats) >= 2 {
+		sum.Mode = ModeCasual
+		if r.rated() {
+			sum.Mode = ModeRated
+		}
+	}
 	switch {
 	case sh != nil:
 		sum.ToMove, sum.Clock = sh.toMove, sh.clock

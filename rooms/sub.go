@@ -92,7 +92,9 @@ func (s *Sub) Move(ctx context.Context, move string) error {
 }
 
 // Chat says text in the room. It is sanitised to one line of at most MaxChat runes; nothing left is
-// ErrEmptyChat; more than ChatBurst lines per ChatWindow is ErrSlowDown. Spectators may chat.
+// ErrEmptyChat; more than ChatBurst lines per ChatWindow is ErrSlowDown. Spectators may chat: while
+// a match is played their lines go to the spectators' chat (Snapshot.SpectatorChat), which
+// players read only when they ask, and join the room's chat when the match ends.
 func (s *Sub) Chat(text string) error {
 	text = sanitize.Line(text, MaxChat)
 	if text == "" {
@@ -115,7 +117,7 @@ func (s *Sub) Chat(text string) error {
 			return ErrSlowDown
 		}
 		s.chatTimes = append(s.chatTimes, now)
-		r.addChat(ChatLine{From: s.player.Name, Text: text, At: now, Player: s.player.ID})
+		r.say(ChatLine{From: s.player.Name, Text: text, At: now, Player: s.player.ID, Spectator: s.seat < 0})
 		r.broadcast()
 		return nil
 	})

@@ -29,6 +29,10 @@ type Option struct {
 	// player without a key) creates: a guest's match, and so its record and its replays, stays
 	// of a sane length. See Game.CheckGuest.
 	GuestMax int
+	// Standard lists the values a rated room may give the option, as Resolve keeps them (an
+	// integer's without its unit); nil means the default alone. A room with any other value is
+	// casual: its matches change no rating (Game.NonStandard).
+	Standard []string
 }
 
 // IsInt reports whether the option takes an integer.
@@ -99,6 +103,65 @@ func (g Game) CheckGuest(opts Options) error {
 		}
 	}
 	return nil
+}
+
+// IsStandard reports whether v, a value Resolve kept, is a standard value of the option
+// (Option.Standard): one a rated room may have. An integer is compared as a number, so "020" and
+// "20s" are 20.
+func (o Option) IsStandard(v string) bool {
+	std := o.Standard
+	if std == nil {
+		std = []string{o.Default}
+	}
+	if !o.IsInt() {
+		return slices.Contains(std, v)
+	}
+	n, err := strconv.Atoi(o.number(v))
+	return err == nil && slices.ContainsFunc(std, func(s string) bool {
+		m, err := strconv.Atoi(o.number(s))
+		return err == nil && m == n
+	})
+}
+
+// StandardText writes the option's standard values as a player types them: "11", "4, 5 or 6",
+// "20s".
+func (o Option) StandardText() string {
+	std := o.Standard
+	if std == nil {
+		std = []string{o.Default}
+	}
+	out := make([]string, len(std))
+	for i, v := range std {
+		out[i] = v
+		if o.IsInt() {
+			out[i] = o.number(v) + o.Unit
+		}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+}
+
+// NonStandard returns the options of opts, resolved (Resolve), whose values are not standard
+// (Option.Standard), as "key=value" in the game's order of its options: a room with any is
+// casual, and its matches change no rating. Nil when every option is standard. Keys the game
+// does not have (a room's own, such as its clock) are not the game's to judge and are left out.
+func (g Game) NonStandard(opts Options) []string {
+	var out []string
+	for _, o := range g.Options {
+		v, ok := opts[o.Key]
+		if !ok {
+			v = o.Default
+		}
+		if !o.IsStandard(v) {
+			if o.IsInt() {
+				v = o.number(v) + o.Unit
+			}
+			out = append(out, o.Key+"="+v)
+		}
+	}
+	return out
 }
 
 // Int returns the integer value of key, or def when it is missing or not a number.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,46 @@ func TestCheckGuest(t *testing.T) {
 	g.Options[0].GuestMax = 0
 	if err := g.CheckGuest(opts); err != nil {
 		t.Errorf("without GuestMax: %v", err)
+	}
+}
+
+// TestNonStandard: an option is standard at its default, or at the values it lists; an
+// integer is compared as a number, with or without its unit; NonStandard names the others as
+// key=value in the game's order, and leaves out keys the game does not have (a room's clock).
+func TestNonStandard(t *testing.T) {
+	g := Game{Name: "Test", Options: []Option{
+		{Key: "target", Default: "11", Min: 1, Max: 99},
+		{Key: "timer", Default: "20", Min: 0, Max: 600, Unit: "s"},
+		{Key: "events", Default: "1", Min: 0, Max: 100, Unit: "%", Standard: []string{"0", "1"}},
+		{Key: "check", Default: "auto", Choices: []string{"auto", "challenge", "none"}, Standard: []string{"auto", "challenge"}},
+	}}
+	for _, tc := range []struct {
+		given Options
+		want  []string
+	}{
+		{Options{}, nil},
+		{Options{"events": "0%", "check": "challenge", "timer": "20s"}, nil},
+		{Options{"target": "2"}, []string{"target=2"}},
+		{Options{"check": "none", "timer": "30", "target": "011"}, []string{"timer=30s", "check=none"}},
+	} {
+		opts, err := g.Resolve(tc.given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts["clock"] = "off" // the room's, not the game's
+		if got := g.NonStandard(opts); !slices.Equal(got, tc.want) {
+			t.Errorf("NonStandard(%v) = %q, want %q", tc.given, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		o    Option
+		want string
+	}{
+		{g.Options[0], "11"}, {g.Options[1], "20s"}, {g.Options[2], "0% or 1%"},
+		{Option{Default: "4", Min: 1, Max: 6, Standard: []string{"4", "5", "6"}}, "4, 5 or 6"},
+	} {
+		if got := tc.o.StandardText(); got != tc.want {
+			t.Errorf("StandardText(%s) = %q, want %q", tc.o.Key, got, tc.want)
+		}
 	}
 }

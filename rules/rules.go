@@ -59,6 +59,17 @@ func (o Outcome) Winners() []Seat {
 	return w
 }
 
+// WinningScore returns a two-seat match's score as the winner's over the other's, when the
+// score decided the match: ok is false for another number of seats or scores, and when the
+// winner had not scored or was not ahead (an opponent who resigned or ran out of time).
+func (o Outcome) WinningScore(winner Seat) (won, lost int, ok bool) {
+	if len(o.Scores) != 2 || winner < 0 || winner > 1 {
+		return 0, 0, false
+	}
+	won, lost = o.Scores[winner], o.Scores[1-winner]
+	return won, lost, won > 0 && won >= lost
+}
+
 // Engine is the state of one match. Implementations are immutable values: Apply returns a new state
 // and leaves the receiver unchanged, so a state may be handed to another goroutine (a bot, a view).
 type Engine interface {

@@ -669,15 +669,15 @@ func (l *lobby) roomsView(st draw.Styles) []string {
 	if len(l.list) == 0 {
 		return append(lines, "No open rooms yet. Create one from the menu: New room.")
 	}
-	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-21s %s", "CODE", "GAME", "STATE", "PLAYERS")))
+	lines = append(lines, st.Dim.Render(fmt.Sprintf("%-6s %-13s %-21s %-6s %s", "CODE", "GAME", "STATE", "MODE", "PLAYERS")))
 	return append(lines, l.pager.view(st.Sel)...)
 }
 
 // The lists' columns: an item too long for the screen goes on under its last column.
 const (
-	roomsIndent   = 6 + 1 + 13 + 1 + 21 + 1  // under PLAYERS
-	gamesIndent   = 2 + 14 + 1               // under the game's summary
-	matchesIndent = 12 + 1 + 13 + 1 + 16 + 1 // under RESULT
+	roomsIndent   = 6 + 1 + 13 + 1 + 21 + 1 + 6 + 1 // under PLAYERS
+	gamesIndent   = 2 + 14 + 1                      // under the game's summary
+	matchesIndent = 12 + 1 + 13 + 1 + 16 + 1        // under RESULT
 )
 
 // roomItems are the open rooms' lines for the rooms page's pager.
@@ -685,7 +685,7 @@ func (l *lobby) roomItems() []string {
 	items := make([]string, len(l.list))
 	now := time.Now()
 	for i, r := range l.list {
-		items[i] = fmt.Sprintf("%-6s %-13s %-21s %s", r.Code, r.GameName, r.State(now), r.SeatList())
+		items[i] = fmt.Sprintf("%-6s %-13s %-21s %-6s %s", r.Code, r.GameName, r.State(now), r.Mode, r.SeatList())
 		if r.Spectators > 0 {
 			items[i] += fmt.Sprintf("  (%d watching)", r.Spectators)
 		}
@@ -717,6 +717,7 @@ func (l *lobby) helpText() []string {
 		"Alone? Seat a bot. In a room: arrows or hjkl move, enter plays, : types a move, t chats, " +
 			"? shows the rules, esc returns here. Your seat waits if you drop: Your games, atop the menu, " +
 			"takes you back.",
+		"Only standard settings are rated; tab shows players the spectators' chat.",
 	}
 }
 
@@ -797,10 +798,12 @@ func newNewForm(games []rules.Game, guest bool) newForm {
 	return f
 }
 
-// formField is one row of the form.
+// formField is one row of the form; casual, when the value makes the room casual, says what a
+// rated room has instead.
 type formField struct {
 	label, value, help string
 	step               func(d int)
+	casual             string
 }
 
 func (f *newForm) fields() []formField {
@@ -811,18 +814,22 @@ func (f *newForm) fields() []formField {
 	g := f.games[gi]
 	out := []formField{{"Game", g.Name, g.Summary, func(d int) {
 		f.game = (f.game + d + len(f.games)) % len(f.games)
-	}}}
+	}, ""}}
 	for _, o := range g.Options {
 		o := o
-		out = append(out, formField{optionLabel(o), f.vals[gi][o.Key] + o.Unit, o.Help, func(d int) {
+		fl := formField{optionLabel(o), f.vals[gi][o.Key] + o.Unit, o.Help, func(d int) {
 			f.vals[gi][o.Key] = stepOption(o, f.vals[gi][o.Key], d, f.guest)
-		}})
+		}, ""}
+		if !o.IsStandard(f.vals[gi][o.Key]) {
+			fl.casual = "rated: " + o.StandardText()
+		}
+		out = append(out, fl)
 	}
 	if g.MinSeats < g.MaxSeats && !f.challenge {
 		out = append(out, formField{"Seats", strconv.Itoa(f.seats[gi]), "how many players sit at the table", func(d int) {
 			f.seats[gi] = min(g.MaxSeats, max(g.MinSeats, f.seats[gi]+d))
 			f.bots[gi] = min(f.bots[gi], maxBots(f.seats[gi]))
-		}})
+		}, ""})
 	}
 	if len(g.Bots) > 0 && !f.challenge {
 		bots := "none: seats for people"
@@ -834,13 +841,17 @@ func (f *newForm) fields() []formField {
 		case n > 0:
 			bots = fmt.Sprintf("%d", n)
 		}
-		out = append(out, formField{"Bots", bots, "seats given to bots; the rest wait for people", func(d int) {
+		botsField := formField{"Bots", bots, "seats given to bots; the rest wait for people", func(d int) {
 			f.bots[gi] = min(maxBots(f.seats[gi]), max(0, f.bots[gi]+d))
-		}})
+		}, ""}
+		if f.bots[gi] > 0 {
+			botsField.casual = "a bot's match is never rated"
+		}
+		out = append(out, botsField)
 		if f.bots[gi] > 0 {
 			out = append(out, formField{"Bot level", g.Bots[f.level[gi]].Name, "from the weakest to the strongest", func(d int) {
 				f.level[gi] = min(len(g.Bots)-1, max(0, f.level[gi]+d))
-			}})
+			}, ""})
 		}
 	}
 	clocks := f.clocks()
@@ -848,10 +859,43 @@ func (f *newForm) fields() []formField {
 	if clock == "" {
 		clock = "auto"
 	}
-	out = append(out, formField{"Clock", clock, "auto: a limit a move if rated; 2m: a move; 10m+5s: each, +5s a move; 3d: days a move", func(d int) {
+	clockField := formField{"Clock", clock, "auto: a limit a move if rated; 2m: a move; 10m+5s: each, +5s a move; 3d: days a move", func(d int) {
 		f.clock = (f.clock + d + len(clocks)) % len(clocks)
-	}})
-	return out
+	}, ""}
+	if c, err := rooms.ParseClock(clocks[f.clock]); err == nil && clocks[f.clock] != "" && !c.Standard() {
+		clockField.casual = "rated: auto, 1m a move or 5m up"
+	}
+	return append(out, clockField)
+}
+
+// andList joins words as a sentence does: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// modeLine says whether the room the form makes would be rated, and if not, why.
+func (f newForm) modeLine(fields []formField) string {
+	g := f.games[f.game]
+	var casual []string
+	for _, fl := range fields {
+		if fl.casual != "" {
+			casual = append(casual, strings.ToLower(fl.label))
+		}
+	}
+	switch {
+	case f.seats[f.game] == 1:
+		return "Played alone: the best scores go on the solo table."
+	case f.guest:
+		return "Casual: a guest's matches are not rated (connect with an SSH key to be rated)."
+	case len(casual) > 0:
+		return "Casual: not rated, because of " + andList(casual) + "."
+	case g.MaxSeats < 2:
+		return ""
+	}
+	return "Rated: every setting is standard."
 }
 
 // optionLabel names an option in the form: its key, capitalised.
@@ -923,6 +967,7 @@ func (f newForm) start() Start {
 	return st
 }
 
+// view draws the form for a w-column screen.
 func (f newForm) view(st draw.Styles, w int) []string {
 	lines := append([]string{st.Bold.Render("New room"), ""}, f.rows(st, f.field, w)...)
 	for _, l := range draw.Wrap("Enter creates the room and shows its code to give to friends.", w-2) {
@@ -945,6 +990,9 @@ func (f newForm) rows(st draw.Styles, picked, w int) []string {
 		if i == picked {
 			row = st.Sel.Render(row)
 		}
+		if fl.casual != "" {
+			row += "  " + st.Dim.Render("casual ("+fl.casual+")")
+		}
 		lines = append(lines, row)
 	}
 	if picked >= 0 && picked < len(fields) {
@@ -952,6 +1000,9 @@ func (f newForm) rows(st draw.Styles, picked, w int) []string {
 		for _, l := range wrapKeepingParens(fields[picked].help, w-2) {
 			lines = append(lines, st.Dim.Render(l))
 		}
+	}
+	if m := f.modeLine(fields); m != "" {
+		lines = append(lines, draw.Wrap(m, max(w-2, 20))...)
 	}
 	return lines
 }

@@ -176,6 +176,8 @@ func resultFor(m record.Match, me string) string {
 	switch {
 	case m.Voided: // an operator took it out of the ratings
 		res += ", void"
+	case m.Casual: // settings that are not standard
+		res += ", casual"
 	case m.Rateable() && !m.Rated: // between keys, yet not rated: the rules against farming
 		res += ", unrated"
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -241,6 +242,9 @@ func ReplaySnapshot(m record.Match, g rules.Game, cur *record.Cursor, at int) ro
 		Code: replayCode, GameID: g.ID, GameName: g.Name, Options: m.Options,
 		Phase: rooms.Playing, You: rules.Spectator, ToMove: state.ToMove(),
 		View: state.View(rules.Spectator), Outcome: state.Outcome(),
+		// The record says whether the match was rated (Rated, once it ended) or casual: the
+		// panel's result says it as a room's does.
+		Casual: m.Casual || m.Finished() && !m.Rated,
 	}
 	for _, s := range m.Seats {
 		snap.Seats = append(snap.Seats, rooms.SeatInfo{Name: s.Name, PlayerID: s.PlayerID, Bot: s.Bot, Guest: s.Guest, Connected: true})
@@ -285,6 +289,26 @@ func (r *replayScreen) snapshot() rooms.Snapshot {
 	return snap
 }
 
+// recordMode says whether a recorded match was rated: "rated" (it changed ratings), "casual"
+// (its settings were not standard, a bot or a guest played, or it ended unrated), "not rated" (a
+// match between keys that the rules against farming left unrated); "" while it is unfinished and
+// may still be rated. A match played alone has a score, not a rating: "".
+func recordMode(m record.Match) string {
+	switch {
+	case m.Solo():
+		return ""
+	case m.Rated:
+		return rooms.ModeRated
+	case m.Casual || !m.Finished() && slices.ContainsFunc(m.Seats, func(s record.Seat) bool { return s.Bot != "" || s.Guest }):
+		return rooms.ModeCasual
+	case !m.Finished():
+		return ""
+	case m.Rateable():
+		return "not rated"
+	}
+	return rooms.ModeCasual
+}
+
 // replayToldLines is the most lines the move told under a replay's board takes.
 const replayToldLines = 4
 
@@ -316,6 +340,9 @@ func (r *replayScreen) view(st draw.Styles, w, h int) string {
 	}
 	when := r.match.Started.UTC().Format("2006-01-02 15:04 UTC")
 	playedText := "played " + when + " · " + strings.Join(r.match.Names(), " vs ")
+	if mode := recordMode(r.match); mode != "" {
+		playedText += " · " + mode
+	}
 	if link := r.web.Match(r.match.ID); link != "" {
 		playedText += " · " + link
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/arcade/arcade/games/gametest"
 	"github.com/arcade/arcade/record"
@@ -293,5 +294,64 @@ func TestReplayViewerHoldsBoundedPositions(t *testing.T) {
 	r.stop()
 	if got := r.view(st, 80, 24); got != first {
 		t.Errorf("the first position after a walk through the match:\n%s\nwant:\n%s", plain(got), plain(first))
+	}
+}
+
+// finishedReplay is the replay of a finished Stone Towers match of ann and bob, at its end.
+func finishedReplay(t *testing.T, rated, casual bool) *replayScreen {
+	t.Helper()
+	snap := playedSnapshot(t, -1)
+	m := record.Match{ID: "2kq8xm4a7b2", Game: "stonetowers", Options: rules.Options{"size": "12", "turns": "25"},
+		Seed: 7, Started: when, Ended: when.Add(20 * time.Minute), Outcome: snap.Outcome, Rated: rated, Casual: casual,
+		Seats: []record.Seat{{PlayerID: "SHA256:x", Name: "ann"}, {PlayerID: "SHA256:bob", Name: "bob"}}}
+	for _, mv := range snap.Moves {
+		m.Moves = append(m.Moves, record.Move{Seat: mv.Seat, Move: mv.Move})
+	}
+	r := replayOf(t, m, stonetowers.Game)
+	r.update(keyPress("G"))
+	return r
+}
+
+// TestReplayRatedGolden: a replay says whether its match was rated, under the board from the
+// first move and in the result at the end, as the room said it.
+func TestReplayRatedGolden(t *testing.T) {
+	out := finishedReplay(t, true, false).view(*draw.NewStyles(false, false), 80, 24)
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+	for _, want := range []string{"ann vs bob · rated", "Rated match."} {
+		if !strings.Contains(plain(out), want) {
+			t.Errorf("the replay of a rated match lacks %q:\n%s", want, plain(out))
+		}
+	}
+	casual := plain(finishedReplay(t, false, true).view(*draw.NewStyles(false, false), 80, 24))
+	for _, want := range []string{"ann vs bob · casual", "Casual match: not rated."} {
+		if !strings.Contains(casual, want) {
+			t.Errorf("the replay of a casual match lacks %q:\n%s", want, casual)
+		}
+	}
+}
+
+// TestRecordMode: what a replay says of a match's rating, from its record.
+func TestRecordMode(t *testing.T) {
+	keys := []record.Seat{{PlayerID: "SHA256:a", Name: "a"}, {PlayerID: "SHA256:b", Name: "b"}}
+	bot := []record.Seat{{PlayerID: "SHA256:a", Name: "a"}, {Name: "Bo (easy bot)", Bot: "easy"}}
+	over := rules.Outcome{Over: true, Scores: []int{2, 1}, Ranks: []int{1, 2}}
+	for _, c := range []struct {
+		m    record.Match
+		want string
+	}{
+		{record.Match{Seats: keys, Ended: when, Outcome: over, Rated: true}, "rated"},
+		{record.Match{Seats: keys, Ended: when, Outcome: over, Casual: true}, "casual"},
+		{record.Match{Seats: keys, Casual: true}, "casual"},
+		{record.Match{Seats: keys}, ""}, // unfinished: it may still be rated
+		{record.Match{Seats: bot}, "casual"},
+		{record.Match{Seats: bot, Ended: when, Outcome: over}, "casual"},
+		{record.Match{Seats: keys, Ended: when, Outcome: over}, "not rated"}, // the rules against farming
+		{record.Match{Seats: keys, Ended: when, Outcome: rules.Outcome{Over: true}, Unrated: true}, "casual"},
+		{record.Match{Seats: keys[:1], Ended: when, Outcome: rules.Outcome{Over: true, Scores: []int{9}}}, ""},
+	} {
+		if got := recordMode(c.m); got != c.want {
+			t.Errorf("recordMode(%+v) = %q, want %q", c.m, got, c.want)
+		}
 	}
 }

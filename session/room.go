@@ -137,9 +137,11 @@ func (r *roomScreen) apply(snap rooms.Snapshot) {
 	}
 	r.snap, r.have = snap, true
 	r.show()
+	r.prompt.settle(&r.snap) // a takeback or a draw answered: its message goes
 	if prevPhase != snap.Phase && snap.Phase == rooms.Playing {
 		r.prompt.say("", false)
-		r.side.relabel() // a new match may name the seats otherwise (Flic Flac's shapes)
+		r.side.relabel()              // a new match may name the seats otherwise (Flic Flac's shapes)
+		r.side.showSpectators = false // a new match's foot shows its chat first
 	}
 	if link := r.web.Match(snap.Result.MatchID); link != "" && snap.Phase == rooms.Finished && link != r.linked {
 		r.linked = link
@@ -343,14 +345,14 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		if i := 1 - int(r.snap.You); len(r.snap.Seats) == 2 && r.snap.Seats[i].DrawOffer {
 			r.prompt.say("You accept the draw.", false)
 		} else {
-			r.prompt.say("You offer a draw; it stands until your opponent moves.", false)
+			r.prompt.sayRequest("You offer a draw; it stands until your opponent moves.", drawRequest, len(r.snap.Moves))
 		}
 		return actionCmd(r.sub.OfferDraw), false, true
 	case key.Matches(km, k.TakeBack) && r.playing():
 		if slices.ContainsFunc(r.snap.Seats, func(s rooms.SeatInfo) bool { return s.TakeBack }) {
 			r.prompt.say("You agree to the takeback.", false)
 		} else {
-			r.prompt.say("You ask to take back your last move.", false)
+			r.prompt.sayRequest("You ask to take back your last move.", takebackRequest, len(r.snap.Moves))
 		}
 		return actionCmd(r.sub.TakeBack), false, true
 	case key.Matches(km, k.Leave):
@@ -363,7 +365,11 @@ func (r *roomScreen) command(km tea.KeyPressMsg) (cmd tea.Cmd, leave, ok bool) {
 		r.prompt.open(lineMove, r.move) // (the notation shows under the board while it is open)
 	case key.Matches(km, k.Chat):
 		r.focus = focusChat
-		r.prompt.open(lineChat, r.sayChat)
+		to := "" // everybody reads it
+		if r.snap.You == rules.Spectator && r.snap.Phase == rooms.Playing {
+			to = "spectators" // the players read it only if they ask (roomchat.go)
+		}
+		r.prompt.openChat(to, r.sayChat)
 	case key.Matches(km, r.side.keys.Moves):
 		r.side, cmd = r.side.Update(km)
 		return cmd, false, true
@@ -652,7 +658,7 @@ func (r *roomScreen) body(st draw.Styles, lay roomLayout, w, h int) {
 		}
 	}
 	s := &r.snap
-	hk := headerKey{game: s.GameName, code: s.Code, phase: s.Phase, match: s.Match, you: int(s.You), w: w, theme: th}
+	hk := headerKey{game: s.GameName, code: s.Code, phase: s.Phase, mode: roomMode(s), match: s.Match, you: int(s.You), w: w, theme: th}
 	header, _ := ps.header.get(hk, func() []string {
 		return []string{r.header(st, w)}
 	}).at(0)
@@ -705,26 +711,29 @@ func (r *roomScreen) smallBody(st draw.Styles, lay roomLayout, w, h int) {
 	}
 }
 
-// header is the line over the body: the game, the room's code and phase, and who the viewer is.
-// On a window too narrow for all of it, "room" goes first, then the phase, then "you:".
+// header is the line over the body: the game, the room's code and phase, whether its matches are
+// rated or casual, and who the viewer is. On a window too narrow for all of it, "room" goes
+// first, then the phase, then "you:"; rated or casual stays whole.
 func (r *roomScreen) header(st draw.Styles, w int) string {
 	s := &r.snap
+	mode := ""
+	if m := roomMode(s); m != "" {
+		mode = st.Dim.Render(" · " + m)
+	}
 	right := "watching"
 	if s.You != rules.Spectator {
 		right = fmt.Sprintf("you: %s (%s)", r.me.Name, seatTag(r.board, st, int(s.You)))
 	}
 	game, code, phase := st.Title.Render(s.GameName), st.Bold.Render(s.Code), st.Dim.Render(" · "+s.Phase.String())
-	header := game + st.Dim.Render(" · room ") + code + phase
-	if w < minRoomWidth {
-		for i := 0; i < 3 && draw.TextWidth(header)+1+draw.TextWidth(right) > w; i++ {
-			switch i {
-			case 0:
-				header = game + st.Dim.Render(" · ") + code + phase
-			case 1:
-				header = game + st.Dim.Render(" · ") + code
-			case 2:
-				right = strings.TrimPrefix(right, "you: ")
-			}
+	header := game + st.Dim.Render(" · room ") + code + phase + mode
+	for i := 0; i < 3 && draw.TextWidth(header)+1+draw.TextWidth(right) > w; i++ {
+		switch i {
+		case 0:
+			header = game + st.Dim.Render(" · ") + code + phase + mode
+		case 1:
+			header = game + st.Dim.Render(" · ") + code + mode
+		case 2:
+			right = strings.TrimPrefix(right, "you: ")
 		}
 	}
 	return draw.Fit(header, w-draw.TextWidth(right)-1) + " " + right
@@ -745,7 +754,8 @@ func (r *roomScreen) rulesBody(st draw.Styles, w, h int) {
 // when what it shows has changed.
 func (r *roomScreen) panelParts(st draw.Styles, w, h int) *lineSet {
 	ps, p, th := &r.parts, &r.side, themeOf(st)
-	k := panelKey{gen: r.gen, w: w, showMoves: p.showMoves, replaying: p.replaying, mode: p.mode(), theme: th}
+	k := panelKey{gen: r.gen, w: w, showMoves: p.showMoves, replaying: p.replaying, mode: p.mode(),
+		spectators: p.showingSpectators(), heard: len(r.snap.SpectatorChat), theme: th}
 	if r.awayChanged() {
 		ps.head.drawn = false
 	}
@@ -773,11 +783,13 @@ func (r *roomScreen) clockPart(st draw.Styles, w int) *lineSet {
 // again when the chat it shows changes, or the moves.
 func (r *roomScreen) tailPart(st draw.Styles, w, room int) *lineSet {
 	ps, p := &r.parts, &r.side
-	tk := tailKey{w: w, room: room, showMoves: p.showMoves, replaying: p.replaying, theme: themeOf(st)}
+	tk := tailKey{w: w, room: room, showMoves: p.showMoves, replaying: p.replaying, spectators: p.showingSpectators(),
+		watching: r.snap.You == rules.Spectator, theme: themeOf(st)}
 	if p.showMoves {
 		tk.gen = r.gen
-	} else if !slices.Equal(ps.chat, r.snap.Chat) {
-		ps.chat, ps.tail.drawn = r.snap.Chat, false // a room replaces its chat, never changes it
+	} else if !slices.Equal(ps.chat, r.snap.Chat) || !slices.Equal(ps.spectatorChat, r.snap.SpectatorChat) {
+		// A room replaces its chats, never changes them.
+		ps.chat, ps.spectatorChat, ps.tail.drawn = r.snap.Chat, r.snap.SpectatorChat, false
 	}
 	return ps.tail.get(tk, func() []string { return p.tailLines(st, w, room) })
 }
@@ -972,7 +984,35 @@ func (r *roomScreen) waitingLines(st draw.Styles, w int) []string {
 			lines = append(lines, wrapKeepingParens("Alone? Press b to seat a bot (B picks its level).", w)...)
 		}
 	}
+	if s.Casual {
+		lines = append(lines, "")
+		for _, l := range draw.Wrap(r.casualNote(), w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
+	}
 	return lines
+}
+
+// casualNote says why a casual room's matches are not rated: the settings that are not
+// standard (rooms.Casual), as far as the snapshot tells them (it has the game's options; the
+// room's clock shows only once a match has begun).
+func (r *roomScreen) casualNote() string {
+	var why []string
+	if g, ok := r.game(); ok {
+		why = rooms.Casual(g, r.snap.Options)
+	}
+	if len(why) == 0 {
+		return "Casual room: its clock is not standard, so its matches are not rated."
+	}
+	return "Casual room: " + strings.Join(why, " ") + " " + isAre(len(why)) + " not standard, so its matches are not rated."
+}
+
+// isAre is the verb for n things: "is" for one, "are" for more.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // spaced puts a space between the letters of a code, so it reads well aloud.

@@ -18,7 +18,9 @@ import (
 
 // panelKeys are the side panel's keys.
 type panelKeys struct {
-	Moves key.Binding // the match's moves in place of the chat, or the chat again
+	// Moves turns the panel's foot: the chat, the spectators' chat (a player's, during a match
+	// that someone watches: roomchat.go), the match's moves, and the chat again.
+	Moves key.Binding
 }
 
 // panelKeyMap is the key map every room's panel shares; it never changes.
@@ -26,22 +28,25 @@ var panelKeyMap = panelKeys{Moves: draw.KeyMap.Moves}
 
 // roomPanel is the side panel right of a room's board: the seats with their scores and notes,
 // whose turn it is and the turn's clock (roomClock), the result and ratings at the end, what the
-// board says of the match (draw.Board.Status), then the chat, or the match's moves, at its foot
-// (tab switches). It draws the snapshot the room shows it (show).
+// board says of the match (draw.Board.Status), then the chat, the spectators' chat or the match's
+// moves at its foot (tab turns them). It draws the snapshot the room shows it (show).
 type roomPanel struct {
 	keys      *panelKeys // shared (panelKeyMap); nil in a replay's panel, which takes no keys
 	snap      *rooms.Snapshot
 	board     draw.Board
 	clock     *roomClock
 	showMoves bool // the moves at the foot, in place of the chat
-	replaying bool // a replay's panel: its chat is the replay's move list, under a plain rule
-	under     bool // the room lays the panel out under the board (layoutUnder)
-	up        bool // under the board: the whole panel shows in the board's place
-	chat      chatCache
-	labels    []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
-	labelsIn  theme
-	ruled     string // the rule over the foot as last drawn (rule), from ruleOf
-	ruleOf    ruleKey
+	// showSpectators: the spectators' chat at the foot, in place of the room's, while the
+	// viewer plays a match that has a spectators' tab (spectatorTab; roomchat.go)
+	showSpectators bool
+	replaying      bool // a replay's panel: its chat is the replay's move list, under a plain rule
+	under          bool // the room lays the panel out under the board (layoutUnder)
+	up             bool // under the board: the whole panel shows in the board's place
+	chat           chatCache
+	labels         []string // seatLabel's drawn labels by seat, for this board, in the styles labelsIn
+	labelsIn       theme
+	ruled          string // the rule over the foot as last drawn (rule), from ruleOf
+	ruleOf         ruleKey
 }
 
 // newRoomPanel returns a room's panel, showing the chat at its foot.
@@ -80,23 +85,28 @@ func (p *roomPanel) mode() panelMode {
 // showsUp reports whether the whole panel shows in the board's place.
 func (p *roomPanel) showsUp() bool { return p.mode() == panelUp }
 
-// Update takes the panel's keys: tab shows the moves in place of the chat, or the chat again.
-// Under the board, where the rows it leaves are few, tab shows the whole panel with the chat in
-// the board's place, then with the moves, then the board again.
+// Update takes the panel's keys: tab turns the foot from the chat to the spectators' chat (when
+// it has that tab), to the moves, and to the chat again. Under the board, where the rows it
+// leaves are few, tab shows the whole panel in the board's place with the chat, then (when it
+// has the tab) the spectators' chat, then the moves, then the board again.
 func (p roomPanel) Update(msg tea.Msg) (roomPanel, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || p.keys == nil || !key.Matches(km, p.keys.Moves) {
 		return p, nil
 	}
 	switch {
-	case !p.under:
-		p.showMoves = !p.showMoves
-	case !p.up:
-		p.up, p.showMoves = true, false
-	case !p.showMoves:
-		p.showMoves = true
-	default:
+	case p.under && !p.up:
+		p.up, p.showMoves, p.showSpectators = true, false, false
+	case p.showMoves && p.under:
 		p.up, p.showMoves = false, false
+	case p.showMoves:
+		p.showMoves = false
+	case p.showingSpectators():
+		p.showSpectators, p.showMoves = false, true
+	case p.spectatorTab():
+		p.showSpectators = true
+	default:
+		p.showSpectators, p.showMoves = false, true
 	}
 	return p, nil
 }
@@ -234,41 +244,80 @@ func (p *roomPanel) statusLines(lines []string, st draw.Styles, w int) []string 
 	return append(lines, p.rule(st, w))
 }
 
-// rule is the rule over the chat or the moves, drawn again when the panel's width, styles or
-// foot change.
+// rule is the rule over the foot, which says what the foot shows and what tab shows next; drawn
+// again when the panel's width, styles or label change.
 func (p *roomPanel) rule(st draw.Styles, w int) string {
-	k := ruleKey{w: w, theme: themeOf(st), showMoves: p.showMoves, replaying: p.replaying, mode: p.mode()}
+	k := ruleKey{w: w, theme: themeOf(st), label: p.ruleLabel()}
 	if p.ruled != "" && p.ruleOf == k {
 		return p.ruled
 	}
-	switch {
-	case p.replaying:
+	label := k.label
+	if draw.TextWidth(label)+4 > w { // too narrow: what the foot shows, or what tab would
+		label = shortLabel(label)
+	}
+	if label == "" {
 		p.ruled = st.Dim.Render(strings.Repeat("─", w))
-	case k.mode == panelUnder:
-		p.ruled = panelRule(st, "tab: chat, moves", w)
-	case k.mode == panelUp && p.showMoves:
-		p.ruled = panelRule(st, "moves · tab: board", w)
-	case k.mode == panelUp:
-		p.ruled = panelRule(st, "chat · tab: moves", w)
-	case p.showMoves:
-		p.ruled = panelRule(st, "moves · tab: chat", w)
-	default:
-		p.ruled = panelRule(st, "tab: moves", w)
+	} else {
+		p.ruled = panelRule(st, label, w)
 	}
 	p.ruleOf = k
 	return p.ruled
 }
 
+// shortLabel is a rule's label for a narrow panel: what the foot shows ("spectators · tab:
+// moves" is "spectators"), or the spectators' lines that tab shows ("tab: spectators (2)" is
+// "spectators (2)"); "" when it has no shorter form.
+func shortLabel(label string) string {
+	if shown, _, ok := strings.Cut(label, " · "); ok {
+		return shown
+	}
+	if rest, ok := strings.CutPrefix(label, "tab: spectators"); ok {
+		return "spectators" + rest
+	}
+	return ""
+}
+
+// ruleLabel is what the rule over the foot says: what it shows, and what tab shows next; "" for
+// a replay's, whose foot is its move list.
+func (p *roomPanel) ruleLabel() string {
+	mode := p.mode()
+	switch {
+	case p.replaying:
+		return ""
+	case mode == panelUnder && p.spectatorTab():
+		return "tab: chats, moves"
+	case mode == panelUnder:
+		return "tab: chat, moves"
+	case mode == panelUp && p.showMoves:
+		return "moves · tab: board"
+	case p.showMoves:
+		return "moves · tab: chat"
+	case p.showingSpectators():
+		return "spectators · tab: moves"
+	case p.spectatorTab():
+		next := "tab: spectators"
+		if mode == panelUp {
+			next = "chat · " + next
+		}
+		if n := len(p.snap.SpectatorChat); n > 0 {
+			next += fmt.Sprintf(" (%d)", n)
+		}
+		return next
+	case mode == panelUp:
+		return "chat · tab: moves"
+	}
+	return "tab: moves"
+}
+
 // ruleKey is what the panel's rule shows.
 type ruleKey struct {
-	w                    int
-	showMoves, replaying bool
-	mode                 panelMode
+	w     int
+	label string
 	theme
 }
 
-// tailLines fill the foot of the panel, room lines at most: chat and log, or the moves, newest
-// last.
+// tailLines fill the foot of the panel, room lines at most: chat and log, the spectators' chat,
+// or the moves, newest last.
 func (p *roomPanel) tailLines(st draw.Styles, w, room int) []string {
 	if p.showMoves && !p.replaying {
 		return p.movesTail(st, w, room)
@@ -450,38 +499,6 @@ func breakNotation(s string, width int) (head, rest string) {
 	return strings.TrimRight(string(runes[:cut]), " "), strings.TrimLeft(string(runes[cut:]), " ")
 }
 
-// chatCache holds the chat as last wrapped for the panel: the panel is drawn again at every
-// snapshot, and the chat changes far less often (a room replaces its chat slice, never changes
-// it). It is keyed by the chat, the width and the styles.
-type chatCache struct {
-	from   []rooms.ChatLine
-	w      int
-	theme  theme
-	lines  []string
-	starts []int // the index in lines of each message's first line
-}
-
-// chatLines returns the snapshot's chat wrapped to w columns, oldest first. The result is shared
-// with the cache: callers must not modify it.
-func (p *roomPanel) chatLines(st draw.Styles, w int) []string {
-	c := &p.chat
-	if c.lines != nil && c.w == w && c.theme == themeOf(st) && slices.Equal(c.from, p.snap.Chat) {
-		return c.lines
-	}
-	var lines []string
-	var starts []int
-	for _, l := range p.snap.Chat {
-		starts = append(starts, len(lines))
-		if l.From == "" {
-			lines = append(lines, wrapKeepingParens(st.Dim.Render("· ")+l.Text, w)...)
-		} else {
-			lines = append(lines, draw.Wrap(st.Bold.Render(l.From+":")+" "+l.Text, w)...)
-		}
-	}
-	*c = chatCache{from: p.snap.Chat, w: w, theme: themeOf(st), lines: lines, starts: starts}
-	return lines
-}
-
 // seatLabel draws seat i's letter and colour name in its colour, eight columns for the panel:
 // "R Red   ". Each seat's is drawn once for the room's board and the styles.
 func (p *roomPanel) seatLabel(st draw.Styles, i int) string {
@@ -529,7 +546,7 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 	case len(win) == len(s.Seats):
 		head = "A draw!"
 	case len(win) == 1:
-		head = names[0] + " wins" + score(s.Outcome.Scores, int(win[0]), len(s.Seats)) + "!"
+		head = names[0] + " wins" + score(s.Outcome, int(win[0]), len(s.Seats)) + "!"
 	default:
 		head = strings.Join(names, " and ") + " share the win!"
 	}
@@ -539,7 +556,7 @@ func (p *roomPanel) result(st draw.Styles, w int) []string {
 			lines = append(lines, st.Dim.Render(l))
 		}
 	}
-	if !s.Unrated && len(s.Seats) > 1 && (!p.replaying || s.Result.Ratings != nil) { // a replay's seats do not say
+	if !s.Unrated && len(s.Seats) > 1 { // (a replay's snapshot says Casual from its record)
 		for _, l := range draw.Wrap(ratedText(s), w) {
 			lines = append(lines, st.Dim.Render(l))
 		}
@@ -564,20 +581,19 @@ func rematchNotes(s *rooms.Snapshot, seat int) []string {
 }
 
 // score is the final score of a two-seat match, the winner's first: " 33-26"; "" for another
-// number of seats, or when the score did not decide the match (a resignation or a clock run out
-// with the winner not ahead, before they scored).
-func score(scores []int, first, seats int) string {
-	if seats != 2 || len(scores) != 2 || first > 1 || scores[first] == 0 || scores[first] < scores[1-first] {
+// number of seats, or when the score did not decide the match (rules.Outcome.WinningScore).
+func score(out rules.Outcome, first, seats int) string {
+	won, lost, ok := out.WinningScore(rules.Seat(first))
+	if seats != 2 || !ok {
 		return ""
 	}
-	return fmt.Sprintf(" %d-%d", scores[first], scores[1-first])
+	return fmt.Sprintf(" %d-%d", won, lost)
 }
 
 // ratedText says whether the match counts for the ratings: by the recorded rating changes when
-// they are known, else by the room's seats as the room rates them (two or more, every one a
-// person with a key).
+// they are known, else as the room rates its matches (ratedRoom).
 func ratedText(s *rooms.Snapshot) string {
-	rated := len(s.Seats) >= 2 && !slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Bot != "" || x.Guest })
+	rated := ratedRoom(s)
 	if s.Result.Ratings != nil {
 		rated = slices.ContainsFunc(s.Result.Ratings, func(c rooms.RatingChange) bool { return c.Rated })
 	}
@@ -585,6 +601,27 @@ func ratedText(s *rooms.Snapshot) string {
 		return "Rated match."
 	}
 	return "Casual match: not rated."
+}
+
+// ratedRoom reports whether the snapshot's room rates its matches, as the room decides (rooms:
+// Room.rated): its settings are standard (not Casual) and it has two seats or more, every one a
+// person with a key (a free seat counts as one). The seats are read here too, so that a
+// snapshot from a node that does not say Casual is judged as it was.
+func ratedRoom(s *rooms.Snapshot) bool {
+	return !s.Casual && len(s.Seats) >= 2 &&
+		!slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Bot != "" || x.Guest })
+}
+
+// roomMode is how a room's header and lists say whether its matches are rated: "rated",
+// "casual", or "" for a room played alone.
+func roomMode(s *rooms.Snapshot) string {
+	switch {
+	case len(s.Seats) < 2:
+		return ""
+	case ratedRoom(s):
+		return rooms.ModeRated
+	}
+	return rooms.ModeCasual
 }
 
 // nameWithTag names a seat's player with its tag in brackets, "bob (Blue)"; a name that ends in

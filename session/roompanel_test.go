@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/arcade/arcade/rooms"
+	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/session/draw"
 )
 
@@ -124,7 +125,7 @@ func TestResultScore(t *testing.T) {
 		{[]int{5, 3, 2}, 0, 3, ""},
 		{nil, 0, 2, ""},
 	} {
-		if got := score(c.scores, c.first, c.seats); got != c.want {
+		if got := score(rules.Outcome{Over: true, Scores: c.scores}, c.first, c.seats); got != c.want {
 			t.Errorf("score(%v, %d, %d) = %q, want %q", c.scores, c.first, c.seats, got, c.want)
 		}
 	}

@@ -113,6 +113,7 @@ type (
 	headerKey struct {
 		game, code string
 		phase      rooms.Phase
+		mode       string // rated or casual (roomMode)
 		match      int
 		you        int
 		w          int
@@ -130,11 +131,14 @@ type (
 		moves  bool // (there, with the moves: tab goes back to the board)
 		theme
 	}
-	// panelKey: the panel's head and status (with the away seats' countdowns for the head).
+	// panelKey: the panel's head and status (with the away seats' countdowns for the head); the
+	// status's rule says what the foot shows and how many lines the spectators' chat holds.
 	panelKey struct {
 		gen                  uint64
 		w                    int
 		showMoves, replaying bool
+		spectators           bool // the foot shows the spectators' chat (roomPanel.showingSpectators)
+		heard                int  // the spectators' lines (Snapshot.SpectatorChat)
 		mode                 panelMode
 		theme
 	}
@@ -145,11 +149,13 @@ type (
 		shown time.Duration
 		theme
 	}
-	// tailKey: the panel's foot, chat or moves (with the chat it shows, for the chat).
+	// tailKey: the panel's foot, chat or moves (with the chats it shows, for the chat).
 	tailKey struct {
 		gen                  uint64 // the moves' (0 for the chat, which the generation does not count)
 		w, room              int
 		showMoves, replaying bool
+		spectators           bool // the spectators' chat alone (roomPanel.showingSpectators)
+		watching             bool // a spectator's: both chats as one (roomPanel.footChats)
 		theme
 	}
 	// sizeKey: the board's smallest drawing (boardMin), on a compact window.
@@ -186,7 +192,8 @@ type roomParts struct {
 	turn             part[panelKey] // whose turn it is, or the result, under the board
 	status           part[panelKey]
 	tail             part[tailKey]
-	chat             []rooms.ChatLine // the chat the tail shows
+	chat             []rooms.ChatLine // the chats the tail shows from: the room's,
+	spectatorChat    []rooms.ChatLine // and the spectators'
 	prompt           part[promptKey]
 	typed            []rune // the open line's text the prompt shows
 	help             part[helpKey]
@@ -233,7 +240,8 @@ func (ps *roomParts) lines() [][]string {
 type titleKey struct{ game, code string }
 
 // sameLook reports whether the board and the panel draw b as they drew a: the snapshots differ
-// at most in the chat (the panel's foot has a key of its own) and in what neither draws (the
+// at most in the chats (the panel's foot has a key of its own, and its rule counts the
+// spectators' lines) and in what neither draws (the
 // sequence number, the room's notice, Replaced). The cheap fields are compared first; the game's
 // view, made again for every snapshot, is compared in depth only when they are all the same (a
 // chat line, a player who came back), so a move costs no deep comparison.
@@ -246,5 +254,6 @@ func sameLook(a, b *rooms.Snapshot) bool {
 	}
 	x, y := *a, *b
 	x.Seq, y.Seq, x.Chat, y.Chat, x.Notice, y.Notice, x.Replaced, y.Replaced = 0, 0, nil, nil, "", "", false, false
+	x.SpectatorChat, y.SpectatorChat = nil, nil
 	return reflect.DeepEqual(x, y)
 }

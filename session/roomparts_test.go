@@ -118,10 +118,18 @@ func TestRoomPartsFollowTheirInputs(t *testing.T) {
 							snap = withRoom(g.snaps[rng.IntN(len(g.snaps))], snap)
 							m.room.apply(snap)
 							what = "move"
-						case n == 3: // a chat line
-							snap.Chat = append(slices.Clone(snap.Chat), rooms.ChatLine{From: "bob", Text: fmt.Sprintf("line %d of the chat, long enough to wrap in the panel", step)})
+						case n == 3: // a chat line, a player's or a spectator's
+							line := rooms.ChatLine{From: "bob", Text: fmt.Sprintf("line %d of the chat, long enough to wrap in the panel", step),
+								At: time.Now()}
+							if rng.IntN(2) == 0 {
+								snap.Chat = append(slices.Clone(snap.Chat), line)
+								what = "chat"
+							} else {
+								line.From, line.Spectator = "dave", true
+								snap.SpectatorChat = append(slices.Clone(snap.SpectatorChat), line)
+								what = "spectators' chat"
+							}
 							m.room.apply(snap)
-							what = "chat"
 						case n == 4: // a watcher comes or goes
 							snap.Spectators = rng.IntN(3)
 							m.room.apply(snap)
@@ -186,7 +194,7 @@ func TestRoomPartsFollowTheirInputs(t *testing.T) {
 // withRoom is snap (another move of the match) with what the room says beside the match as in
 // cur: the chat, the watchers, the seats' connections and the clock.
 func withRoom(snap, cur rooms.Snapshot) rooms.Snapshot {
-	snap.Chat, snap.Spectators = cur.Chat, cur.Spectators
+	snap.Chat, snap.SpectatorChat, snap.Spectators = cur.Chat, cur.SpectatorChat, cur.Spectators
 	snap.Seats = slices.Clone(snap.Seats)
 	for i := range min(len(snap.Seats), len(cur.Seats)) {
 		snap.Seats[i].Connected, snap.Seats[i].GraceUntil = cur.Seats[i].Connected, cur.Seats[i].GraceUntil

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -58,7 +59,22 @@ type roomPrompt struct {
 	yes, noHelp string
 	then        func() tea.Cmd
 	no          string
+	// The request the message says the player made (sayRequest), which the room's snapshots
+	// settle (settle): the number of moves when it was made, and whether a snapshot has shown it
+	// waiting.
+	request      requestKind
+	requestMoves int
+	requestSeen  bool
 }
+
+// requestKind is a request to the other players that a message under the board tells of.
+type requestKind int
+
+const (
+	noRequest requestKind = iota
+	takebackRequest
+	drawRequest
+)
 
 func newRoomPrompt() roomPrompt { return roomPrompt{keys: &promptKeyMap} }
 
@@ -74,6 +90,34 @@ type errExpiredMsg struct{ seq int }
 func (p *roomPrompt) say(msg string, isErr bool) {
 	p.msg, p.msgErr = strings.ReplaceAll(msg, "\n", " "), isErr
 	p.asked, p.leaving, p.then = false, false, nil
+	p.request = noRequest
+}
+
+// sayRequest puts msg, which tells of a request the player makes of the others (a takeback, a
+// draw), on the message line, to stay there while the request waits: the first snapshot that
+// shows it answered or withdrawn takes it away (settle). moves is the match's number of moves now.
+func (p *roomPrompt) sayRequest(msg string, kind requestKind, moves int) {
+	p.say(msg, false)
+	p.request, p.requestMoves, p.requestSeen = kind, moves, false
+}
+
+// settle takes away the message of a request (sayRequest) that snap shows is no longer waiting:
+// nobody asks it any more, and either a snapshot showed it waiting before or the moves have
+// changed since (a takeback done at once, by a bot; a move, which withdraws it). Until then a
+// snapshot sent before the room had the request leaves the message be.
+func (p *roomPrompt) settle(snap *rooms.Snapshot) {
+	if p.request == noRequest {
+		return
+	}
+	waiting := snap.Phase == rooms.Playing && slices.ContainsFunc(snap.Seats, func(s rooms.SeatInfo) bool {
+		return p.request == takebackRequest && s.TakeBack || p.request == drawRequest && s.DrawOffer
+	})
+	switch {
+	case waiting:
+		p.requestSeen = true
+	case p.requestSeen || len(snap.Moves) != p.requestMoves || snap.Phase != rooms.Playing:
+		p.say("", false)
+	}
 }
 
 // fail shows an error under the board; it goes at the player's next key (clearError), or after
@@ -101,6 +145,15 @@ func (p *roomPrompt) open(kind lineKind, send func(text string) tea.Cmd) {
 		p.input = newLineInput("move: ", rooms.MaxMove)
 	} else {
 		p.input = newLineInput("chat: ", 200)
+	}
+}
+
+// openChat opens the chat line; to, when not everybody reads what is said, names who does
+// ("spectators").
+func (p *roomPrompt) openChat(to string, send func(text string) tea.Cmd) {
+	p.open(lineChat, send)
+	if to != "" {
+		p.input = newLineInput("chat to "+to+": ", 200)
 	}
 }
 

@@ -53,11 +53,11 @@ func keysText(k *draw.Keys) string {
 		{k.Pass, "pass your turn"},
 		{k.EndTurn, "end your turn (Flic Flac), or a solo game"},
 		{k.Prompt, "type a move in the game's notation"},
-		{k.TakeBack, "ask to take back your last move, or agree (unrated matches)"},
+		{k.TakeBack, "ask to take back your last move, or agree (casual matches)"},
 		{k.Draw, "offer a draw, or accept your opponent's (two players)"},
 		{k.Resign, "resign; before the first move it aborts the match, unrated"},
 		{k.Chat, "chat"},
-		{k.Moves, "the moves, or the chat again"},
+		{k.Moves, "the chat, then the spectators' chat (a player's), then the moves"},
 		{k.Rules, "these rules"},
 	}
 	var b strings.Builder

@@ -36,15 +36,18 @@ type saidMsg struct{ text string }
 // chatCommands is what the chat line says of its commands.
 const chatCommands = "Chat commands: /ignore NAME, /unignore NAME, /report NAME [why]."
 
-// ignores is what the session knows of whom its player ignores: their IDs, and the chat last
-// filtered (a room replaces its chat slice, never changes it, so one filtering serves every
-// snapshot until the chat changes).
+// ignores is what the session knows of whom its player ignores: their IDs, and the chats last
+// filtered, the room's and the spectators' (a room replaces its chat slices, never changes them,
+// so one filtering serves every snapshot until the chat changes).
 type ignores struct {
-	ids  map[string]bool
-	raw  []rooms.ChatLine // the room's chat, whole, as the last snapshot had it (for reports)
-	from []rooms.ChatLine // the room's chat last filtered
-	kept []rooms.ChatLine // what of it is shown
+	ids map[string]bool
+	// the room's chat and the spectators', whole, as the last snapshot had them (for reports)
+	raw, rawSpectators []rooms.ChatLine
+	chat, spectators   keptChat // each chat as last filtered
 }
+
+// keptChat is a chat as last filtered: the room's slice, and what of it is shown.
+type keptChat struct{ from, kept []rooms.ChatLine }
 
 // loadIgnores reads whom the player ignores, when the session has a Social and a keyed player.
 func (m Model) loadIgnores() {
@@ -60,17 +63,18 @@ func (m Model) loadIgnores() {
 		ids[ig.Player] = true
 	}
 	m.ignored.ids = ids
-	m.ignored.from, m.ignored.kept = nil, nil
+	m.ignored.chat, m.ignored.spectators = keptChat{}, keptChat{}
 }
 
 // withoutIgnored returns the chat lines of chat said by players the session's player does not
-// ignore: chat itself when they ignore nobody.
-func (ig *ignores) withoutIgnored(chat []rooms.ChatLine) []rooms.ChatLine {
+// ignore: chat itself when they ignore nobody. last is the chat as last filtered, kept for the
+// next snapshot.
+func (ig *ignores) withoutIgnored(last *keptChat, chat []rooms.ChatLine) []rooms.ChatLine {
 	if len(ig.ids) == 0 {
 		return chat
 	}
-	if len(chat) == len(ig.from) && (len(chat) == 0 || &chat[0] == &ig.from[0]) {
-		return ig.kept
+	if len(chat) == len(last.from) && (len(chat) == 0 || &chat[0] == &last.from[0]) {
+		return last.kept
 	}
 	kept := make([]rooms.ChatLine, 0, len(chat))
 	for _, l := range chat {
@@ -78,7 +82,7 @@ func (ig *ignores) withoutIgnored(chat []rooms.ChatLine) []rooms.ChatLine {
 			kept = append(kept, l)
 		}
 	}
-	ig.from, ig.kept = chat, kept
+	last.from, last.kept = chat, kept
 	return kept
 }
 
@@ -148,7 +152,7 @@ func (m Model) chatCommand(sub Sub, text string) (tea.Cmd, bool) {
 	code := ""
 	if m.room != nil && m.room.have {
 		code = m.room.snap.Code
-		for _, l := range m.ignored.raw {
+		for _, l := range rooms.MergeChats(m.ignored.raw, m.ignored.rawSpectators) { // both chats: a spectator may be reported
 			chat = append(chat, record.ChatLine{From: l.From, Text: l.Text, At: l.At})
 		}
 	}
@@ -181,19 +185,21 @@ func (m Model) takeIgnored(msg ignoredMsg) tea.Cmd {
 		delete(ids, msg.ig.Player)
 		text = "You see the chat of " + msg.ig.Name + " again."
 	}
-	m.ignored = ignores{ids: ids, raw: m.ignored.raw}
+	m.ignored = ignores{ids: ids, raw: m.ignored.raw, rawSpectators: m.ignored.rawSpectators}
 	if m.room != nil && m.room.have {
 		snap := m.room.snap
-		snap.Chat = m.ignored.raw
+		snap.Chat, snap.SpectatorChat = m.ignored.raw, m.ignored.rawSpectators
 		m.applySnapshot(snap)
 	}
 	return func() tea.Msg { return saidMsg{text: text} }
 }
 
-// applySnapshot gives the room screen snap, its chat without the lines of the players ignored.
+// applySnapshot gives the room screen snap, its chats (the room's and the spectators') without
+// the lines of the players ignored.
 func (m Model) applySnapshot(snap rooms.Snapshot) {
-	m.ignored.raw = snap.Chat
-	snap.Chat = m.ignored.withoutIgnored(snap.Chat)
+	m.ignored.raw, m.ignored.rawSpectators = snap.Chat, snap.SpectatorChat
+	snap.Chat = m.ignored.withoutIgnored(&m.ignored.chat, snap.Chat)
+	snap.SpectatorChat = m.ignored.withoutIgnored(&m.ignored.spectators, snap.SpectatorChat)
 	m.room.apply(snap)
 }
 

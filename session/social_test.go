@@ -150,8 +150,12 @@ func TestIgnoredChatIsNotShown(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if !chatHas(m, "ann speaks") || chatHas(m, "carol speaks") {
-		t.Fatalf("bob's chat: %+v", m.room.snap.Chat)
+		t.Fatalf("bob's chat: %+v, the spectators' %+v", m.room.snap.Chat, m.room.snap.SpectatorChat)
 	}
+	if m = press(m, "tab"); !m.room.side.showingSpectators() || strings.Contains(plain(m.View().Content), "carol speaks") {
+		t.Errorf("bob's tab of the spectators' chat shows carol, whom he ignores:\n%s", plain(m.View().Content))
+	}
+	m = press(m, "tab", "tab")
 	if out := plain(m.View().Content); strings.Contains(out, "carol speaks") || !strings.Contains(out, "ann speaks") {
 		t.Errorf("bob's screen:\n%s", out)
 	}
@@ -189,9 +193,10 @@ func TestIgnoredChatIsNotShown(t *testing.T) {
 	}
 }
 
-// chatHas reports whether the room screen's chat has a line of text.
+// chatHas reports whether the room screen's chats (the room's and the spectators') have a line of
+// text.
 func chatHas(m Model, text string) bool {
-	for _, l := range m.room.snap.Chat {
+	for _, l := range rooms.MergeChats(m.room.snap.Chat, m.room.snap.SpectatorChat) {
 		if l.Text == text {
 			return true
 		}

@@ -219,6 +219,11 @@ Without clock=, a rated match (every seat a person with a key) gets the server's
 limit a move; any other is untimed. seats=1 is the solo game: its best scores go
 on a solo table beside the ratings.
 
+Only standard settings are rated. Each option below says which of its values are
+("rated:"); any other, clock=off or a clock under 1m a move or 5m a game, makes
+the room casual: its matches change no rating (and allow takebacks). A match with
+a bot or a guest is casual too. The room's header and rooms say which.
+
 Your name is your SSH user name (ssh NAME@host): 1 to %[2]d of a-z, 0-9, - and _,
 starting and ending with a letter or digit. The first key to use a name keeps it;
 more keys join it with a code: keys link from a key of yours, then, from the new
@@ -254,7 +259,7 @@ and /report NAME [TEXT] do as the commands above.
 				allowed = fmt.Sprintf("%d..%d%s", o.Min, o.Max, o.Unit)
 				def += o.Unit // timer=20s, as the README and the form write it
 			}
-			fmt.Fprintf(w, "  %s=%s  %s (%s)\n", o.Key, def, o.Help, allowed)
+			fmt.Fprintf(w, "  %s=%s  %s (%s; rated: %s)\n", o.Key, def, o.Help, allowed, o.StandardText())
 		}
 	}
 }
@@ -276,13 +281,17 @@ func writeRooms(w io.Writer, list []rooms.Summary, now time.Time, links session.
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	head := "CODE\tGAME\tSTATE\tPLAYERS\tFREE\tWATCHING\tAGE"
+	head := "CODE\tGAME\tSTATE\tMODE\tPLAYERS\tFREE\tWATCHING\tAGE"
 	if links != "" {
 		head += "\tON THE WEB"
 	}
 	fmt.Fprintln(tw, head)
 	for _, r := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s", r.Code, r.GameName, r.State(now),
+		mode := r.Mode
+		if mode == "" {
+			mode = "-" // played alone, or a node that does not say
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s", r.Code, r.GameName, r.State(now), mode,
 			r.SeatList(), r.Free, r.Spectators, age(now.Sub(r.Created)))
 		if link := links.Room(r.Code); link != "" {
 			// The last column is not padded, so the sequence's bytes cost no alignment.

@@ -87,16 +87,20 @@ func TestParseRequestErrors(t *testing.T) {
 	}
 }
 
-// TestWriteRooms: `rooms` gives each room's state in words.
+// TestWriteRooms: `rooms` gives each room's state in words, and whether its matches are rated
+// or casual ("-" when the room does not say: played alone, or from a node that does not know).
 func TestWriteRooms(t *testing.T) {
 	now := time.Now()
 	var out bytes.Buffer
 	writeRooms(&out, []rooms.Summary{
-		{Code: "K7QXM", GameName: "Towers", Phase: rooms.Waiting, Free: 2, Seats: []string{"ann", "", ""}, Created: now},
+		{Code: "K7QXM", GameName: "Towers", Phase: rooms.Waiting, Free: 2, Seats: []string{"ann", "", ""}, Created: now,
+			Mode: rooms.ModeRated},
 		{Code: "ABCDE", GameName: "Towers", Phase: rooms.Playing, Seats: []string{"ann", "bob"}, Created: now.Add(-time.Hour),
-			Away: []rooms.Away{{Name: "bob", Gone: true}}},
+			Away: []rooms.Away{{Name: "bob", Gone: true}}, Mode: rooms.ModeCasual},
+		{Code: "SOLO1", GameName: "Towers", Phase: rooms.Playing, Seats: []string{"ann"}, Created: now},
 	}, now, "", false)
-	for _, want := range []string{"K7QXM  Towers  waiting for 2 players  ann, -, -", "ABCDE  Towers  bob left               ann, bob"} {
+	for _, want := range []string{"K7QXM  Towers  waiting for 2 players  rated   ann, -, -",
+		"ABCDE  Towers  bob left               casual  ann, bob", "SOLO1  Towers  playing                -       ann"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("rooms does not say %q:\n%s", want, out.String())
 		}

@@ -152,7 +152,7 @@ func TestHelpWritesUnits(t *testing.T) {
 	var b strings.Builder
 	writeHelp(&b, "localhost", games.Rules())
 	out := b.String()
-	for _, want := range []string{"timer=20s ", "(0..600s)", "events=1% ", "(0..100%)", "size=8 "} {
+	for _, want := range []string{"timer=20s ", "(0..600s; rated: 20s)", "events=1% ", "(0..100%; rated: 0% or 1%)", "size=8 "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help does not write %q:\n%s", want, out)
 		}
@@ -218,8 +218,11 @@ func TestHelpListsEveryOption(t *testing.T) {
 					t.Errorf("%s's help does not name %s=%s", g.ID, o.Key, c)
 				}
 			}
-			if o.IsInt() && !strings.Contains(sec, fmt.Sprintf("(%d..%d%s)", o.Min, o.Max, o.Unit)) {
+			if o.IsInt() && !strings.Contains(sec, fmt.Sprintf("(%d..%d%s;", o.Min, o.Max, o.Unit)) {
 				t.Errorf("%s's help does not give %s's range", g.ID, o.Key)
+			}
+			if !strings.Contains(sec, "rated: "+o.StandardText()+")") {
+				t.Errorf("%s's help does not give %s's standard values (%s)", g.ID, o.Key, o.StandardText())
 			}
 		}
 	}

@@ -280,3 +280,55 @@ func TestRatingRulesAcrossReplicas(t *testing.T) {
 		t.Errorf("rated games: %v, want 6 on both replicas (3 of 4 on the first day, 3 on the second)", games)
 	}
 }
+
+// TestCasualMatchChangesNoRating: a match whose room's settings were not standard (its start
+// recorded Casual, as the room decides: issue 34's target=2 Flic Flac match moved ratings by 162
+// points after one turn each) is recorded, played and won, and changes no rating, on the
+// database and on a replica that applies the same changes; the same match of standard settings
+// is rated.
+func TestCasualMatchChangesNoRating(t *testing.T) {
+	for _, casual := range []bool{true, false} {
+		d := openRuled(t)
+		season(t, d, mainKey.PlayerID, altKey.PlayerID)
+		id, err := d.StartMatch(record.Match{Code: "CASU1", Game: "stonetowers", Options: rules.Options{"size": "8", "turns": "10"},
+			Seats: []record.Seat{mainKey, altKey}, Started: day1, Casual: casual})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply, mv := range someMoves(t, 2, 6, day1) {
+			if err := d.AppendMove("CASU1", ply, mv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := d.EndMatch("CASU1", rules.Outcome{Over: true, Scores: []int{40, 24}, Ranks: []int{1, 2}}, false); err != nil {
+			t.Fatal(err)
+		}
+		m, err := d.Match(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Casual != casual || m.Rated == casual || !m.Finished() || m.Unrated {
+			t.Errorf("casual %v: recorded casual %v, rated %v, finished %v, abandoned %v", casual, m.Casual, m.Rated, m.Finished(), m.Unrated)
+		}
+		if st := ratingOf(t, d, mainKey.PlayerID); (st.Games == 0) != casual {
+			t.Errorf("casual %v: the winner's standing %+v", casual, st)
+		}
+	}
+
+	h := seasonChanges(t, day1, mainKey.PlayerID, altKey.PlayerID)
+	h = append(h, Change{Kind: ChangeStart, Code: "CASU2", At: day1, Match: &record.Match{Game: "stonetowers",
+		Options: rules.Options{"size": "8"}, Seats: []record.Seat{mainKey, altKey}, Started: day1, Casual: true}})
+	for ply, mv := range someMoves(t, 2, 6, day1) {
+		h = append(h, Change{Kind: ChangeMove, Code: "CASU2", Ply: ply, Move: &mv})
+	}
+	h = append(h, Change{Kind: ChangeEnd, Code: "CASU2", At: day1.Add(time.Minute), Outcome: rules.Outcome{Over: true, Scores: []int{2, 1}, Ranks: []int{1, 2}}})
+	d := openRuled(t)
+	applyAll(t, d, h)
+	if st := ratingOf(t, d, mainKey.PlayerID); st.Games != 0 {
+		t.Errorf("a replica rated the casual match: %+v", st)
+	}
+	p, err := d.Profile(mainKey.PlayerID, 1)
+	if err != nil || len(p.Recent) != 1 || !p.Recent[0].Casual || p.Recent[0].Rated || p.Won["stonetowers"] != 1 {
+		t.Errorf("the replica's record of the casual match: %+v, %v", p, err)
+	}
+}

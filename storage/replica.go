@@ -26,8 +26,8 @@ type ChangeKind string
 // The kinds of change, with the fields of Change each one reads. A field a kind does not read is
 // ignored.
 const (
-	// ChangeStart: a match began in room Code. Match is its header (Game, Options, Seed, Seats and
-	// Started are kept; its ID is MatchID of the change's position and At, the rest is ignored).
+	// ChangeStart: a match began in room Code. Match is its header (Game, Options, Seed, Seats,
+	// Started and Casual are kept; its ID is MatchID of the change's position and At, the rest is ignored).
 	ChangeStart ChangeKind = "start"
 	// ChangeMove: move number Ply (0-based) of room Code's unfinished match is Move.
 	ChangeMove ChangeKind = "move"
@@ -363,7 +363,7 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change, env applyEnv) (func(*DB), er
 		}
 		h := c.Match
 		m := record.Match{Version: record.Version, ID: MatchID(seq, c.At), Code: c.Code, Game: h.Game,
-			Options: h.Options, Seed: h.Seed, Seats: h.Seats, Started: h.Started, Turn: h.Turn}
+			Options: h.Options, Seed: h.Seed, Seats: h.Seats, Started: h.Started, Turn: h.Turn, Casual: h.Casual}
 		if tx.Bucket(bucketMatches).Get([]byte(m.ID)) != nil {
 			return nil, fmt.Errorf("match ID %s is taken", m.ID)
 		}

@@ -239,6 +239,67 @@ func TestRemoteMatch(t *testing.T) {
 	})
 }
 
+// TestRemoteSpectatorChat: a spectator on another node chats to the spectators' chat during the
+// match: the room puts the line there (it knows the subscription watches), a local player and a
+// remote player receive it in SpectatorChat, not in Chat; a remote player's line goes to
+// everyone's chat, the remote spectator's included; and the room of a casual setting says so
+// across the nodes.
+func TestRemoteSpectatorChat(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, "stonetowers", 2)
+	annSub, err := c.room.Join(ann, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bobSub := c.join(t, c.otherNC, bob, false)
+	carolSub := c.join(t, c.otherNC, carol, true)
+	await(t, carolSub, "the match playing", func(s rooms.Snapshot) bool { return s.Phase == rooms.Playing })
+	if err := carolSub.Chat("bob should build on e5"); err != nil {
+		t.Fatal(err)
+	}
+	heard := func(s rooms.Snapshot) bool {
+		return len(s.SpectatorChat) == 1 && s.SpectatorChat[0].From == "carol" && s.SpectatorChat[0].Spectator
+	}
+	for name, sub := range map[string]session.Sub{"ann": annSub, "bob": bobSub, "carol": carolSub} {
+		snap := await(t, sub, "carol's line in the spectators' chat", heard)
+		for _, l := range snap.Chat {
+			if l.From == "carol" {
+				t.Errorf("%s: carol's line is in the room's chat: %+v", name, snap.Chat)
+			}
+		}
+	}
+	if err := bobSub.Chat("thanks, but no"); err != nil {
+		t.Fatal(err)
+	}
+	await(t, carolSub, "bob's line", func(s rooms.Snapshot) bool {
+		return len(s.Chat) > 0 && s.Chat[len(s.Chat)-1].From == "bob" && heard(s)
+	})
+}
+
+// TestRemoteCasualRoom: a remote player sees that a room of settings that are not standard is
+// casual, as a local one does.
+func TestRemoteCasualRoom(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, "stonetowers", 2)
+	casual, err := c.hub.Create("stonetowers", rules.Options{"size": "8"}, 2, ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := remote.Serve(c.hostNC, casual, "host", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(host.Close)
+	s, err := remote.Dial(c.otherNC, casual.Code(), "host", opt).Join(bob, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Leave)
+	if snap := await(t, s, "a snapshot", func(rooms.Snapshot) bool { return true }); !snap.Casual {
+		t.Error("the remote snapshot of a casual room does not say so")
+	}
+}
+
 // TestRemoteHiddenView: a remote seat gets its own view of a game with hidden information (its
 // rack), a remote spectator the public one.
 func TestRemoteHiddenView(t *testing.T) {

@@ -1,7 +1,9 @@
 package wire_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"maps"
@@ -334,4 +336,51 @@ func diff(path string, a, b reflect.Value) string {
 		return fmt.Sprintf("%s: cannot compare a %v", path, a.Kind())
 	}
 	return ""
+}
+
+// oldChatLine and oldSnapshot are a chat line and a snapshot as a node built before the
+// spectators' chat and casual rooms encodes and decodes them (a subset of the fields).
+type oldChatLine struct {
+	From, Text string
+	At         time.Time
+}
+
+type oldSnapshot struct {
+	Code  string
+	Phase rooms.Phase
+	Seats []rooms.SeatInfo
+	Chat  []oldChatLine
+}
+
+// TestSnapshotFieldsOldNodesDoNotKnow: a snapshot with the spectators' chat and Casual decodes on
+// a node that knows neither (it keeps the room's chat), and one from such a node decodes with
+// neither: no spectators' lines, and Casual false, so that the seats alone say whether the
+// match is rated, as before.
+func TestSnapshotFieldsOldNodesDoNotKnow(t *testing.T) {
+	at := time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC)
+	b, err := wire.EncodeSnapshot(rooms.Snapshot{Code: "K7QXM", Phase: rooms.Playing, Casual: true,
+		Chat:          []rooms.ChatLine{{From: "ann", Text: "hi", At: at}},
+		SpectatorChat: []rooms.ChatLine{{From: "cy", Text: "go e5", At: at, Spectator: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old oldSnapshot
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&old); err != nil {
+		t.Fatalf("an old node cannot decode a new snapshot: %v", err)
+	}
+	if old.Code != "K7QXM" || len(old.Chat) != 1 || old.Chat[0].Text != "hi" {
+		t.Errorf("an old node decodes %+v", old)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(oldSnapshot{Code: "K7QXM", Phase: rooms.Playing,
+		Chat: []oldChatLine{{From: "cy", Text: "go e5", At: at}}}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := wire.DecodeSnapshot(buf.Bytes())
+	if err != nil {
+		t.Fatalf("an old node's snapshot does not decode: %v", err)
+	}
+	if snap.Casual || snap.SpectatorChat != nil || len(snap.Chat) != 1 || snap.Chat[0].Spectator || snap.Chat[0].Text != "go e5" {
+		t.Errorf("an old node's snapshot decodes as %+v", snap)
+	}
 }

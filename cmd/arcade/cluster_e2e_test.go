@@ -416,7 +416,7 @@ func TestClusterOfThree(t *testing.T) {
 // writes a file that `arcade check` passes, and a single arcade started on that file as its
 // arcade.db shows the cluster's leaderboard: the operator's way back to one node.
 func playAcrossNodesThenBackup(t *testing.T, c *testCluster) {
-	alice := connect(t, c.addr(0), "alice", newKey(t), "new stonetowers size=8 turns=10")
+	alice := connect(t, c.addr(0), "alice", newKey(t), "new stonetowers")
 	code := roomCode(t, alice.waitFor("Waiting for players"))
 	c.waitListed(t, code, []int{0, 1, 2}, "Stone Towers")
 
@@ -425,7 +425,7 @@ func playAcrossNodesThenBackup(t *testing.T, c *testCluster) {
 	carol := rejoin(t, c.addr(2), "carol", nil, "watch "+strings.ToLower(code), "watching")
 	carol.waitFor("alice", "bob")
 
-	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
+	state, err := stonetowers.Game.New(nil, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -598,17 +598,17 @@ func nameRace(t *testing.T, c *testCluster) {
 	}
 }
 
-// killableMatch opens a short Stone Towers match on node 1 (alice, Red) joined from node 2 (bob,
+// killableMatch opens a Stone Towers match of the standard game (rated) on node 1 (alice, Red) joined from node 2 (bob,
 // Blue), the room whose host the takeover tests kill, and returns its players, their keys, its
 // code and its engine at the start.
 func (c *testCluster) killableMatch(t *testing.T) (alice, bob *player, aliceKey, bobKey ssh.Signer, code string, state rules.Engine) {
 	t.Helper()
 	aliceKey, bobKey = newKey(t), newKey(t)
-	alice = connect(t, c.addr(0), "alice", aliceKey, "new stonetowers size=8 turns=10")
+	alice = connect(t, c.addr(0), "alice", aliceKey, "new stonetowers")
 	code = roomCode(t, alice.waitFor("Waiting for players"))
 	bob = rejoin(t, c.addr(1), "bob", bobKey, "join "+code, "you: bob (Blue)")
 	alice.waitFor("playing", "you: alice (Red)")
-	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
+	state, err := stonetowers.Game.New(nil, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/arcade/arcade/cluster/clustertest"
-	"github.com/arcade/arcade/rules"
 	"github.com/arcade/arcade/rules/stonetowers"
 )
 
@@ -32,12 +31,12 @@ func TestClusterPartition(t *testing.T) {
 	c.dumpLogs(t)
 	t.Logf("the cluster started in %v", time.Since(began).Round(100*time.Millisecond))
 	aliceKey, bobKey := newKey(t), newKey(t)
-	alice := connect(t, c.addr(2), "alice", aliceKey, "new stonetowers size=8 turns=10")
+	alice := connect(t, c.addr(2), "alice", aliceKey, "new stonetowers")
 	code := roomCode(t, alice.waitFor("Waiting for players"))
 	bob := rejoin(t, c.addr(0), "bob", bobKey, "join "+code, "you: bob (Blue)")
 	alice.waitFor("playing", "you: alice (Red)")
 
-	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
+	state, err := stonetowers.Game.New(nil, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

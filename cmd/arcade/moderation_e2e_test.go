@@ -64,7 +64,7 @@ var (
 // OpenSSH's client, and returns their screens once the match has begun.
 func openRoom(t *testing.T, red actor, rs site, blue actor, bs site) (r, b *player, code string) {
 	t.Helper()
-	r = connectOpenSSH(t, rs.addr, red.name, red.file, "new stonetowers size=8 turns=10")
+	r = connectOpenSSH(t, rs.addr, red.name, red.file, "new stonetowers") // the standard game: rated
 	code = roomCode(t, r.waitFor("Waiting for players"))
 	b = connectOpenSSH(t, bs.addr, blue.name, blue.file, "join "+code)
 	b.waitFor("playing", "you: "+blue.name+" (Blue)")
@@ -81,7 +81,7 @@ func playToResign(t *testing.T, r, b, loser *player) string {
 		p.send(":")
 		p.waitFor("move:")
 		p.send(mv + "\r")
-		want := map[int]string{0: "R 9 · B 10", 1: "R 9 · B 9", 2: "R 8 · B 9", 3: "R 8 · B 8"}[i]
+		want := map[int]string{0: "R 24 · B 25", 1: "R 24 · B 24", 2: "R 23 · B 24", 3: "R 23 · B 23"}[i]
 		r.waitFor("Turns left: " + want)
 		b.waitFor("Turns left: " + want)
 	}
@@ -168,10 +168,20 @@ func moderationStory(t *testing.T, a, b, fresh site) {
 	c := connectOpenSSH(t, b.addr, "carol", carol.file, "watch "+code)
 	c.waitFor("watching")
 	c.send("t")
-	c.waitFor("chat:")
+	c.waitFor("chat to spectators:") // a spectator's line during a match: the spectators' chat
 	c.send("hello bob, it is carol\r")
-	c.waitFor("carol: hello bob")
+	c.waitFor("carol (watching): hello bob")
+	r.waitFor("tab: spectators (1)")
+	r.send("\t")
 	r.waitFor("carol: hello bob")
+	r.send("\t\t") // the moves, then the chat again
+	r.waitFor("tab: spectators (1)")
+	bl.send("\t")
+	bl.waitFor("spectators · tab: moves")
+	if s := bl.screen(); strings.Contains(s, "hello bob") {
+		t.Errorf("bob ignores carol and sees her line in the spectators' chat:\n%s", s)
+	}
+	bl.send("\t\t")
 	r.send("t")
 	r.waitFor("chat:")
 	r.send("ada was here\r")

@@ -155,7 +155,7 @@ func TestTimeoutRecordedAndReplayed(t *testing.T) {
 		hub := rooms.NewHub(rooms.Config{Games: games.Rules(), Recorder: matchlog.Recorder{Log: db}, SeatGrace: -1, BotDelay: -1, Logf: t.Logf})
 		defer hub.Shutdown("test over")
 		alice, bob := rooms.Player{ID: "SHA256:alice", Name: "alice"}, rooms.Player{ID: "SHA256:bob", Name: "bob"}
-		room, err := hub.Create("stonetowers", rules.Options{"size": "8", "turns": "10", rooms.ClockOption: "1m"}, 2, alice)
+		room, err := hub.Create("stonetowers", rules.Options{rooms.ClockOption: "1m"}, 2, alice)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -128,10 +128,10 @@ func TestKillRestartResume(t *testing.T) {
 	}
 	bin, data := binary(t), t.TempDir()
 	server, addr := startBinary(t, bin, data)
-	d := startDuel(t, addr, "size=8 turns=10")
+	d := startDuel(t, addr, "") // the standard game: a rated match
 	alice, bob, aliceKey := d.alice, d.bob, d.aliceKey
 
-	state, err := stonetowers.Game.New(rules.Options{"size": "8", "turns": "10"}, 2, 0)
+	state, err := stonetowers.Game.New(nil, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,15 +176,15 @@ func TestKillRestartResume(t *testing.T) {
 	if id == nil {
 		t.Fatalf("no match ID on the screen:\n%s", screen)
 	}
-	plies := 20
+	plies := strconv.Itoa(2 * stonetowers.DefaultTurns)
 	replay := connect(t, addr, "alice", aliceKey, "replay "+id[1])
-	replay.waitFor("move 0 of " + strconv.Itoa(plies))
+	replay.waitFor("move 0 of "+plies, "· rated")
 	replay.send("G")
-	replay.waitFor("move 20 of 20", "GAME OVER")
-	for range plies {
+	replay.waitFor("move "+plies+" of "+plies, "GAME OVER", "Rated match.")
+	for range 2 * stonetowers.DefaultTurns {
 		replay.send("h")
 	}
-	replay.waitFor("move 0 of 20")
+	replay.waitFor("move 0 of " + plies)
 }
 
 // TestCancelledBeforeServing: a server told to stop before it has begun to accept connections

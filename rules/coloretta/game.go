@@ -15,7 +15,7 @@ var Game = rules.Game{
 	MinSeats: 2,
 	MaxSeats: maxSeats,
 	Options: []rules.Option{
-		{Key: "rounds", Help: "rounds in a game", Default: "4", Min: 1, Max: maxRounds},
+		{Key: "rounds", Help: "rounds in a game", Default: "4", Min: 1, Max: maxRounds, Standard: []string{"4", "5", "6"}},
 	},
 	New:      New,
 	Bots:     []rules.BotLevel{{Name: "easy", Bot: Easy}, {Name: "greedy", Bot: Greedy}, {Name: "hard", Bot: Hard}},

@@ -12,8 +12,10 @@ var Game = rules.Game{
 	// A new room is for two unless seats=1 asks for the solo game.
 	DefaultSeats: 2,
 	Options: []rules.Option{
-		{Key: "check", Help: "how words are checked", Default: "auto", Choices: []string{"auto", "challenge"}},
-		{Key: "timer", Help: "turn timer", Default: "off", Choices: []string{"off", "competition"}},
+		{Key: "check", Help: "how words are checked", Default: "auto", Choices: []string{"auto", "challenge"},
+			Standard: []string{"auto", "challenge"}},
+		{Key: "timer", Help: "turn timer", Default: "off", Choices: []string{"off", "competition"},
+			Standard: []string{"off", "competition"}},
 	},
 	New: New,
 	Bots: []rules.BotLevel{

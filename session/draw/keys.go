@@ -29,7 +29,7 @@ type Keys struct {
 	Draw     key.Binding // '=' offers a draw, or accepts one
 	Resign   key.Binding // R asks, and Yes resigns (before the first move: aborts, unrated)
 	Chat     key.Binding // t opens the chat line
-	Moves    key.Binding // tab: the match's moves in place of the chat, or the chat again
+	Moves    key.Binding // tab: turns the room panel's foot: the chat, the spectators' chat, the moves
 	Rules    key.Binding // '?' shows the rules, which end with the room's keys
 	Leave    key.Binding // esc (or q) with nothing to cancel: asks a player in a match, then leaves
 	Yes      key.Binding // enter answers yes to the question under the board; any other key no
