@@ -339,11 +339,18 @@ func (p *pool) refresh(key string, qt *quickTicket, last uint64, current bool) (
 		return 0, err
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.mine[key] != qt {
+	cancelled := p.mine[key] != qt
+	if !cancelled {
+		qt.rev, qt.wrote = rev, time.Now()
+	}
+	p.mu.Unlock()
+	if cancelled {
+		// The player cancelled while this write was on its way: leave's delete named the
+		// revision before it, so this write would stay in the pool until it lapsed. Take it
+		// back, at the revision just written.
+		_ = p.kv.Delete(ctx, key, jetstream.LastRevision(rev))
 		return 0, errors.New("the ticket was cancelled")
 	}
-	qt.rev, qt.wrote = rev, time.Now()
 	return rev, nil
 }
 
