@@ -208,6 +208,7 @@ func TestCompactGolden(t *testing.T) {
 		{name: "lhexicon_play", snap: lhex, w: 60, h: 20, then: func(m Model) Model { return spell(t, m, lstate, lhexPlay(t, lstate)) }},
 		{name: "lhexicon_end", snap: lxEnd, w: 60, h: 20},
 		{name: "flicflac_play", snap: flicflacMid(t, 40), w: 60, h: 20, keys: []string{"n"}},
+		{name: "flicflac_preview", snap: flicflacMid(t, 40), w: 60, h: 20, keys: []string{"n", "j"}},
 		{name: "flicflac_panel", snap: flicflacMid(t, 40), w: 60, h: 20, keys: []string{"tab"}},
 		{name: "flicflac_end", snap: flicflacEnd(t), w: 60, h: 20},
 	}
