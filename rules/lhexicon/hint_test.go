@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arcade/arcade/rules"
+	"github.com/arcade/arcade/rules/lhexicon/dict"
 )
 
 // hintOf is the hint of seat's view of s.
@@ -78,6 +79,7 @@ func TestHintIsBestOfASmallSearch(t *testing.T) {
 // TestHintBudget measures how long a hint takes in the middle game (logged, not asserted: the
 // machine is shared): go test -run HintBudget -v ./rules/lhexicon.
 func TestHintBudget(t *testing.T) {
+	dict.Words() // loaded first: a server has it loaded
 	var worst time.Duration
 	for i := range 10 {
 		s := position(t, uint64(600+i), 10+2*i)
