@@ -3,10 +3,8 @@ package lhexicon
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/arcade/arcade/rules"
-	"github.com/arcade/arcade/rules/lhexicon/dict"
 )
 
 // hintOf is the hint of seat's view of s.
@@ -74,22 +72,4 @@ func TestHintIsBestOfASmallSearch(t *testing.T) {
 	if !ok || !hok || hint.Score != best.Score {
 		t.Errorf("hint %v (%d, %v), best %v (%d, %v)", hint.Move, hint.Score, hok, best.Move, best.Score, ok)
 	}
-}
-
-// TestHintBudget measures how long a hint takes in the middle game (logged, not asserted: the
-// machine is shared): go test -run HintBudget -v ./rules/lhexicon.
-func TestHintBudget(t *testing.T) {
-	dict.Words() // loaded first: a server has it loaded
-	var worst time.Duration
-	for i := range 10 {
-		s := position(t, uint64(600+i), 10+2*i)
-		if s.over {
-			continue
-		}
-		v := s.ViewOf(s.Turn())
-		start := time.Now()
-		v.Hint(context.Background())
-		worst = max(worst, time.Since(start))
-	}
-	t.Logf("the slowest of 10 middle-game hints took %v", worst)
 }
