@@ -16,7 +16,10 @@ import (
 // writePrivateKey writes key in OpenSSH's format to a new file in dir, for OpenSSH's -i.
 func writePrivateKey(t *testing.T, dir, name string, key ssh.Signer) string {
 	t.Helper()
-	block, err := ssh.MarshalPrivateKey(privateKeys[key], "")
+	keysMu.Lock()
+	priv := privateKeys[key]
+	keysMu.Unlock()
+	block, err := ssh.MarshalPrivateKey(priv, "")
 	if err != nil {
 		t.Fatal(err)
 	}
