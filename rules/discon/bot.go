@@ -7,10 +7,12 @@ import (
 	"github.com/arcade/arcade/rules"
 )
 
-// EasyBot plays a random legal move.
+// EasyBot plays a careless but lively game: one time in two it jumps onto a disc or stack with
+// its tower when it can (any of them, at random, whatever it is worth), else it makes any move
+// that keeps its tower; it leaves a tower behind only when nothing else is legal.
 type EasyBot struct{}
 
-// Move returns a random legal move of seat.
+// Move returns EasyBot's move for seat.
 func (EasyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
 	s, ok := state.(*State)
 	if !ok {
@@ -19,6 +21,23 @@ func (EasyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng 
 	ms := s.LegalMoves(seat)
 	if len(ms) == 0 {
 		return ""
+	}
+	var onto, keep []Move
+	for _, m := range ms {
+		switch {
+		case m.Leave:
+		case s.floor[m.To] != "":
+			onto = append(onto, m)
+		default:
+			keep = append(keep, m)
+		}
+	}
+	keep = append(keep, onto...)
+	switch {
+	case len(onto) > 0 && rng.IntN(2) == 0:
+		return onto[rng.IntN(len(onto))].String()
+	case len(keep) > 0:
+		return keep[rng.IntN(len(keep))].String()
 	}
 	return ms[rng.IntN(len(ms))].String()
 }
