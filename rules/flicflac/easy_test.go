@@ -113,3 +113,39 @@ func TestEasyGamesEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestGreedyBeatsEasy: in default matches, seats alternating, Greedy (a player who makes the
+// capture in front of it and keeps its pieces out of reach) beats the now lively Easy in at
+// least 8 of 10: tools/arcade-bots measures it over 200 (docs/performance.md).
+func TestGreedyBeatsEasy(t *testing.T) {
+	const games = 10
+	won := 0
+	for i := range games {
+		e, err := Game.New(rules.Options{}, 2, uint64(500+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := rules.Seat(i % 2)
+		for plies := 0; !e.Outcome().Over; plies++ {
+			if plies > 5000 {
+				t.Fatalf("game %d: no end after %d moves", i, plies)
+			}
+			seat := e.ToMove()[0]
+			var bot rules.Bot = Easy{}
+			if seat == g {
+				bot = Greedy{}
+			}
+			mv := bot.Move(context.Background(), e, seat, rand.New(rand.NewPCG(uint64(i), uint64(plies))))
+			if e, err = e.Apply(seat, mv); err != nil {
+				t.Fatalf("game %d: %q: %v", i, mv, err)
+			}
+		}
+		if w := e.Outcome().Winners(); len(w) == 1 && w[0] == g {
+			won++
+		}
+	}
+	t.Logf("greedy won %d of %d games against easy", won, games)
+	if won < games*8/10 {
+		t.Errorf("greedy won %d of %d games against easy, want at least %d", won, games, games*8/10)
+	}
+}
