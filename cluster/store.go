@@ -227,9 +227,10 @@ func (s *Store) AppendMove(code string, ply int, mv record.Move) error {
 	return err
 }
 
-// TakeBack records a takeback of the room's unfinished match from ply on (storage.DB.TakeBack).
-func (s *Store) TakeBack(code string, ply int) error {
-	_, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeTakeback, Code: code, Ply: ply})
+// TakeBack records a takeback of the room's unfinished match from ply on, with its reshuffle
+// when not nil (storage.DB.TakeBack).
+func (s *Store) TakeBack(code string, ply int, r *rules.Reshuffle) error {
+	_, err := s.publishRoom(code, storage.Change{Kind: storage.ChangeTakeback, Code: code, Ply: ply, Reshuffle: r})
 	return err
 }
 

@@ -26,7 +26,7 @@ type Log interface {
 	AppendMove(code string, ply int, mv record.Move) error
 	SetSeats(code string, seats []record.Seat) error
 	EndMatch(code string, out rules.Outcome, unrated bool) error
-	TakeBack(code string, ply int) error
+	TakeBack(code string, ply int, r *rules.Reshuffle) error
 	SetTurn(code string, t record.Turn) error
 	ActiveMatch(code string) (string, bool)
 	Ratings(game string, ids []string) ([]rating.Rating, error)
@@ -59,7 +59,7 @@ func (rc Recorder) record(code string, e rooms.Event) error {
 	case rooms.EventEnd:
 		return rc.Log.EndMatch(code, e.Outcome, e.Unrated)
 	case rooms.EventTakeback:
-		if err := rc.Log.TakeBack(code, e.Ply); err != nil {
+		if err := rc.Log.TakeBack(code, e.Ply, e.Reshuffle); err != nil {
 			return err
 		}
 		if t := turnOf(e); t != nil {
@@ -134,6 +134,7 @@ func Resume(hub *rooms.Hub, m record.Match) error {
 		}
 	}
 	_, err := hub.Restore(rooms.Resume{Code: m.Code, GameID: m.Game, Options: m.Options,
-		Seed: m.Seed, Seats: seats, Moves: moves, Started: m.Started, Casual: m.Casual})
+		Seed: m.Seed, Seats: seats, Moves: moves, Started: m.Started, Casual: m.Casual,
+		Reshuffles: m.Reshuffles})
 	return err
 }

@@ -144,15 +144,16 @@ func (m Match) start(g rules.Game) (rules.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", m.ID, err)
 	}
-	return e, nil
+	return rules.Reshuffled(e, m.Reshuffles, 0), nil
 }
 
-// apply plays move i (0-based) of the match on e.
+// apply plays move i (0-based) of the match on e, and the reshuffles made after it (before move
+// i+1): the position after i+1 moves.
 func (m Match) apply(e rules.Engine, i int) (rules.Engine, error) {
 	mv := m.Moves[i]
 	next, err := e.Apply(mv.Seat, mv.Move)
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: move %d (%q): %w", m.ID, i+1, mv.Move, err)
 	}
-	return next, nil
+	return rules.Reshuffled(next, m.Reshuffles, i+1), nil
 }

@@ -2,7 +2,8 @@
 // are stored and replayed, and the standings of the leaderboards. It is shared vocabulary between
 // storage, which keeps records, and the layers that show them (session, sshd); it does no I/O.
 //
-// A match is fully described by (game, options, seats, seed, moves): Final runs the engine
+// A match is fully described by (game, options, seats, seed, moves, and the reshuffles of its
+// takebacks in a game with hidden draws): Final runs the engine
 // forward through the moves to the last position, and a Cursor steps through the positions
 // while holding only a bounded number of them, whatever the match's length.
 package record
@@ -66,6 +67,11 @@ type Match struct {
 	Casual bool `json:"casual,omitempty"`
 	// Moves is the move log; in listings (Summary) it may be left empty.
 	Moves []Move `json:"moves,omitempty"`
+	// Reshuffles are the reshuffles of the match's hidden draws its takebacks made
+	// (rules.Reshuffler: Lhex-i'-con's bank), in order: a replay makes each after the moves
+	// before its ply (rules.Reshuffled). Empty in a game without hidden draws, or without
+	// takebacks.
+	Reshuffles []rules.Reshuffle `json:"reshuffles,omitempty"`
 	// Plies is the number of moves, kept even where Moves is left out.
 	Plies int `json:"plies"`
 	// Turn is the first turn of a correspondence match, given with its start (nil for any

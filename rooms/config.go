@@ -39,6 +39,9 @@ type Config struct {
 	// NewSeed returns the seed of the match numbered match (1 for a room's first) in the room
 	// code (default: crypto/rand, whatever the arguments). Rooms call it concurrently.
 	NewSeed func(code string, match int) uint64
+	// NewSalt returns fresh randomness for a takeback's reshuffle of a match's hidden draws
+	// (rules.Reshuffler; default: crypto/rand). Rooms call it concurrently.
+	NewSalt func() uint64
 	// Logf logs what only operators should see, e.g. a bot's illegal move (default log.Printf).
 	// Rooms and bots call it concurrently.
 	Logf func(format string, args ...any)
@@ -141,7 +144,8 @@ const (
 	EventTakeover
 	// EventEnd: a match ended (Outcome, Unrated).
 	EventEnd
-	// EventTakeback: the moves from number Ply on were taken back.
+	// EventTakeback: the moves from number Ply on were taken back (Reshuffle: and the match's
+	// hidden draws shuffled anew, in a game that has them).
 	EventTakeback
 )
 
@@ -167,6 +171,11 @@ type Event struct {
 	// Casual: the room's settings are not all standard (Casual), so the match changes no
 	// rating, whoever plays it. Set on every event; a Recorder records it with the start.
 	Casual bool
+	// Reshuffle, with EventTakeback in a game whose engine is a rules.Reshuffler, is the
+	// reshuffle the takeback made at Ply (nil otherwise): a replay or a resume makes it again
+	// (rules.Reshuffled), after the moves before it, the reshuffles at Ply and after it forgotten
+	// (rules.TakenBackTo).
+	Reshuffle *rules.Reshuffle
 }
 
 // withDefaults returns c with its defaults filled in.
@@ -194,6 +203,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.NewSeed == nil {
 		c.NewSeed = cryptoSeed
+	}
+	if c.NewSalt == nil {
+		c.NewSalt = func() uint64 { return cryptoSeed("", 0) }
 	}
 	if c.Logf == nil {
 		c.Logf = log.Printf

@@ -236,18 +236,27 @@ func (r *Room) undoTo(seat rules.Seat) error {
 		r.broadcast()
 		return ErrNothingToTakeBack
 	}
+	kept := rules.TakenBackTo(r.reshuffles, k)
 	eng, err := r.game.New(maps.Clone(r.opts), len(r.seats), r.seed)
-	for _, mv := range r.moves[:k] {
+	for i, mv := range r.moves[:k] {
 		if err != nil {
 			break
 		}
-		eng, err = eng.Apply(mv.Seat, mv.Move)
+		eng, err = rules.Reshuffled(eng, kept, i).Apply(mv.Seat, mv.Move)
 	}
 	if err != nil {
 		r.cfg.Logf("rooms: room %s: the moves before a takeback do not replay: %v", r.code, err)
 		return fmt.Errorf("the moves cannot be taken back: %w", err)
 	}
+	eng = rules.Reshuffled(eng, kept, k)
 	back := Event{Kind: EventTakeback, Ply: k}
+	if rs, ok := eng.(rules.Reshuffler); ok {
+		// The same bag again would draw what the player saw drawn after the moves taken back:
+		// its undrawn part is shuffled anew, and the record says how.
+		back.Reshuffle = &rules.Reshuffle{Ply: k, Salt: r.cfg.NewSalt()}
+		eng = rs.Reshuffle(back.Reshuffle.Salt)
+		kept = append(kept, *back.Reshuffle)
+	}
 	if r.clock.Correspondence() {
 		back.ToMove, back.Due = eng.ToMove(), r.due()
 	}
@@ -256,7 +265,7 @@ func (r *Room) undoTo(seat rules.Seat) error {
 		return ErrNotSaved
 	}
 	n := len(r.moves) - k
-	r.engine, r.moves, r.outcome = eng, r.moves[:k:k], eng.Outcome()
+	r.engine, r.moves, r.outcome, r.reshuffles = eng, r.moves[:k:k], eng.Outcome(), kept
 	clear(r.thinking)
 	r.system("%s's last move is taken back (%d %s)", r.seats[seat].name(), n, map[bool]string{true: "move", false: "moves"}[n == 1])
 	r.armTurn(true)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/arcade/arcade/rules"
@@ -22,6 +23,9 @@ type Resume struct {
 	Moves []MoveRecord
 	// Started is when the match began; zero when not known.
 	Started time.Time
+	// Reshuffles are the match's takebacks' reshuffles (rules.Reshuffler), as recorded: the
+	// replay makes each at its ply.
+	Reshuffles []rules.Reshuffle
 	// Casual is what the match was recorded with (Event.Casual): its room's settings were not
 	// all standard, and it changes no rating. The room keeps it, as recorded, rather than judge
 	// the options again, so that every node that resumes the match agrees with the one that
@@ -66,7 +70,7 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 		if int(mv.Seat) < 0 || int(mv.Seat) >= len(res.Seats) {
 			return nil, fmt.Errorf("restore %s: %w: move %d is by seat %d, of %d", code, ErrDoesNotReplay, i+1, mv.Seat, len(res.Seats))
 		}
-		if eng, err = eng.Apply(mv.Seat, mv.Move); err != nil {
+		if eng, err = rules.Reshuffled(eng, res.Reshuffles, i).Apply(mv.Seat, mv.Move); err != nil {
 			return nil, fmt.Errorf("restore %s: %w: move %d (%q): %w", code, ErrDoesNotReplay, i+1, mv.Move, err)
 		}
 	}
@@ -81,7 +85,9 @@ func (h *Hub) Restore(res Resume) (*Room, error) {
 	}
 	r := newRoom(h, code, g, opts, clock, res.Casual, len(res.Seats))
 	// The goroutine has not started: newRoom's caller still owns the room's state.
+	eng = rules.Reshuffled(eng, res.Reshuffles, len(res.Moves))
 	r.engine, r.seed, r.match = eng, res.Seed, 1
+	r.reshuffles = slices.Clone(res.Reshuffles)
 	r.moves = moves
 	r.outcome = eng.Outcome()
 	r.phase = Playing

@@ -73,6 +73,7 @@ type Room struct {
 	turnGen    uint64                  // turnTimer.gen of the latest timer
 	result     EndResult               // what recording the match's end did (EndRecorder)
 	takebackBy rules.Seat              // the seat whose last move a takeback request is for; -1 none
+	reshuffles []rules.Reshuffle       // the match's takebacks' reshuffles (rules.Reshuffler), in order
 
 	// The room's clock (clock.go): the one set (nil: the default), the match's, each player's
 	// time with a game clock, and the running clock's timer, seat and start.
@@ -422,7 +423,7 @@ func (r *Room) startMatch() {
 	}
 	r.engine, r.seed = eng, seed
 	r.match++
-	r.moves = nil
+	r.moves, r.reshuffles = nil, nil
 	r.result = EndResult{}
 	r.outcome = eng.Outcome()
 	r.unrated = false

@@ -101,6 +101,15 @@ type Snapshot struct {
 	Replaced bool
 }
 
+// Counts reports whether the snapshot's match counts for a record: rated, with two seats or more,
+// or on the solo table, alone (record.Match.Rateable, SoloScorable): the room's settings are
+// standard (not Casual) and every seat is a person with a key (a free seat counts as one, as in
+// Room.rated). What helps a player, a hint, is for matches that count for nothing.
+func (s *Snapshot) Counts() bool {
+	return !s.Casual && len(s.Seats) >= 1 &&
+		!slices.ContainsFunc(s.Seats, func(x SeatInfo) bool { return x.Bot != "" || x.Guest })
+}
+
 // SeatInfo describes one seat.
 type SeatInfo struct {
 	// Name is the player's name, or the bot's ("Ada (easy bot)"); empty for a free seat.

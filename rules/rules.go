@@ -3,7 +3,8 @@
 //
 // An engine (package rules/<game>) is a pure, deterministic value: it does no I/O, reads no clock and
 // uses no global random source. All randomness comes from the seed given to New. A match is therefore
-// fully described by (game, options, seats, seed, moves) and can be replayed move by move.
+// fully described by (game, options, seats, seed, moves) and can be replayed move by move; in a game
+// with hidden draws, the reshuffles its takebacks made too (Reshuffler, Reshuffle).
 //
 // This package and every rules/<game> package import nothing of the project outside rules and no
 // charm or bbolt package.

@@ -86,6 +86,19 @@ func TestFlicflacRoomGolden(t *testing.T) {
 	}
 }
 
+// TestFlicflacPreviewGolden: with a piece picked and the cursor on a hex it may reach, the line
+// under the board previews what the move would do to health, as the engine counts it: ann's blue
+// cylinder to g12 would leave bob's purple block at -21, captured.
+func TestFlicflacPreviewGolden(t *testing.T) {
+	m := pressKeys(roomModel(t, flicflacMid(t, 40)), "n", "j")
+	out := m.View().Content
+	checkSize(t, out, 80, 24)
+	golden.RequireEqual(t, plain(out))
+	if want := "B to g12: (B) +0->+1, [P] +0->-21 captured"; !strings.Contains(plain(out), want) {
+		t.Errorf("the screen lacks %q", want)
+	}
+}
+
 // TestFlicflacCaptorsGolden: a captors' turn says which pieces may move, and the last end what it
 // captured.
 func TestFlicflacCaptorsGolden(t *testing.T) {

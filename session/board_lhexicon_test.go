@@ -283,3 +283,32 @@ func TestLhexiconSoloEndGolden(t *testing.T) {
 	snap, state := lhexSnapshot(t, nil, 1, 4, -1)
 	checkEndScreen(t, snap, fmt.Sprintf("ann scored %d.", state.Scores()[0]))
 }
+
+// TestLhexiconHintGolden: in a casual room, h on ann's turn with nothing composed suggests a play
+// the engine finds for her rack, on the line under the rack, and puts the cursor on its first
+// hex; the keys' line offers h. Nothing is sent.
+func TestLhexiconHintGolden(t *testing.T) {
+	snap, _ := lhexMid(t)
+	snap.Casual = true
+	m := pressKeys(roomModel(t, snap), "h")
+	out := plain(m.View().Content)
+	checkSize(t, m.View().Content, 80, 24)
+	golden.RequireEqual(t, out)
+	for _, want := range []string{"Hint: ", "h suggests a word", "· casual"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the screen lacks %q", want)
+		}
+	}
+}
+
+// TestLhexiconHintRated: in a rated room h says hints are for casual rooms, suggests nothing, and
+// the keys' line does not offer it.
+func TestLhexiconHintRated(t *testing.T) {
+	snap, _ := lhexMid(t)
+	m := pressKeys(roomModel(t, snap), "h")
+	out := plain(m.View().Content)
+	if !strings.Contains(out, "Hints are for casual rooms: this match is rated.") || strings.Contains(out, "Hint:") ||
+		strings.Contains(out, "h suggests") {
+		t.Errorf("h in a rated room:\n%s", out)
+	}
+}

@@ -207,7 +207,9 @@ func TestCompactGolden(t *testing.T) {
 		{name: "coloretta_end", snap: coEnd, w: 60, h: 20},
 		{name: "lhexicon_play", snap: lhex, w: 60, h: 20, then: func(m Model) Model { return spell(t, m, lstate, lhexPlay(t, lstate)) }},
 		{name: "lhexicon_end", snap: lxEnd, w: 60, h: 20},
+		{name: "lhexicon_hint", snap: casual(lhex), w: 60, h: 20, keys: []string{"h"}},
 		{name: "flicflac_play", snap: flicflacMid(t, 40), w: 60, h: 20, keys: []string{"n"}},
+		{name: "flicflac_preview", snap: flicflacMid(t, 40), w: 60, h: 20, keys: []string{"n", "j"}},
 		{name: "flicflac_panel", snap: flicflacMid(t, 40), w: 60, h: 20, keys: []string{"tab"}},
 		{name: "flicflac_end", snap: flicflacEnd(t), w: 60, h: 20},
 	}
@@ -252,6 +254,12 @@ func checkCompact(t *testing.T, screen string, w, h int) {
 		t.Errorf("a line is cut:\n%s", out)
 	}
 	golden.RequireEqual(t, out)
+}
+
+// casual is snap in a casual room.
+func casual(snap rooms.Snapshot) rooms.Snapshot {
+	snap.Casual = true
+	return snap
 }
 
 // first is a pair's first value.

@@ -209,8 +209,8 @@ func (ip *inboxPage) bindings() []key.Binding {
 	return append(out, k.New)
 }
 
-// LeftText writes a time left in a player's terms: "2d 4h", "5h 12m", "3m", "0m" below a
-// minute.
+// LeftText writes a time left in a player's terms: "2d 4h", "5h 12m", and below an hour as a
+// clock does, "3:05", "0:12" (a live turn's notice: "0m" said nothing of 12 seconds).
 func LeftText(d time.Duration) string {
 	d = max(d, 0)
 	switch {
@@ -219,7 +219,7 @@ func LeftText(d time.Duration) string {
 	case d >= time.Hour:
 		return fmt.Sprintf("%dh %dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
 	}
-	return fmt.Sprintf("%dm", int(d/time.Minute))
+	return fmt.Sprintf("%d:%02d", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
 // challengeForm is the lobby's form that challenges a player: their name, then the new-room

@@ -23,6 +23,7 @@ type movableSub struct {
 
 	mu    sync.Mutex
 	moves []string
+	chats []string
 	left  bool
 }
 
@@ -48,7 +49,17 @@ func (s *movableSub) sent() []string {
 	defer s.mu.Unlock()
 	return append([]string(nil), s.moves...)
 }
-func (s *movableSub) Chat(string) error               { return nil }
+func (s *movableSub) Chat(text string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.chats = append(s.chats, text)
+	return nil
+}
+func (s *movableSub) said() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.chats...)
+}
 func (s *movableSub) AddBot(rules.Seat, string) error { return nil }
 func (s *movableSub) EndMatch() error                 { return nil }
 func (s *movableSub) Rematch() error                  { return nil }
@@ -183,6 +194,26 @@ func TestFollowsItsRoom(t *testing.T) {
 	}
 	if got := first.sent(); len(got) != 0 {
 		t.Errorf("moves sent to the stopped server: %v", got)
+	}
+
+	// A chat line goes to the room where it is now, not to the subscription the room was
+	// entered with.
+	m = press(m, "t", "h", "i")
+	next, cmd := m.Update(keyPress("enter"))
+	m = next.(Model)
+	for range 3 { // the typed line to the session, the session's send, its answer
+		if cmd == nil {
+			break
+		}
+		if next, cmd = m.Update(cmd()); next != nil {
+			m = next.(Model)
+		}
+	}
+	if got := hub.next.said(); len(got) != 1 || got[0] != "hi" {
+		t.Errorf("chat sent to the room on its new server: %v, want [hi]", got)
+	}
+	if got := first.said(); len(got) != 0 {
+		t.Errorf("chat sent to the stopped server: %v", got)
 	}
 }
 

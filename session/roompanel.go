@@ -608,8 +608,7 @@ func ratedText(s *rooms.Snapshot) string {
 // person with a key (a free seat counts as one). The seats are read here too, so that a
 // snapshot from a node that does not say Casual is judged as it was.
 func ratedRoom(s *rooms.Snapshot) bool {
-	return !s.Casual && len(s.Seats) >= 2 &&
-		!slices.ContainsFunc(s.Seats, func(x rooms.SeatInfo) bool { return x.Bot != "" || x.Guest })
+	return len(s.Seats) >= 2 && s.Counts()
 }
 
 // roomMode is how a room's header and lists say whether its matches are rated: "rated",

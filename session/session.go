@@ -352,6 +352,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case saidMsg:
 		m.say(msg.text)
 		return m, nil
+	case typedChatMsg:
+		if m.room == nil {
+			return m, nil
+		}
+		// The room's subscription now: the room may have moved to another server since the
+		// line was opened (follow), and the ignores may have changed.
+		return m, m.chatLine(m.room.sub, msg.text)
 	case ignoredMsg:
 		return m, m.takeIgnored(msg)
 	case tea.KeyPressMsg:
@@ -391,8 +398,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.conn.set(msg.sub)
 		m.loadIgnores() // ignores made elsewhere since (ssh host ignore NAME) hold from this room on
 		m.room = newRoomScreen(msg.sub, m.cfg.Player, m.cfg.Hub.Games(), m.cfg.Boards)
-		sub := msg.sub
-		m.room.chat = func(text string) tea.Cmd { return m.chatLine(sub, text) }
+		m.room.chat = typedChatCmd
 		m.room.noBell = m.cfg.NoBell
 		m.room.clock.ticks = &m.waker
 		m.room.addr = m.cfg.Address

@@ -33,6 +33,13 @@ type AnnounceMsg struct{ Text string }
 // saidMsg is the answer to a chat command (/ignore...): shown under the board as a message.
 type saidMsg struct{ text string }
 
+// typedChatMsg is a line typed in the room's chat, handed to the session (chatLine) with the
+// session's state as it is when the line is sent, not as it was when the room was entered.
+type typedChatMsg struct{ text string }
+
+// typedChatCmd is the room screen's chat hook of a session: the line goes to the session.
+func typedChatCmd(text string) tea.Cmd { return func() tea.Msg { return typedChatMsg{text: text} } }
+
 // chatCommands is what the chat line says of its commands.
 const chatCommands = "Chat commands: /ignore NAME, /unignore NAME, /report NAME [why]."
 

@@ -168,3 +168,20 @@ func TestYourGamesNoneForAGuest(t *testing.T) {
 		t.Errorf("a guest's lobby lists games:\n%s", screen)
 	}
 }
+
+// TestLeftText: a time left in days and hours, hours and minutes, and below an hour as a clock
+// does (a live turn's notice says seconds, not "0m").
+func TestLeftText(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second:                    "0:00",
+		12 * time.Second:                "0:12",
+		3*time.Minute + 5*time.Second:   "3:05",
+		59*time.Minute + 59*time.Second: "59:59",
+		5*time.Hour + 12*time.Minute:    "5h 12m",
+		52 * time.Hour:                  "2d 4h",
+	} {
+		if got := LeftText(d); got != want {
+			t.Errorf("LeftText(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -61,13 +61,28 @@ func (e moveEntry) apply(tx *bolt.Tx) error {
 	return nil
 }
 
-// takebackEntry deletes the moves of match ID from ply Ply on (a takeback).
+// takebackEntry deletes the moves of match ID from ply Ply on (a takeback), and the reshuffles
+// made from Ply on; Reshuffle, when not nil, is the takeback's own, recorded in the header.
 type takebackEntry struct {
-	ID  string
-	Ply int
+	ID        string
+	Ply       int
+	Reshuffle *rules.Reshuffle `json:",omitempty"`
 }
 
 func (e takebackEntry) apply(tx *bolt.Tx) error {
+	m, err := header(tx, e.ID)
+	if err != nil {
+		return err
+	}
+	if kept := rules.TakenBackTo(m.Reshuffles, e.Ply); len(kept) != len(m.Reshuffles) || e.Reshuffle != nil {
+		if e.Reshuffle != nil {
+			kept = append(kept, *e.Reshuffle)
+		}
+		m.Reshuffles = kept
+		if err := putJSON(tx.Bucket(bucketMatches), []byte(e.ID), m); err != nil {
+			return err
+		}
+	}
 	b := tx.Bucket(bucketMoves)
 	for ply := e.Ply; ; ply++ {
 		k := moveKey(e.ID, ply)

@@ -99,8 +99,9 @@ func (d *DB) AppendMove(code string, ply int, mv record.Move) error {
 }
 
 // TakeBack deletes the moves of the room's unfinished match from number ply (0-based) on: the
-// players took them back. It returns once that is on disk.
-func (d *DB) TakeBack(code string, ply int) error {
+// players took them back; with them the reshuffles made at ply or after it (record.Match.
+// Reshuffles), and records r, the takeback's own, when not nil. It returns once that is on disk.
+func (d *DB) TakeBack(code string, ply int, r *rules.Reshuffle) error {
 	id, err := d.activeID(code)
 	if err != nil {
 		return err
@@ -108,7 +109,7 @@ func (d *DB) TakeBack(code string, ply int) error {
 	if ply < 0 {
 		return fmt.Errorf("take back: ply %d", ply)
 	}
-	return d.writes.do(takebackEntry{ID: id, Ply: ply}.apply)
+	return d.writes.do(takebackEntry{ID: id, Ply: ply, Reshuffle: r}.apply)
 }
 
 // SetSeats records new seat holders of the room's unfinished match (a bot took over a seat).

@@ -33,7 +33,8 @@ const (
 	ChangeMove ChangeKind = "move"
 	// ChangeSeats: room Code's unfinished match has new seat holders, Seats.
 	ChangeSeats ChangeKind = "seats"
-	// ChangeTakeback: the moves of room Code's unfinished match from number Ply on are taken back.
+	// ChangeTakeback: the moves of room Code's unfinished match from number Ply on are taken back,
+	// with the reshuffles made from Ply on; Reshuffle, when set, is the takeback's own.
 	ChangeTakeback ChangeKind = "takeback"
 	// ChangeEnd: room Code's unfinished match ended with Outcome at At (Unrated: it changes no
 	// rating), and is rated or scored as of its end (as DB.EndMatch, with At for the local
@@ -130,6 +131,9 @@ type Change struct {
 	Challenge *record.Challenge `json:"ch,omitempty"`
 	Answer    string            `json:"an,omitempty"`
 	Prefs     *record.Prefs     `json:"pf,omitempty"`
+	// Reshuffle is a takeback's reshuffle of the match's hidden draws (ChangeTakeback; nil
+	// when its game has none).
+	Reshuffle *rules.Reshuffle `json:"rs,omitempty"`
 }
 
 // ErrUnknownChange: a change of a kind this arcade does not know, written by a newer one. It is
@@ -408,7 +412,7 @@ func applyChange(tx *bolt.Tx, seq uint64, c Change, env applyEnv) (func(*DB), er
 		if c.Ply < 0 {
 			return nil, fmt.Errorf("take back: ply %d", c.Ply)
 		}
-		return nil, takebackEntry{ID: id, Ply: c.Ply}.apply(tx)
+		return nil, takebackEntry{ID: id, Ply: c.Ply, Reshuffle: c.Reshuffle}.apply(tx)
 	case ChangeEnd:
 		id, err := activeIn(tx, c.Code)
 		if err != nil {

@@ -547,3 +547,18 @@ func (d *DB) BackupSized(w io.Writer, announce func(size int64) error) (int64, e
 	})
 	return n, err
 }
+
+// ReleaseMapped tells the kernel that this process no longer needs the pages of the database
+// file that it has read so far, once a server has started: bbolt rebuilds its free list at open
+// by walking every page its trees reach (NoFreelistSync) and the start reads the rooms' matches,
+// so a large file would otherwise stay mapped in full, counted in the server's resident memory,
+// although nothing reads most of it again (a sleeping correspondence match is read when it
+// wakes). The pages stay in the kernel's cache and a later read maps them again; bbolt writes
+// the file with pwrite and reads it only through its map, so nothing is lost. It does nothing
+// off Linux. Safe for concurrent use.
+func (d *DB) ReleaseMapped() {
+	_ = d.view(func(tx *bolt.Tx) error {
+		releaseMapped(d.db, tx.Size())
+		return nil
+	})
+}

@@ -120,7 +120,7 @@ func writeV010(t *testing.T, d *DB) {
 	e, err = stonetowers.Game.New(towers, 2, 3)
 	must(err)
 	play("W2PLB", stonetowers.Game, e, 0, []string{"b c3", "b f6", "b d4"}, nil, 3)
-	must(d.TakeBack("W2PLB", 2))
+	must(d.TakeBack("W2PLB", 2, nil))
 	e, err = stonetowers.Game.New(towers, 2, 3)
 	must(err)
 	for _, mv := range []string{"b c3", "b f6"} {

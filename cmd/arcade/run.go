@@ -182,8 +182,10 @@ func run(ctx context.Context, cfg config, out io.Writer, ready chan<- net.Addr) 
 	// The start read the whole database (the walk of its pages, bbolt's rebuild of its free list,
 	// the rooms' entries): its garbage, a few MiB for a database of thousands of matches, goes
 	// back to the system now, not at the heap's first goal (16 MiB at --gc-percent 400), so that
-	// a server with nobody connected holds what it keeps and no more.
+	// a server with nobody connected holds what it keeps and no more; so do the database's pages
+	// that the start mapped.
 	debug.FreeOSMemory()
+	db.ReleaseMapped()
 	admin, err := listenAdmin(cfg.data)
 	if err != nil {
 		return err

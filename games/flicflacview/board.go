@@ -32,7 +32,10 @@ type board struct {
 	padX               int             // the columns left of the board: it is centred in its column
 	want               int             // the column up and down aim for
 	sel                flicflac.Colour // the viewer's picked piece, -1 none
-	note               string          // what the last key did not do, shown until the next key or move
+	// hintDrawn is true when the last View drew the hint line under the board: when it did not
+	// (a compact window leaves no room), the panel's turn line says the move's preview.
+	hintDrawn bool
+	note      string // what the last key did not do, shown until the next key or move
 	// noteView is the view the note was said over: a move made another way (the move prompt)
 	// brings a new one, and the note goes.
 	noteView *flicflac.View
@@ -351,9 +354,11 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 	lines := b.boardLines(v, b.lay, st, looking(snap))
 	b.padX = centre(lines, width)
 	var more [][]string // what is said under the board, each whole: what fits, the first first
+	hintAt := -1
 	if looking(snap) {
 		more = append(more, draw.Wrap(b.describe(v, snap), width))
-		if h := b.hint(v, snap); h != "" {
+		if h := b.hint(v, snap, width); h != "" {
+			hintAt = len(more)
 			more = append(more, draw.Wrap(h, width))
 		}
 	}
@@ -372,11 +377,13 @@ func (b *board) View(snap *rooms.Snapshot, st draw.Styles, width, height int) []
 	if height <= 0 || n+1 <= height {
 		lines = append(lines, "") // a blank line under the board when there is room
 	}
-	for _, m := range more {
+	b.hintDrawn = false
+	for i, m := range more {
 		if height > 0 && len(lines)+len(m) > height {
 			break
 		}
 		lines = append(lines, m...)
+		b.hintDrawn = b.hintDrawn || i == hintAt
 	}
 	if height > 0 && len(lines) > height {
 		lines = lines[:height] // (a board taller than the body: the room lays it out so that it never is)
@@ -473,8 +480,9 @@ func ownerName(snap *rooms.Snapshot, seat rules.Seat) string {
 	return shortName(snap, seat) + "'s"
 }
 
-// hint says what the keys do now.
-func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
+// hint says what the keys do now, in width columns when it can: with a piece picked and the
+// cursor on a hex it may reach, what the move would do to health (preview).
+func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot, width int) string {
 	if b.note != "" {
 		return b.note
 	}
@@ -482,6 +490,12 @@ func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
 		return ""
 	}
 	if b.sel >= 0 {
+		if p := b.preview(v); p != "" {
+			if long := p + "; enter moves"; draw.TextWidth(long) <= width {
+				return long
+			}
+			return p
+		}
 		n := len(v.Reach[b.sel])
 		return fmt.Sprintf("%c picked: %d %s marked +, enter moves it", b.sel.Letter(), n, plural(n, "hex", "hexes"))
 	}
@@ -489,6 +503,40 @@ func (b *board) hint(v *flicflac.View, snap *rooms.Snapshot) string {
 		return "Captors' turn: enter picks a captor · e ends it"
 	}
 	return "enter picks · n next · bksp undoes · e ends turn"
+}
+
+// preview says what moving the picked piece to the hex under the cursor would do to health,
+// as the engine counts it (flicflac.View.Preview): "B to h8: (B) home->+1, [Y] +0->-1 captured",
+// or "B to h8: no health changes". Only the pieces whose health would change are named. It is "" when the cursor is not on a hex the picked piece may reach.
+func (b *board) preview(v *flicflac.View) string {
+	c := b.lay.cells[b.cur]
+	if b.sel < 0 || c.hex == flicflac.NoHex {
+		return ""
+	}
+	changes, ok := v.Preview(b.sel, c.hex)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, hc := range changes {
+		if hc.Before == hc.After {
+			continue // the moved piece, when its own health stays (entering: at 0)
+		}
+		from := fmt.Sprintf("%+d", hc.Before)
+		if hc.Entering {
+			from = "home"
+		}
+		t := fmt.Sprintf("%s %s->%+d", pieceTag(v, hc.Piece), from, hc.After)
+		if hc.Doomed {
+			t += " captured"
+		}
+		parts = append(parts, t)
+	}
+	did := strings.Join(parts, ", ")
+	if did == "" {
+		did = "no health changes"
+	}
+	return fmt.Sprintf("%c to %s: %s", b.sel.Letter(), b.lay.geo.Name(c.hex), did)
 }
 
 // plural is one when n is 1, else many.

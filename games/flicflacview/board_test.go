@@ -168,11 +168,11 @@ func TestKeysArrowsAndRefusals(t *testing.T) {
 	}
 	// ... and says why, under the board, until the next key.
 	why := string(picked.Letter()) + " cannot go to " + off
-	if h := b.hint(&v, &snap); !strings.Contains(h, why) {
+	if h := b.hint(&v, &snap, 80); !strings.Contains(h, why) {
 		t.Errorf("enter off the reach says %q, want %q", h, why)
 	}
 	press(b, &snap, "left")
-	if h := b.hint(&v, &snap); strings.Contains(h, "cannot") {
+	if h := b.hint(&v, &snap, 80); strings.Contains(h, "cannot") {
 		t.Errorf("the refusal stays after the next key: %q", h)
 	}
 	// bob's turn: enter and n do nothing.
@@ -302,9 +302,9 @@ func TestHintFitsOneLine(t *testing.T) {
 	b := newBoard()
 	b.View(&snap, *draw.NewStyles(true, false), colW, colH)
 	v, _ := draw.ViewRef[flicflac.View](&snap)
-	hints := []string{b.hint(v, &snap)}
+	hints := []string{b.hint(v, &snap, 80)}
 	press(b, &snap, "n")
-	hints = append(hints, b.hint(v, &snap))
+	hints = append(hints, b.hint(v, &snap, 80))
 	for _, h := range hints {
 		if n := draw.TextWidth(h); n > colW {
 			t.Errorf("the hint %q is %d columns, more than %d", h, n, colW)
@@ -357,7 +357,7 @@ func TestNextWhenNoneMaySays(t *testing.T) {
 		t.Fatalf("n with every piece moved: %q, pick %d", got, b.sel)
 	}
 	v := state.ViewOf()
-	if h := b.hint(&v, &snap); !strings.Contains(h, "No piece of yours may move") {
+	if h := b.hint(&v, &snap, 80); !strings.Contains(h, "No piece of yours may move") {
 		t.Errorf("n with every piece moved says %q", h)
 	}
 }
@@ -383,7 +383,7 @@ func TestEnterOnAPieceNotToMoveSays(t *testing.T) {
 	}
 	b.cur = b.lay.hexCell[v.Piece(1, theirs).Hex]
 	press(b, &snap, "enter")
-	if h := b.hint(&v, &snap); b.sel >= 0 || !strings.Contains(h, "That is bob's piece") {
+	if h := b.hint(&v, &snap, 80); b.sel >= 0 || !strings.Contains(h, "That is bob's piece") {
 		t.Errorf("enter on bob's piece: pick %d, %q", b.sel, h)
 	}
 	b.cur = b.lay.hexCell[v.Piece(0, mine).Hex]
@@ -392,14 +392,14 @@ func TestEnterOnAPieceNotToMoveSays(t *testing.T) {
 		t.Fatalf("enter on ann's %c picks %d", mine.Letter(), b.sel)
 	}
 	press(b, &snap, "enter")
-	if h := b.hint(&v, &snap); b.sel >= 0 || b.note != "" {
+	if h := b.hint(&v, &snap, 80); b.sel >= 0 || b.note != "" {
 		t.Errorf("enter on the picked piece: pick %d, %q", b.sel, h)
 	}
 	snap, state = applied(t, snap, state, flicflac.Move{Kind: flicflac.Place, Colour: mine, To: v.Hexes[v.Reach[mine][0]].Name}.String())
 	v = state.ViewOf()
 	b.cur = b.lay.hexCell[v.Piece(0, mine).Hex]
 	press(b, &snap, "enter")
-	if h := b.hint(&v, &snap); b.sel >= 0 || !strings.Contains(h, "has moved this turn: backspace takes it back") {
+	if h := b.hint(&v, &snap, 80); b.sel >= 0 || !strings.Contains(h, "has moved this turn: backspace takes it back") {
 		t.Errorf("enter on a piece moved: pick %d, %q", b.sel, h)
 	}
 }

@@ -188,7 +188,8 @@ func shapeName(sh flicflac.Shape) string {
 }
 
 // TurnText says what the viewer is to do on their turn, and what the seat to move is to do
-// otherwise, for the room's turn line.
+// otherwise, for the room's turn line. When the board had no room under it for the hint (a
+// compact window), the viewer's turn line previews the picked piece's move to the cursor's hex.
 func (b *board) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
 	v, ok := draw.ViewRef[flicflac.View](snap)
 	if !ok || v.Turn < 0 {
@@ -206,6 +207,11 @@ func (b *board) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
 		}
 		return "captors' turn, move " + strings.Join(cs, " ") + ", e ends it",
 			"to move captors " + strings.Join(cs, " ")
+	}
+	if !b.hintDrawn && b.lay != nil && myTurn(v, snap) {
+		if p := b.preview(v); p != "" { // the board has no room under it: the preview goes here
+			return p, "to move"
+		}
 	}
 	return "move pieces, e ends the turn", "to move"
 }

@@ -20,7 +20,7 @@ import (
 // in key: the letters are tiles while a word is composed, the board's and the room's commands
 // otherwise.
 type lhexKeys struct {
-	Arrows, Word, Play, Mark, Blank, Undo, Exchange, Swap, Pass, End, Challenge, Accept key.Binding
+	Arrows, Word, Play, Mark, Blank, Undo, Exchange, Swap, Pass, End, Challenge, Accept, Hint key.Binding
 }
 
 // lhexBoard draws a Lhex-i'-con board with a cursor and composes plays with the keyboard. The
@@ -63,6 +63,13 @@ type lhexBoard struct {
 	// noteView is the view the composer's note was said over: a move made another way (the move
 	// prompt) brings a new one, and the note goes.
 	noteView *lhexicon.View
+	// hint is what h said (a suggested play, or why there is none), shown in the composer's line
+	// until the next key or move.
+	hint string
+	// composeDrawn is true when the last View drew the composer's line (the hint's) under the
+	// rack; when it did not (a compact window leaves no room), the panel's turn line says the
+	// hint.
+	composeDrawn bool
 }
 
 // NewBoard makes a board view of Lhex-i'-con for one session: the catalogue's Entry.Board.
@@ -83,6 +90,7 @@ func newLhexBoard() *lhexBoard {
 		End:       draw.WithHelp(g.EndTurn, "end game"),
 		Challenge: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "challenge")),
 		Accept:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept")),
+		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hint")),
 	}
 	b := &lhexBoard{cur: lhexicon.Centre, goal: screenX(lhexicon.Centre), keys: k}
 	b.help = []key.Binding{k.Arrows, k.Word, k.Play, k.Exchange, k.Swap, k.Pass, k.End, k.Challenge, k.Accept}
@@ -152,6 +160,9 @@ func (b *lhexBoard) settle(v *lhexicon.View, snap *rooms.Snapshot) {
 	if b.c.note != "" && v != b.noteView {
 		b.c.note = ""
 	}
+	if b.hint != "" && v != b.noteView {
+		b.hint = ""
+	}
 	b.noteView = v
 }
 
@@ -210,7 +221,7 @@ func (b *lhexBoard) Handle(msg tea.Msg, snap *rooms.Snapshot) string {
 			b.cur, b.goal = h, screenX(h)
 		}
 	case tea.KeyPressMsg:
-		b.c.note = ""
+		b.c.note, b.hint = "", ""
 		return b.key(msg, v, snap)
 	}
 	return ""
@@ -248,7 +259,7 @@ func (b *lhexBoard) key(msg tea.KeyPressMsg, v *lhexicon.View, snap *rooms.Snaps
 		return b.swapKey(msg, v)
 	case modeNone:
 		if !c.blank {
-			return b.idleKey(msg, v)
+			return b.idleKey(msg, v, snap)
 		}
 	}
 	return b.playKey(msg, v)
@@ -256,8 +267,9 @@ func (b *lhexBoard) key(msg tea.KeyPressMsg, v *lhexicon.View, snap *rooms.Snaps
 
 // idleKey handles a key on the viewer's turn with nothing composed: enter or space starts a word,
 // '*' starts one with the blank, x an exchange, s a swap; p passes and e ends a solo game (the room
-// asks first, Ask). A letter that is none of these says how words are begun.
-func (b *lhexBoard) idleKey(msg tea.KeyPressMsg, v *lhexicon.View) string {
+// asks first, Ask); h suggests a play (hint). A letter that is none of these says how words are
+// begun.
+func (b *lhexBoard) idleKey(msg tea.KeyPressMsg, v *lhexicon.View, snap *rooms.Snapshot) string {
 	c, k := &b.c, b.keys
 	switch {
 	case key.Matches(msg, k.Word):
@@ -278,6 +290,8 @@ func (b *lhexBoard) idleKey(msg tea.KeyPressMsg, v *lhexicon.View) string {
 		c.toggleSwap(v, b.cur)
 	case key.Matches(msg, k.Pass):
 		return lhexicon.Move{Kind: lhexicon.Pass}.String()
+	case key.Matches(msg, k.Hint):
+		b.suggest(v, snap)
 	case key.Matches(msg, k.End):
 		if v.Seats != 1 {
 			c.note = "Only a solo game can be ended (e)."
@@ -496,7 +510,7 @@ func hexAtCell(x, y int, tall bool) lhexicon.Hex {
 }
 
 // TurnText says what the viewer is to do on their turn, and what the seat to move is to do
-// otherwise, for the room's turn line.
+// otherwise, for the room's turn line; h's hint when the board had no room for it under the rack.
 func (b *lhexBoard) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
 	v, ok := draw.ViewRef[lhexicon.View](snap)
 	if !ok || v.Outcome.Over {
@@ -508,6 +522,8 @@ func (b *lhexBoard) TurnText(snap *rooms.Snapshot) (yours, theirs string) {
 		yours = "play on to let " + word + " stand, or c to challenge it"
 	case myTurn(v, snap) && b.c.busy():
 		yours = "spell the word, enter plays it"
+	case myTurn(v, snap) && b.hint != "" && !b.composeDrawn:
+		yours = b.hint // no room under the rack: the hint is said here
 	case myTurn(v, snap):
 		yours = "enter starts a word on a hex"
 	case mayAnswer(v, snap):

@@ -279,7 +279,7 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 	case myTurn(v, snap):
 		under = append(under, draw.Wrap(b.composing(v, st), width))
 		under = append(under, draw.Wrap(b.cursorLine(v, st), width))
-		hints = b.hints(v, st, width)
+		hints = b.hints(v, st, width, !snap.Counts())
 	case mayAnswer(v, snap):
 		under = append(under, draw.Wrap(st.Bold.Render(strings.ToUpper(v.Pending)+" may be challenged:")+
 			" C challenges it, A accepts it.", width))
@@ -288,11 +288,13 @@ func (b *lhexBoard) View(snap *rooms.Snapshot, st draw.Styles, width, height int
 		under = append(under, draw.Wrap(b.cursorLine(v, st), width))
 		hints = [][]string{draw.Wrap(st.Dim.Render("Arrows move the cursor; you play on your turn."), width)}
 	}
-	for _, u := range under {
+	b.composeDrawn = false
+	for i, u := range under {
 		if height > 0 && len(lines)+len(u) > height {
 			return lines // (a small window's: the hints would not fit either)
 		}
 		lines = append(lines, u...)
+		b.composeDrawn = b.composeDrawn || i == 0 && myTurn(v, snap)
 	}
 	hints = append(hints, legend(st, width))
 	for _, h := range hints {
@@ -400,6 +402,11 @@ func (b *lhexBoard) composing(v *lhexicon.View, st draw.Styles) string {
 	}
 	if len(c.steps) == 0 {
 		switch {
+		case b.hint != "" && c.mode == modeNone && !c.blank:
+			if h, ok := strings.CutPrefix(b.hint, "Hint:"); ok {
+				return st.Bold.Render("Hint:") + h
+			}
+			return b.hint
 		case c.blank:
 			return st.Bold.Render("*") + " the next letter you type is played with the blank."
 		case c.mode == modeWord:
@@ -491,8 +498,9 @@ func (b *lhexBoard) cursorLine(v *lhexicon.View, st draw.Styles) string {
 	return strings.Join(parts, draw.PartSep(st))
 }
 
-// hints tells the keys of the turn, a line each.
-func (b *lhexBoard) hints(v *lhexicon.View, st draw.Styles, width int) [][]string {
+// hints tells the keys of the turn, a line each; h among them when hintable (a match that counts
+// for nothing).
+func (b *lhexBoard) hints(v *lhexicon.View, st draw.Styles, width int, hintable bool) [][]string {
 	sep := draw.PartSep(st)
 	line := func(parts ...string) []string { return draw.Wrap(st.Dim.Render(strings.Join(parts, sep)), width) }
 	arrows := "←→↑↓ move"
@@ -509,7 +517,11 @@ func (b *lhexBoard) hints(v *lhexicon.View, st draw.Styles, width int) [][]strin
 		if v.Seats == 1 {
 			more = append(more, "e end")
 		}
-		return [][]string{line(arrows, "enter starts a word", "x exchange"), line(more...)}
+		lines := [][]string{line(arrows, "enter starts a word", "x exchange"), line(more...)}
+		if hintable {
+			lines = append(lines, line("h suggests a word"))
+		}
+		return lines
 	}
 	return nil
 }

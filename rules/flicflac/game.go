@@ -129,4 +129,7 @@ the closing mark is * when it is empowered and ! when it is due to be
 captured (grey). The homes are in the corners, beside the edge their
 pieces enter on. The line under the board tells the hex and piece
 under the cursor: health, the colours it flies, where it moved from.
+With a piece picked and the cursor on a hex marked +, the next line
+previews the move: "B to g12: (B) +0->+1, [P] +0->-21 captured" is
+the health each piece it touches would have, before -> after.
 `

@@ -108,6 +108,9 @@ u takeback, R resign):
   s on a blank of the board, then enter: swap it for your tile of its
   letter. p passes and e ends a solo game: both ask, enter says yes.
   c challenges a word that may be challenged (it asks), a accepts it.
+  h suggests a word for your rack, in casual rooms only (a match
+  with a bot, a guest or settings that are not standard; never one
+  that is rated or goes on the solo table).
 Or type any move after ":" in the notation above, e.g. ":h8 cruel
 e,se,e,ne", ":x ab?", ":s h8", ":pass", ":challenge", ":accept", ":end".
 Rows are a (top) to o, hexes numbered from 1 at the left of each row:
