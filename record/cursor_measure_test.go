@@ -12,7 +12,7 @@ import (
 	"github.com/arcade/arcade/rules/flicflac"
 )
 
-// TestMeasureReplayHeap logs the live heap per viewer of the 5,933-move Flic Flac match: the
+// TestMeasureReplayHeap logs the live heap per viewer of the 6,000-move Flic Flac match: the
 // record as a viewer loads it (its own copy of the moves), and the record with every position
 // (the replay before the Cursor) or with a Cursor that has been walked through (its checkpoints
 // and a full window). It asserts nothing about the figures; run it with

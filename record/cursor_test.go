@@ -31,12 +31,12 @@ func botMatch(t testing.TB, g rules.Game, opts rules.Options, seats int, seed ui
 	return m
 }
 
-// longMatch is a Flic Flac match of 5,933 moves between easy bots: about the longest a room
-// allows (limit=2000 turns), far past what the cursor holds.
+// longMatch is a Flic Flac match of about 6,000 moves between idle bots (gametest.Idler): about
+// the longest a room allows (limit=2000 turns), far past what the cursor holds.
 func longMatch(t testing.TB) record.Match {
 	t.Helper()
 	opts := rules.Options{"limit": "2000", "target": "99", "timer": "0", "captors": "0"}
-	m := botMatch(t, flicflac.Game, opts, 2, 20, flicflac.Easy{}, 6000)
+	m := botMatch(t, flicflac.Game, opts, 2, 20, gametest.Idler{}, 6000)
 	if len(m.Moves) < 5900 {
 		t.Fatalf("the long match has %d moves, want about 6,000", len(m.Moves))
 	}
@@ -62,7 +62,7 @@ func allPositions(t testing.TB, m record.Match, g rules.Game) []rules.Engine {
 }
 
 // everyGame is a match of each game, long enough to pass several checkpoints where the game
-// allows, and the 5,933-move one.
+// allows, and the 6,000-move one.
 func everyGame(t *testing.T) map[string]struct {
 	m record.Match
 	g rules.Game
@@ -128,7 +128,7 @@ func TestCursorIsTheFullReplay(t *testing.T) {
 	}
 }
 
-// TestCursorHoldsBoundedPositions: a viewer of a 5,933-move match holds at most
+// TestCursorHoldsBoundedPositions: a viewer of a 6,000-move match holds at most
 // MaxCheckpoints+CursorWindow positions whatever it does, and so does one of a short match.
 func TestCursorHoldsBoundedPositions(t *testing.T) {
 	most := record.MaxCheckpoints + record.CursorWindow
@@ -169,7 +169,7 @@ func flicflacOr(m record.Match) rules.Game {
 // TestCursorRefusesADamagedRecord: a record whose move the engine refuses does not open, and
 // says which move; Final says the same. A record of another game is refused too.
 func TestCursorRefusesADamagedRecord(t *testing.T) {
-	m := botMatch(t, discon.Game, rules.Options{}, 2, 3, discon.GreedyBot{}, 250)
+	m := botMatch(t, discon.Game, rules.Options{}, 2, 3, gametest.Idler{}, 250)
 	m.Moves[180].Move = "zz99"
 	if _, err := record.NewCursor(m, discon.Game); err == nil || !strings.Contains(err.Error(), "move 181 (\"zz99\")") {
 		t.Errorf("a damaged record opens: %v", err)
@@ -200,7 +200,7 @@ func TestFinalIsTheLastPosition(t *testing.T) {
 	}
 }
 
-// BenchmarkReplaySeek seeks at random in a 5,933-move match: with the cursor (its checkpoints
+// BenchmarkReplaySeek seeks at random in a 6,000-move match: with the cursor (its checkpoints
 // and window), and replaying from the start each time (what checkpoints of move indices alone
 // would cost).
 func BenchmarkReplaySeek(b *testing.B) {

@@ -271,7 +271,7 @@ func TestGuestLongFlicFlacRefused(t *testing.T) {
 // through, and shows the same screens as at its first opening.
 func TestReplayViewerHoldsBoundedPositions(t *testing.T) {
 	opts := rules.Options{"limit": "2000", "target": "99", "timer": "0", "captors": "0"}
-	r := botReplay(t, flicflac.Game, opts, 2, 6000, flicflac.Easy{})
+	r := botReplay(t, flicflac.Game, opts, 2, 6000, gametest.Idler{})
 	if n := r.cur.Len(); n < 5000 {
 		t.Fatalf("the match has %d moves; the test needs about 6,000", n)
 	}

@@ -5,6 +5,7 @@ package gametest
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/arcade/arcade/rooms"
@@ -47,4 +48,22 @@ func Snapshot(code string, g rules.Game, state rules.Engine, moves []rooms.MoveR
 		snap.Phase = rooms.Finished
 	}
 	return snap
+}
+
+// Idler is a bot for tests that need long matches: it plays "end" one time in three when the
+// game lists it as legal (Flic Flac's end of a turn), else a random legal move. It plays as
+// Flic Flac's and DISCON's easy bots did before issue 34 made them lively: a Flic Flac match
+// between Idlers with limit=2000 and target=99 runs to its turn limit, about 6,000 moves.
+type Idler struct{}
+
+// Move returns a random legal move of seat, "end" one time in three when it is legal.
+func (Idler) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
+	legal := state.Legal(seat)
+	if len(legal) == 0 {
+		return ""
+	}
+	if slices.Contains(legal, "end") && rng.IntN(3) == 0 {
+		return "end"
+	}
+	return legal[rng.IntN(len(legal))]
 }

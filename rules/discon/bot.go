@@ -7,10 +7,12 @@ import (
 	"github.com/arcade/arcade/rules"
 )
 
-// EasyBot plays a random legal move.
+// EasyBot plays a careless but lively game: one time in two it jumps onto a disc or stack with
+// its tower when it can (any of them, at random, whatever it is worth), else it makes any move
+// that keeps its tower; it leaves a tower behind only when nothing else is legal.
 type EasyBot struct{}
 
-// Move returns a random legal move of seat.
+// Move returns EasyBot's move for seat.
 func (EasyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
 	s, ok := state.(*State)
 	if !ok {
@@ -20,14 +22,48 @@ func (EasyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng 
 	if len(ms) == 0 {
 		return ""
 	}
+	var onto, keep []Move
+	for _, m := range ms {
+		switch {
+		case m.Leave:
+		case s.floor[m.To] != "":
+			onto = append(onto, m)
+		default:
+			keep = append(keep, m)
+		}
+	}
+	keep = append(keep, onto...)
+	switch {
+	case len(onto) > 0 && rng.IntN(2) == 0:
+		return onto[rng.IntN(len(onto))].String()
+	case len(keep) > 0:
+		return keep[rng.IntN(len(keep))].String()
+	}
 	return ms[rng.IntN(len(ms))].String()
 }
 
-// GreedyBot plays the move that raises its own score the most right now (one ply), choosing at
-// random among equals.
+// GreedyBot plays the move that raises the worth of its towers the most right now (one ply).
+// Among equals it keeps its tower rather than leave it behind, then prefers the move whose piece
+// lands a jump away from the best gain for its next move, then chooses at random. A tower's worth
+// is its score, except in Elementary, where it grows with the tower's height (see State.worth):
+// there the score, 0 until a tower is tall enough, would make every move look the same, and a
+// bot that chose among them at random would walk away from its own towers.
 type GreedyBot struct{}
 
-// Move returns the legal move of seat with the best immediate score gain.
+// greedyKey orders GreedyBot's moves: the gain, then a tower kept, then the next jump's gain.
+type greedyKey struct{ gain, keep, next int }
+
+func (a greedyKey) above(b greedyKey) bool {
+	if a.gain != b.gain {
+		return a.gain > b.gain
+	}
+	if a.keep != b.keep {
+		return a.keep > b.keep
+	}
+	return a.next > b.next
+}
+
+// Move returns the legal move of seat with the best immediate gain (see GreedyBot).
 func (GreedyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
 	s, ok := state.(*State)
 	if !ok {
@@ -37,13 +73,18 @@ func (GreedyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rn
 		return ""
 	}
 	var best Move
-	bestGain, n := 0, 0
+	var bestKey greedyKey
+	n := 0
 	s.eachLegal(seat, func(m Move) bool {
-		g := s.gain(seat, m.Piece-1, m.To, m.Leave)
+		k := greedyKey{gain: s.gain(seat, m.Piece-1, m.To, m.Leave), keep: 1}
+		if m.Leave {
+			k.keep = 0
+		}
+		k.next = s.nextGain(s.towerAfter(seat, m), m.To)
 		switch {
-		case n == 0 || g > bestGain:
-			best, bestGain, n = m, g, 1
-		case g == bestGain:
+		case n == 0 || k.above(bestKey):
+			best, bestKey, n = m, k, 1
+		case k == bestKey:
 			n++
 			if rng.IntN(n) == 0 {
 				best = m
@@ -57,7 +98,29 @@ func (GreedyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rn
 	return best.String()
 }
 
-// gain returns how much seat's score changes when its piece idx jumps to q.
+// towerAfter returns the tower seat's piece carries after move m.
+func (s *State) towerAfter(seat rules.Seat, m Move) string {
+	if m.Leave {
+		return s.floor[m.To]
+	}
+	return s.pieces[seat][m.Piece-1].tower + s.floor[m.To]
+}
+
+// nextGain returns the best gain in worth of a piece carrying tower t on square at from one
+// jump onto a disc or stack, limits respected (home zones and other pieces' moves ignored).
+func (s *State) nextGain(t string, at Square) int {
+	base, g := s.worth(t), 0
+	for _, q := range knightJumps[at] {
+		if s.count[q] > 0 || s.floor[q] == "" || s.fits(t, s.floor[q]) != fOK {
+			continue
+		}
+		g = max(g, s.worth(t+s.floor[q])-base)
+	}
+	return g
+}
+
+// gain returns how much the worth of seat's towers (State.worth) changes when its piece idx
+// jumps to q.
 func (s *State) gain(seat rules.Seat, idx int, q Square, leave bool) int {
 	t := s.pieces[seat][idx].tower
 	add := s.floor[q]
@@ -65,7 +128,7 @@ func (s *State) gain(seat rules.Seat, idx int, q Square, leave bool) int {
 	if leave {
 		nt = add
 	}
-	return scoreStack(s.variant, s.seats, nt) - scoreStack(s.variant, s.seats, t)
+	return s.worth(nt) - s.worth(t)
 }
 
 // fallback plays a random legal move of an engine that is not a DISCON State.

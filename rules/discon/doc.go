@@ -81,8 +81,11 @@
 // left behind lowers its owner's score and a collection raises it, so whether a player can still
 // win takes a search of the turns to come, not a cheap and certain test.
 //
-// Bots. EasyBot plays a random legal move. GreedyBot plays the move with the best immediate score
-// gain. HardBot tries every pair of moves of its turn and weighs the score difference, its own best
+// Bots. EasyBot plays lively and carelessly: one move in two onto a disc or stack with its tower
+// (any, whatever it is worth), else any move that keeps its tower. GreedyBot plays the move with the best immediate gain
+// in the worth of its towers (their score; in Elementary, where a tower scores only once tall
+// enough, a value growing with its height), keeps its tower rather than leave it behind when that
+// costs nothing, then prefers landing a jump away from its next gain. HardBot tries every pair of moves of its turn and weighs the score difference, its own best
 // gains for the next turn and the next opponent's best gains for its coming turn; it stops at the
 // context's deadline with the best turn found so far (typically 10 to 50 ms a move).
 package discon

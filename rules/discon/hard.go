@@ -79,7 +79,7 @@ func evaluate(s *State, seat rules.Seat) float64 {
 	return mine - opp
 }
 
-// worth is the bot's value of a tower: its score, except in Elementary, where the score (0 or 1)
+// worth is the bots' value of a tower (GreedyBot's and HardBot's): its score, except in Elementary, where the score (0 or 1)
 // says too little and height counts on the way to the goal.
 func (s *State) worth(t string) int {
 	if s.variant != Elementary {

@@ -51,22 +51,82 @@ func (s *State) steps(f func(step)) {
 	}
 }
 
-// Easy plays random turns: each time it is asked, it ends the turn one time in three, else
-// moves a random piece that may move to a random hex it reaches.
+// Easy plays lively, careless turns. Each time it is asked it ends the turn only once it has
+// moved EasyMinPieces pieces (or every piece that may move), and then one time in three;
+// otherwise it moves a piece that may move: a move that dooms an enemy piece two times in three
+// when there is one (it attacks, but misses some), else, one time in two, a move that brings a
+// piece nearest to the enemy, else a random move. It never weighs what a move does to its own
+// pieces: that is what a player learns to punish.
 type Easy struct{}
 
-// Move returns a random move of seat.
+// EasyMinPieces is how many pieces Easy moves in a turn before it may end it.
+const EasyMinPieces = 3
+
+// Move returns Easy's next move for seat: a piece move, or "end".
 func (Easy) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
 	s, ok := botState(state, seat)
 	if !ok {
 		return fallback(state, seat)
 	}
-	var all []step
-	s.steps(func(st step) { all = append(all, st) })
-	if len(all) == 0 || rng.IntN(3) == 0 {
+	var all, attacks, closest []step
+	doomed := countBits(s.doomed() &^ (uint16(0x3f) << (Colours * int(seat))))
+	near := -1
+	s.steps(func(st step) {
+		all = append(all, st)
+		n := *s
+		n.place(st.id, st.to)
+		if countBits(n.doomed()&^(uint16(0x3f)<<(Colours*int(seat)))) > doomed {
+			attacks = append(attacks, st)
+		}
+		switch d := n.nearestEnemy(st.id); {
+		case d < 0:
+		case near < 0 || d < near:
+			near, closest = d, append(closest[:0], st)
+		case d == near:
+			closest = append(closest, st)
+		}
+	})
+	if len(all) == 0 || (s.movedThisTurn(seat) >= EasyMinPieces && rng.IntN(3) == 0) {
 		return "end"
 	}
+	switch {
+	case len(attacks) > 0 && rng.IntN(3) == 0:
+		return attacks[rng.IntN(len(attacks))].move(s.geo)
+	case len(closest) > 0 && rng.IntN(4) == 0:
+		return closest[rng.IntN(len(closest))].move(s.geo)
+	}
 	return all[rng.IntN(len(all))].move(s.geo)
+}
+
+// movedThisTurn counts seat's pieces moved this turn (and not taken back).
+func (s *State) movedThisTurn(seat rules.Seat) int {
+	n := 0
+	for c := range Colours {
+		if s.pieces[int(seat)*Colours+c].moved {
+			n++
+		}
+	}
+	return n
+}
+
+// nearestEnemy returns the distance from piece id, on the board, to the nearest piece of the
+// other seat on the board; -1 when either is not on the board.
+func (s *State) nearestEnemy(id int) int {
+	p := &s.pieces[id]
+	if p.hex == NoHex {
+		return -1
+	}
+	near := -1
+	for e := range Colours {
+		q := &s.pieces[(1-id/Colours)*Colours+e]
+		if q.hex == NoHex {
+			continue
+		}
+		if d := s.geo.Distance(p.hex, q.hex); near < 0 || d < near {
+			near = d
+		}
+	}
+	return near
 }
 
 // Greedy plays the turn that captures most now and loses least: each time it is asked, it

@@ -68,8 +68,12 @@
 //
 // # Bots
 //
-// Bots never take a piece back. Easy ends its turn one time in three when asked, else moves a
-// random piece to a random hex. Greedy makes, one move at a time, the move that most improves
+// Bots never take a piece back. Easy plays lively, careless turns: it moves at least
+// EasyMinPieces pieces (or all that may move) before it may end, then ends one time in three
+// when asked; each move dooms an enemy piece one time in three when one can, else brings a piece
+// nearest the enemy one time in four, else is random; it never looks after its own pieces. So
+// it attacks and its matches reach the target, and it loses to Greedy about nine times in ten
+// (docs/performance.md). Greedy makes, one move at a time, the move that most improves
 // the captures the end of the turn would bring, ties broken by pieces brought in, empowered and
 // near the enemy, and ends when nothing improves. Hard continues its best first moves into whole
 // turns, plays out the end, its captors' turns and Greedy's reply for each, and plays the turn
