@@ -44,6 +44,12 @@ func TestHintOnlyCasual(t *testing.T) {
 		if b.hint != "" {
 			t.Errorf("%s: the hint stayed after the next key", name)
 		}
+		// h again on the same position says what the search found, without another search.
+		b.hintOK = false
+		press(b, &snap, "h")
+		if !strings.HasPrefix(b.hint, "Hint: no word found") {
+			t.Errorf("%s: h again on the same position searched again: %q", name, b.hint)
+		}
 	}
 
 	rated := base
