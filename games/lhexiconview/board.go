@@ -67,8 +67,8 @@ type lhexBoard struct {
 	// until the next key or move.
 	hint string
 	// hinted is the view h last searched and hintFound what it found: h again on the same
-	// position says it again without a search (one costs up to 250 ms of a core, and a held key
-	// repeats).
+	// position says it again without a search (one costs tens of milliseconds of a core, and a
+	// held key repeats).
 	hinted    *lhexicon.View
 	hintFound lhexicon.Candidate
 	hintOK    bool
