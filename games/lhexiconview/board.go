@@ -66,6 +66,12 @@ type lhexBoard struct {
 	// hint is what h said (a suggested play, or why there is none), shown in the composer's line
 	// until the next key or move.
 	hint string
+	// hinted is the view h last searched and hintFound what it found: h again on the same
+	// position says it again without a search (one costs tens of milliseconds of a core, and a
+	// held key repeats).
+	hinted    *lhexicon.View
+	hintFound lhexicon.Candidate
+	hintOK    bool
 	// composeDrawn is true when the last View drew the composer's line (the hint's) under the
 	// rack; when it did not (a compact window leaves no room), the panel's turn line says the
 	// hint.

@@ -23,7 +23,11 @@ func (b *lhexBoard) suggest(v *lhexicon.View, snap *rooms.Snapshot) {
 		b.hint = "Hints are for casual rooms: this match is rated."
 		return
 	}
-	c, ok := v.Hint(context.Background())
+	if v != b.hinted {
+		b.hintFound, b.hintOK = v.Hint(context.Background())
+		b.hinted = v
+	}
+	c, ok := b.hintFound, b.hintOK
 	if !ok {
 		b.hint = "Hint: no word found for your rack; x exchanges tiles, p passes."
 		return
