@@ -38,7 +38,7 @@ type hardParams struct {
 
 // hardDefault are Hard's settings.
 var hardDefault = hardParams{
-	leaveW:    1.3,
+	leaveW:    1,
 	keep:      40,
 	look:      8,
 	samples:   2,
