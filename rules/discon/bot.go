@@ -22,7 +22,20 @@ func (EasyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng 
 	if len(ms) == 0 {
 		return ""
 	}
-	var onto, keep []Move
+	onto, keep := s.splitMoves(ms)
+	keep = append(keep, onto...)
+	switch {
+	case len(onto) > 0 && rng.IntN(2) == 0:
+		return onto[rng.IntN(len(onto))].String()
+	case len(keep) > 0:
+		return keep[rng.IntN(len(keep))].String()
+	}
+	return ms[rng.IntN(len(ms))].String()
+}
+
+// splitMoves parts ms into the moves that land onto a disc (onto) and the others that keep
+// every tower (keep); the moves that leave a tower behind are in neither.
+func (s *State) splitMoves(ms []Move) (onto, keep []Move) {
 	for _, m := range ms {
 		switch {
 		case m.Leave:
@@ -32,14 +45,7 @@ func (EasyBot) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng 
 			keep = append(keep, m)
 		}
 	}
-	keep = append(keep, onto...)
-	switch {
-	case len(onto) > 0 && rng.IntN(2) == 0:
-		return onto[rng.IntN(len(onto))].String()
-	case len(keep) > 0:
-		return keep[rng.IntN(len(keep))].String()
-	}
-	return ms[rng.IntN(len(ms))].String()
+	return onto, keep
 }
 
 // GreedyBot plays the move that raises the worth of its towers the most right now (one ply).

@@ -41,16 +41,7 @@ type jumper struct{}
 
 func (jumper) Move(_ context.Context, state rules.Engine, seat rules.Seat, rng *rand.Rand) string {
 	s := state.(*State)
-	var onto, keep []Move
-	for _, m := range s.LegalMoves(seat) {
-		switch {
-		case m.Leave:
-		case s.floor[m.To] != "":
-			onto = append(onto, m)
-		default:
-			keep = append(keep, m)
-		}
-	}
+	onto, keep := s.splitMoves(s.LegalMoves(seat))
 	switch {
 	case len(onto) > 0:
 		return onto[rng.IntN(len(onto))].String()

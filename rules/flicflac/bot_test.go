@@ -39,13 +39,13 @@ func TestBotsLegalAndRepeatable(t *testing.T) {
 	}
 }
 
-// TestGreedyCaptures: Greedy makes the capture a move offers, and Hard too, and both end the
-// turn once nothing improves.
-func TestGreedyCaptures(t *testing.T) {
-	s := testState(t)
-	cyl, blk := s.SeatOf(Cylinder), s.SeatOf(Block)
-	// A red block, upright (purple, blue), stands alone; the yellow cylinder (orange, red) is
-	// one step away from a hex beside it.
+// captureOffered is the position of TestGreedyCaptures: a red block, upright (purple, blue),
+// stands alone; the yellow cylinder (orange, red) is one step away from a hex beside it. It
+// returns the state and the seats of the cylinders and the blocks.
+func captureOffered(t *testing.T) (s *State, cyl, blk rules.Seat) {
+	t.Helper()
+	s = testState(t)
+	cyl, blk = s.SeatOf(Cylinder), s.SeatOf(Block)
 	rb := cluster(t, s, []spec{{Block, Red, false, false}}, nil)[0]
 	var by Hex = NoHex
 	for _, nb := range s.geo.nbr[s.pieces[rb].hex] {
@@ -59,6 +59,13 @@ func TestGreedyCaptures(t *testing.T) {
 		}
 	}
 	put(s, cyl, Yellow, by, false)
+	return s, cyl, blk
+}
+
+// TestGreedyCaptures: Greedy makes the capture a move offers, and Hard too, and both end the
+// turn once nothing improves.
+func TestGreedyCaptures(t *testing.T) {
+	s, cyl, blk := captureOffered(t)
 	for _, bot := range []rules.Bot{Greedy{}, Hard{}} {
 		n := s
 		for range 8 {

@@ -60,21 +60,7 @@ func TestEasyMovesSeveralPieces(t *testing.T) {
 // of its turns, not in all (it misses some: a newcomer can outplay it), and its turn then ends
 // with the capture.
 func TestEasyAttacks(t *testing.T) {
-	s := testState(t)
-	cyl, blk := s.SeatOf(Cylinder), s.SeatOf(Block)
-	rb := cluster(t, s, []spec{{Block, Red, false, false}}, nil)[0]
-	var by Hex = NoHex
-	for _, nb := range s.geo.nbr[s.pieces[rb].hex] {
-		if nb == NoHex || s.occ[nb] != 0 {
-			continue
-		}
-		for _, nb2 := range s.geo.nbr[nb] {
-			if nb2 != NoHex && s.occ[nb2] == 0 && s.geo.Distance(nb2, s.pieces[rb].hex) == 2 && by == NoHex {
-				by = nb2
-			}
-		}
-	}
-	put(s, cyl, Yellow, by, false)
+	s, cyl, blk := captureOffered(t)
 	captured := 0
 	const turns = 30
 	for seed := range uint64(turns) {
