@@ -427,6 +427,27 @@ func (r *roomScreen) move(mv string) tea.Cmd {
 	return cmd
 }
 
+// waiting reports whether the last move this screen sent still waits for the room's answer.
+func (r *roomScreen) waiting() bool {
+	if r.lastMove == nil {
+		return false
+	}
+	select {
+	case <-r.lastMove:
+		return false
+	default:
+		return true
+	}
+}
+
+// HoldFrame puts the screen's frame off while a move it sent waits for the room's answer
+// (teaframe.FrameHolder): the answer and the room's new state come a few milliseconds later
+// (the move's commit), and the screen is then drawn once, with the move on the board, instead of
+// once more before, with only the prompt closed.
+func (m Model) HoldFrame() bool {
+	return m.roomShown() && m.room.waiting()
+}
+
 // updateInput gives a message to the open line (roomPrompt); when the line closes, sent or not,
 // the keys go to the board again.
 func (r *roomScreen) updateInput(msg tea.Msg) tea.Cmd {

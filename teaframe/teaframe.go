@@ -81,6 +81,7 @@ type Renderer struct {
 	// Set on the program's goroutine only.
 	pending bool      // a frame has been asked for and not drawn yet
 	latest  tea.Model // the model after the last message, for Close
+	held    time.Time // when the frame asked for was first put off (FrameHolder); zero: not put off
 
 	pacer pacer // sends the frameMsgs (pacer.go)
 
@@ -202,6 +203,9 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	r := m.r
 	switch msg := msg.(type) {
 	case frameMsg:
+		if r.hold(m.inner) {
+			return m, nil
+		}
 		r.pending = false
 		views.Add(1)
 		var raw string
@@ -233,6 +237,44 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r.askFrame()
 	}
 	return m, cmd
+}
+
+// FrameHolder is implemented by models whose screen is about to change again, such as a screen
+// that has sent a move and waits for its answer and the room's new state, a few milliseconds
+// away: while HoldFrame reports true, the frame asked for is put off, HoldStep at a time, for at
+// most HoldLimit from when it was first put off, so that the screen is drawn once, with the
+// answer, instead of once before it and once after. HoldFrame is called on the program's
+// goroutine when a frame is due.
+type FrameHolder interface {
+	HoldFrame() bool
+}
+
+// HoldStep is how often a frame put off (FrameHolder) asks again; HoldLimit is how long it is put
+// off at most, from its first holding, before it is drawn whatever HoldFrame says.
+const (
+	HoldStep  = 2 * time.Millisecond
+	HoldLimit = 50 * time.Millisecond
+)
+
+// hold reports whether the frame due now is put off (FrameHolder); if so, the renderer asks again
+// HoldStep later, the frame still pending. Program's goroutine only.
+func (r *Renderer) hold(inner tea.Model) bool {
+	h, ok := inner.(FrameHolder)
+	if !ok || !h.HoldFrame() {
+		r.held = time.Time{}
+		return false
+	}
+	now := time.Now()
+	if r.held.IsZero() {
+		r.held = now
+	} else if now.Sub(r.held) >= HoldLimit {
+		r.held = time.Time{}
+		return false
+	}
+	if r.send != nil {
+		r.pacer.ask(HoldStep, r.send)
+	}
+	return true
 }
 
 // View is empty: see NewProgram.

@@ -514,3 +514,60 @@ func TestFrameSendsOnlyTheChangedCell(t *testing.T) {
 		t.Errorf("an unchanged view sent %q", again)
 	}
 }
+
+// holdModel is a model whose frames wait while *hold is true (FrameHolder).
+type holdModel struct {
+	content string
+	hold    *bool
+}
+
+func (m holdModel) Init() tea.Cmd                       { return nil }
+func (m holdModel) Update(tea.Msg) (tea.Model, tea.Cmd) { return m, nil }
+func (m holdModel) View() tea.View                      { return tea.View{Content: m.content, AltScreen: true} }
+func (m holdModel) HoldFrame() bool                     { return *m.hold }
+
+// TestFrameHolder: while the model holds its frames, a frame due is put off and stays asked
+// for; once it lets go, the next is drawn with what the model shows then; and a frame put off
+// for HoldLimit is drawn even though the model still holds.
+func TestFrameHolder(t *testing.T) {
+	var writes []string
+	r := New(writerFunc(func(p []byte) (int, error) {
+		writes = append(writes, string(p))
+		return len(p), nil
+	}), opts)
+	hold := false
+	m := model{inner: holdModel{content: "your move", hold: &hold}, r: r}
+	m.Update(frameMsg{})
+	if len(writes) != 1 || !strings.Contains(writes[0], "your move") {
+		t.Fatalf("the first frame wrote %q", writes)
+	}
+	hold = true
+	m.inner = holdModel{content: "sending", hold: &hold}
+	r.pending = true
+	for range 3 {
+		m.Update(frameMsg{})
+	}
+	if len(writes) != 1 || !r.pending {
+		t.Fatalf("frames put off wrote %q (pending %v), want nothing and the frame still asked for", writes[1:], r.pending)
+	}
+	hold = false
+	m.inner = holdModel{content: "their move", hold: &hold}
+	m.Update(frameMsg{})
+	if len(writes) != 2 || !strings.Contains(writes[1], "their move") || r.pending {
+		t.Fatalf("the frame after the hold wrote %q (pending %v), want the new screen", writes[1:], r.pending)
+	}
+	hold = true
+	m.inner = holdModel{content: "slow store", hold: &hold}
+	m.Update(frameMsg{})
+	if len(writes) != 2 {
+		t.Fatalf("a frame put off wrote %q", writes[2:])
+	}
+	r.held = time.Now().Add(-HoldLimit)
+	m.Update(frameMsg{})
+	if len(writes) != 3 || !strings.Contains(writes[2], "slow") {
+		t.Fatalf("a frame put off for HoldLimit wrote %q, want the screen drawn", writes[2:])
+	}
+	if !r.held.IsZero() {
+		t.Error("the hold's start was kept after the frame was drawn")
+	}
+}
